@@ -1,0 +1,115 @@
+"""``trutnet selfplay`` and ``trutnet bench`` through the real command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from trutnet.cli import main
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "trutnet", *args], capture_output=True, text=True, timeout=300
+    )
+
+
+def test_issue_command_completes_and_prints_summary():
+    result = run("selfplay", "--players", "4", "--games", "50", "--seed", "7")
+    assert result.returncode == 0, result.stderr
+    assert "games: 50" in result.stdout
+    assert "mean hands per game" in result.stdout
+    assert "team 0+2" in result.stdout and "team 1+3" in result.stdout
+
+
+def test_same_seed_same_output_different_seed_different_games(capsys):
+    outputs = []
+    for seed in ("3", "3", "4"):
+        assert (
+            main(
+                [
+                    "selfplay",
+                    "--players",
+                    "3",
+                    "--variant",
+                    "gatinaise",
+                    "--games",
+                    "2",
+                    "--seed",
+                    seed,
+                    "--verbose",
+                ]
+            )
+            == 0
+        )
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    assert outputs[0] != outputs[2]
+
+
+def test_verbose_prints_deal_tricks_truts_and_tokens(capsys):
+    assert main(["selfplay", "--players", "4", "--games", "1", "--seed", "7", "--verbose"]) == 0
+    out = capsys.readouterr().out
+    assert "Hand 1: Donneur seat" in out
+    assert "seat 0 holds" in out
+    assert "trick 1:" in out
+    assert "calls Trut!" in out
+    assert "Longs" in out and "Petits" in out
+    assert "Game over:" in out
+
+
+@pytest.mark.parametrize("players,variant", [(2, "classic"), (3, "gatinaise"), (6, "classic")])
+def test_json_summary(capsys, players, variant):
+    args = [
+        "selfplay",
+        "--players",
+        str(players),
+        "--variant",
+        variant,
+        "--games",
+        "3",
+        "--seed",
+        "1",
+        "--json",
+    ]
+    if players == 6:
+        args.append("--sum-on-patte")
+    assert main(args) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 3
+    assert sum(summary["wins"]) == 3
+    assert len(summary["wins"]) == (players if players in (2, 3) else 2)
+    assert summary["hands"] >= 3
+    assert summary["mean_hands_per_game"] == round(summary["hands"] / 3, 3)
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--players", "5"], "invalid choice"),
+        (["--games", "0"], "must be 1.."),
+        (["--games", "many"], "not a whole number"),
+        (["--seed", "-1"], "must be 0.."),
+        (["--variant", "breton"], "invalid choice"),
+        (["--sum-on-patte", "--players", "4"], "6 players only"),
+        (["--bots", "genius"], "--bots"),
+        (["--bots", "random,random,random", "--players", "4"], "--bots"),
+        (["--unknown"], "unrecognized arguments"),
+    ],
+)
+def test_bad_arguments_exit_2_with_a_clear_message(args, message):
+    result = run("selfplay", *args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_bench_engine_json_has_the_figures():
+    result = run("bench", "engine", "--games", "5", "--json")
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    for key in ("hands_per_s_2p", "hands_per_s_4p", "games_per_s_4p"):
+        assert figures[key] > 0

@@ -1,0 +1,1 @@
+"""Benchmarks behind ``trutnet bench``: they print figures and assert nothing."""

@@ -1,0 +1,1 @@
+"""What people see and use: readable narration now, the terminal client later."""

@@ -1,0 +1,1 @@
+"""Game plugins; each sub-package implements :mod:`trutnet.engine.api` for one game."""

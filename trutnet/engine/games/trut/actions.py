@@ -1,0 +1,164 @@
+"""Trut actions: immutable values with a readable notation that round-trips.
+
+Notation (``docs/rules.md``, "Action notation")::
+
+    draw 7h              chance: a face-up card to choose the first Donneur [T3]
+    deal                 chance: a deal whose deck order is unknown here [T4]
+    deal 7h 8d ...       chance: a deal with the whole deck order (32 cards)
+    play 7h | play 7h@12 | play @12
+    trut | accept | fold | pass | sing | agree | refuse | sing 2
+    keep 7h 8d As | keep @3 @7 @12 | keep 7h@3 8d@7 As@12
+
+A card reference (:class:`CardRef`) is a card, a deck position, or both. ``str`` of any
+action is its notation, and :func:`parse_action` of that string gives an equal value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from trutnet.engine.api import Action
+from trutnet.engine.cards import Card, format_cards, parse_card
+from trutnet.engine.errors import NotationError
+
+MAX_POSITION = 255
+
+
+@dataclass(frozen=True, slots=True)
+class CardRef:
+    """A card in a hand: its identity, its deck position, or both."""
+
+    card: Card | None = None
+    pos: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.card is None and self.pos is None:
+            raise NotationError("a card reference needs a card or a position")
+        if self.pos is not None and not 0 <= self.pos <= MAX_POSITION:
+            raise NotationError(f"deck position out of range: {self.pos}")
+
+    def __str__(self) -> str:
+        card = "" if self.card is None else str(self.card)
+        return card if self.pos is None else f"{card}@{self.pos}"
+
+    def hidden(self) -> CardRef:
+        """The reference without its identity (position only); itself if it has none."""
+        if self.pos is None:
+            raise NotationError("cannot hide the identity of a reference with no position")
+        return CardRef(None, self.pos)
+
+    @staticmethod
+    def parse(text: str) -> CardRef:
+        card_text, at, pos_text = text.partition("@")
+        card = parse_card(card_text) if card_text else None
+        pos: int | None = None
+        if at:
+            if not pos_text.isdigit() or (len(pos_text) > 1 and pos_text[0] == "0"):
+                raise NotationError(f"bad deck position in {text!r}")
+            pos = int(pos_text)
+        return CardRef(card, pos)
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Action):
+    """Chance: one face-up card for the choice of the first Donneur [T3]."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"draw {self.card}"
+
+    def public(self) -> Draw:
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(Action):
+    """Chance: a hand's deal; ``deck`` is the whole deck order when known [T4]."""
+
+    deck: tuple[Card, ...] | None = None
+
+    def __str__(self) -> str:
+        return "deal" if self.deck is None else f"deal {format_cards(self.deck)}"
+
+    def public(self) -> Deal:
+        return Deal(None)
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    """Play a card of one's hand [T5]. A played card always shows its identity."""
+
+    ref: CardRef
+
+    def __str__(self) -> str:
+        return f"play {self.ref}"
+
+    def public(self) -> Play:
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Keep(Action):
+    """After la Chanson, the three cards a seat keeps [T19]; the rest are discarded."""
+
+    refs: tuple[CardRef, ...]
+
+    def __str__(self) -> str:
+        return "keep " + " ".join(str(r) for r in self.refs)
+
+    def public(self) -> Keep:
+        return Keep(tuple(r.hidden() if r.pos is not None else r for r in self.refs))
+
+
+@dataclass(frozen=True, slots=True)
+class SingCount(Action):
+    """The singer asks for 1, 2 or 3 extra cards per seat [T19]."""
+
+    count: int
+
+    def __str__(self) -> str:
+        return f"sing {self.count}"
+
+    def public(self) -> SingCount:
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class Word(Action):
+    """An action that is a single word: trut, accept, fold, pass, sing, agree, refuse."""
+
+    word: str
+
+    def __str__(self) -> str:
+        return self.word
+
+    def public(self) -> Word:
+        return self
+
+
+WORDS = ("trut", "accept", "fold", "pass", "sing", "agree", "refuse")
+TRUT, ACCEPT, FOLD, PASS, SING, AGREE, REFUSE = (Word(w) for w in WORDS)
+
+
+def parse_action(text: str) -> Action:
+    """Parse Trut action notation exactly; anything else is a NotationError."""
+    if not isinstance(text, str):
+        raise NotationError(f"action notation must be a string, not {type(text).__name__}")
+    parts = text.split(" ")
+    if "" in parts or text != text.strip():
+        raise NotationError(f"bad spacing in action {text!r}")
+    verb, args = parts[0], parts[1:]
+    if verb in WORDS and not args:
+        return Word(verb)
+    if verb == "draw" and len(args) == 1:
+        return Draw(parse_card(args[0]))
+    if verb == "deal":
+        return Deal(tuple(parse_card(a) for a in args) if args else None)
+    if verb == "play" and len(args) == 1:
+        return Play(CardRef.parse(args[0]))
+    if verb == "keep" and args:
+        return Keep(tuple(CardRef.parse(a) for a in args))
+    if verb == "sing" and len(args) == 1 and args[0] in ("1", "2", "3"):
+        return SingCount(int(args[0]))
+    raise NotationError(f"not a Trut action: {text!r}")

@@ -1,0 +1,33 @@
+"""The Trut game plugin: configuration in, initial states out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from trutnet.engine.api import Game
+from trutnet.engine.games.trut.config import TrutConfig
+from trutnet.engine.games.trut.state import TrutState
+
+
+class TrutGame(Game):
+    """Trut for 2, 3, 4 or 6 players, classic or Gâtinaise (``docs/rules.md``)."""
+
+    name = "trut"
+
+    def __init__(self, config: TrutConfig | None = None, **options: Any) -> None:
+        self.config = config if config is not None else TrutConfig(**options)
+        self._config_dict = self.config.to_dict()
+
+    def config_dict(self) -> dict[str, Any]:
+        return dict(self._config_dict)
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> TrutGame:
+        return cls(TrutConfig.from_dict(config))
+
+    def new_initial_state(self) -> TrutState:
+        return TrutState(self)
+
+    def __repr__(self) -> str:
+        return f"TrutGame({self._config_dict})"
