@@ -129,10 +129,13 @@ class HeuristicBot:
         self,
         rng: random.Random,
         bluff_rate: float = 0.08,
-        trut_threshold: float = 0.72,
-        fold_threshold: float = 0.38,
-        fortial_threshold: float = 0.55,
+        trut_threshold: float = 0.9,
+        fold_threshold: float = 0.6,
+        fortial_threshold: float = 0.8,
     ) -> None:
+        # Thresholds are on the scale of win_chance, which is optimistic: measured over
+        # 150 games per player count, hands it put at >= 0.9 were won 59-71% of the
+        # time, hands under 0.6 at most 45% (6 players) and mostly under 30%.
         self.rng = rng
         self.bluff_rate = bluff_rate
         self.trut_threshold = trut_threshold

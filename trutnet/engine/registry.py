@@ -22,7 +22,7 @@ def make_game(name: str, config: Mapping[str, Any] | None = None) -> Game:
     cls = GAMES.get(name)
     if cls is None:
         raise ConfigError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
-    return cls.from_config(config or {})
+    return cls.from_config({} if config is None else config)
 
 
 def load_game(data: Mapping[str, Any]) -> GameState:
