@@ -1,0 +1,43 @@
+"""Known-answer vectors in ``tests/vectors/`` (also listed in ``docs/protocol.md``)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from trutnet.engine.canonical import canonical_bytes
+from trutnet.engine.cards import parse_card
+from trutnet.engine.games.trut import TrutGame
+
+ROOT = Path(__file__).parent.parent
+VECTORS = json.loads((ROOT / "tests/vectors/engine.json").read_text())
+
+
+def test_canonical_encoding_vectors():
+    for vector in VECTORS["canonical"]:
+        assert canonical_bytes(vector["value"]).hex() == vector["hex"]
+
+
+def test_card_index_vectors():
+    for vector in VECTORS["cards"]:
+        assert parse_card(vector["card"]).index == vector["index"]
+
+
+def test_trut_state_hash_vectors():
+    spec = VECTORS["trut_hidden_deal"]
+    state = TrutGame.from_config(spec["config"]).new_initial_state()
+    assert state.state_hash() == spec["steps"][0]["state_hash"]
+    for step in spec["steps"][1:]:
+        state.apply(step["action"])
+        assert state.state_hash() == step["state_hash"], step["action"]
+    assert state.public_state() == VECTORS["final_public_state"]
+
+
+def test_protocol_doc_lists_the_same_vectors():
+    doc = (ROOT / "docs/protocol.md").read_text()
+    hashes = {s["state_hash"] for s in VECTORS["trut_hidden_deal"]["steps"]}
+    listed = set(re.findall(r"\b[0-9a-f]{64}\b", doc))
+    assert hashes <= listed
+    for vector in VECTORS["canonical"]:
+        assert vector["hex"] in doc
