@@ -283,7 +283,7 @@ class TrutState(GameState):
 
     def _apply_draw(self, action: Draw) -> Draw:
         card = action.card
-        self._require(card not in self.draw_used, "T1", f"{card} was already drawn")
+        self._require(card not in self.draw_used, "T3", f"{card} was already drawn")
         seat = self.draw_contenders[len(self.draw_round)]
         self.draw_used.add(card)
         self.draw_round.append((seat, card))
@@ -377,6 +377,8 @@ class TrutState(GameState):
 
     def _apply_word(self, seat: int, word: str) -> None:
         phase = self.phase
+        if word == "trut" and phase not in ("play", "fortial"):
+            raise IllegalAction("T9", "Trut is called on one's turn to play, once per hand")
         if phase == "play":
             self._require(word == "trut", "T5", f"'{word}' is not a move while playing")
             self._require(self.trut is None, "T9", "at most one Trut per hand")
@@ -416,22 +418,26 @@ class TrutState(GameState):
             else:
                 self.to_act = self.queue[0]
             return
-        if self.queue:  # T10: 3 players answer each for himself
+        # 3 players [T10, T20, D15]: each opponent answers for himself, and each fold
+        # scores the caller 1 Petit as it is said (so the game may end at once, T14).
+        if word == "fold":
+            self._add_petits(caller_team, 1)
+            if self.phase == "over":
+                self._close_hand("fold", caller_team, self.marker)
+                return
+        if self.queue:
             self.to_act = self.queue[0]
             return
-        if len(trut.folded_by) == 2:  # seed: both fold, the caller gains 2 Petits
+        if len(trut.folded_by) == 2:  # both folded: 2 Petits in all, the hand ends
             trut.status = "folded"
-            self._end_by_fold(caller_team, 2)
+            self._close_hand("fold", caller_team, self.marker)
             return
         trut.status = "accepted"
-        if trut.folded_by:  # T20: one folds; 1 Petit now, the hand goes on between two
+        if trut.folded_by:  # T20, D8: the hand goes on between the two others
             folded = trut.folded_by[0]
             self.folded.add(folded)
             self.results = [None if r == self.team_of[folded] else r for r in self.results]
             self.events.append({"event": "folded_out", "seat": folded})
-            self._add_petits(caller_team, 1)
-            if self.phase == "over":
-                return
             outcome = hand_winner(self.results)
             if outcome not in (UNDECIDED, POURRIE):
                 assert isinstance(outcome, int)
