@@ -163,3 +163,13 @@ def test_config_round_trips_with_start_position():
     assert again == config
     state = TrutGame(again).new_initial_state()
     assert [str(c) for c in state.hand_of(0)] == ["7h", "7d", "7s"]
+
+
+def test_replay_equals_applying_one_by_one():
+    state = TrutGame(TrutConfig(3, "gatinaise")).new_initial_state()
+    rng = random.Random(9)
+    for _ in range(60):
+        random_step(state, rng)
+    replayed = state.game.replay([str(a) for a in state.history()])
+    assert replayed.public_state() == state.public_state()
+    assert replayed.history() == state.history()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
+from trutnet.bots.heuristic import HeuristicBot
+from trutnet.bots.random_bot import RandomBot
 from trutnet.engine.api import Action
 from trutnet.engine.games.trut.observation import TrutObservation
 
@@ -17,9 +19,6 @@ class Bot(Protocol):
 
 def make_bot(kind: str, rng: random.Random) -> Bot:
     """A bot by name: ``random`` or ``heuristic``."""
-    from trutnet.bots.heuristic import HeuristicBot
-    from trutnet.bots.random_bot import RandomBot
-
     if kind == "random":
         return RandomBot(rng)
     if kind == "heuristic":

@@ -42,7 +42,7 @@ class CardRef:
         return card if self.pos is None else f"{card}@{self.pos}"
 
     def hidden(self) -> CardRef:
-        """The reference without its identity (position only); itself if it has none."""
+        """The reference without its identity (position only); it must have a position."""
         if self.pos is None:
             raise NotationError("cannot hide the identity of a reference with no position")
         return CardRef(None, self.pos)

@@ -185,10 +185,6 @@ class TrutState(GameState):
             raise IllegalAction("T1", f"{card} is already known at another position")
         self.known[pos] = card
 
-    def knows_deck(self) -> bool:
-        """True when every position of this hand's deck is known (full knowledge)."""
-        return len(self.known) == DECK_SIZE
-
     # ------------------------------------------------------------- legal actions
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
@@ -198,7 +194,7 @@ class TrutState(GameState):
             return []
         phase = self.phase
         if phase == "play":
-            actions: list[Action] = [self._play_ref(seat, pos) for pos in self.holdings[seat]]
+            actions: list[Action] = [Play(self._ref(pos)) for pos in self.holdings[seat]]
             if self.trut is None:
                 actions.append(TRUT)
             return actions
@@ -216,9 +212,6 @@ class TrutState(GameState):
             refs = [self._ref(pos) for pos in self.holdings[seat]]
             return [Keep(combo) for combo in itertools.combinations(refs, HAND_SIZE)]
         return []
-
-    def _play_ref(self, seat: int, pos: int) -> Play:
-        return Play(self._ref(pos))
 
     def _ref(self, pos: int) -> CardRef:
         card = self.known.get(pos)
