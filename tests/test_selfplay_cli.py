@@ -113,3 +113,23 @@ def test_bench_engine_json_has_the_figures():
     figures = json.loads(result.stdout)
     for key in ("hands_per_s_2p", "hands_per_s_4p", "games_per_s_4p"):
         assert figures[key] > 0
+
+
+def test_bench_crypto_json_has_every_row_and_figure():
+    result = run("bench", "crypto", "--repeats", "1", "--json")
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)["rows"]
+    assert {(r["cards"], r["seats"]) for r in rows} == {
+        (c, s) for c in (32, 40) for s in (2, 3, 4, 6)
+    }
+    for row in rows:
+        for key in (
+            "shuffle_prove_ms",
+            "verify_ms",
+            "share_ms",
+            "share_verify_ms",
+            "phase_per_seat_ms",
+        ):
+            assert row[key] > 0
+        # output deck + proof: 2 + 66 N + 130 N + 160 bytes
+        assert row["shuffle_bytes"] == 2 + 196 * row["cards"] + 160

@@ -62,8 +62,9 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true", help="print the summary as JSON")
 
     bp = sub.add_parser("bench", help="print performance figures")
-    bp.add_argument("target", choices=("engine",))
-    bp.add_argument("--games", type=_positive, default=400)
+    bp.add_argument("target", choices=("engine", "crypto"))
+    bp.add_argument("--games", type=_positive, default=400, help="engine: games per row")
+    bp.add_argument("--repeats", type=_positive, default=3, help="crypto: runs per row")
     bp.add_argument("--json", action="store_true")
     return parser
 
@@ -113,10 +114,15 @@ def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from trutnet.bench import engine_bench
+    if args.target == "crypto":
+        from trutnet.bench import crypto_bench as bench
 
-    figures = engine_bench.run(games=args.games)
-    print(json.dumps(figures, sort_keys=True) if args.json else engine_bench.report(figures))
+        figures = bench.run(repeats=args.repeats)
+    else:
+        from trutnet.bench import engine_bench as bench  # type: ignore[no-redef]
+
+        figures = bench.run(games=args.games)
+    print(json.dumps(figures, sort_keys=True) if args.json else bench.report(figures))
     return 0
 
 

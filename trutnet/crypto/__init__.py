@@ -1,4 +1,71 @@
-"""Mental poker: verifiable shuffles, proven reveals, joint dice, identities (pure).
+"""Mental poker: verifiable shuffles, proven reveals, joint dice, identities.
 
-Empty until the crypto issue; it will know nothing of any game.
+Pure and deterministic once its randomness (a ``RandomBytes`` callable such as
+``os.urandom``) is passed in; no I/O; knows nothing of any game. A deck is a list of
+card *indices* to it. ``docs/protocol.md`` part 8 specifies every encoding and
+transcript.
 """
+
+from trutnet.crypto.cards import BUILTIN_DECKS, CardTable, deck_points
+from trutnet.crypto.drbg import SeededRandom
+from trutnet.crypto.elgamal import (
+    Ciphertext,
+    Deck,
+    KeyPair,
+    KeyProof,
+    decode_deck,
+    encode_deck,
+    joint_key,
+    open_deck,
+    verify_key,
+)
+from trutnet.crypto.errors import CryptoError, DecodeError, ProofError
+from trutnet.crypto.group import G, Point, decode_point, decode_scalar, hash_to_point
+from trutnet.crypto.identity import Identity, fingerprint
+from trutnet.crypto.shares import ShareBatch, combine, make_shares, own_share, verify_shares
+from trutnet.crypto.shuffle import (
+    ShuffleProof,
+    decode_shuffle,
+    encode_shuffle,
+    shuffle,
+    verify_shuffle,
+)
+from trutnet.crypto.transcript import Context, Transcript
+
+__all__ = [
+    "BUILTIN_DECKS",
+    "CardTable",
+    "Ciphertext",
+    "Context",
+    "CryptoError",
+    "Deck",
+    "DecodeError",
+    "G",
+    "Identity",
+    "KeyPair",
+    "KeyProof",
+    "Point",
+    "ProofError",
+    "SeededRandom",
+    "ShareBatch",
+    "ShuffleProof",
+    "Transcript",
+    "combine",
+    "deck_points",
+    "decode_deck",
+    "decode_point",
+    "decode_scalar",
+    "decode_shuffle",
+    "encode_deck",
+    "encode_shuffle",
+    "fingerprint",
+    "hash_to_point",
+    "joint_key",
+    "make_shares",
+    "open_deck",
+    "own_share",
+    "shuffle",
+    "verify_key",
+    "verify_shares",
+    "verify_shuffle",
+]

@@ -1,0 +1,100 @@
+"""``trutnet bench crypto``: the cost of shuffles, proofs and decryption shares.
+
+For each deck size and seat count: a whole shuffle chain is run (every seat shuffles
+and proves; each shuffle is verified), ``repeats`` times; figures are medians.
+``phase_per_seat_ms`` is one seat's whole shuffle phase: its own shuffle and proof
+plus verifying every other seat's shuffle.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from typing import Any
+
+from trutnet.crypto import (
+    CardTable,
+    Context,
+    KeyPair,
+    encode_shuffle,
+    joint_key,
+    make_shares,
+    open_deck,
+    shuffle,
+    verify_shares,
+    verify_shuffle,
+)
+
+DECKS = (("french32", 32), ("spanish40", 40))
+SEATS = (2, 3, 4, 6)
+
+
+def _ms(start: float) -> float:
+    return (time.perf_counter() - start) * 1000
+
+
+def _row(deck: str, size: int, seats: int, repeats: int) -> dict[str, Any]:
+    rng = os.urandom
+    cards = CardTable(deck, size)
+    keys = [KeyPair.generate(rng) for _ in range(seats)]
+    publics = [k.public for k in keys]
+    joint = joint_key(publics)
+    prove, verify, share, share_check, phase, sizes = [], [], [], [], [], []
+    for rep in range(repeats):
+        deck_now = open_deck(cards.points)
+        prove_times, verify_times = [], []
+        for seat in range(seats):
+            ctx = Context(1, b"bench", rep, f"shuffle/{seat}")
+            start = time.perf_counter()
+            out, proof = shuffle(deck_now, joint, ctx, publics, rng)
+            prove_times.append(_ms(start))
+            start = time.perf_counter()
+            verify_shuffle(deck_now, out, proof, joint, ctx, publics)
+            verify_times.append(_ms(start))
+            sizes.append(len(encode_shuffle(out, proof)))
+            deck_now = out
+        prove += prove_times
+        verify += verify_times
+        phase += [
+            prove_times[s] + sum(v for i, v in enumerate(verify_times) if i != s)
+            for s in range(seats)
+        ]
+        ctx = Context(1, b"bench", rep, "reveal")
+        for position in range(seats):
+            start = time.perf_counter()
+            batch = make_shares(keys[0], 0, [position], [deck_now[position]], ctx, rng)
+            share.append(_ms(start))
+            start = time.perf_counter()
+            verify_shares(batch, publics[0], [deck_now[position]], ctx)
+            share_check.append(_ms(start))
+    return {
+        "cards": size,
+        "seats": seats,
+        "shuffle_prove_ms": round(statistics.median(prove), 2),
+        "verify_ms": round(statistics.median(verify), 2),
+        "share_ms": round(statistics.median(share), 3),
+        "share_verify_ms": round(statistics.median(share_check), 3),
+        "phase_per_seat_ms": round(statistics.median(phase), 2),
+        "shuffle_bytes": sizes[0],
+    }
+
+
+def run(repeats: int = 3) -> dict[str, Any]:
+    rows = [_row(deck, size, seats, repeats) for deck, size in DECKS for seats in SEATS]
+    return {"group": "secp256k1 (coincurve)", "repeats": repeats, "rows": rows}
+
+
+def report(figures: dict[str, Any]) -> str:
+    lines = [
+        f"crypto benchmark: {figures['group']}, median of {figures['repeats']} runs, one core",
+        f"{'cards':>5} {'seats':>5} {'shuffle+prove':>14} {'verify':>8} {'share':>7} "
+        f"{'share chk':>9} {'phase/seat':>10} {'bytes/shuffle':>13}",
+    ]
+    for r in figures["rows"]:
+        lines.append(
+            f"{r['cards']:>5} {r['seats']:>5} {r['shuffle_prove_ms']:>11.2f} ms "
+            f"{r['verify_ms']:>5.2f} ms {r['share_ms']:>4.2f} ms {r['share_verify_ms']:>6.2f} ms "
+            f"{r['phase_per_seat_ms']:>7.2f} ms {r['shuffle_bytes']:>13}"
+        )
+    return "\n".join(lines)
