@@ -111,3 +111,17 @@ def test_keys_never_print_their_secret():
     key = KeyPair.generate(SeededRandom(1))
     assert str(key.secret) not in repr(key) and hex(key.secret)[2:] not in repr(key)
     joint_key([key.public])
+
+
+def test_protocol_doc_lists_the_crypto_vectors():
+    from pathlib import Path
+
+    doc = (Path(__file__).parent.parent / "docs/protocol.md").read_text()
+    vectors = build()
+    for entry in vectors["hash_to_point"]:
+        assert entry["point"] in doc
+    for index in (0, 1, 7, 8, 31):
+        assert vectors["cards"]["french32"][index] in doc
+    for value in (vectors["pedersen"]["h"], vectors["context"]["encoding"],
+                  vectors["transcript"]["challenge_a"], vectors["commitment"]["commit"]):
+        assert value in doc
