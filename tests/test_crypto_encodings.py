@@ -122,6 +122,10 @@ def test_protocol_doc_lists_the_crypto_vectors():
         assert entry["point"] in doc
     for index in (0, 1, 7, 8, 31):
         assert vectors["cards"]["french32"][index] in doc
-    for value in (vectors["pedersen"]["h"], vectors["context"]["encoding"],
-                  vectors["transcript"]["challenge_a"], vectors["commitment"]["commit"]):
+    for value in (
+        vectors["pedersen"]["h"],
+        vectors["context"]["encoding"],
+        vectors["transcript"]["challenge_a"],
+        vectors["commitment"]["commit"],
+    ):
         assert value in doc
