@@ -1,0 +1,318 @@
+"""The table protocol: whole games between in-memory peers, and the cheat catalogue."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from trutnet.crypto import (
+    KeyPair,
+    SeededRandom,
+    encode_shuffle,
+    make_shares,
+    shuffle,
+)
+from trutnet.crypto.elgamal import Ciphertext
+from trutnet.crypto.group import base_mul
+from trutnet.engine.canonical import canonical_bytes
+from trutnet.engine.games.trut import StartPosition, TrutConfig
+from trutnet.net.memory import play_memory_game
+from trutnet.protocol.envelope import MAX_ENTRY_BYTES, SIGN_DOMAIN, parse_entry, sign_entry
+from trutnet.protocol.table import Rejected
+
+# ---------------------------------------------------------------- whole games
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        TrutConfig(2),
+        TrutConfig(3, "gatinaise"),
+        TrutConfig(4, start=StartPosition((5, 6), (2, 1), 1)),
+        TrutConfig(6, sum_on_patte=True, start=StartPosition((6, 6), (1, 0), 3)),
+    ],
+    ids=lambda c: f"{c.players}p-{c.variant}",
+)
+def test_peers_play_whole_games_and_agree(config):
+    table = play_memory_game(config, f"game-{config.players}", ["heuristic"] * config.players)
+    replicas = [p.replica for p in table.peers]
+    assert not table.rejected
+    assert {r.phase for r in replicas} == {"done"}
+    assert len({r.state.state_hash() for r in replicas}) == 1
+    assert len({r.log.head for r in replicas}) == 1
+    entries = [parse_entry(w) for w in table.log]
+    hands = replicas[0].state.hand_number + 1
+    checkpoints = [e for e in entries if e.type == "checkpoint"]
+    assert len(checkpoints) == hands * config.players  # every hand signed by every seat
+    assert {e.seat for e in entries if e.type == "result"} == set(range(config.players))
+    assert replicas[0].state.winner is not None
+
+
+def test_no_peer_ever_sees_another_seats_unplayed_card():
+    table = play_memory_game(
+        TrutConfig(3),
+        "secret",
+        ["heuristic"] * 3,
+        until=lambda t: t.peers[0].replica.phase == "game",
+    )
+    for peer in table.peers:
+        state = peer.replica.state
+        mine = set(state.holdings[peer.seat])
+        played = {p for cards, _, _ in state.tricks for _, p, _ in cards}
+        played |= {p for _, p, _ in state.trick}
+        assert set(state.known) <= mine | played
+
+
+# ---------------------------------------------------------------- cheats
+
+
+def run_until(config, predicate, seed="cheat"):
+    return play_memory_game(config, seed, ["heuristic"] * config.players, until=predicate)
+
+
+def expecting(seat, kind):
+    def predicate(table):
+        expected = table.peers[0].replica.expected()
+        return expected is not None and expected[0] == seat and kind in expected[1]
+
+    return predicate
+
+
+def forge(peer, type, body, **overrides):
+    log = peer.replica.log
+    fields = dict(
+        table=peer.replica.table_id,
+        seat=peer.seat,
+        seq=log.next_seq(peer.identity.public),
+        prev=log.head,
+        type=type,
+        body=body,
+    )
+    identity = overrides.pop("identity", peer.identity)
+    fields.update(overrides)
+    return sign_entry(identity, **fields).wire
+
+
+def deliver_to_honest(table, cheater, wire):
+    """Every honest peer must reject ``wire``; return their exceptions."""
+    errors = []
+    for peer in table.peers:
+        if peer.seat == cheater:
+            continue
+        with pytest.raises(Rejected) as exc:
+            peer.receive(wire)
+        errors.append(exc.value)
+    return errors
+
+
+def assert_blamed(errors, seat, rule, halt=True):
+    for error in errors:
+        assert error.blame is not None, error
+        assert (error.blame.seat, error.blame.rule) == (seat, rule), error
+        assert error.halt == halt
+        assert error.blame.evidence  # the signed offending entry
+        parse_entry(error.blame.evidence[-1])
+
+
+def honest_shuffle(table, seat):
+    peer = table.peers[seat]
+    replica = peer.replica
+    from trutnet.crypto import open_deck
+
+    source = replica.deck if replica.turn else open_deck(replica.cards.points)
+    return peer, replica, source
+
+
+CONFIG = TrutConfig(3)
+
+
+@pytest.mark.parametrize("how", ["duplicate", "drop", "replace", "bad-proof", "bad-point"])
+def test_cheating_shuffle_is_blamed(how):
+    table = run_until(CONFIG, expecting(1, "shuffle"))
+    peer, replica, source = honest_shuffle(table, 1)
+    ctx = replica.context("shuffle/1")
+    out, proof = shuffle(source, replica.joint, ctx, replica.elgamal, SeededRandom(9))
+    data = encode_shuffle(out, proof)
+    if how == "duplicate":
+        data = encode_shuffle((out[0], out[0], *out[2:]), proof)
+    elif how == "drop":
+        data = data[: 2 + 66] + data[2 + 2 * 66 :]  # one ciphertext fewer
+    elif how == "replace":
+        cheat = list(source)
+        cheat[0] = Ciphertext(base_mul(5) + cheat[0].c1, cheat[1].c2 + replica.joint * 5)
+        data = encode_shuffle(
+            *shuffle(tuple(cheat), replica.joint, ctx, replica.elgamal, SeededRandom(3))
+        )
+    elif how == "bad-proof":
+        data = data[:-1] + bytes([data[-1] ^ 1])
+    elif how == "bad-point":
+        data = data[:2] + b"\x04" + data[3:]  # not a compressed point
+    errors = deliver_to_honest(table, 1, forge(peer, "shuffle", {"deck": data}))
+    assert_blamed(errors, 1, "shuffle-proof")
+    assert all(p.replica.halted is not None for p in table.peers if p.seat != 1)
+
+
+def test_wrong_decryption_share_is_blamed():
+    table = run_until(CONFIG, expecting(2, "shares"))
+    peer = table.peers[2]
+    replica = peer.replica
+    positions = replica.shares.positions_for(2)
+    wrong_key = KeyPair.generate(SeededRandom(4))
+    batch = make_shares(
+        wrong_key,
+        2,
+        positions,
+        [replica.deck[p] for p in positions],
+        replica.context(replica.shares.step),
+        SeededRandom(5),
+    )
+    errors = deliver_to_honest(table, 2, forge(peer, "shares", {"shares": batch.to_bytes()}))
+    assert_blamed(errors, 2, "share-proof")
+    # Another seat's valid shares passed off as one's own are refused too.
+    table = run_until(CONFIG, expecting(2, "shares"))
+    replica = table.peers[2].replica
+    positions = replica.shares.positions_for(2)
+    good = make_shares(
+        table.peers[2].elgamal,
+        2,
+        positions,
+        [replica.deck[p] for p in positions],
+        replica.context(replica.shares.step),
+        SeededRandom(6),
+    )
+    swapped = dataclasses.replace(good, seat=1)
+    errors = deliver_to_honest(
+        table, 2, forge(table.peers[2], "shares", {"shares": swapped.to_bytes()})
+    )
+    assert_blamed(errors, 2, "shares")
+
+
+def test_playing_a_card_not_dealt_to_you_is_blamed():
+    table = run_until(
+        CONFIG,
+        lambda t: t.peers[0].replica.phase == "game" and t.peers[0].replica.state.phase == "play",
+    )
+    seat = table.peers[0].replica.state.current_seat()
+    peer = table.peers[seat]
+    state = peer.replica.state
+    other = state.holdings[(seat + 1) % 3][0]
+    batch = make_shares(
+        peer.elgamal,
+        seat,
+        [other],
+        [peer.replica.deck[other]],
+        peer.replica.context("play"),
+        SeededRandom(1),
+    )
+    errors = deliver_to_honest(
+        table, seat, forge(peer, "play", {"position": other, "shares": batch.to_bytes()})
+    )
+    assert_blamed(errors, seat, "T5")
+
+
+def test_acting_out_of_turn_is_blamed_and_dropped():
+    table = run_until(CONFIG, lambda t: t.peers[0].replica.phase == "game")
+    seat = table.peers[0].replica.expected()[0]
+    intruder = (seat + 1) % 3
+    errors = deliver_to_honest(
+        table, intruder, forge(table.peers[intruder], "act", {"action": "trut"})
+    )
+    assert_blamed(errors, intruder, "turn", halt=False)
+    assert all(p.replica.halted is None for p in table.peers)
+    table = play_memory_game(CONFIG, "cheat", ["heuristic"] * 3)  # the game goes on
+    assert table.peers[0].replica.phase == "done"
+
+
+def test_second_trut_in_a_hand_is_blamed():
+    def predicate(t):
+        state = t.peers[0].replica.state
+        return (
+            t.peers[0].replica.phase == "game" and state.phase == "play" and state.trut is not None
+        )
+
+    table = play_memory_game(TrutConfig(2), "truts", ["heuristic"] * 2, until=predicate)
+    seat = table.peers[0].replica.state.current_seat()
+    errors = deliver_to_honest(table, seat, forge(table.peers[seat], "act", {"action": "trut"}))
+    assert_blamed(errors, seat, "T9")
+
+
+def test_replay_from_another_table_or_hand_is_refused():
+    # Play on to the next hand's shuffle by seat 0 and replay the first hand's.
+    table = play_memory_game(
+        CONFIG,
+        "cheat",
+        ["heuristic"] * 3,
+        until=lambda t: t.peers[0].replica.state.hand_number == 1 and expecting(0, "shuffle")(t),
+    )
+    first_shuffle = next(parse_entry(w) for w in table.log if parse_entry(w).type == "shuffle")
+    # The very same bytes again (a network replay of an old entry): never applied twice.
+    for peer in table.peers[1:]:
+        head, length = peer.replica.log.head, len(peer.replica.log)
+        try:
+            assert peer.receive(first_shuffle.wire) is None
+        except Rejected as exc:
+            assert exc.rule == "duplicate" and exc.blame is None
+        assert (peer.replica.log.head, len(peer.replica.log)) == (head, length)
+    other_table = forge(table.peers[0], "act", {"action": "trut"}, table=bytes(16))
+    for error in deliver_to_honest(table, 0, other_table):
+        assert error.rule == "table"
+    replay = forge(table.peers[0], "shuffle", first_shuffle.body)
+    assert_blamed(deliver_to_honest(table, 0, replay), 0, "shuffle-proof")
+
+
+def test_forging_another_seats_entry_is_blamed_on_the_forger():
+    table = run_until(CONFIG, lambda t: t.peers[0].replica.phase == "game")
+    victim = table.peers[0].replica.expected()[0]
+    forger = (victim + 1) % 3
+    wire = forge(table.peers[forger], "act", {"action": "fold"}, seat=victim)
+    errors = deliver_to_honest(table, forger, wire)
+    for error in errors:
+        assert (error.blame.seat, error.blame.rule) == (forger, "identity")
+
+
+def test_equivocation_is_proven_and_stops_the_table():
+    table = run_until(CONFIG, expecting(1, "checkpoint"))
+    peer = table.peers[1]
+    honest = peer.outbox()[0]
+    for other in table.peers:
+        if other.seat != 1:
+            other.receive(honest)
+    entry = parse_entry(honest)
+    twin = forge(
+        peer,
+        "checkpoint",
+        {"hand": entry.body["hand"], "state": bytes(32)},
+        seq=entry.seq,
+        prev=entry.prev,
+    )
+    errors = deliver_to_honest(table, 1, twin)
+    assert_blamed(errors, 1, "equivocation")
+    assert {e.blame.evidence for e in errors} == {(honest, twin)}
+
+
+def test_wrong_version_oversized_and_malformed_entries_are_refused():
+    table = run_until(CONFIG, lambda t: t.peers[0].replica.phase == "game")
+    peer = table.peers[0]
+    log = peer.replica.log
+    envelope = [
+        2,
+        peer.replica.table_id,
+        0,
+        peer.identity.public,
+        log.next_seq(peer.identity.public),
+        log.head,
+        "act",
+        {"action": "trut"},
+    ]
+    signature = peer.identity.sign(SIGN_DOMAIN + canonical_bytes(envelope))
+    wrong_version = canonical_bytes([envelope, signature])
+    for wire, rule in [
+        (wrong_version, "version"),
+        (b"\x92" + b"\x00" * (MAX_ENTRY_BYTES + 1), "size"),
+        (b"\x93\x01\x02", "encoding"),
+        (b"\xc1", "encoding"),
+    ]:
+        for error in deliver_to_honest(table, 0, wire):
+            assert error.rule == rule
+    assert all(p.replica.halted is None for p in table.peers)

@@ -1,0 +1,1 @@
+"""Transports that carry table entries between peers (I/O edge)."""

@@ -1,0 +1,89 @@
+"""An in-memory bus: N table peers in one process, every entry delivered to everyone.
+
+Used by ``trutnet selfplay --transport memory`` and the protocol tests. Bots decide from
+their own peer's replica, which knows only the public log and that seat's cards.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from trutnet.bots import Bot, make_bot
+from trutnet.crypto import Identity, SeededRandom
+from trutnet.engine.games.trut import TrutConfig
+from trutnet.protocol.table import Rejected, TablePeer
+
+MAX_ENTRIES = 200_000
+
+
+@dataclass
+class MemoryTable:
+    peers: list[TablePeer]
+    log: list[bytes] = field(default_factory=list)
+    rejected: list[tuple[int, Rejected]] = field(default_factory=list)
+    bots: list[Bot] = field(default_factory=list)
+
+    def broadcast(self, wire: bytes) -> None:
+        self.log.append(wire)
+        for index, peer in enumerate(self.peers):
+            try:
+                peer.receive(wire)
+            except Rejected as exc:
+                self.rejected.append((index, exc))
+
+
+def make_table(players: int, seed: int | str) -> tuple[bytes, list[Identity], list[TablePeer]]:
+    table_id = hashlib.sha256(f"table/{seed}".encode()).digest()[:16]
+    identities = [
+        Identity.from_seed(hashlib.sha256(f"id/{seed}/{s}".encode()).digest())
+        for s in range(players)
+    ]
+    peers = [
+        TablePeer(identities[s], s, table_id, SeededRandom(f"peer/{seed}/{s}"))
+        for s in range(players)
+    ]
+    return table_id, identities, peers
+
+
+def new_memory_table(config: TrutConfig, seed: int | str, bots: Sequence[str]) -> MemoryTable:
+    """Peers for a new table, with the host's ``open`` entry already delivered."""
+    _, identities, peers = make_table(config.players, seed)
+    table = MemoryTable(peers)
+    table.bots = [make_bot(kind, random.Random(f"{seed}/bot{s}")) for s, kind in enumerate(bots)]
+    table.broadcast(peers[0].open_table(config, [i.public for i in identities]))
+    return table
+
+
+def step(table: MemoryTable) -> bool:
+    """One entry: the next automatic one, or else one bot decision. False when idle."""
+    for peer in table.peers:
+        wire = peer.next_automatic()
+        if wire is not None:
+            table.broadcast(wire)
+            return True
+    deciding = [p for p in table.peers if p.decide()]
+    if not deciding:
+        return False
+    peer = deciding[0]
+    state = peer.replica.state
+    assert state is not None
+    action = table.bots[peer.seat].choose(state.observation(peer.seat))
+    table.broadcast(peer.act(str(action)))
+    return True
+
+
+def play_memory_game(
+    config: TrutConfig,
+    seed: int | str,
+    bots: Sequence[str],
+    until: Callable[[MemoryTable], bool] | None = None,
+) -> MemoryTable:
+    """Play one whole game over the in-memory bus with full crypto (or until ``until``)."""
+    table = new_memory_table(config, seed, bots)
+    while len(table.log) < MAX_ENTRIES and not (until is not None and until(table)):
+        if not step(table):
+            break
+    return table

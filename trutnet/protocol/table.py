@@ -1,0 +1,648 @@
+"""The table state machine: a whole Trut game as a signed, hash-chained log (sans-I/O).
+
+:class:`TableReplica` validates and applies entries; it holds no secret, so the same
+code replays a saved transcript offline. :class:`TablePeer` is one seat: a replica
+plus that seat's secrets (its ElGamal key, its cards). Neither touches a socket, a
+clock or a global random source: entries come in as bytes, entries to send go out
+as bytes, randomness is passed in.
+
+At every point the replica names the single seat that must write the next entry,
+and the entry types it may write (:meth:`TableReplica.expected`), so the game itself
+fixes the order of the log (ruling T9 keeps one seat to act at a time):
+
+``open`` (seat 0: the seat identities and the game configuration) -> ``keys`` (every
+seat in seat order: ElGamal key and proof) -> ``commit`` then ``reveal`` (every seat:
+joint randomness for the first-Donneur draw, T3) -> per hand: ``shuffle`` (every seat)
+-> ``shares`` (the deal: each seat's decryption shares of the other seats' cards;
+shares of the Fortial opponents' cards are withheld until the Fortial decision is
+over, T15) -> game actions: ``act`` (trut, accept, fold, pass, sing, keep ...) and
+``play`` (a position and the player's own share), each ``play`` followed by the other
+seats' ``shares`` of that position -> ``checkpoint`` (every seat signs the state
+hash after the hand) -> ... -> ``result`` (every seat signs the final state).
+
+A bad entry is dropped and produces a :class:`~trutnet.protocol.blame.Blame`. When
+the seat whose turn it is signs a bad entry for its turn, or equivocates, the table
+stops (``halted``): every honest replica stops at the same entry with the same blame.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from trutnet.crypto import (
+    CardTable,
+    Context,
+    CryptoError,
+    KeyPair,
+    KeyProof,
+    ShareBatch,
+    combine,
+    decode_point,
+    decode_shuffle,
+    encode_shuffle,
+    joint_key,
+    make_shares,
+    open_deck,
+    own_share,
+    shuffle,
+    verify_key,
+    verify_shares,
+    verify_shuffle,
+)
+from trutnet.crypto.elgamal import Deck
+from trutnet.crypto.group import Point, RandomBytes
+from trutnet.crypto.identity import Identity
+from trutnet.crypto.randomness import commitment, draw
+from trutnet.engine.api import CHANCE
+from trutnet.engine.cards import FULL_DECK, card_from_index
+from trutnet.engine.errors import EngineError
+from trutnet.engine.games.trut import Deal, Draw, Play, TrutConfig, TrutGame, TrutState
+from trutnet.engine.games.trut.actions import CardRef, Keep, SingCount, Word, parse_action
+from trutnet.protocol.blame import Blame
+from trutnet.protocol.envelope import (
+    PROTOCOL_VERSION,
+    Entry,
+    MessageError,
+    parse_entry,
+    sign_entry,
+)
+from trutnet.protocol.log import LogError, TableLog
+
+DECK_NAME = "french32"
+AUTOMATIC = ("keys", "commit", "reveal", "shuffle", "shares", "checkpoint", "result")
+
+
+class Rejected(Exception):
+    """An entry that was refused; ``blame`` names the seat at fault, if any."""
+
+    def __init__(
+        self, rule: str, message: str, blame: Blame | None = None, halt: bool = False
+    ) -> None:
+        super().__init__(f"[{rule}] {message}")
+        self.rule = rule
+        self.blame = blame
+        self.halt = halt
+
+
+@dataclass
+class ShareRound:
+    """Decryption shares being collected: ``owners`` maps a seat (or -1 for everyone,
+    a public reveal) to the positions revealed to it; ``waiting`` lists the seats
+    that still have to post, in order."""
+
+    step: str
+    owners: dict[int, list[int]]
+    waiting: list[int]
+    shares: dict[int, dict[int, Point]]  # position -> seat -> share
+
+    def positions_for(self, seat: int) -> list[int]:
+        return sorted(p for owner, ps in self.owners.items() if owner != seat for p in ps)
+
+
+def _bytes_field(
+    body: dict[str, Any], name: str, size: int | None = None, limit: int = 60_000
+) -> bytes:
+    value = body.get(name)
+    if (
+        not isinstance(value, bytes)
+        or (size is not None and len(value) != size)
+        or len(value) > limit
+    ):
+        raise Rejected("schema", f"field {name!r} must be {size or 'some'} bytes")
+    return value
+
+
+def _int_field(body: dict[str, Any], name: str, low: int, high: int) -> int:
+    value = body.get(name)
+    if type(value) is not int or not low <= value <= high:
+        raise Rejected("schema", f"field {name!r} must be an integer {low}..{high}")
+    return value
+
+
+def _exact_fields(body: dict[str, Any], names: set[str]) -> None:
+    if set(body) != names:
+        raise Rejected("schema", f"body fields must be {sorted(names)}")
+
+
+class TableReplica:
+    """Validates and applies table entries; holds no secret."""
+
+    def __init__(self, table_id: bytes) -> None:
+        self.table_id = table_id
+        self.log = TableLog()
+        self.blames: list[Blame] = []
+        self.halted: Blame | None = None
+        self.phase = "open"
+        self.seats: list[bytes] = []  # identity keys
+        self.config: TrutConfig | None = None
+        self.state: TrutState | None = None
+        self.cards = CardTable(DECK_NAME, len(FULL_DECK))
+        self.elgamal: list[Point] = []
+        self.joint: Point | None = None
+        self.turn = 0  # index into the current round of seats
+        self.commits: dict[int, bytes] = {}
+        self.values: dict[int, bytes] = {}
+        self.deck: Deck = ()
+        self.shares: ShareRound | None = None
+        self.withheld: dict[int, list[int]] = {}
+        self.pending_play: tuple[int, int] | None = None
+        self.checkpoints: dict[int, bytes] = {}
+        self.revealed: dict[int, int] = {}  # position -> card index, public reveals
+        self.on_private: Callable[[ShareRound], None] | None = None
+
+    # ------------------------------------------------------------ who acts
+
+    @property
+    def n(self) -> int:
+        return len(self.seats)
+
+    def expected(self) -> tuple[int, tuple[str, ...]] | None:
+        """The seat that must write the next entry, and the types it may write."""
+        if self.halted is not None or self.phase == "done":
+            return None
+        if self.phase == "open":
+            return 0, ("open",)
+        if self.phase in ("keys", "commit", "reveal", "shuffle", "checkpoint", "result"):
+            return self.turn, (self.phase,)
+        if self.phase == "shares":
+            assert self.shares is not None
+            return self.shares.waiting[0], ("shares",)
+        if self.phase == "game":
+            assert self.state is not None
+            seat = self.state.current_seat()
+            assert seat is not None and seat != CHANCE
+            return seat, ("act", "play") if self.state.phase == "play" else ("act",)
+        raise AssertionError(self.phase)
+
+    def context(self, step: str) -> Context:
+        hand = self.state.hand_number if self.state is not None else 0
+        return Context(PROTOCOL_VERSION, self.table_id, hand, step)
+
+    # --------------------------------------------------------------- intake
+
+    def receive(self, wire: bytes) -> Entry | None:
+        """Validate and apply one entry. Returns it, or None for a harmless duplicate.
+
+        Raises :class:`Rejected` (with a blame where a seat is at fault).
+        """
+        if self.halted is not None:
+            raise Rejected("halted", f"the table stopped: {self.halted}")
+        try:
+            entry = parse_entry(wire, self.table_id)
+        except MessageError as exc:
+            raise Rejected(exc.rule, str(exc)) from exc
+        if self.seats and (entry.seat >= self.n or self.seats[entry.seat] != entry.author):
+            blame = None
+            if entry.author in self.seats:  # a seated player forging another seat's entry
+                forger = self.seats.index(entry.author)
+                blame = Blame(
+                    forger,
+                    "identity",
+                    f"seat {forger} signed an entry as seat {entry.seat}",
+                    (entry.wire,),
+                )
+                self.blames.append(blame)
+            raise Rejected(
+                "identity", f"entry signed by a key that is not seat {entry.seat}'s", blame
+            )
+        if any(e.wire == entry.wire for e in self.log.entries[-64:]):
+            return None
+        try:
+            self.log.check(entry)
+        except LogError as exc:
+            if exc.rule == "equivocation":
+                self._halt(exc.blame)
+            raise Rejected(exc.rule, str(exc), exc.blame, exc.rule == "equivocation") from exc
+        expected = self.expected()
+        if expected is None:
+            raise Rejected("over", "the game is over: no entry is expected")
+        seat, kinds = expected
+        if entry.seat != seat or entry.type not in kinds:
+            blame = Blame(
+                entry.seat,
+                "turn",
+                f"{entry.type} from seat {entry.seat}; seat {seat} must write {'/'.join(kinds)}",
+                (entry.wire,),
+            )
+            raise Rejected("turn", blame.detail, blame)
+        try:
+            self._apply(entry)
+        except Rejected as exc:
+            blame = exc.blame or Blame(entry.seat, exc.rule, str(exc), (entry.wire,))
+            self._halt(blame)
+            raise Rejected(exc.rule, str(exc), blame, True) from exc
+        self.log.append(entry)
+        return entry
+
+    def _halt(self, blame: Blame | None) -> None:
+        if blame is not None:
+            self.blames.append(blame)
+            self.halted = blame
+
+    # ---------------------------------------------------------------- apply
+
+    def _apply(self, entry: Entry) -> None:
+        handler = getattr(self, f"_on_{entry.type}")
+        handler(entry, entry.body)
+
+    def _on_open(self, entry: Entry, body: dict[str, Any]) -> None:
+        _exact_fields(body, {"game", "config", "seats"})
+        seats = body["seats"]
+        if (
+            body["game"] != "trut"
+            or not isinstance(seats, list)
+            or not all(isinstance(s, bytes) and len(s) == 32 for s in seats)
+        ):
+            raise Rejected("schema", "open: game trut and a list of seat keys")
+        try:
+            config = TrutConfig.from_dict(body["config"])
+        except EngineError as exc:
+            raise Rejected("schema", f"open: {exc}") from exc
+        if config.start is not None and config.start.deck is not None:
+            raise Rejected("schema", "a networked game never knows the deck")
+        if (
+            len(seats) != config.players
+            or len(set(seats)) != len(seats)
+            or seats[0] != entry.author
+        ):
+            raise Rejected("schema", "open: one distinct key per seat, the host's first")
+        self.seats = list(seats)
+        self.config = config
+        self.state = TrutGame(config).new_initial_state()
+        self.phase, self.turn = "keys", 0
+
+    def _advance_turn(self, next_phase: Callable[[], None]) -> None:
+        self.turn += 1
+        if self.turn == self.n:
+            self.turn = 0
+            next_phase()
+
+    def _on_keys(self, entry: Entry, body: dict[str, Any]) -> None:
+        _exact_fields(body, {"key", "proof"})
+        try:
+            key = decode_point(_bytes_field(body, "key", 33))
+            proof = KeyProof.from_bytes(_bytes_field(body, "proof", 64))
+            verify_key(key, proof, self.context("keys"), entry.seat)
+        except CryptoError as exc:
+            raise Rejected("key-proof", str(exc)) from exc
+        if any(bytes(k) == bytes(key) for k in self.elgamal):
+            raise Rejected("key-proof", "a key already used by another seat")
+        self.elgamal.append(key)
+        self._advance_turn(self._after_keys)
+
+    def _after_keys(self) -> None:
+        self.joint = joint_key(self.elgamal)
+        assert self.state is not None
+        self.phase = "commit" if self.state.phase == "draw" else "shuffle"
+
+    def _on_commit(self, entry: Entry, body: dict[str, Any]) -> None:
+        _exact_fields(body, {"commit"})
+        self.commits[entry.seat] = _bytes_field(body, "commit", 32)
+        self._advance_turn(lambda: setattr(self, "phase", "reveal"))
+
+    def _on_reveal(self, entry: Entry, body: dict[str, Any]) -> None:
+        _exact_fields(body, {"value"})
+        value = _bytes_field(body, "value", 32)
+        if commitment(value, entry.seat, self.context("draw")) != self.commits[entry.seat]:
+            raise Rejected("commitment", "the revealed value does not open the commitment")
+        self.values[entry.seat] = value
+        self._advance_turn(self._first_dealer_draw)
+
+    def _first_dealer_draw(self) -> None:
+        """T3 with joint randomness: the face-up cards come from the joint seed."""
+        state = self.state
+        assert state is not None
+        seed = hashlib.sha256(
+            b"trutnet/v1/draw" + b"".join(self.values[s] for s in range(self.n))
+        ).digest()
+        counter = 0
+        while state.phase == "draw":
+            unused = [c for c in FULL_DECK if c not in state.draw_used]
+            pick = draw(hashlib.sha256(seed + counter.to_bytes(4, "big")).digest(), len(unused))
+            state.apply(Draw(unused[pick[0]]))
+            counter += 1
+        self.phase = "shuffle"
+
+    def _on_shuffle(self, entry: Entry, body: dict[str, Any]) -> None:
+        _exact_fields(body, {"deck"})
+        source = self.deck if self.turn else open_deck(self.cards.points)
+        try:
+            result, proof = decode_shuffle(_bytes_field(body, "deck"), len(self.cards))
+            assert self.joint is not None
+            verify_shuffle(
+                source,
+                result,
+                proof,
+                self.joint,
+                self.context(f"shuffle/{entry.seat}"),
+                self.elgamal,
+            )
+        except CryptoError as exc:
+            raise Rejected("shuffle-proof", str(exc)) from exc
+        self.deck = result
+        self._advance_turn(self._deal)
+
+    def _deal(self) -> None:
+        state = self.state
+        assert state is not None
+        state.apply(Deal(None))
+        owners = {s: list(state.holdings[s]) for s in range(self.n)}
+        self.withheld = {}
+        if state.phase == "fortial":  # T15: the opponents' shares are withheld
+            team = state.fortial_team
+            self.withheld = {s: ps for s, ps in owners.items() if state.team_of[s] != team}
+            owners = {s: ps for s, ps in owners.items() if state.team_of[s] == team}
+        self._start_shares("deal", owners)
+
+    def _start_shares(self, step: str, owners: dict[int, list[int]]) -> None:
+        owners = {s: ps for s, ps in owners.items() if ps}
+        round_ = ShareRound(step, owners, [], {})
+        round_.waiting = [s for s in range(self.n) if round_.positions_for(s)]
+        if not round_.waiting:
+            self._resume_game()
+            return
+        self.shares = round_
+        self.phase = "shares"
+
+    def _on_shares(self, entry: Entry, body: dict[str, Any]) -> None:
+        _exact_fields(body, {"shares"})
+        round_ = self.shares
+        assert round_ is not None
+        positions = round_.positions_for(entry.seat)
+        try:
+            batch = ShareBatch.from_bytes(_bytes_field(body, "shares"))
+            if batch.seat != entry.seat or list(batch.positions) != positions:
+                raise Rejected("shares", f"shares must cover positions {positions}")
+            verify_shares(
+                batch,
+                self.elgamal[entry.seat],
+                [self.deck[p] for p in positions],
+                self.context(round_.step),
+            )
+        except CryptoError as exc:
+            raise Rejected("share-proof", str(exc)) from exc
+        for pos, share in zip(batch.positions, batch.shares, strict=True):
+            round_.shares.setdefault(pos, {})[entry.seat] = share
+        round_.waiting.pop(0)
+        if round_.waiting:
+            return
+        self.shares = None
+        if self.on_private is not None:
+            self.on_private(round_)
+        if -1 in round_.owners:
+            self._finish_play(round_)
+        else:
+            self._resume_game()
+
+    def _resume_game(self) -> None:
+        state = self.state
+        assert state is not None
+        if self.withheld and state.phase not in ("fortial", "deal", "over"):
+            withheld, self.withheld = self.withheld, {}
+            self._start_shares("deal-withheld", withheld)
+            return
+        if state.phase in ("deal", "over"):
+            self.phase, self.turn, self.checkpoints = "checkpoint", 0, {}
+            self.withheld = {}
+        else:
+            self.phase = "game"
+
+    def _on_act(self, entry: Entry, body: dict[str, Any]) -> None:
+        _exact_fields(body, {"action"})
+        text = body["action"]
+        state = self.state
+        assert state is not None
+        try:
+            action = parse_action(text) if isinstance(text, str) else None
+            if not isinstance(action, Word | SingCount | Keep):
+                raise Rejected(
+                    "schema",
+                    "act carries trut, accept, fold, pass, sing, agree, "
+                    "refuse, sing N or keep (plays use play)",
+                )
+            if isinstance(action, Keep) and any(r.card is not None for r in action.refs):
+                raise Rejected("schema", "keep names positions only (keep @3 @7 @12)")
+            before = [list(h) for h in state.holdings]
+            state.apply(action)
+        except EngineError as exc:
+            raise Rejected(getattr(exc, "rule", "engine"), str(exc)) from exc
+        if isinstance(action, SingCount):  # T19: the new cards are revealed to their owners
+            new = {s: [p for p in state.holdings[s] if p not in before[s]] for s in range(self.n)}
+            self._start_shares("sing", new)
+        else:
+            self._resume_game()
+
+    def _on_play(self, entry: Entry, body: dict[str, Any]) -> None:
+        _exact_fields(body, {"position", "shares"})
+        state = self.state
+        assert state is not None
+        pos = _int_field(body, "position", 0, len(FULL_DECK) - 1)
+        if pos not in state.holdings[entry.seat]:
+            raise Rejected("T5", f"position {pos} was not dealt to seat {entry.seat}")
+        try:
+            batch = ShareBatch.from_bytes(_bytes_field(body, "shares"))
+            if batch.seat != entry.seat or batch.positions != (pos,):
+                raise Rejected("shares", "the play carries the player's share of its card")
+            verify_shares(batch, self.elgamal[entry.seat], [self.deck[pos]], self.context("play"))
+        except CryptoError as exc:
+            raise Rejected("share-proof", str(exc)) from exc
+        self.pending_play = (entry.seat, pos)
+        round_ = ShareRound(
+            "play",
+            {-1: [pos]},
+            [s for s in range(self.n) if s != entry.seat],
+            {pos: {entry.seat: batch.shares[0]}},
+        )
+        self.shares = round_
+        self.phase = "shares"
+
+    def _finish_play(self, round_: ShareRound) -> None:
+        assert self.pending_play is not None and self.state is not None
+        _, pos = self.pending_play
+        self.pending_play = None
+        point = combine(self.deck[pos], list(round_.shares[pos].values()))
+        try:
+            card = card_from_index(self.cards.index_of(point))
+        except CryptoError as exc:
+            raise Rejected("reveal", str(exc)) from exc
+        self.revealed[pos] = card.index
+        try:
+            self.state.apply(Play(CardRef(card, pos)))
+        except EngineError as exc:
+            raise Rejected(getattr(exc, "rule", "engine"), str(exc)) from exc
+        self._resume_game()
+
+    def _on_checkpoint(self, entry: Entry, body: dict[str, Any]) -> None:
+        _exact_fields(body, {"hand", "state"})
+        assert self.state is not None
+        digest = _bytes_field(body, "state", 32)
+        if digest != bytes.fromhex(self.state.state_hash()):
+            raise Rejected("checkpoint", "the signed state hash is not the table's")
+        self._advance_turn(self._after_checkpoint)
+
+    def _after_checkpoint(self) -> None:
+        assert self.state is not None
+        if self.state.phase == "over":
+            self.phase = "result"
+        else:
+            self.phase, self.deck, self.revealed = "shuffle", (), {}
+
+    def _on_result(self, entry: Entry, body: dict[str, Any]) -> None:
+        _exact_fields(body, {"winner", "state"})
+        assert self.state is not None
+        if body.get("winner") != self.state.winner or _bytes_field(
+            body, "state", 32
+        ) != bytes.fromhex(self.state.state_hash()):
+            raise Rejected("result", "the signed result is not the table's")
+        self._advance_turn(lambda: setattr(self, "phase", "done"))
+
+
+class TablePeer:
+    """One seat at the table: a replica plus this seat's secrets. Sans-I/O.
+
+    ``receive(wire)`` takes any entry from the network; ``outbox()`` returns the entries
+    this seat must send now (its automatic steps); ``decide()`` says whether the game
+    waits for this seat's decision, and ``act(text)`` makes it.
+    """
+
+    def __init__(self, identity: Identity, seat: int, table_id: bytes, rng: RandomBytes) -> None:
+        self.identity = identity
+        self.seat = seat
+        self.rng = rng
+        self.replica = TableReplica(table_id)
+        self.replica.on_private = self._learn
+        self.elgamal = KeyPair.generate(rng)
+        self._values: dict[int, bytes] = {}
+
+    # -- intake
+
+    def receive(self, wire: bytes) -> Entry | None:
+        return self.replica.receive(wire)
+
+    def _learn(self, round_: ShareRound) -> None:
+        """Decrypt this seat's own cards of a finished private share round."""
+        mine = round_.owners.get(self.seat, [])
+        state = self.replica.state
+        assert state is not None
+        for pos in mine:
+            ct = self.replica.deck[pos]
+            parts = [*round_.shares[pos].values(), own_share(self.elgamal, ct)]
+            index = self.replica.cards.index_of(combine(ct, parts))
+            state.learn(pos, card_from_index(index))
+
+    # -- output
+
+    def _sign(self, type: str, body: dict[str, Any]) -> bytes:
+        log = self.replica.log
+        entry = sign_entry(
+            self.identity,
+            table=self.replica.table_id,
+            seat=self.seat,
+            seq=log.next_seq(self.identity.public),
+            prev=log.head,
+            type=type,
+            body=body,
+        )
+        self.replica.receive(entry.wire)
+        return entry.wire
+
+    def open_table(self, config: TrutConfig, seats: Sequence[bytes]) -> bytes:
+        return self._sign(
+            "open", {"game": "trut", "config": config.to_dict(), "seats": list(seats)}
+        )
+
+    def next_automatic(self) -> bytes | None:
+        """Sign and apply the next automatic entry if it is this seat's to write now."""
+        expected = self.replica.expected()
+        if expected is None or expected[0] != self.seat or expected[1][0] not in AUTOMATIC:
+            return None
+        return self._sign(expected[1][0], self._automatic(expected[1][0]))
+
+    def outbox(self) -> list[bytes]:
+        """Every automatic entry that is this seat's to write now, in order."""
+        out: list[bytes] = []
+        while (wire := self.next_automatic()) is not None:
+            out.append(wire)
+        return out
+
+    def _automatic(self, kind: str) -> dict[str, Any]:
+        replica = self.replica
+        if kind == "keys":
+            proof = self.elgamal.prove(replica.context("keys"), self.seat, self.rng)
+            return {"key": bytes(self.elgamal.public), "proof": proof.to_bytes()}
+        if kind == "commit":
+            value = self.rng(32)
+            self._values[self.seat] = value
+            return {"commit": commitment(value, self.seat, replica.context("draw"))}
+        if kind == "reveal":
+            return {"value": self._values[self.seat]}
+        if kind == "shuffle":
+            source = replica.deck if replica.turn else open_deck(replica.cards.points)
+            assert replica.joint is not None
+            result, proof = shuffle(
+                source,
+                replica.joint,
+                replica.context(f"shuffle/{self.seat}"),
+                replica.elgamal,
+                self.rng,
+            )
+            return {"deck": encode_shuffle(result, proof)}
+        if kind == "shares":
+            round_ = replica.shares
+            assert round_ is not None
+            positions = round_.positions_for(self.seat)
+            batch = make_shares(
+                self.elgamal,
+                self.seat,
+                positions,
+                [replica.deck[p] for p in positions],
+                replica.context(round_.step),
+                self.rng,
+            )
+            return {"shares": batch.to_bytes()}
+        state = replica.state
+        assert state is not None
+        if kind == "checkpoint":
+            return {"hand": state.hand_number, "state": bytes.fromhex(state.state_hash())}
+        return {"winner": state.winner, "state": bytes.fromhex(state.state_hash())}
+
+    def decide(self) -> bool:
+        expected = self.replica.expected()
+        return expected is not None and expected[0] == self.seat and expected[1][0] == "act"
+
+    def act(self, text: str) -> bytes:
+        """This seat's game decision: ``play 7h`` (or any engine notation)."""
+        state = self.replica.state
+        assert state is not None
+        action = parse_action(text)
+        if isinstance(action, Play):
+            pos = action.ref.pos
+            if pos is None:
+                pos = next(
+                    p for p in state.holdings[self.seat] if state.known.get(p) == action.ref.card
+                )
+            batch = make_shares(
+                self.elgamal,
+                self.seat,
+                [pos],
+                [self.replica.deck[pos]],
+                self.replica.context("play"),
+                self.rng,
+            )
+            return self._sign("play", {"position": pos, "shares": batch.to_bytes()})
+        if isinstance(action, Keep):
+            refs = []
+            for ref in action.refs:
+                pos = (
+                    ref.pos
+                    if ref.pos is not None
+                    else next(
+                        p for p in state.holdings[self.seat] if state.known.get(p) == ref.card
+                    )
+                )
+                refs.append(CardRef(None, pos))
+            action = Keep(tuple(refs))
+        return self._sign("act", {"action": str(action)})
