@@ -133,3 +133,26 @@ def test_bench_crypto_json_has_every_row_and_figure():
             assert row[key] > 0
         # output deck + proof: 2 + 66 N + 130 N + 160 bytes
         assert row["shuffle_bytes"] == 2 + 196 * row["cards"] + 160
+
+
+def test_selfplay_over_the_protocol_saves_transcripts_that_verify(tmp_path):
+    result = run("selfplay", "--players", "2", "--games", "1", "--seed", "4", "--transport",
+                 "memory", "--save", str(tmp_path), "--json")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["transport"] == "memory" and summary["games"] == 1
+    files = sorted(tmp_path.iterdir())
+    assert [f.name for f in files] == ["game-1-seat-0.json", "game-1-seat-1.json"]
+    assert files[0].read_text() == files[1].read_text()  # both peers hold the same log
+    check = run("verify", str(files[0]))
+    assert check.returncode == 0 and "OK" in check.stdout
+    assert run("selfplay", "--save", str(tmp_path)).returncode == 2  # needs --transport memory
+
+
+def test_bench_protocol_json_has_the_figures():
+    result = run("bench", "protocol", "--json")
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert figures["hands"] >= 1 and figures["players"] == 4
+    for key in ("hand_ms_median", "bytes_per_hand", "game_s"):
+        assert figures[key] > 0

@@ -9,6 +9,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from trutnet.bots import BOT_KINDS
 from trutnet.engine.errors import ConfigError
@@ -58,14 +59,29 @@ def _parser() -> argparse.ArgumentParser:
         default="heuristic",
         help=f"bot kind for every seat, or one per seat, comma-separated ({', '.join(BOT_KINDS)})",
     )
+    sp.add_argument(
+        "--transport",
+        choices=("none", "memory"),
+        default="none",
+        help="none: the engine alone; memory: peers with full crypto in memory",
+    )
+    sp.add_argument(
+        "--save",
+        type=Path,
+        metavar="DIR",
+        help="with --transport memory: save every peer's transcript in DIR",
+    )
     sp.add_argument("--verbose", action="store_true", help="print every hand")
     sp.add_argument("--json", action="store_true", help="print the summary as JSON")
 
     bp = sub.add_parser("bench", help="print performance figures")
-    bp.add_argument("target", choices=("engine", "crypto"))
+    bp.add_argument("target", choices=("engine", "crypto", "protocol"))
     bp.add_argument("--games", type=_positive, default=400, help="engine: games per row")
     bp.add_argument("--repeats", type=_positive, default=3, help="crypto: runs per row")
     bp.add_argument("--json", action="store_true")
+
+    vp = sub.add_parser("verify", help="check a saved game transcript offline")
+    vp.add_argument("file", type=Path)
     return parser
 
 
@@ -88,6 +104,10 @@ def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except ConfigError as exc:
         parser.error(str(exc))
     bots = _bots(args.bots, args.players, parser)
+    if args.save is not None and args.transport != "memory":
+        parser.error("--save needs --transport memory")
+    if args.transport == "memory":
+        return _selfplay_memory(args, config, bots)
     echo = print if args.verbose and not args.json else None
     results = []
     for number, seed in enumerate(game_seeds(args.seed, args.games), start=1):
@@ -113,9 +133,95 @@ def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
+def _selfplay_memory(args: argparse.Namespace, config: TrutConfig, bots: list[str]) -> int:
+    from trutnet.net.memory import play_memory_game
+    from trutnet.selfplay import GameResult, game_seeds, summarise
+    from trutnet.store import save_transcript
+
+    results = []
+    for number, seed in enumerate(game_seeds(args.seed, args.games), start=1):
+        table = play_memory_game(config, seed, bots)
+        hashes = {p.replica.state.state_hash() for p in table.peers if p.replica.state}
+        replica = table.peers[0].replica
+        if replica.phase != "done" or len(hashes) != 1:
+            print(
+                f"game {number}: the table did not finish cleanly: {replica.halted}",
+                file=sys.stderr,
+            )
+            return 1
+        state = replica.state
+        assert state is not None and state.winner is not None
+        if args.save is not None:
+            for peer in table.peers:
+                path = args.save / f"game-{number}-seat-{peer.seat}.json"
+                save_transcript(path, replica.table_id, [e.wire for e in peer.replica.log.entries])
+        if args.verbose and not args.json:
+            print(
+                f"game {number}: {len(table.log)} entries, {state.hand_number + 1} hands, "
+                f"state {state.state_hash()[:16]}, all {config.players} peers agree"
+            )
+        results.append(GameResult(state.winner, state.hand_number + 1, state.state_hash(), {}))
+    summary = summarise(config, args.seed, results)
+    summary["transport"] = "memory"
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+        return 0
+    print(
+        f"Trut over the table protocol (in memory, full crypto), {config.players} players, "
+        f"{config.variant}, seed {args.seed}"
+    )
+    print(
+        f"games: {summary['games']}  hands: {summary['hands']}  "
+        f"mean hands per game: {summary['mean_hands_per_game']}  wins: {summary['wins']}"
+    )
+    if args.save is not None:
+        print(f"transcripts saved in {args.save}")
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from trutnet.client.narration import narrate
+    from trutnet.protocol.audit import audit
+    from trutnet.store import StoreError, load_transcript
+
+    try:
+        table_id, wires = load_transcript(args.file)
+    except StoreError as exc:
+        print(f"trutnet verify: {exc}", file=sys.stderr)
+        return 2
+    report = audit(table_id, wires)
+    state = report.replica.state
+    if state is not None:
+        for event in state.events:
+            for line in narrate(event, state, show_hands=False):
+                print(line)
+    counts = report.counts
+    print(
+        f"entries checked: {report.entries} of {len(wires)} (signatures, chain, turns); "
+        f"shuffle proofs: {counts['shuffle']}; share batches: {counts['shares']}; "
+        f"plays: {counts['play']}; checkpoints: {counts['checkpoint']}"
+    )
+    if report.failure is not None:
+        where = f"entry {report.failed_at}: " if report.failed_at is not None else ""
+        print(f"FAILED: {where}{report.failure}", file=sys.stderr)
+        if report.blame is not None:
+            print(f"blame: {report.blame}", file=sys.stderr)
+        return 1
+    assert state is not None
+    print(
+        f"OK: the transcript is valid; winner team {state.winner}, "
+        f"Longs {state.longs}, Petits {state.petits}"
+    )
+    return 0
+
+
 def _bench(args: argparse.Namespace) -> int:
-    if args.target == "crypto":
-        from trutnet.bench import crypto_bench as bench
+    if args.target == "protocol":
+        from trutnet.bench import protocol_bench as bench
+
+        figures = bench.run()
+    elif args.target == "crypto":
+        from trutnet.bench import crypto_bench as bench  # type: ignore[no-redef]
 
         figures = bench.run(repeats=args.repeats)
     else:
@@ -132,6 +238,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "selfplay":
             return _selfplay(args, parser)
+        if args.command == "verify":
+            return _verify(args)
         return _bench(args)
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly
         sys.stderr.close()

@@ -10,11 +10,13 @@ import hashlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from trutnet.bots import Bot, make_bot
 from trutnet.crypto import Identity, SeededRandom
 from trutnet.engine.games.trut import TrutConfig
 from trutnet.protocol.table import Rejected, TablePeer
+from trutnet.store import PeerStore
 
 MAX_ENTRIES = 200_000
 
@@ -25,14 +27,55 @@ class MemoryTable:
     log: list[bytes] = field(default_factory=list)
     rejected: list[tuple[int, Rejected]] = field(default_factory=list)
     bots: list[Bot] = field(default_factory=list)
+    stores: dict[int, PeerStore] = field(default_factory=dict)
+    down: set[int] = field(default_factory=set)
+    identities: list[Identity] = field(default_factory=list)
 
     def broadcast(self, wire: bytes) -> None:
         self.log.append(wire)
         for index, peer in enumerate(self.peers):
+            if index in self.down:
+                continue
             try:
                 peer.receive(wire)
             except Rejected as exc:
                 self.rejected.append((index, exc))
+            self._persist(index)
+
+    def _persist(self, index: int) -> None:
+        store = self.stores.get(index)
+        if store is None:
+            return
+        entries = self.peers[index].replica.log.entries
+        stored = len(store.entries())
+        for entry in entries[stored:]:
+            store.append(entry.wire)
+
+    def attach_stores(self, directory: Path) -> None:
+        """Persist every peer's log and secrets under ``directory/seat-N``."""
+        for index, peer in enumerate(self.peers):
+            store = PeerStore(directory / f"seat-{index}")
+            self.stores[index] = store
+            peer.on_secrets = store.save_secrets
+            store.save_secrets(peer.secrets())
+            self._persist(index)
+
+    def kill(self, seat: int) -> None:
+        """The seat's process dies (its memory is lost; its files stay)."""
+        self.down.add(seat)
+
+    def restart(self, seat: int, rng_seed: str) -> None:
+        """The seat comes back from its files, then catches up from another peer's log."""
+        store = self.stores[seat]
+        peer = TablePeer.restore(
+            self.identities[seat], store.load_secrets(), store.entries(), SeededRandom(rng_seed)
+        )
+        peer.on_secrets = store.save_secrets
+        donor = next(i for i in range(len(self.peers)) if i not in self.down)
+        peer.catch_up([e.wire for e in self.peers[donor].replica.log.entries])
+        self.peers[seat] = peer
+        self.down.discard(seat)
+        self._persist(seat)
 
 
 def make_table(players: int, seed: int | str) -> tuple[bytes, list[Identity], list[TablePeer]]:
@@ -51,7 +94,7 @@ def make_table(players: int, seed: int | str) -> tuple[bytes, list[Identity], li
 def new_memory_table(config: TrutConfig, seed: int | str, bots: Sequence[str]) -> MemoryTable:
     """Peers for a new table, with the host's ``open`` entry already delivered."""
     _, identities, peers = make_table(config.players, seed)
-    table = MemoryTable(peers)
+    table = MemoryTable(peers, identities=identities)
     table.bots = [make_bot(kind, random.Random(f"{seed}/bot{s}")) for s, kind in enumerate(bots)]
     table.broadcast(peers[0].open_table(config, [i.public for i in identities]))
     return table
@@ -60,11 +103,13 @@ def new_memory_table(config: TrutConfig, seed: int | str, bots: Sequence[str]) -
 def step(table: MemoryTable) -> bool:
     """One entry: the next automatic one, or else one bot decision. False when idle."""
     for peer in table.peers:
+        if peer.seat in table.down:
+            continue
         wire = peer.next_automatic()
         if wire is not None:
             table.broadcast(wire)
             return True
-    deciding = [p for p in table.peers if p.decide()]
+    deciding = [p for p in table.peers if p.seat not in table.down and p.decide()]
     if not deciding:
         return False
     peer = deciding[0]

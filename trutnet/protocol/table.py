@@ -516,6 +516,44 @@ class TablePeer:
         self.replica.on_private = self._learn
         self.elgamal = KeyPair.generate(rng)
         self._values: dict[int, bytes] = {}
+        self.on_secrets: Callable[[dict[str, Any]], None] | None = None
+
+    def secrets(self) -> dict[str, Any]:
+        """What this seat must keep to resume after a crash (never put in a transcript)."""
+        return {
+            "seat": self.seat,
+            "table": self.replica.table_id.hex(),
+            "elgamal": hex(self.elgamal.secret),
+            "values": {str(k): v.hex() for k, v in self._values.items()},
+        }
+
+    def _secrets_changed(self) -> None:
+        if self.on_secrets is not None:
+            self.on_secrets(self.secrets())
+
+    @classmethod
+    def restore(
+        cls, identity: Identity, secrets: dict[str, Any], entries: Sequence[bytes], rng: RandomBytes
+    ) -> TablePeer:
+        """A seat back from a crash: its secrets, then its own log replayed."""
+        peer = cls(identity, int(secrets["seat"]), bytes.fromhex(secrets["table"]), rng)
+        peer.elgamal = KeyPair(int(secrets["elgamal"], 16))
+        peer._values = {int(k): bytes.fromhex(v) for k, v in secrets["values"].items()}
+        for wire in entries:
+            peer.receive(wire)
+        return peer
+
+    def catch_up(self, entries: Sequence[bytes]) -> int:
+        """Apply the entries after this seat's head (from any peer's log); verified as
+        always, so a lying source is detected. Returns how many were applied."""
+        head = self.replica.log.head
+        ids = [parse_entry(w).id for w in entries]
+        start = ids.index(head) + 1 if head in ids else 0
+        applied = 0
+        for wire in entries[start:]:
+            if self.receive(wire) is not None:
+                applied += 1
+        return applied
 
     # -- intake
 
@@ -576,6 +614,7 @@ class TablePeer:
         if kind == "commit":
             value = self.rng(32)
             self._values[self.seat] = value
+            self._secrets_changed()  # kept before the commitment leaves this seat
             return {"commit": commitment(value, self.seat, replica.context("draw"))}
         if kind == "reveal":
             return {"value": self._values[self.seat]}
