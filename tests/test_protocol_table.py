@@ -316,3 +316,43 @@ def test_wrong_version_oversized_and_malformed_entries_are_refused():
         for error in deliver_to_honest(table, 0, wire):
             assert error.rule == rule
     assert all(p.replica.halted is None for p in table.peers)
+
+
+class SingingBot:
+    """Always sings and agrees (1 card at a time), keeps its first three cards."""
+
+    def choose(self, obs):
+        words = {str(a): a for a in obs.legal}
+        for choice in ("sing", "agree", "sing 1"):
+            if choice in words:
+                return words[choice]
+        return obs.legal[0]
+
+
+def test_la_chanson_over_the_protocol_deals_stock_cards_and_discards_unseen():
+    from trutnet.net.memory import new_memory_table, step
+
+    config = TrutConfig(4, "gatinaise", start=StartPosition((1, 2), (2, 2), 1))
+    table = new_memory_table(config, "chanson", ["random"] * 4)
+    table.bots = [SingingBot() for _ in range(4)]
+    state = table.peers[0].replica.state
+    while not (state.phase == "play" and state.discarded) and step(table):
+        pass
+    discarded = set(state.discarded)
+    assert len(discarded) >= 4  # every seat drew at least one card and dropped it
+    while table.peers[0].replica.state.hand_number == 0 and step(table):
+        pass
+    assert not table.rejected
+    replicas = [p.replica for p in table.peers]
+    events = [e["event"] for e in replicas[0].state.events]
+    assert events.count("sing_draw") >= 1 and events.count("keep") == 4
+    assert len({r.state.state_hash() for r in replicas}) == 1
+    # The discards were never revealed; keeps name positions only.
+    for replica in replicas:
+        assert not discarded & set(replica.revealed)
+    entries = [parse_entry(w) for w in table.log]
+    keeps = [
+        e.body["action"] for e in entries if e.type == "act" and e.body["action"].startswith("keep")
+    ]
+    assert len(keeps) == 4 and all(k.count("@") == 3 for k in keeps)
+    assert all(not any(c.isalpha() for c in k[5:].replace("@", "")) for k in keeps)

@@ -136,8 +136,20 @@ def test_bench_crypto_json_has_every_row_and_figure():
 
 
 def test_selfplay_over_the_protocol_saves_transcripts_that_verify(tmp_path):
-    result = run("selfplay", "--players", "2", "--games", "1", "--seed", "4", "--transport",
-                 "memory", "--save", str(tmp_path), "--json")
+    result = run(
+        "selfplay",
+        "--players",
+        "2",
+        "--games",
+        "1",
+        "--seed",
+        "4",
+        "--transport",
+        "memory",
+        "--save",
+        str(tmp_path),
+        "--json",
+    )
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["transport"] == "memory" and summary["games"] == 1
