@@ -356,3 +356,34 @@ def test_la_chanson_over_the_protocol_deals_stock_cards_and_discards_unseen():
     ]
     assert len(keeps) == 4 and all(k.count("@") == 3 for k in keeps)
     assert all(not any(c.isalpha() for c in k[5:].replace("@", "")) for k in keeps)
+
+
+def test_lobby_seats_signed_join_requests_and_opens_the_table():
+    from trutnet.crypto import Identity
+    from trutnet.protocol.lobby import Lobby, LobbyError, join_request
+    from trutnet.protocol.table import TablePeer
+
+    table_id = bytes(range(16))
+    config = TrutConfig(3)
+    host, ana, bot = (Identity.generate(SeededRandom(s)) for s in (1, 2, 3))
+    lobby = Lobby(table_id, config, host, "Host")
+    assert lobby.receive(join_request(ana, table_id, "Ana")) == 1
+    assert lobby.receive(join_request(ana, table_id, "Ana")) == 1  # idempotent
+    for bad in (join_request(ana, bytes(16), "Ana"), b"junk"):
+        with pytest.raises(LobbyError):
+            lobby.receive(bad)
+    with pytest.raises(LobbyError):
+        join_request(ana, table_id, "")
+    with pytest.raises(LobbyError):
+        lobby.open_body()  # a seat is still free
+    assert lobby.seat(bot.public, "Bot 2") == 2
+    with pytest.raises(LobbyError, match="full"):
+        lobby.receive(join_request(Identity.generate(SeededRandom(4)), table_id, "Late"))
+    assert [name for _, name, _ in lobby.roster()] == ["Host", "Ana", "Bot 2"]
+    body = lobby.open_body()
+    host_peer = TablePeer(host, 0, table_id, SeededRandom(5))
+    wire = host_peer.open_table(config, body["seats"], body["names"])
+    guest = TablePeer(ana, 1, table_id, SeededRandom(6))
+    guest.receive(wire)
+    assert guest.replica.names == ["Host", "Ana", "Bot 2"]
+    assert guest.replica.expected() == (0, ("keys",))

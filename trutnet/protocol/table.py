@@ -69,6 +69,7 @@ from trutnet.protocol.envelope import (
     parse_entry,
     sign_entry,
 )
+from trutnet.protocol.lobby import LobbyError, check_name
 from trutnet.protocol.log import LogError, TableLog
 
 DECK_NAME = "french32"
@@ -137,6 +138,7 @@ class TableReplica:
         self.halted: Blame | None = None
         self.phase = "open"
         self.seats: list[bytes] = []  # identity keys
+        self.names: list[str] = []
         self.config: TrutConfig | None = None
         self.state: TrutState | None = None
         self.cards = CardTable(DECK_NAME, len(FULL_DECK))
@@ -249,8 +251,14 @@ class TableReplica:
         handler(entry, entry.body)
 
     def _on_open(self, entry: Entry, body: dict[str, Any]) -> None:
-        _exact_fields(body, {"game", "config", "seats"})
-        seats = body["seats"]
+        _exact_fields(body, {"game", "config", "seats", "names"})
+        seats, names = body["seats"], body["names"]
+        if not isinstance(names, list) or not isinstance(seats, list) or len(names) != len(seats):
+            raise Rejected("schema", "open: one name per seat")
+        try:
+            self.names = [check_name(n) for n in names]
+        except LobbyError as exc:
+            raise Rejected("schema", f"open: {exc}") from exc
         if (
             body["game"] != "trut"
             or not isinstance(seats, list)
@@ -587,10 +595,13 @@ class TablePeer:
         self.replica.receive(entry.wire)
         return entry.wire
 
-    def open_table(self, config: TrutConfig, seats: Sequence[bytes]) -> bytes:
-        return self._sign(
-            "open", {"game": "trut", "config": config.to_dict(), "seats": list(seats)}
-        )
+    def open_table(
+        self, config: TrutConfig, seats: Sequence[bytes], names: Sequence[str] | None = None
+    ) -> bytes:
+        """The host's ``open`` entry: seat assignment (see :class:`~.lobby.Lobby`)."""
+        names = list(names) if names is not None else [f"seat {s}" for s in range(len(seats))]
+        body = {"game": "trut", "config": config.to_dict(), "seats": list(seats), "names": names}
+        return self._sign("open", body)
 
     def next_automatic(self) -> bytes | None:
         """Sign and apply the next automatic entry if it is this seat's to write now."""

@@ -1,0 +1,101 @@
+"""The lobby before the log: signed join requests and seat assignment (sans-I/O).
+
+A player asks for a seat with a ``join`` request: a signed entry (7.1) with type
+``join``, seat 0, seq 0, ``prev`` zero and body ``{"name": str}`` (1..32 characters).
+It is never part of the log. The host seats joiners in the order their requests
+arrive (a second request from a seated key changes nothing), may seat bots, and
+once every seat is taken writes the ``open`` entry with every seat's key and name:
+that entry is the seat assignment everyone then checks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trutnet.crypto.identity import Identity, fingerprint
+from trutnet.engine.games.trut import TrutConfig
+from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry, sign_entry
+
+MAX_NAME = 32
+
+
+class LobbyError(Exception):
+    """A join request that cannot be honoured (table full, bad name, bad request)."""
+
+
+def check_name(name: Any) -> str:
+    if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME or not name.isprintable():
+        raise LobbyError(f"a name is 1..{MAX_NAME} printable characters")
+    return name
+
+
+def join_request(identity: Identity, table_id: bytes, name: str) -> bytes:
+    return sign_entry(
+        identity,
+        table=table_id,
+        seat=0,
+        seq=0,
+        prev=GENESIS,
+        type="join",
+        body={"name": check_name(name)},
+    ).wire
+
+
+class Lobby:
+    """The host's view of who sits where, until the table opens."""
+
+    def __init__(self, table_id: bytes, config: TrutConfig, host: Identity, host_name: str) -> None:
+        self.table_id = table_id
+        self.config = config
+        self.keys: list[bytes] = [host.public]
+        self.names: list[str] = [check_name(host_name)]
+
+    @property
+    def full(self) -> bool:
+        return len(self.keys) == self.config.players
+
+    def seat_of(self, key: bytes) -> int | None:
+        return self.keys.index(key) if key in self.keys else None
+
+    def receive(self, wire: bytes) -> int:
+        """Seat the author of a join request; return its seat."""
+        try:
+            entry = parse_entry(wire, self.table_id)
+        except MessageError as exc:
+            raise LobbyError(f"bad join request: {exc}") from exc
+        if (
+            entry.type != "join"
+            or entry.seq != 0
+            or entry.prev != GENESIS
+            or set(entry.body) != {"name"}
+        ):
+            raise LobbyError("a join request has type join, seq 0, prev zero and a name")
+        return self.seat(entry.author, check_name(entry.body["name"]))
+
+    def seat(self, key: bytes, name: str) -> int:
+        """Seat a player or a bot by key (idempotent for a key already seated)."""
+        known = self.seat_of(key)
+        if known is not None:
+            return known
+        if self.full:
+            raise LobbyError("the table is full")
+        self.keys.append(key)
+        self.names.append(check_name(name))
+        return len(self.keys) - 1
+
+    def roster(self) -> list[tuple[int, str, str]]:
+        """Seat, name and key fingerprint of everyone seated, for the lobby screen."""
+        return [
+            (s, n, fingerprint(k))
+            for s, (k, n) in enumerate(zip(self.keys, self.names, strict=True))
+        ]
+
+    def open_body(self) -> dict[str, Any]:
+        if not self.full:
+            raise LobbyError("seats are still free")
+        return {
+            "game": "trut",
+            "config": self.config.to_dict(),
+            "seats": list(self.keys),
+            "names": list(self.names),
+        }
