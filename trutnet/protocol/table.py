@@ -74,6 +74,19 @@ from trutnet.protocol.log import LogError, TableLog
 
 DECK_NAME = "french32"
 AUTOMATIC = ("keys", "commit", "reveal", "shuffle", "shares", "checkpoint", "result")
+# Largest entry of each type, in bytes (7.3): far above honest sizes, far below the cap.
+TYPE_LIMITS = {
+    "open": 4096,
+    "keys": 512,
+    "commit": 512,
+    "reveal": 512,
+    "shuffle": 16384,
+    "shares": 8192,
+    "act": 512,
+    "play": 1024,
+    "checkpoint": 512,
+    "result": 512,
+}
 
 
 class Rejected(Exception):
@@ -196,6 +209,11 @@ class TableReplica:
             entry = parse_entry(wire, self.table_id)
         except MessageError as exc:
             raise Rejected(exc.rule, str(exc)) from exc
+        limit = TYPE_LIMITS.get(entry.type)
+        if limit is None:
+            raise Rejected("schema", f"unknown entry type {entry.type!r}")
+        if len(entry.wire) > limit:
+            raise Rejected("size", f"{entry.type} entry of {len(entry.wire)} bytes (limit {limit})")
         if self.seats and (entry.seat >= self.n or self.seats[entry.seat] != entry.author):
             blame = None
             if entry.author in self.seats:  # a seated player forging another seat's entry
