@@ -61,10 +61,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     sp.add_argument(
         "--transport",
-        choices=("none", "memory"),
+        choices=("none", "memory", "mqtt"),
         default="none",
-        help="none: the engine alone; memory: peers with full crypto in memory",
+        help="none: the engine alone; memory: peers with full crypto in memory; "
+        "mqtt: one OS process per peer over a broker",
     )
+    sp.add_argument("--broker", help="with --transport mqtt: an external broker mqtt://host:port")
     sp.add_argument(
         "--save",
         type=Path,
@@ -82,6 +84,10 @@ def _parser() -> argparse.ArgumentParser:
 
     vp = sub.add_parser("verify", help="check a saved game transcript offline")
     vp.add_argument("file", type=Path)
+
+    from trutnet.runtime.commands import add_network_commands
+
+    add_network_commands(sub, _seed)
     return parser
 
 
@@ -106,8 +112,14 @@ def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     bots = _bots(args.bots, args.players, parser)
     if args.save is not None and args.transport != "memory":
         parser.error("--save needs --transport memory")
+    if args.broker is not None and args.transport != "mqtt":
+        parser.error("--broker needs --transport mqtt")
     if args.transport == "memory":
         return _selfplay_memory(args, config, bots)
+    if args.transport == "mqtt":
+        from trutnet.runtime.commands import cmd_selfplay_mqtt
+
+        return cmd_selfplay_mqtt(args, config)
     echo = print if args.verbose and not args.json else None
     results = []
     for number, seed in enumerate(game_seeds(args.seed, args.games), start=1):
@@ -240,6 +252,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _selfplay(args, parser)
         if args.command == "verify":
             return _verify(args)
+        if args.command in ("host", "join", "tables"):
+            from trutnet.runtime import commands
+
+            commands.install_signal_exit()
+            handler = {
+                "host": commands.cmd_host,
+                "join": commands.cmd_join,
+                "tables": commands.cmd_tables,
+            }[args.command]
+            return handler(args)
         return _bench(args)
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly
         sys.stderr.close()

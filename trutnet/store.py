@@ -80,6 +80,7 @@ class PeerStore:
         self.directory.mkdir(parents=True, exist_ok=True)
         self.log_path = self.directory / "log.bin"
         self.secrets_path = self.directory / "secrets.json"
+        self._count: int | None = None
 
     def append(self, wire: bytes) -> None:
         fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
@@ -88,6 +89,14 @@ class PeerStore:
             os.fsync(fd)
         finally:
             os.close(fd)
+        if self._count is not None:
+            self._count += 1
+
+    def count(self) -> int:
+        """How many whole entries the log file holds (cached between appends)."""
+        if self._count is None:
+            self._count = len(self.entries())
+        return self._count
 
     def entries(self) -> list[bytes]:
         """Entries in order; a torn last record (crash mid-write) is dropped."""

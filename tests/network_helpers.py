@@ -1,0 +1,77 @@
+"""Run peers as separate OS processes against a broker, for the network tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+TRUTNET = [sys.executable, "-m", "trutnet"]
+
+
+def spawn(args: list[str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [*TRUTNET, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+
+
+def start_table(
+    url: str, players: int, store: Path, seed: str, extra: list[str] | None = None
+) -> tuple[str, list[subprocess.Popen[str]]]:
+    """A host process and ``players - 1`` joining processes; returns the table id."""
+    table = os.urandom(16).hex()
+    common = ["--seed", seed, "--json", *(extra or [])]
+    procs = [
+        spawn(
+            [
+                "host",
+                "--players",
+                str(players),
+                "--broker",
+                url,
+                "--table-id",
+                table,
+                "--no-announce",
+                "--store",
+                str(store / "host"),
+                *common,
+            ]
+        )
+    ]
+    time.sleep(0.3)
+    for k in range(1, players):
+        procs.append(
+            spawn(
+                [
+                    "join",
+                    "--broker",
+                    url,
+                    "--table",
+                    table,
+                    "--name",
+                    f"p{k}",
+                    "--store",
+                    str(store / f"p{k}"),
+                    *common,
+                ]
+            )
+        )
+    return table, procs
+
+
+def result_of(proc: subprocess.Popen[str], timeout: float = 300) -> dict:
+    out, err = proc.communicate(timeout=timeout)
+    results = [
+        json.loads(line)
+        for line in out.splitlines()
+        if line.startswith("{") and '"event": "result"' in line
+    ]
+    assert proc.returncode == 0 and results, f"exit {proc.returncode}: {err[-3000:]}"
+    return results[-1]

@@ -1,0 +1,63 @@
+"""Announce a hosted table on the LAN with zeroconf (mDNS/DNS-SD), I/O edge.
+
+Service type ``_trutnet._tcp.local.``; the service port is the broker's port; TXT
+records: ``v`` (protocol version), ``game``, ``variant``, ``seats`` ("taken/total"),
+``name`` (table name), ``fp`` (host key fingerprint), ``table`` (table id, hex),
+``port`` (broker port). The records are updated as seats fill and removed at the end.
+"""
+
+from __future__ import annotations
+
+import socket
+from typing import Any
+
+from zeroconf import IPVersion, ServiceInfo, Zeroconf
+
+from trutnet.net.broker import Endpoint
+
+SERVICE = "_trutnet._tcp.local."
+
+
+def txt_records(message: dict[str, Any], endpoint: Endpoint) -> dict[str, str]:
+    return {
+        "v": str(message["v"]),
+        "game": message["game"],
+        "variant": message["variant"],
+        "seats": f"{message['taken']}/{message['players']}",
+        "name": message["name"],
+        "fp": message["host"],
+        "table": message["table"],
+        "port": str(endpoint.port),
+        "status": message["status"],
+    }
+
+
+class TableAnnouncer:
+    def __init__(self, address: str, interfaces: list[str] | None = None) -> None:
+        self.address = address
+        if interfaces is None:
+            interfaces = [address] if address not in ("0.0.0.0", "") else None
+        self.zeroconf = Zeroconf(interfaces=interfaces or "all", ip_version=IPVersion.V4Only)
+        self.info: ServiceInfo | None = None
+
+    def update(self, message: dict[str, Any], endpoint: Endpoint) -> None:
+        name = f"{message['name'][:40]} {message['table'][:8]}.{SERVICE}"
+        info = ServiceInfo(
+            SERVICE,
+            name,
+            port=endpoint.port,
+            addresses=[socket.inet_aton(endpoint.host)],
+            properties=txt_records(message, endpoint),
+            server=f"trutnet-{message['table'][:8]}.local.",
+        )
+        if self.info is None:
+            self.zeroconf.register_service(info)
+        else:
+            self.zeroconf.update_service(info)
+        self.info = info
+
+    def close(self) -> None:
+        if self.info is not None:
+            self.zeroconf.unregister_service(self.info)
+            self.info = None
+        self.zeroconf.close()

@@ -1,0 +1,131 @@
+"""Find tables on the LAN (I/O edge): zeroconf for presence, the broker for liveness.
+
+mDNS says a table was announced, not that its host is alive (a killed host stays
+listed until its records expire). A found table is shown as open only if its broker
+answers and still holds the host's retained lobby message, which the host's last
+will clears when it dies.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import msgpack
+from zeroconf import IPVersion, ServiceBrowser, ServiceListener, Zeroconf
+
+from trutnet.discovery.announce import SERVICE
+from trutnet.net import topics
+from trutnet.net.broker import Endpoint
+
+
+@dataclass
+class FoundTable:
+    name: str
+    table: str
+    endpoint: Endpoint
+    txt: dict[str, str]
+    live: dict[str, Any] | None = None
+
+    @property
+    def seats(self) -> str:
+        if self.live is not None:
+            return f"{self.live['taken']}/{self.live['players']}"
+        return self.txt.get("seats", "?")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "table": self.table,
+            "broker": self.endpoint.url,
+            "game": self.txt.get("game"),
+            "variant": self.txt.get("variant"),
+            "seats": self.seats,
+            "host": self.txt.get("fp"),
+            "status": self.live.get("status") if self.live else "unreachable",
+        }
+
+
+class _Collector(ServiceListener):
+    def __init__(self) -> None:
+        self.found: dict[str, FoundTable] = {}
+
+    def _read(self, zc: Zeroconf, type_: str, name: str) -> None:
+        info = zc.get_service_info(type_, name, timeout=1500)
+        if info is None or not info.parsed_addresses():
+            return
+        txt = {k.decode(): (v or b"").decode(errors="replace") for k, v in info.properties.items()}
+        if txt.get("v") != "1" or "table" not in txt:
+            return
+        self.found[name] = FoundTable(
+            txt.get("name", name),
+            txt["table"],
+            Endpoint(info.parsed_addresses()[0], info.port or 0),
+            txt,
+        )
+
+    def add_service(self, zc: Zeroconf, type_: str, name: str) -> None:
+        self._read(zc, type_, name)
+
+    def update_service(self, zc: Zeroconf, type_: str, name: str) -> None:
+        self._read(zc, type_, name)
+
+    def remove_service(self, zc: Zeroconf, type_: str, name: str) -> None:
+        self.found.pop(name, None)
+
+
+def browse(timeout: float = 2.0, interfaces: list[str] | None = None) -> list[FoundTable]:
+    """Tables announced on the LAN within ``timeout`` seconds (presence only)."""
+    zc = Zeroconf(interfaces=interfaces or "all", ip_version=IPVersion.V4Only)
+    collector = _Collector()
+    browser = ServiceBrowser(zc, SERVICE, collector)
+    try:
+        time.sleep(timeout)
+    finally:
+        browser.cancel()
+        zc.close()
+    return list(collector.found.values())
+
+
+async def _liveness(table: FoundTable, timeout: float) -> None:
+    import aiomqtt
+
+    with contextlib.suppress(Exception):
+        async with (
+            asyncio.timeout(timeout),
+            aiomqtt.Client(table.endpoint.host, table.endpoint.port, timeout=timeout) as client,
+        ):
+            await client.subscribe(topics.lobby(bytes.fromhex(table.table)), qos=1)
+            async for message in client.messages:
+                payload = message.payload
+                if isinstance(payload, bytes) and payload:
+                    live = msgpack.unpackb(payload, raw=False)
+                    if isinstance(live, dict) and live.get("table") == table.table:
+                        table.live = live
+                break
+
+
+def live_tables(timeout: float = 2.0, interfaces: list[str] | None = None) -> list[FoundTable]:
+    """Announced tables whose broker confirms the host is there."""
+    found = browse(timeout, interfaces)
+
+    async def check() -> None:
+        await asyncio.gather(*(_liveness(t, 1.5) for t in found))
+
+    asyncio.run(check())
+    return [t for t in found if t.live is not None]
+
+
+def pick_table(name: str | None, timeout: float = 2.0) -> tuple[Endpoint, bytes] | None:
+    """The open table named ``name`` (or the first open one)."""
+    for table in live_tables(timeout):
+        if (
+            table.live
+            and table.live.get("status") == "open"
+            and (name is None or name in (table.name, table.table))
+        ):
+            return table.endpoint, bytes.fromhex(table.table)
+    return None

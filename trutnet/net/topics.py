@@ -1,0 +1,55 @@
+"""MQTT topic layout, version 1 (``docs/protocol.md`` part 9).
+
+``trutnet/v1/lobby/<table>``            retained table announcement (host; cleared by will)
+``trutnet/v1/table/<table>/log``        log entries, QoS 1
+``trutnet/v1/table/<table>/join``       join requests to the host, QoS 1
+``trutnet/v1/table/<table>/sync``       "send me what follows my head", QoS 1
+``trutnet/v1/table/<table>/presence/<seat>``  retained presence, last will "offline"
+``trutnet/v1/table/<table>/notice``     stall reports and other notices, QoS 1
+"""
+
+from __future__ import annotations
+
+ROOT = "trutnet/v1"
+
+
+def lobby(table: bytes) -> str:
+    return f"{ROOT}/lobby/{table.hex()}"
+
+
+LOBBY_ALL = f"{ROOT}/lobby/+"
+
+
+def table_topic(table: bytes, leaf: str) -> str:
+    return f"{ROOT}/table/{table.hex()}/{leaf}"
+
+
+def log(table: bytes) -> str:
+    return table_topic(table, "log")
+
+
+def join(table: bytes) -> str:
+    return table_topic(table, "join")
+
+
+def sync(table: bytes) -> str:
+    return table_topic(table, "sync")
+
+
+def notice(table: bytes) -> str:
+    return table_topic(table, "notice")
+
+
+def presence(table: bytes, seat: int | str) -> str:
+    return table_topic(table, f"presence/{seat}")
+
+
+def table_of(topic: str) -> bytes | None:
+    parts = topic.split("/")
+    if len(parts) >= 4 and parts[:2] == ["trutnet", "v1"] and parts[2] in ("table", "lobby"):
+        try:
+            value = bytes.fromhex(parts[3])
+        except ValueError:
+            return None
+        return value if len(value) == 16 else None
+    return None

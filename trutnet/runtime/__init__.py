@@ -1,0 +1,1 @@
+"""The peer runtime (asyncio): protocol + transport + discovery + persistence."""

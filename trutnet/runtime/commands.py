@@ -1,0 +1,355 @@
+"""The network commands behind the CLI: ``host``, ``join``, ``selfplay --transport mqtt``.
+
+Each prints one JSON line per event with ``--json`` (for tests and scripts), or
+readable lines otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from trutnet.engine.games.trut import TrutConfig
+from trutnet.net.broker import BrokerError, EmbeddedBroker, Endpoint, ExternalBroker
+from trutnet.runtime.seat_process import SeatResult, host, join, resume
+from trutnet.runtime.table_runtime import Options
+
+
+def _quiet_loop(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    # aiomqtt leaves a disconnect future unretrieved when a session is cancelled.
+    if "MqttCodeError" in repr(context.get("exception")) or "MqttError" in repr(
+        context.get("exception")
+    ):
+        return
+    loop.default_exception_handler(context)
+
+
+def _run(coro: Any) -> Any:
+    async def wrapper() -> Any:
+        asyncio.get_running_loop().set_exception_handler(_quiet_loop)
+        return await coro
+
+    return asyncio.run(wrapper())
+
+
+def _printer(as_json: bool, who: str) -> Any:
+    def emit(kind: str, data: dict[str, Any]) -> None:
+        if as_json:
+            print(
+                json.dumps(
+                    {"event": kind, "who": who, **{k: v for k, v in data.items()}}, default=str
+                ),
+                flush=True,
+            )
+        else:
+            print(f"[{who}] {kind}: {data}", flush=True)
+
+    return emit
+
+
+def _finish(result: SeatResult, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps({"event": "result", **result.to_dict()}), flush=True)
+    else:
+        print(
+            f"game over: winner team {result.winner}, {result.hands} hands, "
+            f"{result.entries} entries, state {result.state_hash[:16]}"
+        )
+        if result.halted:
+            print(f"the table stopped: {result.halted}")
+    return 0 if result.halted is None else 1
+
+
+def _options(args: argparse.Namespace) -> Options:
+    return Options(stall_timeout=args.stall_timeout)
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    config = TrutConfig(args.players, args.variant, args.sum_on_patte)
+    broker = ExternalBroker(args.broker) if args.broker else EmbeddedBroker(args.bind, args.port)
+    try:
+        endpoint = broker.start()
+    except BrokerError as exc:
+        print(f"trutnet host: {exc}", file=sys.stderr)
+        return 2
+    emit = _printer(args.json, "host")
+    announcer = None
+    if args.announce and not args.broker:
+        from trutnet.discovery.announce import TableAnnouncer
+
+        announcer = TableAnnouncer(args.bind)
+    try:
+
+        def on_announce(message: dict[str, Any]) -> None:
+            emit("table", message)
+            if announcer is not None:
+                announcer.update(message, endpoint)
+
+        result = _run(
+            host(
+                TrutConfig(config.players, config.variant, config.sum_on_patte),
+                [endpoint],
+                name=args.name,
+                table_name=args.table_name,
+                bots=args.bots,
+                host_bot=args.bot,
+                store=args.store,
+                seed=args.seed,
+                options=_options(args),
+                on_event=emit,
+                on_announce=on_announce,
+                table_id=bytes.fromhex(args.table_id) if args.table_id else None,
+            )
+        )
+    finally:
+        if announcer is not None:
+            announcer.close()
+        broker.stop()
+    return _finish(result, args.json)
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    emit = _printer(args.json, args.name)
+    if args.resume:
+        if args.store is None:
+            print("trutnet join: --resume needs --store DIR", file=sys.stderr)
+            return 2
+        endpoints = [ExternalBroker(args.broker).start()] if args.broker else None
+        return _finish(
+            _run(resume(args.store, endpoints, args.bot, _options(args), emit)), args.json
+        )
+    if args.broker and args.table:
+        try:
+            endpoint, table_id = ExternalBroker(args.broker).start(), bytes.fromhex(args.table)
+        except (BrokerError, ValueError) as exc:
+            print(f"trutnet join: {exc}", file=sys.stderr)
+            return 2
+        if len(table_id) != 16:
+            print("trutnet join: a table id is 32 hex digits", file=sys.stderr)
+            return 2
+    else:
+        from trutnet.discovery.browse import pick_table
+
+        found = pick_table(args.table_name, timeout=args.timeout)
+        if found is None:
+            print("trutnet join: no open table found on the LAN", file=sys.stderr)
+            return 1
+        endpoint, table_id = found
+    if args.store is not None:
+        args.store.mkdir(parents=True, exist_ok=True)
+    return _finish(
+        _run(
+            join(
+                table_id,
+                [endpoint],
+                args.name,
+                args.bot,
+                args.store,
+                args.seed,
+                _options(args),
+                emit,
+            )
+        ),
+        args.json,
+    )
+
+
+def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
+    """Bot peers as separate OS processes over the embedded broker or ``--broker``."""
+    broker = ExternalBroker(args.broker) if args.broker else EmbeddedBroker()
+    endpoint: Endpoint = broker.start()
+    workdir = Path(tempfile.mkdtemp(prefix="trutnet-selfplay-"))
+    results = []
+    try:
+        for number in range(1, args.games + 1):
+            seed = f"{args.seed}/{number}"
+            table = os.urandom(16).hex()
+            base = [sys.executable, "-m", "trutnet"]
+            common = ["--seed", seed, "--json", "--stall-timeout", "60"]
+            procs = [
+                subprocess.Popen(
+                    [
+                        *base,
+                        "host",
+                        "--players",
+                        str(config.players),
+                        "--variant",
+                        config.variant,
+                        *(["--sum-on-patte"] if config.sum_on_patte else []),
+                        "--broker",
+                        endpoint.url,
+                        "--table-id",
+                        table,
+                        "--no-announce",
+                        "--name",
+                        "seat0",
+                        "--store",
+                        str(workdir / f"g{number}-host"),
+                        *common,
+                    ],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+            ]
+            time.sleep(0.3)
+            for k in range(1, config.players):
+                procs.append(
+                    subprocess.Popen(
+                        [
+                            *base,
+                            "join",
+                            "--broker",
+                            endpoint.url,
+                            "--table",
+                            table,
+                            "--name",
+                            f"seat{k}",
+                            "--store",
+                            str(workdir / f"g{number}-p{k}"),
+                            *common,
+                        ],
+                        stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE,
+                        text=True,
+                    )
+                )
+            finals = []
+            for proc in procs:
+                out, err = proc.communicate(timeout=600)
+                lines = [json.loads(x) for x in out.splitlines() if x.startswith("{")]
+                final = [x for x in lines if x["event"] == "result"]
+                if proc.returncode != 0 or not final:
+                    print(f"a peer failed (exit {proc.returncode}): {err[-2000:]}", file=sys.stderr)
+                    return 1
+                finals.append(final[0])
+            hashes = {f["state_hash"] for f in finals}
+            if len(hashes) != 1:
+                print(f"game {number}: peers disagree: {hashes}", file=sys.stderr)
+                return 1
+            results.append(finals[0])
+            if args.verbose and not args.json:
+                print(
+                    f"game {number}: {config.players} processes agree on "
+                    f"{finals[0]['state_hash'][:16]}, {finals[0]['hands']} hands"
+                )
+    finally:
+        broker.stop()
+    wins = [0] * len(config.teams)
+    for r in results:
+        wins[r["winner"]] += 1
+    hands = sum(r["hands"] for r in results)
+    summary = {
+        "transport": "mqtt",
+        "broker": endpoint.url if args.broker else "embedded",
+        "players": config.players,
+        "variant": config.variant,
+        "games": len(results),
+        "hands": hands,
+        "wins": wins,
+        "seed": args.seed,
+        "mean_hands_per_game": round(hands / len(results), 3),
+    }
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+    else:
+        print(
+            f"Trut over MQTT ({summary['broker']}), {config.players} peer processes: "
+            f"games {summary['games']}, hands {hands}, wins {wins}"
+        )
+    return 0
+
+
+def cmd_tables(args: argparse.Namespace) -> int:
+    from trutnet.discovery.browse import live_tables
+
+    while True:
+        tables = live_tables(args.timeout)
+        if args.json:
+            print(json.dumps([t.to_dict() for t in tables]), flush=True)
+        else:
+            if not tables:
+                print("no table found on the LAN", flush=True)
+            for t in tables:
+                d = t.to_dict()
+                print(
+                    f"{d['name']:<24} {d['variant']:<10} seats {d['seats']:<5} {d['status']:<8}"
+                    f" host {d['host']}  join: trutnet join --broker {d['broker']} "
+                    f"--table {d['table']}",
+                    flush=True,
+                )
+        if not args.watch:
+            return 0
+
+
+def add_network_commands(sub: Any, seed_type: Any) -> None:
+    def network_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--store", type=Path, help="keep this seat's keys, log and secrets here")
+        p.add_argument("--seed", help="deterministic keys and randomness (testing only)")
+        p.add_argument(
+            "--stall-timeout",
+            type=float,
+            default=30.0,
+            help="report a seat the table waits for longer than this (s)",
+        )
+        p.add_argument("--json", action="store_true", help="one JSON object per line")
+        p.add_argument(
+            "--bot",
+            default="heuristic",
+            choices=("heuristic", "random"),
+            help="the bot that plays this seat (the terminal client comes later)",
+        )
+
+    hp = sub.add_parser("host", help="host a table without a UI (bots fill empty seats)")
+    hp.add_argument("--players", type=int, choices=(2, 3, 4, 6), default=4)
+    hp.add_argument("--variant", choices=("classic", "gatinaise"), default="classic")
+    hp.add_argument("--sum-on-patte", action="store_true")
+    hp.add_argument("--name", default="Host")
+    hp.add_argument("--table-name", default="")
+    hp.add_argument("--bots", type=int, default=0, help="seat this many bots at once")
+    hp.add_argument("--broker", help="use an external broker mqtt://host:port")
+    hp.add_argument(
+        "--bind",
+        default="127.0.0.1",
+        help="embedded broker address (LAN: the LAN interface's address)",
+    )
+    hp.add_argument("--port", type=int, default=0, help="embedded broker port (0: any)")
+    hp.add_argument("--table-id", help=argparse.SUPPRESS)
+    hp.add_argument(
+        "--no-announce",
+        dest="announce",
+        action="store_false",
+        help="do not announce the table with zeroconf",
+    )
+    network_options(hp)
+
+    tp = sub.add_parser("tables", help="list the tables open on the LAN")
+    tp.add_argument("--timeout", type=float, default=2.0, help="search time (s)")
+    tp.add_argument("--watch", action="store_true", help="keep listing as tables change")
+    tp.add_argument("--json", action="store_true")
+
+    jp = sub.add_parser("join", help="join a table (found on the LAN, or --broker/--table)")
+    jp.add_argument("table_name", nargs="?", help="name of a table found on the LAN")
+    jp.add_argument("--broker", help="mqtt://host:port")
+    jp.add_argument("--table", help="table id (32 hex digits)")
+    jp.add_argument("--name", default="Player")
+    jp.add_argument("--resume", action="store_true", help="come back from --store after a crash")
+    jp.add_argument("--timeout", type=float, default=2.0, help="LAN search time (s)")
+    network_options(jp)
+
+
+def install_signal_exit() -> None:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+
+
+logging.getLogger("aiomqtt").setLevel(logging.CRITICAL)

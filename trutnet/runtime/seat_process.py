@@ -1,0 +1,245 @@
+"""Hosting and joining a table from one process (asyncio, I/O edge).
+
+* :func:`host` seats the host and its bots, announces the table (a retained lobby
+  message that the host's last will clears, and zeroconf when asked), seats joiners
+  from signed join requests as they come, then opens the table and plays.
+* :func:`join` asks for a seat until the ``open`` entry names it, then plays.
+* :func:`resume` brings a seat back from its store after a crash.
+
+Every function returns a :class:`SeatResult` once the game is over.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgpack
+
+from trutnet.bots import make_bot
+from trutnet.crypto import SeededRandom
+from trutnet.crypto.identity import Identity
+from trutnet.engine.games.trut import TrutConfig
+from trutnet.keystore import load_or_create_identity
+from trutnet.net import topics
+from trutnet.net.broker import Endpoint, parse_broker_url
+from trutnet.net.mqtt_link import MqttLink
+from trutnet.protocol.lobby import Lobby, LobbyError
+from trutnet.protocol.table import TablePeer
+from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
+from trutnet.store import PeerStore
+
+ANNOUNCE_VERSION = 1
+
+
+@dataclass
+class SeatResult:
+    seats: list[int]
+    state_hash: str
+    winner: int | None
+    hands: int
+    entries: int
+    halted: str | None
+    stats: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+
+def _rng(seed: str | None, label: str) -> Callable[[int], bytes]:
+    return SeededRandom(f"{seed}/{label}") if seed is not None else os.urandom
+
+
+def _identity(store: Path | None, seed: str | None, label: str) -> Identity:
+    if store is not None:
+        return load_or_create_identity(store / "identity.key")
+    if seed is not None:
+        return Identity.from_seed(SeededRandom(f"{seed}/identity/{label}")(32))
+    return Identity.generate(os.urandom)
+
+
+def _result(runtime: TableRuntime) -> SeatResult:
+    replica = runtime.replica
+    assert replica is not None and replica.state is not None
+    return SeatResult(
+        seats=[p.seat for p in runtime.peers],
+        state_hash=replica.state.state_hash(),
+        winner=replica.state.winner,
+        hands=replica.state.hand_number + 1,
+        entries=len(replica.log),
+        halted=str(replica.halted) if replica.halted else None,
+        stats=dict(runtime.stats.__dict__, rejected=len(runtime.stats.rejected)),
+    )
+
+
+def announcement(lobby: Lobby, name: str, endpoint: Endpoint, status: str) -> dict[str, Any]:
+    """The retained lobby message (also the zeroconf TXT content)."""
+    roster = lobby.roster()
+    return {
+        "v": ANNOUNCE_VERSION,
+        "game": "trut",
+        "variant": lobby.config.variant,
+        "players": lobby.config.players,
+        "taken": len(roster),
+        "name": name,
+        "host": roster[0][2],
+        "table": lobby.table_id.hex(),
+        "broker": endpoint.url,
+        "status": status,
+    }
+
+
+async def host(
+    config: TrutConfig,
+    endpoints: list[Endpoint],
+    name: str = "Host",
+    table_name: str = "",
+    bots: int = 0,
+    bot_kind: str = "heuristic",
+    host_bot: str | None = "heuristic",
+    store: Path | None = None,
+    seed: str | None = None,
+    options: Options | None = None,
+    on_event: Callable[[str, dict[str, Any]], None] | None = None,
+    on_announce: Callable[[dict[str, Any]], None] | None = None,
+    table_id: bytes | None = None,
+) -> SeatResult:
+    table_id = table_id or (SeededRandom(f"{seed}/table")(16) if seed else os.urandom(16))
+    table_name = table_name or f"{name}'s table"
+    host_seat = LocalSeat(
+        _identity(store / "seat-0" if store else None, seed, "host"),
+        name,
+        make_bot(host_bot, random.Random(f"{seed}/bot0")) if host_bot else None,
+        PeerStore(store / "seat-0") if store else None,
+        rng=_rng(seed, "seat0"),
+    )
+    lobby = Lobby(table_id, config, host_seat.identity, name)
+    if store is not None:
+        (store / "seat-0" / "table.txt").write_text(f"{table_id.hex()} {endpoints[0].url}\n")
+    local = [host_seat]
+    for k in range(min(bots, config.players - 1)):
+        bot = LocalSeat(
+            _identity(None, seed or os.urandom(8).hex(), f"bot{k}"),
+            f"Bot {k + 1}",
+            make_bot(bot_kind, random.Random(f"{seed}/bot{k + 1}")),
+            PeerStore(store / f"bot-{k}") if store else None,
+            rng=_rng(seed, f"bot{k}"),
+        )
+        lobby.seat(bot.identity.public, bot.name)
+        local.append(bot)
+    link = MqttLink(
+        endpoints,
+        [topics.join(table_id)],
+        f"host-{table_id.hex()[:8]}",
+        will=(topics.lobby(table_id), b""),
+    )
+    runtime = TableRuntime(table_id, link, local, options, on_event)
+    await link.start()
+    endpoint = endpoints[0]
+
+    async def announce(status: str) -> None:
+        message = announcement(lobby, table_name, endpoint, status)
+        if on_announce is not None:
+            on_announce(message)
+        await link.publish(topics.lobby(table_id), msgpack.packb(message), retain=True)
+
+    await announce("open")
+    while not lobby.full:
+        topic, payload = await link.inbox.get()
+        if topic != topics.join(table_id):
+            continue
+        try:
+            seat = lobby.receive(payload)
+        except LobbyError as exc:
+            (on_event or (lambda *_: None))("join_refused", {"error": str(exc)})
+            continue
+        (on_event or (lambda *_: None))("joined", {"seat": seat, "name": lobby.names[seat]})
+        await announce("open" if not lobby.full else "playing")
+    body = lobby.open_body()
+    for seat_index, key in enumerate(body["seats"]):
+        for seat in local:
+            if seat.identity.public == key:
+                seat.peer = TablePeer(seat.identity, seat_index, table_id, seat.rng or os.urandom)
+                if seat.store is not None:
+                    seat.peer.on_secrets = seat.store.save_secrets
+                    seat.store.save_secrets(seat.peer.secrets())
+    host_peer = host_seat.peer
+    assert host_peer is not None
+    open_wire = host_peer.open_table(config, body["seats"], body["names"])
+    runtime.open_wire = open_wire
+    runtime.ingest(open_wire)
+    for seat in local:
+        runtime._persist(seat)
+    await link.publish(topics.log(table_id), open_wire)
+    try:
+        await runtime.run()
+    finally:
+        with contextlib.suppress(Exception):
+            await link.publish(topics.lobby(table_id), b"", retain=True, wait=2)
+        await link.close()
+    return _result(runtime)
+
+
+async def join(
+    table_id: bytes,
+    endpoints: list[Endpoint],
+    name: str = "Player",
+    bot_kind: str | None = "heuristic",
+    store: Path | None = None,
+    seed: str | None = None,
+    options: Options | None = None,
+    on_event: Callable[[str, dict[str, Any]], None] | None = None,
+) -> SeatResult:
+    label = f"join-{name}"
+    seat = LocalSeat(
+        _identity(store, seed, label),
+        name,
+        make_bot(bot_kind, random.Random(f"{seed}/{label}")) if bot_kind else None,
+        PeerStore(store) if store else None,
+        rng=_rng(seed, label),
+    )
+    if store is not None:
+        (store / "table.txt").write_text(f"{table_id.hex()} {endpoints[0].url}\n")
+    link = MqttLink(endpoints, [], f"join-{table_id.hex()[:8]}")
+    runtime = TableRuntime(table_id, link, [seat], options, on_event)
+    try:
+        await runtime.run(join_names=True)
+    finally:
+        await link.close()
+    return _result(runtime)
+
+
+async def resume(
+    store: Path,
+    endpoints: list[Endpoint] | None = None,
+    bot_kind: str | None = "heuristic",
+    options: Options | None = None,
+    on_event: Callable[[str, dict[str, Any]], None] | None = None,
+) -> SeatResult:
+    """A seat back from a crash: identity, secrets and log from ``store``."""
+    peer_store = PeerStore(store)
+    identity = load_or_create_identity(store / "identity.key")
+    secrets = peer_store.load_secrets()
+    table_id = bytes.fromhex(secrets["table"])
+    endpoints = endpoints or [parse_broker_url((store / "table.txt").read_text().split()[1])]
+    peer = TablePeer.restore(identity, secrets, peer_store.entries(), os.urandom)
+    seat = LocalSeat(
+        identity,
+        "resumed",
+        make_bot(bot_kind, random.Random()) if bot_kind else None,
+        peer_store,
+        peer,
+    )
+    peer.on_secrets = peer_store.save_secrets
+    link = MqttLink(endpoints, [], f"resume-{table_id.hex()[:8]}")
+    runtime = TableRuntime(table_id, link, [seat], options, on_event)
+    try:
+        await runtime.run()
+    finally:
+        await link.close()
+    return _result(runtime)

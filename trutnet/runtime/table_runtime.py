@@ -1,0 +1,331 @@
+"""The peer runtime: one process's seats at one table, over MQTT (asyncio, I/O edge).
+
+It owns what the sans-I/O protocol leaves out: the link, the clock, the files.
+
+* Entries from the broker go to every local seat's :class:`TablePeer`. An entry that
+  does not extend the head waits in a buffer; a gap that does not fill by itself is
+  asked for on the ``sync`` topic, and any peer answers from its own log (the answers
+  are verified like everything else, so a lying peer is caught). Duplicates are
+  ignored. Nothing relies on the broker keeping what a peer missed.
+* Every accepted entry is appended to the seat's store (fsync) before anything else
+  happens, so a seat killed at any point resumes from its files.
+* When a local seat must write, the runtime writes: automatic steps at once, game
+  decisions from the seat's bot (or, later, its player).
+* A seat that the table waits for longer than ``stall_timeout`` is reported to
+  everyone on the ``notice`` topic: who, since when, waiting for what.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import msgpack
+
+from trutnet.bots import Bot
+from trutnet.crypto.identity import Identity
+from trutnet.net import topics
+from trutnet.net.mqtt_link import MqttLink
+from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry
+from trutnet.protocol.lobby import join_request
+from trutnet.protocol.table import Rejected, TablePeer
+from trutnet.store import PeerStore
+
+log = logging.getLogger("trutnet.runtime")
+MAX_SYNC_ANSWER = 2000
+
+
+@dataclass
+class LocalSeat:
+    """A seat played in this process: its identity, store, bot, and (once the table
+    opens) its protocol peer."""
+
+    identity: Identity
+    name: str
+    bot: Bot | None
+    store: PeerStore | None = None
+    peer: TablePeer | None = None
+    rng: Callable[[int], bytes] | None = None
+
+
+@dataclass
+class Options:
+    stall_timeout: float = 30.0
+    gap_timeout: float = 0.5
+    finish_grace: float = 1.0
+
+
+@dataclass
+class RuntimeStats:
+    received: int = 0
+    duplicates: int = 0
+    buffered: int = 0
+    syncs_sent: int = 0
+    syncs_answered: int = 0
+    rejected: list[str] = field(default_factory=list)
+
+
+class TableRuntime:
+    """Runs the local seats of one table until the game is over."""
+
+    def __init__(
+        self,
+        table_id: bytes,
+        link: MqttLink,
+        seats: list[LocalSeat],
+        options: Options | None = None,
+        on_event: Callable[[str, dict[str, Any]], None] | None = None,
+    ) -> None:
+        self.table_id = table_id
+        self.link = link
+        self.seats = seats
+        self.options = options or Options()
+        self.on_event = on_event or (lambda kind, data: None)
+        self.buffer: dict[bytes, bytes] = {}  # prev id -> entry waiting for it
+        self.stats = RuntimeStats()
+        self._progress = asyncio.Event()
+        self._last_progress = time.monotonic()
+        self._stall_reported: tuple[int, int] | None = None
+        self.open_wire: bytes | None = None
+        link.on_connect = self._on_connect
+        for topic in (topics.log(table_id), topics.sync(table_id), topics.notice(table_id)):
+            if topic not in link.subscriptions:
+                link.subscriptions.append(topic)
+
+    # ------------------------------------------------------------ accessors
+
+    @property
+    def peers(self) -> list[TablePeer]:
+        return [s.peer for s in self.seats if s.peer is not None]
+
+    @property
+    def replica(self):  # noqa: ANN201 - the first local replica
+        peers = self.peers
+        return peers[0].replica if peers else None
+
+    def head(self) -> bytes:
+        replica = self.replica
+        return replica.log.head if replica is not None else GENESIS
+
+    def done(self) -> bool:
+        replica = self.replica
+        return replica is not None and (replica.phase == "done" or replica.halted is not None)
+
+    # ------------------------------------------------------------- intake
+
+    async def _on_connect(self) -> None:
+        await self._ask_sync()
+
+    async def _ask_sync(self) -> None:
+        self.stats.syncs_sent += 1
+        body = msgpack.packb({"head": self.head()}, use_bin_type=True)
+        await self.link.publish(topics.sync(self.table_id), body, wait=5)
+
+    async def _answer_sync(self, payload: bytes) -> None:
+        try:
+            request = msgpack.unpackb(payload, raw=False)
+            head = request["head"]
+            if not isinstance(head, bytes) or len(head) != 32:
+                return
+        except Exception:  # untrusted bytes: ignore anything malformed
+            return
+        replica = self.replica
+        if replica is None:
+            if self.open_wire is not None and head == GENESIS:
+                await self.link.publish(topics.log(self.table_id), self.open_wire)
+            return
+        entries = replica.log.entries
+        ids = [e.id for e in entries] if head != GENESIS else []
+        if head != GENESIS and head not in ids:
+            return
+        start = ids.index(head) + 1 if head != GENESIS else 0
+        missing = entries[start : start + MAX_SYNC_ANSWER]
+        if missing:
+            self.stats.syncs_answered += 1
+        for entry in missing:
+            await self.link.publish(topics.log(self.table_id), entry.wire)
+
+    def _open_for_me(self, wire: bytes) -> None:
+        """A joiner learns its seat from the ``open`` entry and starts its peer."""
+        try:
+            entry = parse_entry(wire, self.table_id)
+        except MessageError:
+            return
+        if entry.type != "open" or entry.prev != GENESIS:
+            return
+        keys = entry.body.get("seats")
+        if not isinstance(keys, list):
+            return
+        for seat in self.seats:
+            if seat.peer is None and seat.identity.public in keys:
+                index = keys.index(seat.identity.public)
+                seat.peer = TablePeer(seat.identity, index, self.table_id, seat.rng or _urandom)
+                if seat.store is not None:
+                    seat.peer.on_secrets = seat.store.save_secrets
+                    seat.store.save_secrets(seat.peer.secrets())
+
+    def ingest(self, wire: bytes) -> bool:
+        """Offer one entry to every local seat; True if the log advanced."""
+        self.stats.received += 1
+        if any(s.peer is None for s in self.seats):
+            self._open_for_me(wire)
+        advanced = False
+        for seat in self.seats:
+            peer = seat.peer
+            if peer is None:
+                continue
+            try:
+                entry = peer.receive(wire)
+            except Rejected as exc:
+                if exc.rule == "chain":
+                    try:
+                        self.buffer[parse_entry(wire).prev] = wire
+                        self.stats.buffered += 1
+                    except MessageError:
+                        pass
+                elif exc.rule not in ("duplicate", "over", "halted"):
+                    self.stats.rejected.append(str(exc))
+                    self.on_event(
+                        "rejected",
+                        {
+                            "seat": seat.peer.seat if seat.peer else None,
+                            "error": str(exc),
+                            "blame": str(exc.blame) if exc.blame else None,
+                        },
+                    )
+                continue
+            if entry is None:
+                self.stats.duplicates += 1
+                continue
+            advanced = True
+            self._persist(seat)
+        if advanced:
+            self._touch()
+            head = self.head()
+            waiting = self.buffer.pop(head, None)
+            if waiting is not None:
+                self.ingest(waiting)
+        return advanced
+
+    def _persist(self, seat: LocalSeat) -> None:
+        if seat.store is None or seat.peer is None:
+            return
+        stored = seat.store.count()
+        for entry in seat.peer.replica.log.entries[stored:]:
+            seat.store.append(entry.wire)
+
+    def _touch(self) -> None:
+        self._last_progress = time.monotonic()
+        self._stall_reported = None
+        self._progress.set()
+
+    # -------------------------------------------------------------- output
+
+    async def _write(self) -> bool:
+        """Write every entry that a local seat owes now; True if any was written."""
+        wrote = False
+        for seat in self.seats:
+            peer = seat.peer
+            if peer is None:
+                continue
+            wire = peer.next_automatic()
+            if wire is None and seat.bot is not None and peer.decide():
+                state = peer.replica.state
+                assert state is not None
+                action = seat.bot.choose(state.observation(peer.seat))
+                wire = peer.act(str(action))
+            if wire is None:
+                continue
+            self._persist(seat)
+            for other in self.seats:  # the other local seats take it now
+                if other is not seat and other.peer is not None:
+                    self.ingest(wire)
+                    break
+            self._touch()
+            await self.link.publish(topics.log(self.table_id), wire)
+            wrote = True
+        return wrote
+
+    # --------------------------------------------------------------- loops
+
+    async def run(self, join_names: bool = False) -> None:
+        """Play until the game is over (or the table stops on a blame)."""
+        await self.link.start()
+        pump = asyncio.create_task(self._pump())
+        try:
+            while not self.done():
+                if join_names:
+                    await self._request_seats()
+                while await self._write():
+                    pass
+                if self.done():
+                    break
+                self._progress.clear()
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._progress.wait(), self.options.gap_timeout)
+                if not self._progress.is_set():
+                    await self._idle()
+            await asyncio.sleep(self.options.finish_grace)  # let the last entries travel
+        finally:
+            pump.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await pump
+
+    async def _request_seats(self) -> None:
+        for seat in self.seats:
+            if seat.peer is None:
+                await self.link.publish(
+                    topics.join(self.table_id),
+                    join_request(seat.identity, self.table_id, seat.name),
+                    wait=5,
+                )
+
+    async def _pump(self) -> None:
+        while True:
+            topic, payload = await self.link.inbox.get()
+            if topic == topics.log(self.table_id):
+                self.ingest(payload)
+            elif topic == topics.sync(self.table_id):
+                await self._answer_sync(payload)
+            elif topic == topics.notice(self.table_id):
+                with contextlib.suppress(Exception):
+                    self.on_event("notice", msgpack.unpackb(payload, raw=False))
+
+    async def _idle(self) -> None:
+        """Nothing happened for a while: fill gaps, report a stalled seat."""
+        if self.buffer or self.replica is None:
+            await self._ask_sync()
+        replica = self.replica
+        if replica is None:
+            return
+        expected = replica.expected()
+        if expected is None:
+            return
+        waited = time.monotonic() - self._last_progress
+        key = (expected[0], len(replica.log))
+        if waited >= self.options.stall_timeout and self._stall_reported != key:
+            self._stall_reported = key
+            notice = {
+                "kind": "stall",
+                "seat": expected[0],
+                "waiting_for": list(expected[1]),
+                "since_entry": len(replica.log),
+                "seconds": round(waited, 1),
+            }
+            self.on_event("stall", notice)
+            await self.link.publish(
+                topics.notice(self.table_id), msgpack.packb(notice, use_bin_type=True), wait=5
+            )
+        elif waited >= 2 * self.options.gap_timeout:
+            await self._ask_sync()
+
+
+def _urandom(size: int) -> bytes:
+    import os
+
+    return os.urandom(size)
