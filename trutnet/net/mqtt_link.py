@@ -40,6 +40,8 @@ class MqttLink:
         self.will = will
         self.on_connect = on_connect
         self.inbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self.sink = self.inbox  # where the connection puts messages (a fault wrapper may
+        # sit between ``sink`` and ``inbox``)
         self.client: aiomqtt.Client | None = None
         self.connected = asyncio.Event()
         self.endpoint: Endpoint | None = None
@@ -105,7 +107,7 @@ class MqttLink:
             async for message in client.messages:
                 payload = message.payload
                 if isinstance(payload, bytes | bytearray):
-                    await self.inbox.put((str(message.topic), bytes(payload)))
+                    await self.sink.put((str(message.topic), bytes(payload)))
 
     async def subscribe(self, topic: str) -> None:
         if topic not in self.subscriptions:

@@ -1,0 +1,112 @@
+"""Faults: a peer killed mid-hand, the broker restarted, a lossy and unruly network."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+
+from trutnet.engine.games.trut import StartPosition, TrutConfig
+from trutnet.net.broker import EmbeddedBroker
+from trutnet.net.faults import FaultyInbox
+from trutnet.net.mqtt_link import MqttLink
+from trutnet.runtime.seat_process import host, join
+from trutnet.runtime.table_runtime import Options
+from trutnet.store import PeerStore
+
+from .mosquitto import free_port
+from .network_helpers import result_of, spawn, start_table
+
+
+def wait_for_entries(store_dir, count, timeout=120):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if (store_dir / "log.bin").exists() and PeerStore(store_dir).count() >= count:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{store_dir} never reached {count} entries")
+
+
+def test_peer_killed_mid_hand_resumes_and_the_game_finishes(tmp_path):
+    broker = EmbeddedBroker()
+    url = broker.start().url
+    try:
+        _, procs = start_table(url, 4, tmp_path, "kill9", ["--stall-timeout", "2"])
+        victim = procs[2]
+        wait_for_entries(tmp_path / "p2", 120)  # well inside the first hands
+        os.kill(victim.pid, signal.SIGKILL)
+        victim.communicate()
+        assert victim.returncode == -signal.SIGKILL
+        time.sleep(1.0)  # the table waits for the dead seat meanwhile
+        restarted = spawn(["join", "--resume", "--store", str(tmp_path / "p2"), "--json"])
+        results = [result_of(p) for p in (procs[0], procs[1], restarted, procs[3])]
+        assert len({r["state_hash"] for r in results}) == 1
+        assert all(r["halted"] is None for r in results)
+    finally:
+        broker.stop()
+
+
+def test_broker_stopped_and_restarted_mid_game(tmp_path):
+    port = free_port()
+    broker = EmbeddedBroker(port=port)
+    url = broker.start().url
+    try:
+        _, procs = start_table(url, 3, tmp_path, "broker-restart")
+        wait_for_entries(tmp_path / "p1", 80)
+        broker.stop()
+        time.sleep(1.5)
+        broker = EmbeddedBroker(port=port)
+        broker.start()
+        results = [result_of(p) for p in procs]
+        assert len({r["state_hash"] for r in results}) == 1
+        assert all(r["halted"] is None for r in results)
+    finally:
+        broker.stop()
+
+
+def test_dropped_duplicated_and_reordered_messages_still_end_on_one_hash():
+    broker = EmbeddedBroker()
+    endpoint = broker.start()
+    faults = []
+
+    async def scenario():
+        table_id = os.urandom(16)
+        original_start = MqttLink.start
+
+        async def faulty_start(self):  # every link gets a faulty inbox
+            await original_start(self)
+            faults.append(
+                FaultyInbox(self, seed=len(faults), drop=0.15, duplicate=0.15, reorder=0.15)
+            )
+
+        MqttLink.start = faulty_start
+        try:
+            options = Options(stall_timeout=60, gap_timeout=0.2, finish_grace=2.0)
+            host_task = asyncio.create_task(
+                host(
+                    TrutConfig(3, start=StartPosition((5, 5, 5), (1, 1, 1), 0)),
+                    [endpoint],
+                    bots=1,
+                    seed="faults",
+                    table_id=table_id,
+                    options=options,
+                )
+            )
+            await asyncio.sleep(0.3)
+            guest = asyncio.create_task(
+                join(table_id, [endpoint], "guest", seed="faults", options=options)
+            )
+            return await asyncio.wait_for(asyncio.gather(host_task, guest), 300)
+        finally:
+            MqttLink.start = original_start
+
+    try:
+        results = asyncio.run(scenario())
+    finally:
+        broker.stop()
+    assert len({r.state_hash for r in results}) == 1
+    assert all(r.halted is None for r in results)
+    stats = [f.stats for f in faults]
+    assert sum(s.dropped for s in stats) > 10 and sum(s.duplicated for s in stats) > 10
+    assert sum(s.reordered for s in stats) > 10
