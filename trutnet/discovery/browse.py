@@ -119,9 +119,11 @@ def live_tables(timeout: float = 2.0, interfaces: list[str] | None = None) -> li
     return [t for t in found if t.live is not None]
 
 
-def pick_table(name: str | None, timeout: float = 2.0) -> tuple[Endpoint, bytes] | None:
+def pick_table(
+    name: str | None, timeout: float = 2.0, interfaces: list[str] | None = None
+) -> tuple[Endpoint, bytes] | None:
     """The open table named ``name`` (or the first open one)."""
-    for table in live_tables(timeout):
+    for table in live_tables(timeout, interfaces):
         if (
             table.live
             and table.live.get("status") == "open"

@@ -140,7 +140,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     else:
         from trutnet.discovery.browse import pick_table
 
-        found = pick_table(args.table_name, timeout=args.timeout)
+        found = pick_table(args.table_name, timeout=args.timeout, interfaces=args.interface or None)
         if found is None:
             print("trutnet join: no open table found on the LAN", file=sys.stderr)
             return 1
@@ -274,7 +274,7 @@ def cmd_tables(args: argparse.Namespace) -> int:
     from trutnet.discovery.browse import live_tables
 
     while True:
-        tables = live_tables(args.timeout)
+        tables = live_tables(args.timeout, args.interface or None)
         if args.json:
             print(json.dumps([t.to_dict() for t in tables]), flush=True)
         else:
@@ -337,6 +337,12 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
     tp.add_argument("--timeout", type=float, default=2.0, help="search time (s)")
     tp.add_argument("--watch", action="store_true", help="keep listing as tables change")
     tp.add_argument("--json", action="store_true")
+    tp.add_argument(
+        "--interface",
+        action="append",
+        metavar="IP",
+        help="search only on this interface address (repeatable; default: all)",
+    )
 
     jp = sub.add_parser("join", help="join a table (found on the LAN, or --broker/--table)")
     jp.add_argument("table_name", nargs="?", help="name of a table found on the LAN")
@@ -345,6 +351,12 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
     jp.add_argument("--name", default="Player")
     jp.add_argument("--resume", action="store_true", help="come back from --store after a crash")
     jp.add_argument("--timeout", type=float, default=2.0, help="LAN search time (s)")
+    jp.add_argument(
+        "--interface",
+        action="append",
+        metavar="IP",
+        help="search only on this interface address (repeatable)",
+    )
     network_options(jp)
 
 
