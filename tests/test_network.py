@@ -35,3 +35,12 @@ def test_four_processes_play_a_whole_game_over_the_embedded_broker(embedded, tmp
 def test_four_processes_play_a_whole_game_over_mosquitto(tmp_path):
     with mosquitto() as url:
         play(url, 4, tmp_path, "net-mosquitto")
+
+
+def test_broker_load_replay_measures_hands(embedded):
+    from trutnet.bench.network_bench import max_tables
+    from trutnet.net.broker import parse_broker_url
+
+    best, curve = max_tables(parse_broker_url(embedded), steps=(2,), hands=1)
+    assert best == 2 and curve[0]["tables"] == 2
+    assert 0 < curve[0]["hand_ms_median"] <= curve[0]["hand_ms_p95"] < 2000

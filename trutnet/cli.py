@@ -77,7 +77,7 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", action="store_true", help="print the summary as JSON")
 
     bp = sub.add_parser("bench", help="print performance figures")
-    bp.add_argument("target", choices=("engine", "crypto", "protocol"))
+    bp.add_argument("target", choices=("engine", "crypto", "protocol", "network"))
     bp.add_argument("--games", type=_positive, default=400, help="engine: games per row")
     bp.add_argument("--repeats", type=_positive, default=3, help="crypto: runs per row")
     bp.add_argument("--json", action="store_true")
@@ -228,7 +228,11 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
-    if args.target == "protocol":
+    if args.target == "network":
+        from trutnet.bench import network_bench as bench  # type: ignore[no-redef]
+
+        figures = bench.run()
+    elif args.target == "protocol":
         from trutnet.bench import protocol_bench as bench
 
         figures = bench.run()

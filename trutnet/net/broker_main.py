@@ -29,15 +29,18 @@ def _free_port(host: str) -> int:
         return int(s.getsockname()[1])
 
 
-async def serve(host: str, port: int) -> None:
-    from amqtt.broker import Broker
-
-    config = {
+def broker_config(host: str, port: int) -> dict[str, object]:
+    return {
         "listeners": {"default": {"type": "tcp", "bind": f"{host}:{port}", "max_connections": 256}},
         # Supplying plugins replaces amqtt's defaults: anonymous auth must be listed.
         "plugins": {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}},
     }
-    broker = Broker(config)
+
+
+async def serve(host: str, port: int) -> None:
+    from amqtt.broker import Broker
+
+    broker = Broker(broker_config(host, port))
     await broker.start()
     print(f"ready {port}", flush=True)
     stop = asyncio.Event()

@@ -76,6 +76,8 @@ def _options(args: argparse.Namespace) -> Options:
 
 def cmd_host(args: argparse.Namespace) -> int:
     config = TrutConfig(args.players, args.variant, args.sum_on_patte)
+    if args.inprocess_broker:
+        args.broker, args.announce = f"mqtt://{args.bind}:{args.port}", False
     broker = ExternalBroker(args.broker) if args.broker else EmbeddedBroker(args.bind, args.port)
     try:
         endpoint = broker.start()
@@ -109,6 +111,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                 on_event=emit,
                 on_announce=on_announce,
                 table_id=bytes.fromhex(args.table_id) if args.table_id else None,
+                inprocess_broker=args.inprocess_broker,
             )
         )
     finally:
@@ -325,6 +328,7 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
     )
     hp.add_argument("--port", type=int, default=0, help="embedded broker port (0: any)")
     hp.add_argument("--table-id", help=argparse.SUPPRESS)
+    hp.add_argument("--inprocess-broker", action="store_true", help=argparse.SUPPRESS)
     hp.add_argument(
         "--no-announce",
         dest="announce",

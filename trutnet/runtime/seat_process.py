@@ -46,6 +46,7 @@ class SeatResult:
     entries: int
     halted: str | None
     stats: dict[str, Any]
+    hand_ms: list[float]
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -74,6 +75,10 @@ def _result(runtime: TableRuntime) -> SeatResult:
         entries=len(replica.log),
         halted=str(replica.halted) if replica.halted else None,
         stats=dict(runtime.stats.__dict__, rejected=len(runtime.stats.rejected)),
+        hand_ms=[
+            round((b - a) * 1000, 1)
+            for a, b in zip(runtime.hand_started, runtime.hand_started[1:], strict=False)
+        ],
     )
 
 
@@ -108,7 +113,16 @@ async def host(
     on_event: Callable[[str, dict[str, Any]], None] | None = None,
     on_announce: Callable[[dict[str, Any]], None] | None = None,
     table_id: bytes | None = None,
+    inprocess_broker: bool = False,
 ) -> SeatResult:
+    in_loop = None
+    if inprocess_broker:  # measurement only: the broker shares this peer's event loop
+        from amqtt.broker import Broker
+
+        from trutnet.net.broker_main import broker_config
+
+        in_loop = Broker(broker_config(endpoints[0].host, endpoints[0].port))
+        await in_loop.start()
     table_id = table_id or (SeededRandom(f"{seed}/table")(16) if seed else os.urandom(16))
     table_name = table_name or f"{name}'s table"
     host_seat = LocalSeat(
@@ -182,6 +196,8 @@ async def host(
         with contextlib.suppress(Exception):
             await link.publish(topics.lobby(table_id), b"", retain=True, wait=2)
         await link.close()
+        if in_loop is not None:
+            await in_loop.shutdown()
     return _result(runtime)
 
 

@@ -92,6 +92,8 @@ class TableRuntime:
         self._last_progress = time.monotonic()
         self._stall_reported: tuple[int, int] | None = None
         self.open_wire: bytes | None = None
+        self._hand = -1
+        self.hand_started: list[float] = []  # when each hand began, seen from here
         link.on_connect = self._on_connect
         for topic in (topics.log(table_id), topics.sync(table_id), topics.notice(table_id)):
             if topic not in link.subscriptions:
@@ -206,6 +208,12 @@ class TableRuntime:
             self._persist(seat)
         if advanced:
             self._touch()
+            replica = self.replica
+            if replica is not None and replica.state is not None:
+                hand = replica.state.hand_number
+                if hand != self._hand:
+                    self._hand = hand
+                    self.hand_started.append(time.monotonic())
             head = self.head()
             waiting = self.buffer.pop(head, None)
             if waiting is not None:
