@@ -67,11 +67,9 @@ def start_table(
 
 
 def result_of(proc: subprocess.Popen[str], timeout: float = 300) -> dict:
+    """The peer's final result, with every JSON event it printed under ``events``."""
     out, err = proc.communicate(timeout=timeout)
-    results = [
-        json.loads(line)
-        for line in out.splitlines()
-        if line.startswith("{") and '"event": "result"' in line
-    ]
+    events = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    results = [e for e in events if e.get("event") == "result"]
     assert proc.returncode == 0 and results, f"exit {proc.returncode}: {err[-3000:]}"
-    return results[-1]
+    return {**results[-1], "events": events}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import time
@@ -38,11 +39,15 @@ def test_peer_killed_mid_hand_resumes_and_the_game_finishes(tmp_path):
         os.kill(victim.pid, signal.SIGKILL)
         victim.communicate()
         assert victim.returncode == -signal.SIGKILL
-        time.sleep(1.0)  # the table waits for the dead seat meanwhile
+        time.sleep(4.0)  # the table soon waits for the dead seat: past the 2 s stall timeout
         restarted = spawn(["join", "--resume", "--store", str(tmp_path / "p2"), "--json"])
         results = [result_of(p) for p in (procs[0], procs[1], restarted, procs[3])]
         assert len({r["state_hash"] for r in results}) == 1
         assert all(r["halted"] is None for r in results)
+        # While the killed seat was down, the others reported it: who, and what they waited for.
+        stalls = [e for r in results for e in r["events"] if e["event"] in ("stall", "notice")]
+        seat = PeerStore(tmp_path / "p2").load_secrets()["seat"]  # seats go by arrival
+        assert any(e.get("seat") == seat and e.get("waiting_for") for e in stalls), stalls[:3]
     finally:
         broker.stop()
 
@@ -110,3 +115,55 @@ def test_dropped_duplicated_and_reordered_messages_still_end_on_one_hash():
     stats = [f.stats for f in faults]
     assert sum(s.dropped for s in stats) > 10 and sum(s.duplicated for s in stats) > 10
     assert sum(s.reordered for s in stats) > 10
+
+
+def test_host_killed_the_table_moves_to_a_successor_broker_and_the_host_comes_back(tmp_path):
+    """9.3: the host's embedded broker dies with it; seat 1 re-hosts at its fallback
+    address; everyone moves there; the host resumes from its files as a plain peer."""
+    fallback_1, fallback_2 = f"mqtt://127.0.0.1:{free_port()}", f"mqtt://127.0.0.1:{free_port()}"
+    table = os.urandom(16).hex()
+    common = ["--seed", "rehost", "--json", "--stall-timeout", "60"]
+    host_proc = spawn(
+        [
+            "host",
+            "--players",
+            "3",
+            "--table-id",
+            table,
+            "--no-announce",
+            "--store",
+            str(tmp_path / "host"),
+            *common,
+        ]
+    )
+    line = host_proc.stdout.readline()  # {"event": "table", ... "broker": ...}
+    url = json.loads(line)["broker"]
+    joiners = [
+        spawn(
+            [
+                "join",
+                "--broker",
+                url,
+                "--table",
+                table,
+                "--name",
+                f"p{k}",
+                "--fallback",
+                fb,
+                "--store",
+                str(tmp_path / f"p{k}"),
+                *common,
+            ]
+        )
+        for k, fb in ((1, fallback_1), (2, fallback_2))
+    ]
+    wait_for_entries(tmp_path / "p1", 60)
+    os.kill(host_proc.pid, signal.SIGKILL)  # its broker child dies with it
+    host_proc.communicate()
+    time.sleep(4.5)  # past rehost_after: seat 1 is hosting now
+    back = spawn(["join", "--resume", "--store", str(tmp_path / "host" / "seat-0"), *common])
+    results = [result_of(p) for p in (back, *joiners)]
+    assert len({r["state_hash"] for r in results}) == 1
+    assert all(r["halted"] is None for r in results)
+    rehosted = [e for e in results[1]["events"] if e["event"] == "rehosted"]
+    assert rehosted and rehosted[0]["broker"] == fallback_1

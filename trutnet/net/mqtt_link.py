@@ -48,6 +48,8 @@ class MqttLink:
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self.reconnects = 0
+        self.floor = 0  # index of the first candidate endpoint still worth trying
+        self.disconnected_since: float | None = None
 
     def endpoints(self) -> Sequence[Endpoint]:
         return self._endpoints() if callable(self._endpoints) else self._endpoints
@@ -65,23 +67,30 @@ class MqttLink:
     async def _run(self) -> None:
         delay = 0.1
         for attempt in itertools.count():
-            for endpoint in list(self.endpoints()):
+            # Sticky: once a later candidate served us (the table moved to a successor
+            # broker), never go back up the list, so peers cannot split across brokers.
+            candidates = list(self.endpoints())
+            for index, endpoint in enumerate(candidates):
                 if self._closing:
                     return
+                if index < self.floor:
+                    continue
                 try:
-                    await self._session(endpoint)
+                    await self._session(endpoint, index)
                     delay = 0.1
                 except aiomqtt.MqttError as exc:
                     log.debug("%s: %s unreachable or lost: %s", self.name, endpoint.url, exc)
                 finally:
                     self.connected.clear()
                     self.client = None
+                    if self.disconnected_since is None:
+                        self.disconnected_since = asyncio.get_running_loop().time()
             if attempt:
                 self.reconnects += 1
             await asyncio.sleep(delay)
             delay = min(delay * 2, 2.0)
 
-    async def _session(self, endpoint: Endpoint) -> None:
+    async def _session(self, endpoint: Endpoint, index: int = 0) -> None:
         will = None
         if self.will is not None:
             will = aiomqtt.Will(self.will[0], self.will[1], qos=1, retain=True)
@@ -101,6 +110,8 @@ class MqttLink:
             for topic in self.subscriptions:
                 await client.subscribe(topic, qos=1)
             self.client, self.endpoint = client, endpoint
+            self.floor = max(self.floor, index)
+            self.disconnected_since = None
             self.connected.set()
             if self.on_connect is not None:
                 await self.on_connect()

@@ -29,16 +29,26 @@ def check_name(name: Any) -> str:
     return name
 
 
-def join_request(identity: Identity, table_id: bytes, name: str) -> bytes:
-    return sign_entry(
-        identity,
-        table=table_id,
-        seat=0,
-        seq=0,
-        prev=GENESIS,
-        type="join",
-        body={"name": check_name(name)},
-    ).wire
+def check_fallback(value: Any) -> str:
+    """A seat's fallback broker (``mqtt://host:port``), or "" for none (9.3)."""
+    if value == "":
+        return ""
+    if not isinstance(value, str) or len(value) > 64 or not value.startswith("mqtt://"):
+        raise LobbyError("a fallback broker is mqtt://host:port (at most 64 characters)")
+    host, _, port = value[len("mqtt://") :].rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise LobbyError("a fallback broker is mqtt://host:port")
+    return value
+
+
+def join_request(identity: Identity, table_id: bytes, name: str, fallback: str = "") -> bytes:
+    body = {"name": check_name(name)}
+    if fallback:
+        body["fallback"] = check_fallback(fallback)
+    entry = sign_entry(
+        identity, table=table_id, seat=0, seq=0, prev=GENESIS, type="join", body=body
+    )
+    return entry.wire
 
 
 class Lobby:
@@ -49,6 +59,7 @@ class Lobby:
         self.config = config
         self.keys: list[bytes] = [host.public]
         self.names: list[str] = [check_name(host_name)]
+        self.fallbacks: list[str] = [""]
 
     @property
     def full(self) -> bool:
@@ -63,16 +74,18 @@ class Lobby:
             entry = parse_entry(wire, self.table_id)
         except MessageError as exc:
             raise LobbyError(f"bad join request: {exc}") from exc
+        fields = set(entry.body)
         if (
             entry.type != "join"
             or entry.seq != 0
             or entry.prev != GENESIS
-            or set(entry.body) != {"name"}
+            or not {"name"} <= fields <= {"name", "fallback"}
         ):
             raise LobbyError("a join request has type join, seq 0, prev zero and a name")
-        return self.seat(entry.author, check_name(entry.body["name"]))
+        fallback = check_fallback(entry.body.get("fallback", ""))
+        return self.seat(entry.author, check_name(entry.body["name"]), fallback)
 
-    def seat(self, key: bytes, name: str) -> int:
+    def seat(self, key: bytes, name: str, fallback: str = "") -> int:
         """Seat a player or a bot by key (idempotent for a key already seated)."""
         known = self.seat_of(key)
         if known is not None:
@@ -81,6 +94,7 @@ class Lobby:
             raise LobbyError("the table is full")
         self.keys.append(key)
         self.names.append(check_name(name))
+        self.fallbacks.append(check_fallback(fallback))
         return len(self.keys) - 1
 
     def roster(self) -> list[tuple[int, str, str]]:
@@ -98,4 +112,5 @@ class Lobby:
             "config": self.config.to_dict(),
             "seats": list(self.keys),
             "names": list(self.names),
+            "fallbacks": list(self.fallbacks),
         }

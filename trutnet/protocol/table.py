@@ -69,7 +69,7 @@ from trutnet.protocol.envelope import (
     parse_entry,
     sign_entry,
 )
-from trutnet.protocol.lobby import LobbyError, check_name
+from trutnet.protocol.lobby import LobbyError, check_fallback, check_name
 from trutnet.protocol.log import LogError, TableLog
 
 DECK_NAME = "french32"
@@ -152,6 +152,7 @@ class TableReplica:
         self.phase = "open"
         self.seats: list[bytes] = []  # identity keys
         self.names: list[str] = []
+        self.fallbacks: list[str] = []
         self.config: TrutConfig | None = None
         self.state: TrutState | None = None
         self.cards = CardTable(DECK_NAME, len(FULL_DECK))
@@ -269,12 +270,15 @@ class TableReplica:
         handler(entry, entry.body)
 
     def _on_open(self, entry: Entry, body: dict[str, Any]) -> None:
-        _exact_fields(body, {"game", "config", "seats", "names"})
-        seats, names = body["seats"], body["names"]
-        if not isinstance(names, list) or not isinstance(seats, list) or len(names) != len(seats):
-            raise Rejected("schema", "open: one name per seat")
+        _exact_fields(body, {"game", "config", "seats", "names", "fallbacks"})
+        seats, names, fallbacks = body["seats"], body["names"], body["fallbacks"]
+        if not all(isinstance(x, list) for x in (seats, names, fallbacks)) or not (
+            len(names) == len(seats) == len(fallbacks)
+        ):
+            raise Rejected("schema", "open: one name and one fallback per seat")
         try:
             self.names = [check_name(n) for n in names]
+            self.fallbacks = [check_fallback(f) for f in fallbacks]
         except LobbyError as exc:
             raise Rejected("schema", f"open: {exc}") from exc
         if (
@@ -614,11 +618,21 @@ class TablePeer:
         return entry.wire
 
     def open_table(
-        self, config: TrutConfig, seats: Sequence[bytes], names: Sequence[str] | None = None
+        self,
+        config: TrutConfig,
+        seats: Sequence[bytes],
+        names: Sequence[str] | None = None,
+        fallbacks: Sequence[str] | None = None,
     ) -> bytes:
         """The host's ``open`` entry: seat assignment (see :class:`~.lobby.Lobby`)."""
-        names = list(names) if names is not None else [f"seat {s}" for s in range(len(seats))]
-        body = {"game": "trut", "config": config.to_dict(), "seats": list(seats), "names": names}
+        count = len(seats)
+        body = {
+            "game": "trut",
+            "config": config.to_dict(),
+            "seats": list(seats),
+            "names": list(names) if names is not None else [f"seat {s}" for s in range(count)],
+            "fallbacks": list(fallbacks) if fallbacks is not None else [""] * count,
+        }
         return self._sign("open", body)
 
     def next_automatic(self) -> bytes | None:

@@ -161,6 +161,7 @@ def cmd_join(args: argparse.Namespace) -> int:
                 args.seed,
                 _options(args),
                 emit,
+                fallback=args.fallback or "",
             )
         ),
         args.json,
@@ -353,6 +354,12 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
     jp.add_argument("--broker", help="mqtt://host:port")
     jp.add_argument("--table", help="table id (32 hex digits)")
     jp.add_argument("--name", default="Player")
+    jp.add_argument(
+        "--fallback",
+        metavar="URL",
+        help="mqtt://address:port where this seat hosts the table if its broker "
+        "is lost (docs/protocol.md 9.3)",
+    )
     jp.add_argument("--resume", action="store_true", help="come back from --store after a crash")
     jp.add_argument("--timeout", type=float, default=2.0, help="LAN search time (s)")
     jp.add_argument(

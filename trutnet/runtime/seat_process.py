@@ -184,7 +184,7 @@ async def host(
                     seat.store.save_secrets(seat.peer.secrets())
     host_peer = host_seat.peer
     assert host_peer is not None
-    open_wire = host_peer.open_table(config, body["seats"], body["names"])
+    open_wire = host_peer.open_table(config, body["seats"], body["names"], body["fallbacks"])
     runtime.open_wire = open_wire
     runtime.ingest(open_wire)
     for seat in local:
@@ -210,6 +210,7 @@ async def join(
     seed: str | None = None,
     options: Options | None = None,
     on_event: Callable[[str, dict[str, Any]], None] | None = None,
+    fallback: str = "",
 ) -> SeatResult:
     label = f"join-{name}"
     seat = LocalSeat(
@@ -218,6 +219,7 @@ async def join(
         make_bot(bot_kind, random.Random(f"{seed}/{label}")) if bot_kind else None,
         PeerStore(store) if store else None,
         rng=_rng(seed, label),
+        fallback=fallback,
     )
     if store is not None:
         (store / "table.txt").write_text(f"{table_id.hex()} {endpoints[0].url}\n")

@@ -51,6 +51,7 @@ class LocalSeat:
     store: PeerStore | None = None
     peer: TablePeer | None = None
     rng: Callable[[int], bytes] | None = None
+    fallback: str = ""  # where this seat would host the table if the broker is lost
 
 
 @dataclass
@@ -58,6 +59,7 @@ class Options:
     stall_timeout: float = 30.0
     gap_timeout: float = 0.5
     finish_grace: float = 1.0
+    rehost_after: float = 3.0  # seconds without any broker before a successor re-hosts
 
 
 @dataclass
@@ -95,6 +97,9 @@ class TableRuntime:
         self._hand = -1
         self.hand_started: list[float] = []  # when each hand began, seen from here
         link.on_connect = self._on_connect
+        self.base_endpoints = list(link.endpoints())
+        link._endpoints = self.candidates
+        self.successor_broker: Any = None
         for topic in (topics.log(table_id), topics.sync(table_id), topics.notice(table_id)):
             if topic not in link.subscriptions:
                 link.subscriptions.append(topic)
@@ -117,6 +122,58 @@ class TableRuntime:
     def done(self) -> bool:
         replica = self.replica
         return replica is not None and (replica.phase == "done" or replica.halted is not None)
+
+    # ------------------------------------------------------------ brokers
+
+    def candidates(self) -> list[Any]:
+        """The table's broker, then every seat's fallback broker in seat order (9.3)."""
+        from trutnet.net.broker import BrokerError, parse_broker_url
+
+        out = list(self.base_endpoints)
+        replica = self.replica
+        for fallback in replica.fallbacks if replica is not None else []:
+            if not fallback:
+                continue
+            try:
+                endpoint = parse_broker_url(fallback)
+            except BrokerError:
+                continue
+            if endpoint not in out:
+                out.append(endpoint)
+        return out
+
+    async def _maybe_rehost(self) -> None:
+        """No broker for ``rehost_after`` seconds: the first seat in order whose fallback
+        no earlier candidate answers for starts an embedded broker there."""
+        since = self.link.disconnected_since
+        replica = self.replica
+        if (
+            self.successor_broker is not None
+            or since is None
+            or replica is None
+            or asyncio.get_running_loop().time() - since < self.options.rehost_after
+        ):
+            return
+        from trutnet.net.broker import EmbeddedBroker, parse_broker_url
+
+        mine = {p.seat for p in self.peers}
+        for seat, fallback in enumerate(replica.fallbacks):
+            if not fallback:
+                continue
+            endpoint = parse_broker_url(fallback)
+            if seat in mine:
+                broker = EmbeddedBroker(endpoint.host, endpoint.port)
+                await asyncio.get_running_loop().run_in_executor(None, broker.start)
+                self.successor_broker = broker
+                self.on_event("rehosted", {"seat": seat, "broker": endpoint.url})
+                return
+            if await _reachable(endpoint):
+                return  # an earlier successor is up: the link will find it
+
+    def stop_successor(self) -> None:
+        if self.successor_broker is not None:
+            self.successor_broker.stop()
+            self.successor_broker = None
 
     # ------------------------------------------------------------- intake
 
@@ -265,6 +322,7 @@ class TableRuntime:
         """Play until the game is over (or the table stops on a blame)."""
         await self.link.start()
         pump = asyncio.create_task(self._pump())
+        watchdog = asyncio.create_task(self._watchdog())
         try:
             while not self.done():
                 if join_names:
@@ -279,17 +337,21 @@ class TableRuntime:
                 if not self._progress.is_set():
                     await self._idle()
             await asyncio.sleep(self.options.finish_grace)  # let the last entries travel
+            if self.successor_broker is not None:  # others may still be catching up
+                await asyncio.sleep(self.options.finish_grace * 3)
         finally:
-            pump.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await pump
+            self.stop_successor()
+            for task in (pump, watchdog):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     async def _request_seats(self) -> None:
         for seat in self.seats:
             if seat.peer is None:
                 await self.link.publish(
                     topics.join(self.table_id),
-                    join_request(seat.identity, self.table_id, seat.name),
+                    join_request(seat.identity, self.table_id, seat.name, seat.fallback),
                     wait=5,
                 )
 
@@ -303,6 +365,12 @@ class TableRuntime:
             elif topic == topics.notice(self.table_id):
                 with contextlib.suppress(Exception):
                     self.on_event("notice", msgpack.unpackb(payload, raw=False))
+
+    async def _watchdog(self) -> None:
+        while True:
+            await asyncio.sleep(0.5)
+            with contextlib.suppress(Exception):
+                await self._maybe_rehost()
 
     async def _idle(self) -> None:
         """Nothing happened for a while: fill gaps, report a stalled seat."""
@@ -337,3 +405,16 @@ def _urandom(size: int) -> bytes:
     import os
 
     return os.urandom(size)
+
+
+async def _reachable(endpoint: Any, timeout: float = 0.5) -> bool:
+    try:
+        _, writer = await asyncio.wait_for(
+            asyncio.open_connection(endpoint.host, endpoint.port), timeout
+        )
+    except (OSError, TimeoutError):
+        return False
+    writer.close()
+    with contextlib.suppress(Exception):
+        await writer.wait_closed()
+    return True
