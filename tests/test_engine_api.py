@@ -173,3 +173,17 @@ def test_replay_equals_applying_one_by_one():
     replayed = state.game.replay([str(a) for a in state.history()])
     assert replayed.public_state() == state.public_state()
     assert replayed.history() == state.history()
+
+
+def test_D16_void_ends_the_hand_without_score_and_the_same_dealer_deals():
+    deck = deck_for_hands(2, 1, {0: "7h 8d As", 1: "9c 10c Jc"})
+    config = TrutConfig(2, start=StartPosition((2, 3), (1, 2), 1, deck))
+    state = TrutGame(config).new_initial_state()
+    state.apply("play 9c")
+    events = state.apply("void")
+    assert [e["event"] for e in events] == ["hand_void", "hand_end"]
+    assert (state.phase, state.dealer, state.longs, state.petits) == ("deal", 1, [2, 3], [1, 2])
+    with pytest.raises(IllegalAction) as exc:
+        state.apply("void")  # no hand in progress
+    assert exc.value.rule == "D16"
+    assert "void" not in {str(a) for a in state.legal_actions()}

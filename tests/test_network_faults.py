@@ -167,3 +167,27 @@ def test_host_killed_the_table_moves_to_a_successor_broker_and_the_host_comes_ba
     assert all(r["halted"] is None for r in results)
     rehosted = [e for e in results[1]["events"] if e["event"] == "rehosted"]
     assert rehosted and rehosted[0]["broker"] == fallback_1
+
+
+def test_a_frozen_seat_is_voted_out_and_a_bot_takes_it_from_the_next_hand(tmp_path):
+    broker = EmbeddedBroker()
+    url = broker.start().url
+    try:
+        _, procs = start_table(
+            url, 3, tmp_path, "freeze", ["--stall-timeout", "1", "--void-timeout", "3"]
+        )
+        frozen = procs[2]
+        wait_for_entries(tmp_path / "p2", 80)
+        seat = PeerStore(tmp_path / "p2").load_secrets()["seat"]
+        os.kill(frozen.pid, signal.SIGSTOP)  # alive but silent
+        results = [result_of(p) for p in procs[:2]]
+        os.kill(frozen.pid, signal.SIGKILL)
+        frozen.communicate()
+        assert len({r["state_hash"] for r in results}) == 1
+        assert all(r["halted"] is None for r in results)
+        events = [e for r in results for e in r["events"]]
+        assert any(e["event"] == "vote" and e["seat"] == seat for e in events)
+        replaced = [e for e in events if e["event"] == "replaced"]
+        assert replaced and replaced[0]["seat"] == seat
+    finally:
+        broker.stop()

@@ -72,6 +72,7 @@ def test_readable_examples():
         "refuse",
         "keep 7h 8d As",
         "keep @3 @7 @12",
+        "void",
         "draw Kc",
         "deal",
     ]:

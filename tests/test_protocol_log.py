@@ -147,7 +147,7 @@ def test_protocol_doc_describes_every_message_type():
 
     doc = (Path(__file__).parent.parent / "docs/protocol.md").read_text()
     handlers = [name[4:] for name in dir(table.TableReplica) if name.startswith("_on_")]
-    assert len(handlers) == 10
+    assert len(handlers) == 11
     for kind in handlers:
         assert f"| `{kind}` |" in doc, kind
 

@@ -80,7 +80,7 @@ def narrate(event: dict[str, Any], state: TrutState, show_hands: bool = True) ->
         return [f"  seat {event['seat']} is out of this hand [T20]"]
     if kind == "trut_accepted":
         return []
-    if kind == "play":
+    if kind in ("play", "hand_void"):
         return []
     if kind == "trick":
         shown = ", ".join(f"{s}:{parse_card(c).symbol}" for s, c in event["cards"])
@@ -93,7 +93,9 @@ def narrate(event: dict[str, Any], state: TrutState, show_hands: bool = True) ->
         return [f"  trick {event['number']}: {shown} -> {result}"]
     if kind == "hand_end":
         result = event["result"]
-        if result == "pourrie":
+        if result == "void":
+            head = "the hand is void: nobody scores, same Donneur [D16]"
+        elif result == "pourrie":
             head = "pourrie: nobody scores, same Donneur [T7]"
         elif result == "fold":
             head = f"{_team_name(state, event['team'])} wins by fold [T11]"

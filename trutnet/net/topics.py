@@ -6,6 +6,7 @@
 ``trutnet/v1/table/<table>/sync``       "send me what follows my head", QoS 1
 ``trutnet/v1/table/<table>/presence/<seat>``  retained presence, last will "offline"
 ``trutnet/v1/table/<table>/notice``     stall reports and other notices, QoS 1
+``trutnet/v1/table/<table>/vote``       signed votes to replace a stalled seat, QoS 1
 """
 
 from __future__ import annotations
@@ -34,6 +35,10 @@ def join(table: bytes) -> str:
 
 def sync(table: bytes) -> str:
     return table_topic(table, "sync")
+
+
+def vote(table: bytes) -> str:
+    return table_topic(table, "vote")
 
 
 def notice(table: bytes) -> str:

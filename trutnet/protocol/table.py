@@ -54,13 +54,13 @@ from trutnet.crypto import (
 )
 from trutnet.crypto.elgamal import Deck
 from trutnet.crypto.group import Point, RandomBytes
-from trutnet.crypto.identity import Identity
+from trutnet.crypto.identity import Identity, decode_public
 from trutnet.crypto.randomness import commitment, draw
 from trutnet.engine.api import CHANCE
 from trutnet.engine.cards import FULL_DECK, card_from_index
 from trutnet.engine.errors import EngineError
 from trutnet.engine.games.trut import Deal, Draw, Play, TrutConfig, TrutGame, TrutState
-from trutnet.engine.games.trut.actions import CardRef, Keep, SingCount, Word, parse_action
+from trutnet.engine.games.trut.actions import CardRef, Keep, SingCount, Void, Word, parse_action
 from trutnet.protocol.blame import Blame
 from trutnet.protocol.envelope import (
     PROTOCOL_VERSION,
@@ -71,6 +71,7 @@ from trutnet.protocol.envelope import (
 )
 from trutnet.protocol.lobby import LobbyError, check_fallback, check_name
 from trutnet.protocol.log import LogError, TableLog
+from trutnet.protocol.replace import VoteError, check_votes, coordinator, make_vote
 
 DECK_NAME = "french32"
 AUTOMATIC = ("keys", "commit", "reveal", "shuffle", "shares", "checkpoint", "result")
@@ -85,6 +86,7 @@ TYPE_LIMITS = {
     "act": 512,
     "play": 1024,
     "checkpoint": 512,
+    "void": 8192,
     "result": 512,
 }
 
@@ -153,6 +155,7 @@ class TableReplica:
         self.seats: list[bytes] = []  # identity keys
         self.names: list[str] = []
         self.fallbacks: list[str] = []
+        self.replaced: list[tuple[int, int]] = []  # (seat, log length) of each replacement
         self.config: TrutConfig | None = None
         self.state: TrutState | None = None
         self.cards = CardTable(DECK_NAME, len(FULL_DECK))
@@ -241,6 +244,9 @@ class TableReplica:
         if expected is None:
             raise Rejected("over", "the game is over: no entry is expected")
         seat, kinds = expected
+        if entry.type == "void" and self.can_void(seat) and entry.seat == coordinator(seat, self.n):
+            kinds = (*kinds, "void")  # 7.7: the coordinator replaces the stalled seat
+            seat = entry.seat
         if entry.seat != seat or entry.type not in kinds:
             blame = Blame(
                 entry.seat,
@@ -520,6 +526,50 @@ class TableReplica:
         else:
             self.phase, self.deck, self.revealed = "shuffle", (), {}
 
+    def can_void(self, seat: int) -> bool:
+        """Whether ``seat`` (the seat the table waits for) may be replaced now (7.7)."""
+        expected = self.expected()
+        return (
+            expected is not None
+            and expected[0] == seat
+            and self.n >= 2
+            and self.phase in ("shuffle", "shares", "game", "checkpoint")
+        )
+
+    def _on_void(self, entry: Entry, body: dict[str, Any]) -> None:
+        _exact_fields(body, {"seat", "votes", "identity", "elgamal", "proof", "name"})
+        state = self.state
+        assert state is not None
+        stalled = _int_field(body, "seat", 0, self.n - 1)
+        try:
+            check_votes(
+                body["votes"], self.table_id, self.seats, entry.prev, stalled, state.hand_number
+            )
+        except VoteError as exc:
+            raise Rejected("votes", str(exc)) from exc
+        identity = _bytes_field(body, "identity", 32)
+        if identity in self.seats:
+            raise Rejected("schema", "the replacement needs a new identity key")
+        try:
+            decode_public(identity)
+            name = check_name(body["name"])
+            key = decode_point(_bytes_field(body, "elgamal", 33))
+            proof = KeyProof.from_bytes(_bytes_field(body, "proof", 64))
+            verify_key(key, proof, self.context("keys/replace"), stalled)
+        except (CryptoError, LobbyError) as exc:
+            raise Rejected("key-proof", str(exc)) from exc
+        if any(bytes(k) == bytes(key) for i, k in enumerate(self.elgamal) if i != stalled):
+            raise Rejected("key-proof", "a key already used by another seat")
+        if state.phase not in ("draw", "deal", "over"):
+            state.apply(Void())  # D16: no score, the same Donneur deals again
+        self.seats[stalled], self.names[stalled] = identity, name
+        self.elgamal[stalled] = key
+        self.joint = joint_key(self.elgamal)
+        self.shares, self.pending_play, self.withheld = None, None, {}
+        self.deck, self.revealed, self.checkpoints = (), {}, {}
+        self.phase, self.turn = "shuffle", 0
+        self.replaced.append((stalled, len(self.log)))
+
     def _on_result(self, entry: Entry, body: dict[str, Any]) -> None:
         _exact_fields(body, {"winner", "state"})
         assert self.state is not None
@@ -593,6 +643,8 @@ class TablePeer:
     def _learn(self, round_: ShareRound) -> None:
         """Decrypt this seat's own cards of a finished private share round."""
         mine = round_.owners.get(self.seat, [])
+        if self.replica.elgamal[self.seat] != self.elgamal.public:
+            return  # a round from before this seat was re-keyed (7.7): not our cards
         state = self.replica.state
         assert state is not None
         for pos in mine:
@@ -637,6 +689,8 @@ class TablePeer:
 
     def next_automatic(self) -> bytes | None:
         """Sign and apply the next automatic entry if it is this seat's to write now."""
+        if self.replaced():
+            return None
         expected = self.replica.expected()
         if expected is None or expected[0] != self.seat or expected[1][0] not in AUTOMATIC:
             return None
@@ -691,7 +745,67 @@ class TablePeer:
             return {"hand": state.hand_number, "state": bytes.fromhex(state.state_hash())}
         return {"winner": state.winner, "state": bytes.fromhex(state.state_hash())}
 
+    def vote(self, stalled: int) -> bytes:
+        """This seat's signed vote to replace ``stalled`` at the current head (7.7)."""
+        state = self.replica.state
+        assert state is not None
+        return make_vote(
+            self.identity,
+            self.replica.table_id,
+            self.seat,
+            self.replica.log.head,
+            stalled,
+            state.hand_number,
+        )
+
+    def replace(
+        self, stalled: int, votes: Sequence[bytes], name: str = "Bot"
+    ) -> tuple[bytes, TablePeer]:
+        """As coordinator: write the ``void`` entry and build the bot's peer for the seat.
+
+        Raises :class:`~.replace.VoteError` (signing nothing) unless the votes are a
+        valid majority for this point of the log.
+        """
+        state = self.replica.state
+        assert state is not None
+        if not self.replica.can_void(stalled) or self.seat != coordinator(stalled, self.replica.n):
+            raise VoteError(f"seat {self.seat} cannot replace seat {stalled} now")
+        check_votes(
+            list(votes),
+            self.replica.table_id,
+            self.replica.seats,
+            self.replica.log.head,
+            stalled,
+            state.hand_number,
+        )
+        identity = Identity.generate(self.rng)
+        key = KeyPair.generate(self.rng)
+        proof = key.prove(self.replica.context("keys/replace"), stalled, self.rng)
+        wire = self._sign(
+            "void",
+            {
+                "seat": stalled,
+                "votes": list(votes),
+                "identity": identity.public,
+                "elgamal": bytes(key.public),
+                "proof": proof.to_bytes(),
+                "name": name,
+            },
+        )
+        bot = TablePeer(identity, stalled, self.replica.table_id, self.rng)
+        bot.elgamal = key
+        for entry in self.replica.log.entries:
+            bot.receive(entry.wire)
+        return wire, bot
+
+    def replaced(self) -> bool:
+        """True once this seat's key is no longer the seat's (a vote replaced it)."""
+        seats = self.replica.seats
+        return bool(seats) and seats[self.seat] != self.identity.public
+
     def decide(self) -> bool:
+        if self.replaced():
+            return False
         expected = self.replica.expected()
         return expected is not None and expected[0] == self.seat and expected[1][0] == "act"
 

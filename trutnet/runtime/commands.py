@@ -71,7 +71,7 @@ def _finish(result: SeatResult, as_json: bool) -> int:
 
 
 def _options(args: argparse.Namespace) -> Options:
-    return Options(stall_timeout=args.stall_timeout)
+    return Options(stall_timeout=args.stall_timeout, void_timeout=args.void_timeout)
 
 
 def cmd_host(args: argparse.Namespace) -> int:
@@ -305,6 +305,13 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
             type=float,
             default=30.0,
             help="report a seat the table waits for longer than this (s)",
+        )
+        p.add_argument(
+            "--void-timeout",
+            type=float,
+            default=120.0,
+            help="vote to void the hand and give a bot the seat the table waited "
+            "for longer than this (s)",
         )
         p.add_argument("--json", action="store_true", help="one JSON object per line")
         p.add_argument(

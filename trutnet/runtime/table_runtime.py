@@ -60,6 +60,7 @@ class Options:
     gap_timeout: float = 0.5
     finish_grace: float = 1.0
     rehost_after: float = 3.0  # seconds without any broker before a successor re-hosts
+    void_timeout: float = 120.0  # seconds waiting for a seat before voting to replace it
 
 
 @dataclass
@@ -100,7 +101,15 @@ class TableRuntime:
         self.base_endpoints = list(link.endpoints())
         link._endpoints = self.candidates
         self.successor_broker: Any = None
-        for topic in (topics.log(table_id), topics.sync(table_id), topics.notice(table_id)):
+        self.votes: dict[tuple[int, bytes], dict[int, bytes]] = {}
+        self._voted: set[tuple[int, bytes]] = set()
+        self._told_replaced: set[int] = set()
+        for topic in (
+            topics.log(table_id),
+            topics.sync(table_id),
+            topics.notice(table_id),
+            topics.vote(table_id),
+        ):
             if topic not in link.subscriptions:
                 link.subscriptions.append(topic)
 
@@ -362,6 +371,8 @@ class TableRuntime:
                 self.ingest(payload)
             elif topic == topics.sync(self.table_id):
                 await self._answer_sync(payload)
+            elif topic == topics.vote(self.table_id):
+                await self._on_vote(payload)
             elif topic == topics.notice(self.table_id):
                 with contextlib.suppress(Exception):
                     self.on_event("notice", msgpack.unpackb(payload, raw=False))
@@ -372,8 +383,86 @@ class TableRuntime:
             with contextlib.suppress(Exception):
                 await self._maybe_rehost()
 
+    # --------------------------------------------------- replacing a seat (7.7)
+
+    async def _on_vote(self, wire: bytes) -> None:
+        try:
+            vote = parse_entry(wire, self.table_id)
+            stalled = int(vote.body["seat"])
+        except (MessageError, KeyError, TypeError, ValueError):
+            return
+        if vote.type != "vote":
+            return
+        self.votes.setdefault((stalled, vote.prev), {})[vote.seat] = wire
+        await self._maybe_replace(stalled)
+
+    async def _vote(self, stalled: int) -> None:
+        replica = self.replica
+        if replica is None:
+            return
+        key = (stalled, replica.log.head)
+        if key in self._voted:
+            return
+        self._voted.add(key)
+        for peer in self.peers:
+            if peer.seat != stalled and not peer.replaced():
+                wire = peer.vote(stalled)
+                self.votes.setdefault(key, {})[peer.seat] = wire
+                self.on_event("vote", {"seat": stalled, "voter": peer.seat})
+                await self.link.publish(topics.vote(self.table_id), wire, wait=5)
+        await self._maybe_replace(stalled)
+
+    async def _maybe_replace(self, stalled: int) -> None:
+        from trutnet.bots import make_bot
+        from trutnet.protocol.replace import VoteError, coordinator, votes_needed
+
+        replica = self.replica
+        if replica is None or not replica.can_void(stalled):
+            return
+        votes = self.votes.get((stalled, replica.log.head), {})
+        chief = next(
+            (
+                p
+                for p in self.peers
+                if p.seat == coordinator(stalled, replica.n) and not p.replaced()
+            ),
+            None,
+        )
+        if chief is None or len(votes) < votes_needed(replica.n):
+            return
+        try:
+            wire, bot_peer = chief.replace(stalled, list(votes.values()), f"Bot {stalled}")
+        except VoteError:
+            return
+        import random
+
+        bot_seat = LocalSeat(
+            bot_peer.identity,
+            f"Bot {stalled}",
+            make_bot("heuristic", random.Random()),
+            None,
+            bot_peer,
+        )
+        self.seats.append(bot_seat)
+        for seat in self.seats:
+            if seat.peer is not None and seat.peer is not chief and seat is not bot_seat:
+                self.ingest(wire)
+                break
+        for seat in self.seats:
+            self._persist(seat)
+        self._touch()
+        self.on_event("replaced", {"seat": stalled, "by": "bot", "coordinator": chief.seat})
+        await self.link.publish(topics.log(self.table_id), wire)
+
+    def _notice_replaced(self) -> None:
+        for peer in self.peers:
+            if peer.replaced() and peer.seat not in self._told_replaced:
+                self._told_replaced.add(peer.seat)
+                self.on_event("you_were_replaced", {"seat": peer.seat})
+
     async def _idle(self) -> None:
-        """Nothing happened for a while: fill gaps, report a stalled seat."""
+        """Nothing happened for a while: fill gaps, report a stalled seat, vote."""
+        self._notice_replaced()
         if self.buffer or self.replica is None:
             await self._ask_sync()
         replica = self.replica
@@ -399,6 +488,9 @@ class TableRuntime:
             )
         elif waited >= 2 * self.options.gap_timeout:
             await self._ask_sync()
+        local = {p.seat for p in self.peers if not p.replaced()}
+        if waited >= self.options.void_timeout and expected[0] not in local:
+            await self._vote(expected[0])
 
 
 def _urandom(size: int) -> bytes:

@@ -137,6 +137,18 @@ class Word(Action):
         return self
 
 
+@dataclass(frozen=True, slots=True)
+class Void(Action):
+    """Administrative: the table voids the hand in progress (D16). No seat chooses it;
+    the table protocol applies it when a stalled seat is replaced by a bot."""
+
+    def __str__(self) -> str:
+        return "void"
+
+    def public(self) -> Void:
+        return self
+
+
 WORDS = ("trut", "accept", "fold", "pass", "sing", "agree", "refuse")
 TRUT, ACCEPT, FOLD, PASS, SING, AGREE, REFUSE = (Word(w) for w in WORDS)
 
@@ -151,6 +163,8 @@ def parse_action(text: str) -> Action:
     verb, args = parts[0], parts[1:]
     if verb in WORDS and not args:
         return Word(verb)
+    if verb == "void" and not args:
+        return Void()
     if verb == "draw" and len(args) == 1:
         return Draw(parse_card(args[0]))
     if verb == "deal":

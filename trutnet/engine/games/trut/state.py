@@ -38,6 +38,7 @@ from trutnet.engine.games.trut.actions import (
     Keep,
     Play,
     SingCount,
+    Void,
     Word,
     parse_action,
 )
@@ -251,6 +252,15 @@ class TrutState(GameState):
         if isinstance(action, Deal):
             self._require(phase == "deal", "T4", f"no deal now (phase {phase})")
             self._apply_deal(action)
+            return action
+        if isinstance(action, Void):
+            self._require(
+                phase not in ("draw", "deal", "over"),
+                "D16",
+                "only a hand in progress can be voided",
+            )
+            self.events.append({"event": "hand_void", "hand": self.hand_number})
+            self._close_hand("void", None, self.dealer)  # D16: no score, same Donneur
             return action
         seat = self.to_act
         if seat is None or seat == CHANCE:
