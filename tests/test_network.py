@@ -44,3 +44,36 @@ def test_broker_load_replay_measures_hands(embedded):
     best, curve = max_tables(parse_broker_url(embedded), steps=(2,), hands=1)
     assert best == 2 and curve[0]["tables"] == 2
     assert 0 < curve[0]["hand_ms_median"] <= curve[0]["hand_ms_p95"] < 2000
+
+
+def test_presence_is_retained_and_the_will_says_offline_when_a_peer_dies(embedded):
+    import asyncio
+    import os
+    import signal
+
+    import aiomqtt
+    import msgpack
+
+    from trutnet.net.broker import parse_broker_url
+
+    from .network_helpers import spawn
+
+    endpoint = parse_broker_url(embedded)
+    table = os.urandom(16).hex()
+    peer = spawn(["join", "--broker", embedded, "--table", table, "--name", "Ana", "--json"])
+
+    async def watch():
+        statuses = []
+        async with aiomqtt.Client(endpoint.host, endpoint.port) as client:
+            await client.subscribe(f"trutnet/v1/table/{table}/presence/+", qos=1)
+            async with asyncio.timeout(30):
+                async for message in client.messages:
+                    data = msgpack.unpackb(message.payload, raw=False)
+                    statuses.append((data["name"], data["status"]))
+                    if data["status"] == "online":
+                        os.kill(peer.pid, signal.SIGKILL)
+                    if data["status"] == "offline":
+                        return statuses
+
+    assert asyncio.run(watch()) == [("Ana", "online"), ("Ana", "offline")]
+    peer.communicate()

@@ -165,8 +165,13 @@ def test_host_killed_the_table_moves_to_a_successor_broker_and_the_host_comes_ba
     results = [result_of(p) for p in (back, *joiners)]
     assert len({r["state_hash"] for r in results}) == 1
     assert all(r["halted"] is None for r in results)
-    rehosted = [e for e in results[1]["events"] if e["event"] == "rehosted"]
-    assert rehosted and rehosted[0]["broker"] == fallback_1
+    # Exactly one successor: seat 1 (the first seat with a fallback), at its own fallback.
+    fallbacks = {
+        PeerStore(tmp_path / f"p{k}").load_secrets()["seat"]: fb
+        for k, fb in ((1, fallback_1), (2, fallback_2))
+    }
+    rehosted = [e for r in results for e in r["events"] if e["event"] == "rehosted"]
+    assert [(e["seat"], e["broker"]) for e in rehosted] == [(1, fallbacks[1])]
 
 
 def test_a_frozen_seat_is_voted_out_and_a_bot_takes_it_from_the_next_hand(tmp_path):

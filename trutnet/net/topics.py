@@ -4,7 +4,8 @@
 ``trutnet/v1/table/<table>/log``        log entries, QoS 1
 ``trutnet/v1/table/<table>/join``       join requests to the host, QoS 1
 ``trutnet/v1/table/<table>/sync``       "send me what follows my head", QoS 1
-``trutnet/v1/table/<table>/presence/<seat>``  retained presence, last will "offline"
+``trutnet/v1/table/<table>/presence/<fp>``  retained presence of a player (key fingerprint),
+                                        last will "offline"
 ``trutnet/v1/table/<table>/notice``     stall reports and other notices, QoS 1
 ``trutnet/v1/table/<table>/vote``       signed votes to replace a stalled seat, QoS 1
 """

@@ -28,7 +28,7 @@ from typing import Any
 import msgpack
 
 from trutnet.bots import Bot
-from trutnet.crypto.identity import Identity
+from trutnet.crypto.identity import Identity, fingerprint
 from trutnet.net import topics
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry
@@ -98,6 +98,13 @@ class TableRuntime:
         self._hand = -1
         self.hand_started: list[float] = []  # when each hand began, seen from here
         link.on_connect = self._on_connect
+        # Presence (9.1): retained "online" on connect; the broker publishes the will,
+        # "offline", if this process dies or loses its connection.
+        me = seats[0].identity
+        self.presence_topic = topics.presence(table_id, fingerprint(me.public))
+        self.presence = {"name": seats[0].name, "key": me.public}
+        if link.will is None:
+            link.will = (self.presence_topic, msgpack.packb({**self.presence, "status": "offline"}))
         self.base_endpoints = list(link.endpoints())
         link._endpoints = self.candidates
         self.successor_broker: Any = None
@@ -152,25 +159,29 @@ class TableRuntime:
         return out
 
     async def _maybe_rehost(self) -> None:
-        """No broker for ``rehost_after`` seconds: the first seat in order whose fallback
-        no earlier candidate answers for starts an embedded broker there."""
+        """No broker for a while: the k-th seat (in seat order) that named a fallback
+        waits k periods of ``rehost_after``, then, if no earlier candidate answers,
+        starts an embedded broker at its fallback (9.3). The staggered waits let an
+        earlier successor that is alive come up first, so peers do not split."""
         since = self.link.disconnected_since
         replica = self.replica
-        if (
-            self.successor_broker is not None
-            or since is None
-            or replica is None
-            or asyncio.get_running_loop().time() - since < self.options.rehost_after
-        ):
+        if self.successor_broker is not None or since is None or replica is None:
             return
         from trutnet.net.broker import EmbeddedBroker, parse_broker_url
 
+        waited = asyncio.get_running_loop().time() - since
+        if waited < self.options.rehost_after:
+            return
         mine = {p.seat for p in self.peers}
+        rank = 0
         for seat, fallback in enumerate(replica.fallbacks):
             if not fallback:
                 continue
+            rank += 1
             endpoint = parse_broker_url(fallback)
             if seat in mine:
+                if waited < self.options.rehost_after * rank:
+                    return
                 broker = EmbeddedBroker(endpoint.host, endpoint.port)
                 await asyncio.get_running_loop().run_in_executor(None, broker.start)
                 self.successor_broker = broker
@@ -187,6 +198,8 @@ class TableRuntime:
     # ------------------------------------------------------------- intake
 
     async def _on_connect(self) -> None:
+        online = msgpack.packb({**self.presence, "status": "online"})
+        await self.link.publish(self.presence_topic, online, retain=True, wait=5)
         await self._ask_sync()
 
     async def _ask_sync(self) -> None:
