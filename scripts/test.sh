@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The test command (README and .ci/run): install what the tests need, then run them.
 # System packages (Mosquitto for the external-broker tests, iproute2 for the network
-# namespaces of the discovery test) come from apt when we are root and they are missing.
+# namespaces of the discovery test, tmux for the terminal-client test) come from apt
+# when we are root and they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   missing=()
   [ -x /usr/sbin/mosquitto ] || command -v mosquitto >/dev/null 2>&1 || missing+=(mosquitto)
   command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+  command -v tmux >/dev/null 2>&1 || missing+=(tmux)
   if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

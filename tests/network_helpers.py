@@ -51,6 +51,8 @@ def start_table(
             spawn(
                 [
                     "join",
+                    "--bot",
+                    "heuristic",
                     "--broker",
                     url,
                     "--table",

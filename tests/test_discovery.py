@@ -128,6 +128,8 @@ def test_discovery_and_a_whole_game_across_two_network_namespaces(two_hosts):
                 ns_b,
                 *TRUTNET,
                 "join",
+                "--bot",
+                "heuristic",
                 name,
                 "--interface",
                 addr_b,

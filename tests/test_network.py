@@ -60,7 +60,20 @@ def test_presence_is_retained_and_the_will_says_offline_when_a_peer_dies(embedde
 
     endpoint = parse_broker_url(embedded)
     table = os.urandom(16).hex()
-    peer = spawn(["join", "--broker", embedded, "--table", table, "--name", "Ana", "--json"])
+    peer = spawn(
+        [
+            "join",
+            "--broker",
+            embedded,
+            "--table",
+            table,
+            "--name",
+            "Ana",
+            "--json",
+            "--bot",
+            "heuristic",
+        ]
+    )
 
     async def watch():
         statuses = []

@@ -40,7 +40,9 @@ def test_peer_killed_mid_hand_resumes_and_the_game_finishes(tmp_path):
         victim.communicate()
         assert victim.returncode == -signal.SIGKILL
         time.sleep(4.0)  # the table soon waits for the dead seat: past the 2 s stall timeout
-        restarted = spawn(["join", "--resume", "--store", str(tmp_path / "p2"), "--json"])
+        restarted = spawn(
+            ["join", "--resume", "--store", str(tmp_path / "p2"), "--json", "--bot", "heuristic"]
+        )
         results = [result_of(p) for p in (procs[0], procs[1], restarted, procs[3])]
         assert len({r["state_hash"] for r in results}) == 1
         assert all(r["halted"] is None for r in results)
@@ -142,6 +144,8 @@ def test_host_killed_the_table_moves_to_a_successor_broker_and_the_host_comes_ba
         spawn(
             [
                 "join",
+                "--bot",
+                "heuristic",
                 "--broker",
                 url,
                 "--table",
@@ -161,7 +165,17 @@ def test_host_killed_the_table_moves_to_a_successor_broker_and_the_host_comes_ba
     os.kill(host_proc.pid, signal.SIGKILL)  # its broker child dies with it
     host_proc.communicate()
     time.sleep(4.5)  # past rehost_after: seat 1 is hosting now
-    back = spawn(["join", "--resume", "--store", str(tmp_path / "host" / "seat-0"), *common])
+    back = spawn(
+        [
+            "join",
+            "--resume",
+            "--store",
+            str(tmp_path / "host" / "seat-0"),
+            *common,
+            "--bot",
+            "heuristic",
+        ]
+    )
     results = [result_of(p) for p in (back, *joiners)]
     assert len({r["state_hash"] for r in results}) == 1
     assert all(r["halted"] is None for r in results)

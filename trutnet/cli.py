@@ -256,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _selfplay(args, parser)
         if args.command == "verify":
             return _verify(args)
-        if args.command in ("host", "join", "tables"):
+        if args.command in ("host", "join", "tables", "play"):
             from trutnet.runtime import commands
 
             commands.install_signal_exit()
@@ -264,6 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "host": commands.cmd_host,
                 "join": commands.cmd_join,
                 "tables": commands.cmd_tables,
+                "play": commands.cmd_play,
             }[args.command]
             return handler(args)
         return _bench(args)

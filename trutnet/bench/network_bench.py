@@ -64,6 +64,8 @@ def real_game(endpoint: Endpoint, seed: str, inprocess: bool = False) -> dict[st
         join = [
             *base,
             "join",
+            "--bot",
+            "heuristic",
             "--table",
             table,
             "--name",

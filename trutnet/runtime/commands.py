@@ -128,6 +128,7 @@ def cmd_join(args: argparse.Namespace) -> int:
             print("trutnet join: --resume needs --store DIR", file=sys.stderr)
             return 2
         endpoints = [ExternalBroker(args.broker).start()] if args.broker else None
+        args.bot = args.bot or "heuristic"  # resuming plays the seat with a bot for now
         return _finish(
             _run(resume(args.store, endpoints, args.bot, _options(args), emit)), args.json
         )
@@ -150,6 +151,8 @@ def cmd_join(args: argparse.Namespace) -> int:
         endpoint, table_id = found
     if args.store is not None:
         args.store.mkdir(parents=True, exist_ok=True)
+    if args.bot is None:  # a person plays: the terminal client
+        return _join_with_ui(args, table_id, endpoint)
     return _finish(
         _run(
             join(
@@ -213,6 +216,8 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
                         [
                             *base,
                             "join",
+                            "--bot",
+                            "heuristic",
                             "--broker",
                             endpoint.url,
                             "--table",
@@ -274,6 +279,113 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
     return 0
 
 
+def data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
+    return Path(base) / "trutnet"
+
+
+def lan_address() -> str:
+    """This machine's address on its LAN: a UDP connect sends nothing, it only asks the
+    routing table which interface it would use. Loopback when there is none."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("10.254.254.254", 1))
+            return str(s.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Host a table with the terminal client: lobby, bots, then the game."""
+    from trutnet.client.app import TrutApp, play_with_ui
+
+    config = TrutConfig(args.players, args.variant, args.sum_on_patte)
+    if not 0 <= args.bots < config.players:
+        print(f"trutnet play: --bots is 0..{config.players - 1}", file=sys.stderr)
+        return 2
+    bind = args.bind or lan_address()
+    broker = EmbeddedBroker(bind, args.port)
+    try:
+        endpoint = broker.start()
+    except BrokerError as exc:
+        print(f"trutnet play: {exc}", file=sys.stderr)
+        return 2
+    table_id = os.urandom(16)
+    store = args.store or data_dir() / "tables" / table_id.hex()
+    transcript = data_dir() / "games" / f"{table_id.hex()}.json"
+    table_name = args.table_name or f"{args.name}'s table"
+    announcer = None
+    if args.announce:
+        from trutnet.discovery.announce import TableAnnouncer
+
+        announcer = TableAnnouncer(bind)
+
+    def on_announce(message: dict[str, Any]) -> None:
+        if announcer is not None:
+            announcer.update(message, endpoint)
+
+    ui = TrutApp(table_name, config.players)
+    try:
+        result = _run(
+            play_with_ui(
+                lambda hooks: host(
+                    config,
+                    [endpoint],
+                    name=args.name,
+                    table_name=table_name,
+                    bots=args.bots,
+                    host_bot=None,
+                    store=store,
+                    seed=args.seed,
+                    options=_options(args),
+                    table_id=table_id,
+                    hooks=hooks,
+                    on_announce=on_announce,
+                ),
+                ui,
+                transcript,
+            )
+        )
+    finally:
+        if announcer is not None:
+            announcer.close()
+        broker.stop()
+    if result is not None:
+        print(f"game over: winner team {result.winner}; transcript: {transcript}")
+    return 0
+
+
+def _join_with_ui(args: argparse.Namespace, table_id: bytes, endpoint: Endpoint) -> int:
+    from trutnet.client.app import TrutApp, play_with_ui
+
+    transcript = data_dir() / "games" / f"{table_id.hex()}.json"
+    store = args.store or data_dir() / "tables" / f"{table_id.hex()}-join"
+    store.mkdir(parents=True, exist_ok=True)
+    ui = TrutApp(f"table {table_id.hex()[:8]}", 0)
+    result = _run(
+        play_with_ui(
+            lambda hooks: join(
+                table_id,
+                [endpoint],
+                args.name,
+                None,
+                store,
+                args.seed,
+                _options(args),
+                fallback=args.fallback or "",
+                hooks=hooks,
+            ),
+            ui,
+            transcript,
+        )
+    )
+    if result is not None:
+        print(f"game over: winner team {result.winner}; transcript: {transcript}")
+    return 0
+
+
 def cmd_tables(args: argparse.Namespace) -> int:
     from trutnet.discovery.browse import live_tables
 
@@ -297,7 +409,7 @@ def cmd_tables(args: argparse.Namespace) -> int:
 
 
 def add_network_commands(sub: Any, seed_type: Any) -> None:
-    def network_options(p: argparse.ArgumentParser) -> None:
+    def network_options(p: argparse.ArgumentParser, bot_default: str | None) -> None:
         p.add_argument("--store", type=Path, help="keep this seat's keys, log and secrets here")
         p.add_argument("--seed", help="deterministic keys and randomness (testing only)")
         p.add_argument(
@@ -316,9 +428,11 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
         p.add_argument("--json", action="store_true", help="one JSON object per line")
         p.add_argument(
             "--bot",
-            default="heuristic",
+            default=bot_default,
             choices=("heuristic", "random"),
-            help="the bot that plays this seat (the terminal client comes later)",
+            help="a bot plays this seat (without it, you play on the screen)"
+            if bot_default is None
+            else "the bot that plays the host's seat",
         )
 
     hp = sub.add_parser("host", help="host a table without a UI (bots fill empty seats)")
@@ -343,7 +457,27 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
         action="store_false",
         help="do not announce the table with zeroconf",
     )
-    network_options(hp)
+    network_options(hp, "heuristic")
+
+    pp = sub.add_parser("play", help="host a table and play it on the terminal")
+    pp.add_argument("--players", type=int, choices=(2, 3, 4, 6), default=2)
+    pp.add_argument("--variant", choices=("classic", "gatinaise"), default="classic")
+    pp.add_argument("--sum-on-patte", action="store_true")
+    pp.add_argument("--name", default=(os.environ.get("USER") or "Player")[:32])
+    pp.add_argument("--table-name", default="")
+    pp.add_argument(
+        "--bots",
+        type=int,
+        default=0,
+        help="seat K bots at once; the game starts when every seat is taken",
+    )
+    pp.add_argument("--bind", help="broker address (default: this machine's LAN address)")
+    pp.add_argument("--port", type=int, default=0)
+    pp.add_argument("--store", type=Path, help="this seat's keys, log and secrets")
+    pp.add_argument("--seed", help=argparse.SUPPRESS)
+    pp.add_argument("--stall-timeout", type=float, default=30.0)
+    pp.add_argument("--void-timeout", type=float, default=120.0)
+    pp.add_argument("--no-announce", dest="announce", action="store_false")
 
     tp = sub.add_parser("tables", help="list the tables open on the LAN")
     tp.add_argument("--timeout", type=float, default=2.0, help="search time (s)")
@@ -375,7 +509,7 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
         metavar="IP",
         help="search only on this interface address (repeatable)",
     )
-    network_options(jp)
+    network_options(jp, None)
 
 
 def install_signal_exit() -> None:

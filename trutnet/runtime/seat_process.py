@@ -11,6 +11,7 @@ Every function returns a :class:`SeatResult` once the game is over.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import random
@@ -35,6 +36,37 @@ from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
 from trutnet.store import PeerStore
 
 ANNOUNCE_VERSION = 1
+
+
+@dataclass
+class Hooks:
+    """How a user interface follows a seat process: the runtime once it exists, the
+    lobby roster as it changes, lobby commands (``"bot"``), and where to save the
+    transcript at the end."""
+
+    on_runtime: Callable[[TableRuntime], None] | None = None
+    on_lobby: Callable[[list[tuple[int, str, str]]], None] | None = None
+    commands: asyncio.Queue[Any] | None = None
+    transcript: Path | None = None
+    on_saved: Callable[[Path], None] | None = None
+
+    def runtime(self, runtime: TableRuntime) -> None:
+        if self.on_runtime is not None:
+            self.on_runtime(runtime)
+
+    def lobby(self, roster: list[tuple[int, str, str]]) -> None:
+        if self.on_lobby is not None:
+            self.on_lobby(roster)
+
+    def save(self, runtime: TableRuntime, seat: LocalSeat) -> None:
+        if self.transcript is not None and seat.peer is not None:
+            from trutnet.store import save_transcript
+
+            save_transcript(
+                self.transcript, runtime.table_id, [e.wire for e in seat.peer.replica.log.entries]
+            )
+            if self.on_saved is not None:
+                self.on_saved(self.transcript)
 
 
 @dataclass
@@ -114,7 +146,9 @@ async def host(
     on_announce: Callable[[dict[str, Any]], None] | None = None,
     table_id: bytes | None = None,
     inprocess_broker: bool = False,
+    hooks: Hooks | None = None,
 ) -> SeatResult:
+    hooks = hooks or Hooks()
     in_loop = None
     if inprocess_broker:  # measurement only: the broker shares this peer's event loop
         from amqtt.broker import Broker
@@ -136,7 +170,9 @@ async def host(
     if store is not None:
         (store / "seat-0" / "table.txt").write_text(f"{table_id.hex()} {endpoints[0].url}\n")
     local = [host_seat]
-    for k in range(min(bots, config.players - 1)):
+
+    def seat_bot() -> None:
+        k = len(local) - 1
         bot = LocalSeat(
             _identity(None, seed or os.urandom(8).hex(), f"bot{k}"),
             f"Bot {k + 1}",
@@ -146,6 +182,9 @@ async def host(
         )
         lobby.seat(bot.identity.public, bot.name)
         local.append(bot)
+
+    for _ in range(min(bots, config.players - 1)):
+        seat_bot()
     link = MqttLink(
         endpoints,
         [topics.join(table_id)],
@@ -153,6 +192,7 @@ async def host(
         will=(topics.lobby(table_id), b""),
     )
     runtime = TableRuntime(table_id, link, local, options, on_event)
+    hooks.runtime(runtime)
     await link.start()
     endpoint = endpoints[0]
 
@@ -163,16 +203,33 @@ async def host(
         await link.publish(topics.lobby(table_id), msgpack.packb(message), retain=True)
 
     await announce("open")
+    hooks.lobby(lobby.roster())
     while not lobby.full:
-        topic, payload = await link.inbox.get()
-        if topic != topics.join(table_id):
-            continue
-        try:
-            seat = lobby.receive(payload)
-        except LobbyError as exc:
-            (on_event or (lambda *_: None))("join_refused", {"error": str(exc)})
-            continue
-        (on_event or (lambda *_: None))("joined", {"seat": seat, "name": lobby.names[seat]})
+        getters = [asyncio.create_task(link.inbox.get())]
+        if hooks.commands is not None:
+            getters.append(asyncio.create_task(hooks.commands.get()))
+        done, pending = await asyncio.wait(getters, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        for task in done:
+            item = task.result()
+            if item == "bot":  # the host seats a bot in the next empty seat
+                if not lobby.full:
+                    seat_bot()
+                    (on_event or (lambda *_: None))(
+                        "joined", {"seat": len(local) - 1, "name": local[-1].name}
+                    )
+                continue
+            topic, payload = item
+            if topic != topics.join(table_id) or lobby.full:
+                continue
+            try:
+                seat = lobby.receive(payload)
+            except LobbyError as exc:
+                (on_event or (lambda *_: None))("join_refused", {"error": str(exc)})
+                continue
+            (on_event or (lambda *_: None))("joined", {"seat": seat, "name": lobby.names[seat]})
+        hooks.lobby(lobby.roster())
         await announce("open" if not lobby.full else "playing")
     body = lobby.open_body()
     for seat_index, key in enumerate(body["seats"]):
@@ -192,6 +249,7 @@ async def host(
     await link.publish(topics.log(table_id), open_wire)
     try:
         await runtime.run()
+        hooks.save(runtime, host_seat)
     finally:
         with contextlib.suppress(Exception):
             await link.publish(topics.lobby(table_id), b"", retain=True, wait=2)
@@ -211,7 +269,9 @@ async def join(
     options: Options | None = None,
     on_event: Callable[[str, dict[str, Any]], None] | None = None,
     fallback: str = "",
+    hooks: Hooks | None = None,
 ) -> SeatResult:
+    hooks = hooks or Hooks()
     label = f"join-{name}"
     seat = LocalSeat(
         _identity(store, seed, label),
@@ -225,8 +285,10 @@ async def join(
         (store / "table.txt").write_text(f"{table_id.hex()} {endpoints[0].url}\n")
     link = MqttLink(endpoints, [], f"join-{table_id.hex()[:8]}")
     runtime = TableRuntime(table_id, link, [seat], options, on_event)
+    hooks.runtime(runtime)
     try:
         await runtime.run(join_names=True)
+        hooks.save(runtime, seat)
     finally:
         await link.close()
     return _result(runtime)

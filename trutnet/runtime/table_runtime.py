@@ -52,6 +52,7 @@ class LocalSeat:
     peer: TablePeer | None = None
     rng: Callable[[int], bytes] | None = None
     fallback: str = ""  # where this seat would host the table if the broker is lost
+    pending: str | None = None  # a person's decision, queued by the client until signed
 
 
 @dataclass
@@ -306,6 +307,10 @@ class TableRuntime:
         for entry in seat.peer.replica.log.entries[stored:]:
             seat.store.append(entry.wire)
 
+    def wake(self) -> None:
+        """Something local changed (a person decided): write now."""
+        self._progress.set()
+
     def _touch(self) -> None:
         self._last_progress = time.monotonic()
         self._stall_reported = None
@@ -321,11 +326,16 @@ class TableRuntime:
             if peer is None:
                 continue
             wire = peer.next_automatic()
-            if wire is None and seat.bot is not None and peer.decide():
+            if wire is None and peer.decide():
                 state = peer.replica.state
                 assert state is not None
-                action = seat.bot.choose(state.observation(peer.seat))
-                wire = peer.act(str(action))
+                if seat.bot is not None:
+                    action = str(seat.bot.choose(state.observation(peer.seat)))
+                    wire = peer.act(action)
+                elif seat.pending is not None:
+                    action, seat.pending = seat.pending, None
+                    if action in {str(a) for a in state.legal_actions(peer.seat)}:
+                        wire = peer.act(action)
             if wire is None:
                 continue
             self._persist(seat)
