@@ -178,3 +178,46 @@ def test_trutnet_play_in_a_real_terminal_80x24_with_resize(tmp_path):
             time.sleep(0.2)
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def test_screens_show_blame_in_red_lobby_and_help():
+    from trutnet.client.view import HELP, TableInfo, lobby_lines, plain, table_lines
+    from trutnet.engine.games.trut import TrutGame
+
+    state = TrutGame(TrutConfig(2)).new_initial_state()
+    import random
+
+    rng = random.Random(1)
+    while state.phase != "play":
+        state.apply(
+            state.sample_chance(rng)
+            if state.current_seat() == -1
+            else rng.choice(state.legal_actions())
+        )
+    info = TableInfo(
+        names=["Ana", "Bob"],
+        fingerprints=["A", "B"],
+        me=0,
+        blame="seat 1 broke [shuffle-proof]: the shuffle proof does not verify",
+    )
+    lines = table_lines(state.observation(0), info)
+    blame = [line for line in lines if any("CHEAT DETECTED" in text for _, text in line)]
+    assert blame and blame[0][0][0] == "class:blame"  # shown in the blame (red) style
+    assert "seat 1 broke [shuffle-proof]" in plain(lines)
+    info.lobby = [(0, "Ana", "AAAA-BBBB-CCCC-DDDD")]
+    lobby = plain(lobby_lines(info, "Ana's table", 4))
+    assert "Seats taken: 1/4" in lobby and "AAAA-BBBB-CCCC-DDDD" in lobby
+    assert "seat 3: (empty)" in lobby and "b: seat a bot" in lobby
+    for word in (
+        "Trut!",
+        "Joue !",
+        "Je me couche",
+        "Petit",
+        "Long",
+        "Patté",
+        "Pourrie",
+        "Donneur",
+        "Fortial",
+    ):
+        assert word in HELP
+    assert all(len(line) <= 80 for line in HELP.splitlines())

@@ -19,8 +19,8 @@ RED_SUITS = ("h", "d")
 
 HELP = """\
 Trut — the words of the game
-  Trut!         "I will win this hand": raises the stakes. Once per hand, on your
-                turn, before you play.  t
+  Trut!         "I will win this hand": raises the stakes. Once per hand,
+                on your turn, before you play.  t
   Joue !        accept a Trut (the hand is played for a Long).            j
   Je me couche  fold: the Truter's team scores a Petit, the hand ends.    c
   Petit / Long  small and big tokens: 3 Petits make a Long; 7 Longs win
@@ -28,13 +28,14 @@ Trut — the words of the game
   Patté         a trick tied between teams on the strongest card.
   Pourrie       a hand of three pattés: void, nobody scores, same dealer.
   Donneur       the dealer, who leads the first trick.
-  Fortial       a team at target-1 Longs and 2 Petits: it decides alone whether
-                to Trut; the others cannot see their cards meanwhile.
+  Fortial       a team at target-1 Longs and 2 Petits: it decides alone
+                whether to Trut; the others cannot see their cards meanwhile.
   Trut d'office a forced Trut (Gâtinaise) when one team holds 2 Petits.
   La Chanson    both teams at 2 Petits (Gâtinaise): sing for extra cards.
 Strength: 7 > 8 > A > K > Q > J > 10 > 9; suits never matter.
-Keys: 1-3 play a card (or ←/→ and Enter), t Trut, j accept/agree, c fold/refuse,
-      p pass, s sing, ? this help, q quit.            Press ? or Esc to go back."""
+Keys: 1-3 play a card (or ←/→ and Enter), t Trut, j accept/agree,
+      c fold/refuse, p pass, s sing, ? this help, q quit.
+Press ? or Esc to go back."""
 
 
 @dataclass
@@ -252,6 +253,13 @@ def end_lines(obs: TrutObservation, info: TableInfo) -> list[Line]:
 
 
 def lobby_lines(info: TableInfo, table_name: str, players: int) -> list[Line]:
+    if players == 0:  # a joiner: the host fills the seats and starts the table
+        return [
+            [("class:title", f" Lobby — {table_name}")],
+            [("", " You asked for a seat; the game starts when every seat is taken.")],
+            [("class:dim", " q: quit")],
+            [("class:message", " " + info.message)],
+        ]
     lines: list[Line] = [
         [("class:title", f" Lobby — {table_name}")],
         [("", f" Seats taken: {len(info.lobby)}/{players}")],

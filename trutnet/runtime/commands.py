@@ -142,9 +142,7 @@ def cmd_join(args: argparse.Namespace) -> int:
             print("trutnet join: a table id is 32 hex digits", file=sys.stderr)
             return 2
     else:
-        from trutnet.discovery.browse import pick_table
-
-        found = pick_table(args.table_name, timeout=args.timeout, interfaces=args.interface or None)
+        found = choose_table(args)
         if found is None:
             print("trutnet join: no open table found on the LAN", file=sys.stderr)
             return 1
@@ -169,6 +167,37 @@ def cmd_join(args: argparse.Namespace) -> int:
         ),
         args.json,
     )
+
+
+def choose_table(args: argparse.Namespace) -> tuple[Endpoint, bytes] | None:
+    """List the open tables found on the LAN and take the one named, the one the person
+    picks (on a terminal), or the first."""
+    from trutnet.discovery.browse import live_tables
+
+    tables = [
+        t
+        for t in live_tables(args.timeout, args.interface or None)
+        if t.live and t.live.get("status") == "open"
+    ]
+    if args.table_name is not None:
+        tables = [t for t in tables if args.table_name in (t.name, t.table)]
+    if not tables:
+        return None
+    if not args.json:
+        for number, t in enumerate(tables, start=1):
+            d = t.to_dict()
+            print(
+                f"  {number}. {d['name']:<24} {d['variant']:<10} seats {d['seats']:<5} "
+                f"host {d['host']}",
+                file=sys.stderr,
+            )
+    pick = 0
+    if len(tables) > 1 and sys.stdin.isatty():
+        answer = input(f"Join which table? [1-{len(tables)}, default 1] ").strip()
+        if answer.isdigit() and 1 <= int(answer) <= len(tables):
+            pick = int(answer) - 1
+    chosen = tables[pick]
+    return chosen.endpoint, bytes.fromhex(chosen.table)
 
 
 def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
