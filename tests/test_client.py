@@ -128,7 +128,7 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/test.sh")
 def test_trutnet_play_in_a_real_terminal_80x24_with_resize(tmp_path):
     session = f"trutnet-{uuid.uuid4().hex[:6]}"
-    env = f"XDG_DATA_HOME={tmp_path}"
+    env = f"XDG_DATA_HOME={tmp_path} XDG_CONFIG_HOME={tmp_path}/config"
     command = (
         f"{env} {sys.executable} -m trutnet play --players 2 --bots 1 --bind 127.0.0.1 "
         f"--no-announce --name Tester"
@@ -167,6 +167,8 @@ def test_trutnet_play_in_a_real_terminal_80x24_with_resize(tmp_path):
         keys("?", "Escape")
         wait_for("Your hand")
         subprocess.run(["tmux", "resize-window", "-t", session, "-x", "80", "-y", "24"], check=True)
+        key_file = tmp_path / "config" / "trutnet" / "identity.key"
+        assert key_file.stat().st_mode & 0o777 == 0o600  # the player's own key, private
         keys("q")
         wait_for("Quit the game")
         keys("y")

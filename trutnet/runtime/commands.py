@@ -19,7 +19,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from trutnet.crypto.identity import Identity
 from trutnet.engine.games.trut import TrutConfig
+from trutnet.keystore import load_or_create_identity
 from trutnet.net.broker import BrokerError, EmbeddedBroker, Endpoint, ExternalBroker
 from trutnet.runtime.seat_process import SeatResult, host, join, resume
 from trutnet.runtime.table_runtime import Options
@@ -308,6 +310,13 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
     return 0
 
 
+def player_identity() -> Identity:
+    """The player's own key, the same for every game (``~/.config/trutnet``), so that
+    others can recognise its fingerprint. Created with mode 0600."""
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
+    return load_or_create_identity(Path(base) / "trutnet" / "identity.key")
+
+
 def data_dir() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
     return Path(base) / "trutnet"
@@ -372,6 +381,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                     table_id=table_id,
                     hooks=hooks,
                     on_announce=on_announce,
+                    identity=player_identity(),
                 ),
                 ui,
                 transcript,
@@ -405,6 +415,7 @@ def _join_with_ui(args: argparse.Namespace, table_id: bytes, endpoint: Endpoint)
                 _options(args),
                 fallback=args.fallback or "",
                 hooks=hooks,
+                identity=player_identity(),
             ),
             ui,
             transcript,

@@ -147,6 +147,7 @@ async def host(
     table_id: bytes | None = None,
     inprocess_broker: bool = False,
     hooks: Hooks | None = None,
+    identity: Identity | None = None,
 ) -> SeatResult:
     hooks = hooks or Hooks()
     in_loop = None
@@ -160,7 +161,7 @@ async def host(
     table_id = table_id or (SeededRandom(f"{seed}/table")(16) if seed else os.urandom(16))
     table_name = table_name or f"{name}'s table"
     host_seat = LocalSeat(
-        _identity(store / "seat-0" if store else None, seed, "host"),
+        identity or _identity(store / "seat-0" if store else None, seed, "host"),
         name,
         make_bot(host_bot, random.Random(f"{seed}/bot0")) if host_bot else None,
         PeerStore(store / "seat-0") if store else None,
@@ -270,11 +271,12 @@ async def join(
     on_event: Callable[[str, dict[str, Any]], None] | None = None,
     fallback: str = "",
     hooks: Hooks | None = None,
+    identity: Identity | None = None,
 ) -> SeatResult:
     hooks = hooks or Hooks()
     label = f"join-{name}"
     seat = LocalSeat(
-        _identity(store, seed, label),
+        identity or _identity(store, seed, label),
         name,
         make_bot(bot_kind, random.Random(f"{seed}/{label}")) if bot_kind else None,
         PeerStore(store) if store else None,
