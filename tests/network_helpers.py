@@ -12,14 +12,24 @@ from pathlib import Path
 TRUTNET = [sys.executable, "-m", "trutnet"]
 
 
+SPAWNED: list[subprocess.Popen[str]] = []  # killed after each test (conftest.py)
+
+
 def spawn(args: list[str]) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [*TRUTNET, *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    return track(
+        subprocess.Popen(
+            [*TRUTNET, *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
     )
+
+
+def track(proc: subprocess.Popen[str]) -> subprocess.Popen[str]:
+    SPAWNED.append(proc)
+    return proc
 
 
 def start_table(

@@ -13,7 +13,7 @@ import uuid
 
 import pytest
 
-from .network_helpers import result_of, spawn
+from .network_helpers import result_of, spawn, track
 
 TRUTNET = [sys.executable, "-m", "trutnet"]
 
@@ -94,25 +94,27 @@ def two_hosts():
 def test_discovery_and_a_whole_game_across_two_network_namespaces(two_hosts):
     (ns_a, addr_a), (ns_b, addr_b) = two_hosts
     name = "Netns table"
-    host = subprocess.Popen(
-        [
-            "ip",
-            "netns",
-            "exec",
-            ns_a,
-            *TRUTNET,
-            "host",
-            "--players",
-            "2",
-            "--bind",
-            addr_a,
-            "--table-name",
-            name,
-            "--json",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    host = track(
+        subprocess.Popen(
+            [
+                "ip",
+                "netns",
+                "exec",
+                ns_a,
+                *TRUTNET,
+                "host",
+                "--players",
+                "2",
+                "--bind",
+                addr_a,
+                "--table-name",
+                name,
+                "--json",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
     )
     try:
         found = wait_listed(
@@ -120,26 +122,28 @@ def test_discovery_and_a_whole_game_across_two_network_namespaces(two_hosts):
         )
         assert found["broker"].startswith(f"mqtt://{addr_a}:")
         assert found["seats"] == "1/2" and found["status"] == "open"
-        guest = subprocess.Popen(
-            [
-                "ip",
-                "netns",
-                "exec",
-                ns_b,
-                *TRUTNET,
-                "join",
-                "--bot",
-                "heuristic",
-                name,
-                "--interface",
-                addr_b,
-                "--timeout",
-                "3",
-                "--json",
-            ],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
+        guest = track(
+            subprocess.Popen(
+                [
+                    "ip",
+                    "netns",
+                    "exec",
+                    ns_b,
+                    *TRUTNET,
+                    "join",
+                    "--bot",
+                    "heuristic",
+                    name,
+                    "--interface",
+                    addr_b,
+                    "--timeout",
+                    "3",
+                    "--json",
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
         )
         results = [result_of(guest), result_of(host)]
         assert results[0]["state_hash"] == results[1]["state_hash"]

@@ -105,7 +105,9 @@ def _result(runtime: TableRuntime) -> SeatResult:
         winner=replica.state.winner,
         hands=replica.state.hand_number + 1,
         entries=len(replica.log),
-        halted=str(replica.halted) if replica.halted else None,
+        halted=str(replica.halted)
+        if replica.halted
+        else ("no progress: gave up" if runtime.gave_up else None),
         stats=dict(runtime.stats.__dict__, rejected=len(runtime.stats.rejected)),
         hand_ms=[
             round((b - a) * 1000, 1)

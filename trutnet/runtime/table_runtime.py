@@ -62,6 +62,7 @@ class Options:
     finish_grace: float = 1.0
     rehost_after: float = 3.0  # seconds without any broker before a successor re-hosts
     void_timeout: float = 120.0  # seconds waiting for a seat before voting to replace it
+    give_up_after: float = 900.0  # seconds without any progress before this peer stops
 
 
 @dataclass
@@ -96,6 +97,7 @@ class TableRuntime:
         self._last_progress = time.monotonic()
         self._stall_reported: tuple[int, int] | None = None
         self.open_wire: bytes | None = None
+        self.gave_up = False
         self._hand = -1
         self.hand_started: list[float] = []  # when each hand began, seen from here
         link.on_connect = self._on_connect
@@ -368,6 +370,11 @@ class TableRuntime:
                     await asyncio.wait_for(self._progress.wait(), self.options.gap_timeout)
                 if not self._progress.is_set():
                     await self._idle()
+                    idle = time.monotonic() - self._last_progress
+                    if idle > self.options.give_up_after:
+                        self.on_event("gave_up", {"seconds": round(idle)})
+                        self.gave_up = True
+                        break
             await asyncio.sleep(self.options.finish_grace)  # let the last entries travel
             if self.successor_broker is not None:  # others may still be catching up
                 await asyncio.sleep(self.options.finish_grace * 3)
@@ -401,10 +408,15 @@ class TableRuntime:
                     self.on_event("notice", msgpack.unpackb(payload, raw=False))
 
     async def _watchdog(self) -> None:
+        failures = 0
         while True:
-            await asyncio.sleep(0.5)
-            with contextlib.suppress(Exception):
+            await asyncio.sleep(0.5 if not failures else self.options.rehost_after * failures)
+            try:
                 await self._maybe_rehost()
+                failures = 0
+            except Exception as exc:  # e.g. the fallback port is taken: back off, say so
+                failures = min(failures + 1, 10)
+                self.on_event("rehost_failed", {"error": str(exc)})
 
     # --------------------------------------------------- replacing a seat (7.7)
 
