@@ -73,7 +73,11 @@ def _finish(result: SeatResult, as_json: bool) -> int:
 
 
 def _options(args: argparse.Namespace) -> Options:
-    return Options(stall_timeout=args.stall_timeout, void_timeout=args.void_timeout)
+    return Options(
+        stall_timeout=args.stall_timeout,
+        void_timeout=args.void_timeout,
+        give_up_after=args.give_up_after,
+    )
 
 
 def cmd_host(args: argparse.Namespace) -> int:
@@ -465,6 +469,12 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
             help="vote to void the hand and give a bot the seat the table waited "
             "for longer than this (s)",
         )
+        p.add_argument(
+            "--give-up-after",
+            type=float,
+            default=900.0,
+            help="stop after this many seconds without any progress",
+        )
         p.add_argument("--json", action="store_true", help="one JSON object per line")
         p.add_argument(
             "--bot",
@@ -517,6 +527,7 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
     pp.add_argument("--seed", help=argparse.SUPPRESS)
     pp.add_argument("--stall-timeout", type=float, default=30.0)
     pp.add_argument("--void-timeout", type=float, default=120.0)
+    pp.add_argument("--give-up-after", type=float, default=900.0)
     pp.add_argument("--no-announce", dest="announce", action="store_false")
 
     tp = sub.add_parser("tables", help="list the tables open on the LAN")
