@@ -452,29 +452,69 @@ def cmd_tables(args: argparse.Namespace) -> int:
             return 0
 
 
+def _timing_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--stall-timeout",
+        type=float,
+        default=30.0,
+        help="report a seat the table waits for longer than this (s)",
+    )
+    p.add_argument(
+        "--void-timeout",
+        type=float,
+        default=120.0,
+        help="vote to void the hand and give a bot the seat the table waited "
+        "for longer than this (s)",
+    )
+    p.add_argument(
+        "--give-up-after",
+        type=float,
+        default=900.0,
+        help="stop after this many seconds without any progress",
+    )
+
+
+def _table_options(p: argparse.ArgumentParser, players: int, name: str) -> None:
+    """The table a host opens: players, variant, options, names, bots."""
+    p.add_argument("--players", type=int, choices=(2, 3, 4, 6), default=players)
+    p.add_argument("--variant", choices=("classic", "gatinaise"), default="classic")
+    p.add_argument(
+        "--sum-on-patte",
+        action="store_true",
+        help="6 players: a patté trick goes to the larger sum of values (T21)",
+    )
+    p.add_argument("--name", default=name, help="your name at the table")
+    p.add_argument("--table-name", default="")
+    p.add_argument(
+        "--bots",
+        type=int,
+        default=0,
+        help="seat K bots at once; the game starts when every seat is taken",
+    )
+    p.add_argument("--port", type=int, default=0, help="embedded broker port (0: any)")
+    p.add_argument(
+        "--no-announce",
+        dest="announce",
+        action="store_false",
+        help="do not announce the table with zeroconf",
+    )
+
+
+def _lan_search_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--timeout", type=float, default=2.0, help="LAN search time (s)")
+    p.add_argument(
+        "--interface",
+        action="append",
+        metavar="IP",
+        help="search only on this interface address (repeatable; default: all)",
+    )
+
+
 def add_network_commands(sub: Any, seed_type: Any) -> None:
     def network_options(p: argparse.ArgumentParser, bot_default: str | None) -> None:
         p.add_argument("--store", type=Path, help="keep this seat's keys, log and secrets here")
         p.add_argument("--seed", help="deterministic keys and randomness (testing only)")
-        p.add_argument(
-            "--stall-timeout",
-            type=float,
-            default=30.0,
-            help="report a seat the table waits for longer than this (s)",
-        )
-        p.add_argument(
-            "--void-timeout",
-            type=float,
-            default=120.0,
-            help="vote to void the hand and give a bot the seat the table waited "
-            "for longer than this (s)",
-        )
-        p.add_argument(
-            "--give-up-after",
-            type=float,
-            default=900.0,
-            help="stop after this many seconds without any progress",
-        )
+        _timing_options(p)
         p.add_argument("--json", action="store_true", help="one JSON object per line")
         p.add_argument(
             "--bot",
@@ -486,60 +526,28 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
         )
 
     hp = sub.add_parser("host", help="host a table without a UI (bots fill empty seats)")
-    hp.add_argument("--players", type=int, choices=(2, 3, 4, 6), default=4)
-    hp.add_argument("--variant", choices=("classic", "gatinaise"), default="classic")
-    hp.add_argument("--sum-on-patte", action="store_true")
-    hp.add_argument("--name", default="Host")
-    hp.add_argument("--table-name", default="")
-    hp.add_argument("--bots", type=int, default=0, help="seat this many bots at once")
+    _table_options(hp, 4, "Host")
     hp.add_argument("--broker", help="use an external broker mqtt://host:port")
     hp.add_argument(
         "--bind",
         default="127.0.0.1",
         help="embedded broker address (LAN: the LAN interface's address)",
     )
-    hp.add_argument("--port", type=int, default=0, help="embedded broker port (0: any)")
     hp.add_argument("--table-id", help=argparse.SUPPRESS)
     hp.add_argument("--inprocess-broker", action="store_true", help=argparse.SUPPRESS)
-    hp.add_argument(
-        "--no-announce",
-        dest="announce",
-        action="store_false",
-        help="do not announce the table with zeroconf",
-    )
     network_options(hp, "heuristic")
 
     pp = sub.add_parser("play", help="host a table and play it on the terminal")
-    pp.add_argument("--players", type=int, choices=(2, 3, 4, 6), default=2)
-    pp.add_argument("--variant", choices=("classic", "gatinaise"), default="classic")
-    pp.add_argument("--sum-on-patte", action="store_true")
-    pp.add_argument("--name", default=(os.environ.get("USER") or "Player")[:32])
-    pp.add_argument("--table-name", default="")
-    pp.add_argument(
-        "--bots",
-        type=int,
-        default=0,
-        help="seat K bots at once; the game starts when every seat is taken",
-    )
+    _table_options(pp, 2, (os.environ.get("USER") or "Player")[:32])
     pp.add_argument("--bind", help="broker address (default: this machine's LAN address)")
-    pp.add_argument("--port", type=int, default=0)
     pp.add_argument("--store", type=Path, help="this seat's keys, log and secrets")
     pp.add_argument("--seed", help=argparse.SUPPRESS)
-    pp.add_argument("--stall-timeout", type=float, default=30.0)
-    pp.add_argument("--void-timeout", type=float, default=120.0)
-    pp.add_argument("--give-up-after", type=float, default=900.0)
-    pp.add_argument("--no-announce", dest="announce", action="store_false")
+    _timing_options(pp)
 
     tp = sub.add_parser("tables", help="list the tables open on the LAN")
-    tp.add_argument("--timeout", type=float, default=2.0, help="search time (s)")
+    _lan_search_options(tp)
     tp.add_argument("--watch", action="store_true", help="keep listing as tables change")
     tp.add_argument("--json", action="store_true")
-    tp.add_argument(
-        "--interface",
-        action="append",
-        metavar="IP",
-        help="search only on this interface address (repeatable; default: all)",
-    )
 
     jp = sub.add_parser("join", help="join a table (found on the LAN, or --broker/--table)")
     jp.add_argument("table_name", nargs="?", help="name of a table found on the LAN")
@@ -553,13 +561,7 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
         "is lost (docs/protocol.md 9.3)",
     )
     jp.add_argument("--resume", action="store_true", help="come back from --store after a crash")
-    jp.add_argument("--timeout", type=float, default=2.0, help="LAN search time (s)")
-    jp.add_argument(
-        "--interface",
-        action="append",
-        metavar="IP",
-        help="search only on this interface address (repeatable)",
-    )
+    _lan_search_options(jp)
     network_options(jp, None)
 
 
