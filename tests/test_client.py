@@ -115,7 +115,7 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
     assert "Donneur" in seen["dealt"] and "Longs" in seen["dealt"] and "Petits" in seen["dealt"]
     assert "✓ verified:" in seen["dealt"]
     # The Trut shows in the state line, or (if the bot folded at once) in the log.
-    assert "Trut by you" in seen["my trut"] or "seat 0 calls Trut!" in seen["my trut"]
+    assert "Trut by you" in seen["my trut"] or "Me calls Trut!" in seen["my trut"]
     assert "wins the hand" in seen["hand result"]
     assert seen["not your turn"].startswith("not your turn: waiting for")
     assert seen["no trut"] == "there is no Trut to answer now"
@@ -223,3 +223,13 @@ def test_screens_show_blame_in_red_lobby_and_help():
     ):
         assert word in HELP
     assert all(len(line) <= 80 for line in HELP.splitlines())
+
+
+def test_the_log_names_players_instead_of_seat_numbers():
+    from trutnet.client.app import _with_names
+
+    names = ["Ana", "Bob"]
+    assert _with_names("  seat 1 calls Trut!", names) == "  Bob calls Trut!"
+    assert _with_names("  seat 0: Je me couche (folds)", names) == "  Ana: Je me couche (folds)"
+    assert _with_names("  => team 0+2 wins", names) == "  => team 0+2 wins"  # teams stay
+    assert _with_names("  seat 7 left", names) == "  seat 7 left"  # unknown seats stay

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -122,7 +123,8 @@ class TrutApp:
         if state is None:
             return
         for event in state.events[self._events_seen :]:
-            info.log.extend(narrate(event, state, show_hands=False))
+            lines = narrate(event, state, show_hands=False)
+            info.log.extend(_with_names(line, info.names) for line in lines)
             if event["event"] == "hand_end":
                 team = event["team"]
                 result = (
@@ -381,3 +383,13 @@ async def play_with_ui(
     ui.app.invalidate()
     await screen
     return result
+
+
+def _with_names(line: str, names: list[str]) -> str:
+    """Narration says "seat 2"; the screen says the player's name."""
+
+    def name(match: re.Match[str]) -> str:
+        seat = int(match.group(1))
+        return names[seat] if seat < len(names) else match.group(0)
+
+    return re.sub(r"\bseat (\d+)\b(?![+\d])", name, line)

@@ -67,14 +67,12 @@ class MqttLink:
     async def _run(self) -> None:
         delay = 0.1
         for attempt in itertools.count():
-            # Sticky: once a later candidate served us (the table moved to a successor
-            # broker), never go back up the list, so peers cannot split across brokers.
+            # Always from the top: every peer converges on the earliest live candidate
+            # (later successors stand down when an earlier one is alive, 9.3).
             candidates = list(self.endpoints())
             for index, endpoint in enumerate(candidates):
                 if self._closing:
                     return
-                if index < self.floor:
-                    continue
                 try:
                     await self._session(endpoint, index)
                     delay = 0.1

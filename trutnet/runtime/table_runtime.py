@@ -162,36 +162,46 @@ class TableRuntime:
         return out
 
     async def _maybe_rehost(self) -> None:
-        """No broker for a while: the k-th seat (in seat order) that named a fallback
-        waits k periods of ``rehost_after``, then, if no earlier candidate answers,
-        starts an embedded broker at its fallback (9.3). The staggered waits let an
-        earlier successor that is alive come up first, so peers do not split."""
-        since = self.link.disconnected_since
+        """9.3: after k-th-successor waits without a broker, start one at our fallback if
+        no earlier candidate answers; a successor whose earlier candidate is alive again
+        stands down, so that every peer ends on the earliest live broker."""
         replica = self.replica
-        if self.successor_broker is not None or since is None or replica is None:
+        if replica is None:
             return
         from trutnet.net.broker import EmbeddedBroker, parse_broker_url
 
-        waited = asyncio.get_running_loop().time() - since
-        if waited < self.options.rehost_after:
-            return
         mine = {p.seat for p in self.peers}
+        earlier = list(self.base_endpoints)
         rank = 0
         for seat, fallback in enumerate(replica.fallbacks):
             if not fallback:
                 continue
             rank += 1
             endpoint = parse_broker_url(fallback)
-            if seat in mine:
-                if waited < self.options.rehost_after * rank:
-                    return
-                broker = EmbeddedBroker(endpoint.host, endpoint.port)
-                await asyncio.get_running_loop().run_in_executor(None, broker.start)
-                self.successor_broker = broker
-                self.on_event("rehosted", {"seat": seat, "broker": endpoint.url})
+            if seat not in mine:
+                earlier.append(endpoint)
+                continue
+            if self.successor_broker is not None:
+                for candidate in earlier:  # stand down for an earlier live broker
+                    if await _reachable(candidate):
+                        self.stop_successor()
+                        self.on_event("rehost_yielded", {"seat": seat, "to": candidate.url})
+                        return
                 return
-            if await _reachable(endpoint):
-                return  # an earlier successor is up: the link will find it
+            since = self.link.disconnected_since
+            if since is None:
+                return
+            waited = asyncio.get_running_loop().time() - since
+            if waited < self.options.rehost_after * (2 * rank - 1):
+                return
+            for candidate in earlier:
+                if await _reachable(candidate, timeout=1.0):
+                    return  # an earlier broker is up: the link will find it
+            broker = EmbeddedBroker(endpoint.host, endpoint.port)
+            await asyncio.get_running_loop().run_in_executor(None, broker.start)
+            self.successor_broker = broker
+            self.on_event("rehosted", {"seat": seat, "broker": endpoint.url})
+            return
 
     def stop_successor(self) -> None:
         if self.successor_broker is not None:
