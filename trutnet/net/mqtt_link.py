@@ -48,7 +48,6 @@ class MqttLink:
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self.reconnects = 0
-        self.floor = 0  # index of the first candidate endpoint still worth trying
         self.disconnected_since: float | None = None
 
     def endpoints(self) -> Sequence[Endpoint]:
@@ -70,11 +69,11 @@ class MqttLink:
             # Always from the top: every peer converges on the earliest live candidate
             # (later successors stand down when an earlier one is alive, 9.3).
             candidates = list(self.endpoints())
-            for index, endpoint in enumerate(candidates):
+            for endpoint in candidates:
                 if self._closing:
                     return
                 try:
-                    await self._session(endpoint, index)
+                    await self._session(endpoint)
                     delay = 0.1
                 except aiomqtt.MqttError as exc:
                     log.debug("%s: %s unreachable or lost: %s", self.name, endpoint.url, exc)
@@ -88,7 +87,7 @@ class MqttLink:
             await asyncio.sleep(delay)
             delay = min(delay * 2, 2.0)
 
-    async def _session(self, endpoint: Endpoint, index: int = 0) -> None:
+    async def _session(self, endpoint: Endpoint) -> None:
         will = None
         if self.will is not None:
             will = aiomqtt.Will(self.will[0], self.will[1], qos=1, retain=True)
@@ -108,7 +107,6 @@ class MqttLink:
             for topic in self.subscriptions:
                 await client.subscribe(topic, qos=1)
             self.client, self.endpoint = client, endpoint
-            self.floor = max(self.floor, index)
             self.disconnected_since = None
             self.connected.set()
             if self.on_connect is not None:
