@@ -54,7 +54,7 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
                         seed="ui-test",
                         hooks=hooks,
                         store=tmp_path / "store",
-                        options=Options(finish_grace=0.2),
+                        options=Options(linger=5),
                     ),
                     ui,
                     transcript,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import time
@@ -81,14 +82,17 @@ def test_dropped_duplicated_and_reordered_messages_still_end_on_one_hash():
         original_start = MqttLink.start
 
         async def faulty_start(self):  # every link gets a faulty inbox
+            first = self._task is None
             await original_start(self)
+            if not first:
+                return
             faults.append(
                 FaultyInbox(self, seed=len(faults), drop=0.15, duplicate=0.15, reorder=0.15)
             )
 
         MqttLink.start = faulty_start
         try:
-            options = Options(stall_timeout=60, gap_timeout=0.2, finish_grace=2.0)
+            options = Options(stall_timeout=60, gap_timeout=0.2)
             host_task = asyncio.create_task(
                 host(
                     TrutConfig(3, start=StartPosition((5, 5, 5), (1, 1, 1), 0)),
@@ -116,6 +120,78 @@ def test_dropped_duplicated_and_reordered_messages_still_end_on_one_hash():
     stats = [f.stats for f in faults]
     assert sum(s.dropped for s in stats) > 10 and sum(s.duplicated for s in stats) > 10
     assert sum(s.reordered for s in stats) > 10
+
+
+def test_host_killed_the_table_moves_to_a_successor_broker_and_the_host_comes_back(tmp_path):
+    """9.3: the host's embedded broker dies with it; seat 1 re-hosts at its fallback
+    address; everyone moves there; the host resumes from its files as a plain peer."""
+    fallback_1, fallback_2 = f"mqtt://127.0.0.1:{free_port()}", f"mqtt://127.0.0.1:{free_port()}"
+    table = os.urandom(16).hex()
+    common = ["--seed", "rehost", "--json", "--stall-timeout", "60"]
+    host_proc = spawn(
+        [
+            "host",
+            "--players",
+            "3",
+            "--table-id",
+            table,
+            "--no-announce",
+            "--store",
+            str(tmp_path / "host"),
+            *common,
+        ]
+    )
+    line = host_proc.stdout.readline()  # {"event": "table", ... "broker": ...}
+    url = json.loads(line)["broker"]
+    joiners = [
+        spawn(
+            [
+                "join",
+                "--bot",
+                "heuristic",
+                "--broker",
+                url,
+                "--table",
+                table,
+                "--name",
+                f"p{k}",
+                "--fallback",
+                fb,
+                "--store",
+                str(tmp_path / f"p{k}"),
+                *common,
+            ]
+        )
+        for k, fb in ((1, fallback_1), (2, fallback_2))
+    ]
+    wait_for_entries(tmp_path / "p1", 60)
+    os.kill(host_proc.pid, signal.SIGKILL)  # its broker child dies with it
+    host_proc.communicate()
+    time.sleep(4.5)  # past rehost_after: seat 1 is hosting now
+    back = spawn(
+        [
+            "join",
+            "--resume",
+            "--store",
+            str(tmp_path / "host" / "seat-0"),
+            *common,
+            "--bot",
+            "heuristic",
+        ]
+    )
+    results = [result_of(p) for p in (back, *joiners)]
+    assert len({r["state_hash"] for r in results}) == 1
+    assert all(r["halted"] is None for r in results)
+    # Exactly one successor: seat 1 (the first seat with a fallback), at its own fallback.
+    fallbacks = {
+        PeerStore(tmp_path / f"p{k}").load_secrets()["seat"]: fb
+        for k, fb in ((1, fallback_1), (2, fallback_2))
+    }
+    rehosted = [e for r in results for e in r["events"] if e["event"] == "rehosted"]
+    assert [(e["seat"], e["broker"]) for e in rehosted] == [(1, fallbacks[1])]
+    for r in results:  # every peer ended on that broker, and left once all were done
+        assert [e["broker"] for e in r["events"] if e["event"] == "connected"][-1] == fallbacks[1]
+        assert [e["waited_for"] for e in r["events"] if e["event"] == "finished"] == [[]]
 
 
 def test_a_frozen_seat_is_voted_out_and_a_bot_takes_it_from_the_next_hand(tmp_path):

@@ -54,7 +54,10 @@ class MqttLink:
         return self._endpoints() if callable(self._endpoints) else self._endpoints
 
     async def start(self) -> None:
-        self._task = asyncio.create_task(self._run())
+        """Connect in the background; a second call does nothing (one connection per
+        link, so every message arrives once)."""
+        if self._task is None:
+            self._task = asyncio.create_task(self._run())
 
     async def close(self) -> None:
         self._closing = True
@@ -119,6 +122,12 @@ class MqttLink:
     async def subscribe(self, topic: str) -> None:
         if topic not in self.subscriptions:
             self.subscriptions.append(topic)
+        if self.client is not None:
+            with contextlib.suppress(aiomqtt.MqttError):
+                await self.client.subscribe(topic, qos=1)
+
+    async def resubscribe(self, topic: str) -> None:
+        """Subscribe again: the broker sends the topic's retained messages once more."""
         if self.client is not None:
             with contextlib.suppress(aiomqtt.MqttError):
                 await self.client.subscribe(topic, qos=1)

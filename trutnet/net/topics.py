@@ -6,6 +6,7 @@
 ``trutnet/v1/table/<table>/sync``       "send me what follows my head", QoS 1
 ``trutnet/v1/table/<table>/presence/<fp>``  retained presence of a player (key fingerprint),
                                         last will "offline"
+``trutnet/v1/table/<table>/done/<fp>``  retained "this process has the whole log" (no will)
 ``trutnet/v1/table/<table>/notice``     stall reports and other notices, QoS 1
 ``trutnet/v1/table/<table>/vote``       signed votes to replace a stalled seat, QoS 1
 """
@@ -48,6 +49,10 @@ def notice(table: bytes) -> str:
 
 def presence(table: bytes, seat: int | str) -> str:
     return table_topic(table, f"presence/{seat}")
+
+
+def done(table: bytes, seat: int | str) -> str:
+    return table_topic(table, f"done/{seat}")
 
 
 def table_of(topic: str) -> bytes | None:

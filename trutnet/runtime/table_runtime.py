@@ -13,6 +13,9 @@ It owns what the sans-I/O protocol leaves out: the link, the clock, the files.
   decisions from the seat's bot (or, later, its player).
 * A seat that the table waits for longer than ``stall_timeout`` is reported to
   everyone on the ``notice`` topic: who, since when, waiting for what.
+* A finished peer does not leave at once: it says so (a retained ``done`` message)
+  and keeps answering syncs until every other seat has said the same, so that a peer
+  that missed the last entries can still fetch them (``docs/protocol.md`` 9.2).
 """
 
 from __future__ import annotations
@@ -59,7 +62,7 @@ class LocalSeat:
 class Options:
     stall_timeout: float = 30.0
     gap_timeout: float = 0.5
-    finish_grace: float = 1.0
+    linger: float = 30.0  # at most this long after the end, helping others finish
     rehost_after: float = 3.0  # seconds without any broker before a successor re-hosts
     void_timeout: float = 120.0  # seconds waiting for a seat before voting to replace it
     give_up_after: float = 900.0  # seconds without any progress before this peer stops
@@ -106,6 +109,7 @@ class TableRuntime:
         me = seats[0].identity
         self.presence_topic = topics.presence(table_id, fingerprint(me.public))
         self.presence = {"name": seats[0].name, "key": me.public}
+        self.done_topic = topics.done(table_id, fingerprint(me.public))
         if link.will is None:
             link.will = (self.presence_topic, msgpack.packb({**self.presence, "status": "offline"}))
         self.base_endpoints = list(link.endpoints())
@@ -114,7 +118,9 @@ class TableRuntime:
         self.votes: dict[tuple[int, bytes], dict[int, bytes]] = {}
         self._voted: set[tuple[int, bytes]] = set()
         self._told_replaced: set[int] = set()
+        self.finished: dict[str, set[int]] = {}  # done topic -> seats said done
         for topic in (
+            topics.done(table_id, "+"),
             topics.log(table_id),
             topics.sync(table_id),
             topics.notice(table_id),
@@ -166,7 +172,7 @@ class TableRuntime:
         no earlier candidate answers; a successor whose earlier candidate is alive again
         stands down, so that every peer ends on the earliest live broker."""
         replica = self.replica
-        if replica is None:
+        if replica is None or self.done():
             return
         from trutnet.net.broker import EmbeddedBroker, parse_broker_url
 
@@ -211,6 +217,8 @@ class TableRuntime:
     # ------------------------------------------------------------- intake
 
     async def _on_connect(self) -> None:
+        endpoint = self.link.endpoint
+        self.on_event("connected", {"broker": endpoint.url if endpoint else None})
         online = msgpack.packb({**self.presence, "status": "online"})
         await self.link.publish(self.presence_topic, online, retain=True, wait=5)
         await self._ask_sync()
@@ -385,9 +393,8 @@ class TableRuntime:
                         self.on_event("gave_up", {"seconds": round(idle)})
                         self.gave_up = True
                         break
-            await asyncio.sleep(self.options.finish_grace)  # let the last entries travel
-            if self.successor_broker is not None:  # others may still be catching up
-                await asyncio.sleep(self.options.finish_grace * 3)
+            if not self.gave_up:
+                await self._linger()
         finally:
             self.stop_successor()
             for task in (pump, watchdog):
@@ -413,6 +420,8 @@ class TableRuntime:
                 await self._answer_sync(payload)
             elif topic == topics.vote(self.table_id):
                 await self._on_vote(payload)
+            elif topic.startswith(topics.done(self.table_id, "")):
+                self._on_done(topic, payload)
             elif topic == topics.notice(self.table_id):
                 with contextlib.suppress(Exception):
                     self.on_event("notice", msgpack.unpackb(payload, raw=False))
@@ -427,6 +436,54 @@ class TableRuntime:
             except Exception as exc:  # e.g. the fallback port is taken: back off, say so
                 failures = min(failures + 1, 10)
                 self.on_event("rehost_failed", {"error": str(exc)})
+
+    # ------------------------------------------------------- the end (9.2)
+
+    def local_seats(self) -> set[int]:
+        return {p.seat for p in self.peers if not p.replaced()}
+
+    def _on_done(self, topic: str, payload: bytes) -> None:
+        """ "Done" is advisory and unsigned: it only decides how long a finished peer
+        stays around, never what anyone accepts."""
+        try:
+            seats = msgpack.unpackb(payload, raw=False)["seats"]
+            done = {s for s in seats if isinstance(s, int) and 0 <= s < 64}
+        except Exception:  # untrusted bytes: ignore anything malformed
+            return
+        if topic != self.done_topic:
+            self.finished.setdefault(topic, set()).update(done)
+
+    def waiting_for(self) -> set[int]:
+        """Seats not yet known to have the whole log."""
+        replica = self.replica
+        if replica is None:
+            return set()
+        seats = set(range(replica.n)) - self.local_seats()
+        if replica.halted is not None:
+            seats.discard(replica.halted.seat)
+        for done in self.finished.values():
+            seats -= done
+        return seats
+
+    async def _linger(self) -> None:
+        """Say "done" (retained), then keep answering syncs until every other seat has
+        said it too, the broker is gone for ``rehost_after`` seconds, or ``linger``
+        seconds have passed. Re-subscribing fetches the retained messages again, in
+        case a delivery was lost. (Not on the presence topic: a connection that does
+        not close cleanly has its will overwrite what was retained there.)"""
+        loop = asyncio.get_running_loop()
+        done = msgpack.packb({**self.presence, "seats": sorted(self.local_seats())})
+        said = await self.link.publish(self.done_topic, done, retain=True, wait=5)
+        deadline = loop.time() + self.options.linger
+        while self.waiting_for() and loop.time() < deadline:
+            await asyncio.sleep(0.5)
+            since = self.link.disconnected_since
+            if since is not None and loop.time() - since > self.options.rehost_after:
+                break
+            if not said:
+                said = await self.link.publish(self.done_topic, done, retain=True, wait=1)
+            await self.link.resubscribe(topics.done(self.table_id, "+"))
+        self.on_event("finished", {"waited_for": sorted(self.waiting_for())})
 
     # --------------------------------------------------- replacing a seat (7.7)
 
@@ -545,13 +602,17 @@ def _urandom(size: int) -> bytes:
 
 
 async def _reachable(endpoint: Any, timeout: float = 0.5) -> bool:
+    """Whether something listens at ``endpoint``. A TCP connection to a local port
+    nobody listens on can connect to itself (same source and destination port): that
+    is not a broker."""
     try:
         _, writer = await asyncio.wait_for(
             asyncio.open_connection(endpoint.host, endpoint.port), timeout
         )
     except (OSError, TimeoutError):
         return False
+    alive = writer.get_extra_info("sockname") != writer.get_extra_info("peername")
     writer.close()
     with contextlib.suppress(Exception):
         await writer.wait_closed()
-    return True
+    return alive
