@@ -107,6 +107,23 @@ def test_bad_arguments_exit_2_with_a_clear_message(args, message):
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["host", "--stall-timeout", "-5"], "must be above 0"),
+        (["host", "--void-timeout", "nan"], "must be above 0"),
+        (["join", "--linger", "inf"], "must be above 0"),
+        (["play", "--give-up-after", "soon"], "not a number of seconds"),
+        (["tables", "--timeout", "0"], "must be above 0"),
+    ],
+)
+def test_bad_durations_exit_2_before_anything_starts(args, message):
+    result = run(*args)
+    assert result.returncode == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 def test_bench_engine_json_has_the_figures():
     result = run("bench", "engine", "--games", "5", "--json")
     assert result.returncode == 0, result.stderr

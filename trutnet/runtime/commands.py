@@ -77,6 +77,7 @@ def _options(args: argparse.Namespace) -> Options:
         stall_timeout=args.stall_timeout,
         void_timeout=args.void_timeout,
         give_up_after=args.give_up_after,
+        linger=args.linger,
     )
 
 
@@ -452,25 +453,43 @@ def cmd_tables(args: argparse.Namespace) -> int:
             return 0
 
 
+def _seconds(text: str) -> float:
+    """A duration from the command line: a finite number of seconds, above zero."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 < value < 10**7:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"must be above 0 and finite, not {text}")
+    return value
+
+
 def _timing_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--stall-timeout",
-        type=float,
+        type=_seconds,
         default=30.0,
         help="report a seat the table waits for longer than this (s)",
     )
     p.add_argument(
         "--void-timeout",
-        type=float,
+        type=_seconds,
         default=120.0,
         help="vote to void the hand and give a bot the seat the table waited "
         "for longer than this (s)",
     )
     p.add_argument(
         "--give-up-after",
-        type=float,
+        type=_seconds,
         default=900.0,
         help="stop after this many seconds without any progress",
+    )
+    p.add_argument(
+        "--linger",
+        type=_seconds,
+        default=30.0,
+        help="after the game, stay at most this long answering peers that are "
+        "still catching up (s)",
     )
 
 
@@ -501,7 +520,7 @@ def _table_options(p: argparse.ArgumentParser, players: int, name: str) -> None:
 
 
 def _lan_search_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--timeout", type=float, default=2.0, help="LAN search time (s)")
+    p.add_argument("--timeout", type=_seconds, default=2.0, help="LAN search time (s)")
     p.add_argument(
         "--interface",
         action="append",
