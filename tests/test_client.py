@@ -125,35 +125,61 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
     assert audit(table_id, wires).ok
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is installed by scripts/test.sh")
-def test_trutnet_play_in_a_real_terminal_80x24_with_resize(tmp_path):
-    session = f"trutnet-{uuid.uuid4().hex[:6]}"
-    env = f"XDG_DATA_HOME={tmp_path} XDG_CONFIG_HOME={tmp_path}/config"
-    command = (
-        f"{env} {sys.executable} -m trutnet play --players 2 --bots 1 --bind 127.0.0.1 "
-        f"--no-announce --name Tester"
-    )
-    subprocess.run(
-        ["tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command], check=True
-    )
+class Tmux:
+    """A command in a real terminal (tmux, 80x24): read the screen, send keys."""
 
-    def screen() -> str:
+    def __init__(self, command: str) -> None:
+        self.session = f"trutnet-{uuid.uuid4().hex[:6]}"
+        subprocess.run(
+            ["tmux", "new-session", "-d", "-s", self.session, "-x", "80", "-y", "24", command],
+            check=True,
+        )
+
+    def screen(self) -> str:
         return subprocess.run(
-            ["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True
+            ["tmux", "capture-pane", "-p", "-t", self.session], capture_output=True, text=True
         ).stdout
 
-    def wait_for(pattern: str, timeout: float = 60) -> str:
+    def wait_for(self, pattern: str, timeout: float = 60) -> str:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            text = screen()
+            text = self.screen()
             if re.search(pattern, text):
                 return text
             time.sleep(0.2)
-        raise AssertionError(f"{pattern!r} never appeared:\n{screen()}")
+        raise AssertionError(f"{pattern!r} never appeared:\n{self.screen()}")
 
-    def keys(*k: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", session, *k], check=True)
+    def keys(self, *k: str) -> None:
+        subprocess.run(["tmux", "send-keys", "-t", self.session, *k], check=True)
 
+    def resize(self, x: int, y: int) -> None:
+        subprocess.run(
+            ["tmux", "resize-window", "-t", self.session, "-x", str(x), "-y", str(y)], check=True
+        )
+
+    def wait_gone(self, timeout: float = 20) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            alive = subprocess.run(["tmux", "has-session", "-t", self.session], capture_output=True)
+            if alive.returncode != 0 or "$" in self.screen().strip()[-2:]:
+                return
+            time.sleep(0.2)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "kill-session", "-t", self.session], capture_output=True)
+
+
+NO_TMUX = pytest.mark.skipif(shutil.which("tmux") is None, reason="scripts/test.sh installs tmux")
+
+
+@NO_TMUX
+def test_trutnet_play_in_a_real_terminal_80x24_with_resize(tmp_path):
+    env = f"XDG_DATA_HOME={tmp_path} XDG_CONFIG_HOME={tmp_path}/config"
+    term = Tmux(
+        f"{env} {sys.executable} -m trutnet play --players 2 --bots 1 --bind 127.0.0.1 "
+        f"--no-announce --name Tester"
+    )
+    wait_for, keys = term.wait_for, term.keys
     try:
         text = wait_for(rf"Your hand: \[1\]{CARD}")
         assert "Trut — classic, 2 players" in text and "Tester" in text
@@ -161,25 +187,18 @@ def test_trutnet_play_in_a_real_terminal_80x24_with_resize(tmp_path):
         assert "the words of the game" in wait_for("words of the game")
         keys("Escape")
         wait_for("Your hand")
-        subprocess.run(
-            ["tmux", "resize-window", "-t", session, "-x", "120", "-y", "40"], check=True
-        )
+        term.resize(120, 40)
         keys("?", "Escape")
         wait_for("Your hand")
-        subprocess.run(["tmux", "resize-window", "-t", session, "-x", "80", "-y", "24"], check=True)
+        term.resize(80, 24)
         key_file = tmp_path / "config" / "trutnet" / "identity.key"
         assert key_file.stat().st_mode & 0o777 == 0o600  # the player's own key, private
         keys("q")
         wait_for("Quit the game")
         keys("y")
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            alive = subprocess.run(["tmux", "has-session", "-t", session], capture_output=True)
-            if alive.returncode != 0 or "$" in screen().strip()[-2:]:
-                break
-            time.sleep(0.2)
+        term.wait_gone()
     finally:
-        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        term.close()
 
 
 def test_screens_show_blame_in_red_lobby_and_help():
@@ -233,3 +252,89 @@ def test_the_log_names_players_instead_of_seat_numbers():
     assert _with_names("  seat 0: Je me couche (folds)", names) == "  Ana: Je me couche (folds)"
     assert _with_names("  => team 0+2 wins", names) == "  => team 0+2 wins"  # teams stay
     assert _with_names("  seat 7 left", names) == "  seat 7 left"  # unknown seats stay
+
+
+def killed_joiner(tmp_path, seed):
+    """A 2-seat table over an embedded broker whose joiner (seat 1, store ``p1``) is
+    killed with kill -9 after 40 entries; returns the broker and the host process."""
+    import os
+    import signal
+
+    from .network_helpers import start_table
+    from .test_network_faults import wait_for_entries
+
+    broker = EmbeddedBroker()
+    url = broker.start().url
+    _, (host_proc, me) = start_table(url, 2, tmp_path, seed)
+    wait_for_entries(tmp_path / "p1", 40)
+    os.kill(me.pid, signal.SIGKILL)
+    me.communicate()
+    return broker, host_proc
+
+
+def test_a_player_killed_mid_game_comes_back_on_screen(tmp_path):
+    """`trutnet join --resume --store DIR` without --bot: the person's seat, killed with
+    kill -9, is played on screen again from its files, and the game ends on one hash."""
+    from trutnet.runtime.seat_process import resume
+
+    from .network_helpers import result_of
+
+    transcript = tmp_path / "resumed.json"
+    broker, host_proc = killed_joiner(tmp_path, "resume-ui")
+    try:
+
+        async def scenario():
+            with create_pipe_input() as pipe:
+                ui = TrutApp("resumed", 0, input=pipe, output=DummyOutput())
+                game = asyncio.create_task(
+                    play_with_ui(
+                        lambda hooks: resume(
+                            tmp_path / "p1", None, None, Options(linger=5), hooks=hooks, name="Me"
+                        ),
+                        ui,
+                        transcript,
+                    )
+                )
+                seen_hand = False
+                deadline = time.monotonic() + 240
+                while not game.done() and time.monotonic() < deadline:
+                    await asyncio.sleep(0.05)
+                    if ui.info.status == "over":
+                        if "Transcript saved" in ui.screen_text():
+                            pipe.send_text("q")
+                        continue
+                    obs = ui.observation()
+                    if obs is None or obs.to_act != obs.seat or ui.seat.pending:
+                        continue
+                    seen_hand = seen_hand or "Your hand: [1]" in ui.screen_text()
+                    pipe.send_text("123\r" if obs.phase == "keep" else KEYS.get(obs.phase, "1"))
+                return await asyncio.wait_for(game, 60), seen_hand
+
+        result, seen_hand = asyncio.run(scenario())
+        host_result = result_of(host_proc)
+    finally:
+        broker.stop()
+    assert result is not None and result.halted is None
+    assert seen_hand  # the person played their own cards again
+    assert result.state_hash == host_result["state_hash"]
+    table_id, wires = load_transcript(transcript)
+    assert audit(table_id, wires).ok
+
+
+@NO_TMUX
+def test_join_resume_without_a_bot_opens_the_screen_in_a_real_terminal(tmp_path):
+    broker, _ = killed_joiner(tmp_path, "resume-tmux")
+    term = Tmux(
+        f"XDG_DATA_HOME={tmp_path} {sys.executable} -m trutnet join --resume "
+        f"--store {tmp_path / 'p1'} --name Back"
+    )
+    try:
+        text = term.wait_for(rf"Your hand: \[1\]{CARD}")
+        assert "Trut — classic, 2 players" in text and "p1" in text
+        term.keys("q")
+        term.wait_for("Quit the game")
+        term.keys("y")
+        term.wait_gone()
+    finally:
+        term.close()
+        broker.stop()

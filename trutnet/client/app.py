@@ -372,7 +372,9 @@ async def play_with_ui(
     screen = asyncio.create_task(ui.app.run_async())
     done, _ = await asyncio.wait([game, screen], return_when=asyncio.FIRST_COMPLETED)
     if game not in done and ui.info.status == "over":
-        return await game  # quit on the end screen: the game is over, only wrapping up
+        if ui.runtime is not None:  # quit on the end screen: stop helping the others
+            ui.runtime.stop_lingering()
+        return await game
     if game not in done:  # the person quit during the game
         game.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -23,8 +23,9 @@ from trutnet.crypto.identity import Identity
 from trutnet.engine.games.trut import TrutConfig
 from trutnet.keystore import load_or_create_identity
 from trutnet.net.broker import BrokerError, EmbeddedBroker, Endpoint, ExternalBroker
-from trutnet.runtime.seat_process import SeatResult, host, join, resume
+from trutnet.runtime.seat_process import SeatResult, host, join, load_seat, resume
 from trutnet.runtime.table_runtime import Options
+from trutnet.store import StoreError
 
 
 def _quiet_loop(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
@@ -134,10 +135,17 @@ def cmd_join(args: argparse.Namespace) -> int:
         if args.store is None:
             print("trutnet join: --resume needs --store DIR", file=sys.stderr)
             return 2
-        endpoints = [ExternalBroker(args.broker).start()] if args.broker else None
-        args.bot = args.bot or "heuristic"  # resuming plays the seat with a bot for now
+        try:
+            endpoints = [ExternalBroker(args.broker).start()] if args.broker else None
+            load_seat(args.store)
+        except (BrokerError, StoreError) as exc:
+            print(f"trutnet join: {exc}", file=sys.stderr)
+            return 2
+        if args.bot is None:  # the person takes their seat back, on screen
+            return _resume_with_ui(args, endpoints)
         return _finish(
-            _run(resume(args.store, endpoints, args.bot, _options(args), emit)), args.json
+            _run(resume(args.store, endpoints, args.bot, _options(args), emit, name=args.name)),
+            args.json,
         )
     if args.broker and args.table:
         try:
@@ -421,6 +429,25 @@ def _join_with_ui(args: argparse.Namespace, table_id: bytes, endpoint: Endpoint)
                 fallback=args.fallback or "",
                 hooks=hooks,
                 identity=player_identity(),
+            ),
+            ui,
+            transcript,
+        )
+    )
+    if result is not None:
+        print(f"game over: winner team {result.winner}; transcript: {transcript}")
+    return 0
+
+
+def _resume_with_ui(args: argparse.Namespace, endpoints: list[Endpoint] | None) -> int:
+    from trutnet.client.app import TrutApp, play_with_ui
+
+    ui = TrutApp("resumed table", 0)
+    transcript = data_dir() / "games" / f"{args.store.resolve().name}-resumed.json"
+    result = _run(
+        play_with_ui(
+            lambda hooks: resume(
+                args.store, endpoints, None, _options(args), hooks=hooks, name=args.name
             ),
             ui,
             transcript,

@@ -26,14 +26,14 @@ from trutnet.bots import make_bot
 from trutnet.crypto import SeededRandom
 from trutnet.crypto.identity import Identity
 from trutnet.engine.games.trut import TrutConfig
-from trutnet.keystore import load_or_create_identity
+from trutnet.keystore import KeyFileError, load_identity, load_or_create_identity
 from trutnet.net import topics
-from trutnet.net.broker import Endpoint, parse_broker_url
+from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.protocol.lobby import Lobby, LobbyError
-from trutnet.protocol.table import TablePeer
+from trutnet.protocol.table import Rejected, TablePeer
 from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
-from trutnet.store import PeerStore
+from trutnet.store import PeerStore, StoreError
 
 ANNOUNCE_VERSION = 1
 
@@ -50,7 +50,10 @@ class Hooks:
     transcript: Path | None = None
     on_saved: Callable[[Path], None] | None = None
 
-    def runtime(self, runtime: TableRuntime) -> None:
+    def attach(self, runtime: TableRuntime, seat: LocalSeat) -> None:
+        """Follow ``runtime``; save ``seat``'s transcript as soon as the game is over
+        (before the runtime lingers for the others, 9.2)."""
+        runtime.on_over = lambda: self.save(runtime, seat)
         if self.on_runtime is not None:
             self.on_runtime(runtime)
 
@@ -195,7 +198,7 @@ async def host(
         will=(topics.lobby(table_id), b""),
     )
     runtime = TableRuntime(table_id, link, local, options, on_event)
-    hooks.runtime(runtime)
+    hooks.attach(runtime, host_seat)
     await link.start()
     endpoint = endpoints[0]
 
@@ -252,7 +255,6 @@ async def host(
     await link.publish(topics.log(table_id), open_wire)
     try:
         await runtime.run()
-        hooks.save(runtime, host_seat)
     finally:
         with contextlib.suppress(Exception):
             await link.publish(topics.lobby(table_id), b"", retain=True, wait=2)
@@ -289,13 +291,27 @@ async def join(
         (store / "table.txt").write_text(f"{table_id.hex()} {endpoints[0].url}\n")
     link = MqttLink(endpoints, [], f"join-{table_id.hex()[:8]}")
     runtime = TableRuntime(table_id, link, [seat], options, on_event)
-    hooks.runtime(runtime)
+    hooks.attach(runtime, seat)
     try:
         await runtime.run(join_names=True)
-        hooks.save(runtime, seat)
     finally:
         await link.close()
     return _result(runtime)
+
+
+def load_seat(store: Path) -> tuple[Identity, TablePeer, Endpoint]:
+    """A crashed seat's identity, its peer restored from its secrets and log, and the
+    broker it last used; :class:`StoreError` naming what is missing or wrong."""
+    try:
+        identity = load_identity(store / "identity.key")
+        secrets = PeerStore(store).load_secrets()
+        peer = TablePeer.restore(identity, secrets, PeerStore(store).entries(), os.urandom)
+        endpoint = parse_broker_url((store / "table.txt").read_text().split()[1])
+    except (KeyFileError, StoreError) as exc:
+        raise StoreError(f"cannot resume from {store}: {exc}") from exc
+    except (OSError, IndexError, KeyError, ValueError, TypeError, BrokerError, Rejected) as exc:
+        raise StoreError(f"cannot resume from {store}: not a seat's files ({exc})") from exc
+    return identity, peer, endpoint
 
 
 async def resume(
@@ -304,17 +320,19 @@ async def resume(
     bot_kind: str | None = "heuristic",
     options: Options | None = None,
     on_event: Callable[[str, dict[str, Any]], None] | None = None,
+    hooks: Hooks | None = None,
+    name: str = "resumed",
 ) -> SeatResult:
-    """A seat back from a crash: identity, secrets and log from ``store``."""
+    """A seat back from a crash: identity, secrets and log from ``store``; played by a
+    bot, or (``bot_kind`` None) by a person through ``hooks``."""
+    hooks = hooks or Hooks()
     peer_store = PeerStore(store)
-    identity = load_or_create_identity(store / "identity.key")
-    secrets = peer_store.load_secrets()
-    table_id = bytes.fromhex(secrets["table"])
-    endpoints = endpoints or [parse_broker_url((store / "table.txt").read_text().split()[1])]
-    peer = TablePeer.restore(identity, secrets, peer_store.entries(), os.urandom)
+    identity, peer, stored_endpoint = load_seat(store)
+    table_id = peer.replica.table_id
+    endpoints = endpoints or [stored_endpoint]
     seat = LocalSeat(
         identity,
-        "resumed",
+        name,
         make_bot(bot_kind, random.Random()) if bot_kind else None,
         peer_store,
         peer,
@@ -322,6 +340,7 @@ async def resume(
     peer.on_secrets = peer_store.save_secrets
     link = MqttLink(endpoints, [], f"resume-{table_id.hex()[:8]}")
     runtime = TableRuntime(table_id, link, [seat], options, on_event)
+    hooks.attach(runtime, seat)
     try:
         await runtime.run()
     finally:

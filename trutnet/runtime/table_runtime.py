@@ -119,6 +119,8 @@ class TableRuntime:
         self._voted: set[tuple[int, bytes]] = set()
         self._told_replaced: set[int] = set()
         self.finished: dict[str, set[int]] = {}  # done topic -> seats said done
+        self.on_over: Callable[[], None] | None = None  # the game is over (before lingering)
+        self._stop_lingering = asyncio.Event()
         for topic in (
             topics.done(table_id, "+"),
             topics.log(table_id),
@@ -393,6 +395,8 @@ class TableRuntime:
                         self.on_event("gave_up", {"seconds": round(idle)})
                         self.gave_up = True
                         break
+            if self.on_over is not None:
+                self.on_over()
             if not self.gave_up:
                 await self._linger()
         finally:
@@ -465,6 +469,10 @@ class TableRuntime:
             seats -= done
         return seats
 
+    def stop_lingering(self) -> None:
+        """The person has left the end screen: leave now."""
+        self._stop_lingering.set()
+
     async def _linger(self) -> None:
         """Say "done" (retained), then keep answering syncs until every other seat has
         said it too, the broker is gone for ``rehost_after`` seconds, or ``linger``
@@ -476,7 +484,10 @@ class TableRuntime:
         said = await self.link.publish(self.done_topic, done, retain=True, wait=5)
         deadline = loop.time() + self.options.linger
         while self.waiting_for() and loop.time() < deadline:
-            await asyncio.sleep(0.5)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop_lingering.wait(), 0.5)
+            if self._stop_lingering.is_set():
+                break
             since = self.link.disconnected_since
             if since is not None and loop.time() - since > self.options.rehost_after:
                 break
