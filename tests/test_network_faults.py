@@ -8,6 +8,8 @@ import os
 import signal
 import time
 
+import pytest
+
 from trutnet.engine.games.trut import StartPosition, TrutConfig
 from trutnet.net.broker import EmbeddedBroker
 from trutnet.net.faults import FaultyInbox
@@ -122,9 +124,14 @@ def test_dropped_duplicated_and_reordered_messages_still_end_on_one_hash():
     assert sum(s.reordered for s in stats) > 10
 
 
-def test_host_killed_the_table_moves_to_a_successor_broker_and_the_host_comes_back(tmp_path):
-    """9.3: the host's embedded broker dies with it; seat 1 re-hosts at its fallback
-    address; everyone moves there; the host resumes from its files as a plain peer."""
+@pytest.mark.parametrize("fallbacks", [True, False], ids=["successor", "no-fallbacks"])
+def test_host_killed_the_table_moves_to_a_successor_broker_and_the_host_comes_back(
+    tmp_path, fallbacks
+):
+    """9.3: the host's embedded broker dies with it. With fallbacks, seat 1 re-hosts at
+    its fallback address, everyone moves there, and the host resumes from its files as
+    a plain peer. With none, the table waits, and the resumed host brings its broker
+    back at the same address."""
     fallback_1, fallback_2 = f"mqtt://127.0.0.1:{free_port()}", f"mqtt://127.0.0.1:{free_port()}"
     table = os.urandom(16).hex()
     common = ["--seed", "rehost", "--json", "--stall-timeout", "60"]
@@ -155,8 +162,7 @@ def test_host_killed_the_table_moves_to_a_successor_broker_and_the_host_comes_ba
                 table,
                 "--name",
                 f"p{k}",
-                "--fallback",
-                fb,
+                *(["--fallback", fb] if fallbacks else []),
                 "--store",
                 str(tmp_path / f"p{k}"),
                 *common,
@@ -167,7 +173,7 @@ def test_host_killed_the_table_moves_to_a_successor_broker_and_the_host_comes_ba
     wait_for_entries(tmp_path / "p1", 60)
     os.kill(host_proc.pid, signal.SIGKILL)  # its broker child dies with it
     host_proc.communicate()
-    time.sleep(4.5)  # past rehost_after: seat 1 is hosting now
+    time.sleep(4.5)  # past rehost_after: seat 1 is hosting now (if it offered to)
     back = spawn(
         [
             "join",
@@ -182,15 +188,17 @@ def test_host_killed_the_table_moves_to_a_successor_broker_and_the_host_comes_ba
     results = [result_of(p) for p in (back, *joiners)]
     assert len({r["state_hash"] for r in results}) == 1
     assert all(r["halted"] is None for r in results)
-    # Exactly one successor: seat 1 (the first seat with a fallback), at its own fallback.
-    fallbacks = {
+    # Exactly one re-host: seat 1 (the first seat with a fallback) at its own fallback,
+    # or the resumed host at its old address.
+    by_seat = {
         PeerStore(tmp_path / f"p{k}").load_secrets()["seat"]: fb
         for k, fb in ((1, fallback_1), (2, fallback_2))
     }
+    expected = (1, by_seat[1]) if fallbacks else (0, url)
     rehosted = [e for r in results for e in r["events"] if e["event"] == "rehosted"]
-    assert [(e["seat"], e["broker"]) for e in rehosted] == [(1, fallbacks[1])]
+    assert [(e["seat"], e["broker"]) for e in rehosted] == [expected]
     for r in results:  # every peer ended on that broker, and left once all were done
-        assert [e["broker"] for e in r["events"] if e["event"] == "connected"][-1] == fallbacks[1]
+        assert [e["broker"] for e in r["events"] if e["event"] == "connected"][-1] == expected[1]
         assert [e["waited_for"] for e in r["events"] if e["event"] == "finished"] == [[]]
 
 

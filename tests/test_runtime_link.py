@@ -148,8 +148,8 @@ def test_reachable_means_a_listener_and_not_a_connection_to_itself(endpoint, mon
 
     from .mosquitto import free_port
 
-    assert asyncio.run(table_runtime._reachable(endpoint))
-    assert not asyncio.run(table_runtime._reachable(Endpoint("127.0.0.1", free_port())))
+    assert asyncio.run(table_runtime.reachable(endpoint))
+    assert not asyncio.run(table_runtime.reachable(Endpoint("127.0.0.1", free_port())))
 
     class SelfConnected:  # what a TCP simultaneous open onto its own port looks like
         def get_extra_info(self, name):
@@ -165,4 +165,4 @@ def test_reachable_means_a_listener_and_not_a_connection_to_itself(endpoint, mon
         return None, SelfConnected()
 
     monkeypatch.setattr(table_runtime.asyncio, "open_connection", self_connect)
-    assert not asyncio.run(table_runtime._reachable(Endpoint("127.0.0.1", 40000)))
+    assert not asyncio.run(table_runtime.reachable(Endpoint("127.0.0.1", 40000)))

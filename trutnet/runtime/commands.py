@@ -120,6 +120,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                 on_announce=on_announce,
                 table_id=bytes.fromhex(args.table_id) if args.table_id else None,
                 inprocess_broker=args.inprocess_broker,
+                own_broker=isinstance(broker, EmbeddedBroker),
             )
         )
     finally:
@@ -395,6 +396,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                     hooks=hooks,
                     on_announce=on_announce,
                     identity=player_identity(),
+                    own_broker=True,
                 ),
                 ui,
                 transcript,

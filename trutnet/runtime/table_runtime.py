@@ -191,7 +191,7 @@ class TableRuntime:
                 continue
             if self.successor_broker is not None:
                 for candidate in earlier:  # stand down for an earlier live broker
-                    if await _reachable(candidate):
+                    if await reachable(candidate):
                         self.stop_successor()
                         self.on_event("rehost_yielded", {"seat": seat, "to": candidate.url})
                         return
@@ -203,7 +203,7 @@ class TableRuntime:
             if waited < self.options.rehost_after * (2 * rank - 1):
                 return
             for candidate in earlier:
-                if await _reachable(candidate, timeout=1.0):
+                if await reachable(candidate, timeout=1.0):
                     return  # an earlier broker is up: the link will find it
             broker = EmbeddedBroker(endpoint.host, endpoint.port)
             await asyncio.get_running_loop().run_in_executor(None, broker.start)
@@ -612,7 +612,7 @@ def _urandom(size: int) -> bytes:
     return os.urandom(size)
 
 
-async def _reachable(endpoint: Any, timeout: float = 0.5) -> bool:
+async def reachable(endpoint: Any, timeout: float = 0.5) -> bool:
     """Whether something listens at ``endpoint``. A TCP connection to a local port
     nobody listens on can connect to itself (same source and destination port): that
     is not a broker."""
