@@ -166,3 +166,56 @@ def test_reachable_means_a_listener_and_not_a_connection_to_itself(endpoint, mon
 
     monkeypatch.setattr(table_runtime.asyncio, "open_connection", self_connect)
     assert not asyncio.run(table_runtime.reachable(Endpoint("127.0.0.1", 40000)))
+
+
+@pytest.mark.parametrize("busy", [False, True], ids=["idle", "with-traffic"])
+def test_the_embedded_broker_dies_at_once_with_a_killed_host(busy):
+    """A broker that outlived its killed host would keep its port and half-work, and
+    the table would sit on it instead of moving on (9.3)."""
+    import signal
+    import subprocess
+    import sys
+
+    script = (
+        "from trutnet.net.broker import EmbeddedBroker; import time; "
+        "e = EmbeddedBroker().start(); print(e.port, flush=True); time.sleep(600)"
+    )
+    peer = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+
+    async def kill_the_host(broker):
+        links = []
+        for k in range(3 if busy else 0):  # busy: QoS 1 traffic in flight at the kill
+            link = MqttLink([broker], ["t/#"], f"c{k}")
+            await link.start()
+            await asyncio.wait_for(link.connected.wait(), 10)
+            links.append(link)
+
+        async def flood(link):
+            while True:
+                await link.publish("t/x", b"x" * 2000, wait=1)
+
+        floods = [asyncio.create_task(flood(link)) for link in links]
+        await asyncio.sleep(0.5)
+        peer.send_signal(signal.SIGKILL)
+        peer.wait()
+        deadline = time.monotonic() + 3
+        while time.monotonic() < deadline and await table_runtime_reachable(broker):
+            await asyncio.sleep(0.1)
+        gone = not await table_runtime_reachable(broker)
+        for task in floods:
+            task.cancel()
+        for link in links:
+            await link.close()
+        return gone
+
+    try:
+        port = int(peer.stdout.readline())
+        assert asyncio.run(asyncio.wait_for(kill_the_host(Endpoint("127.0.0.1", port)), 30))
+    finally:
+        peer.kill()
+
+
+def table_runtime_reachable(endpoint):
+    from trutnet.runtime.table_runtime import reachable
+
+    return reachable(endpoint)

@@ -68,7 +68,14 @@ class EmbeddedBroker:
         if self.process is not None:
             raise BrokerError("already started")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "trutnet.net.broker_main", self.host, str(self.port)],
+            [
+                sys.executable,
+                "-m",
+                "trutnet.net.broker_main",
+                self.host,
+                str(self.port),
+                str(os.getpid()),
+            ],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,

@@ -60,11 +60,18 @@ class MqttLink:
             self._task = asyncio.create_task(self._run())
 
     async def close(self) -> None:
+        """Disconnect cleanly if the broker answers within 3 s; otherwise drop it (a
+        half-dead broker never acknowledges the DISCONNECT)."""
         self._closing = True
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+            for grace in (3.0, 2.0):
+                self._task.cancel()
+                done, _ = await asyncio.wait({self._task}, timeout=grace)
+                if done:
+                    break
+            if self._task.done() and not self._task.cancelled():
+                with contextlib.suppress(Exception):
+                    self._task.result()
 
     async def _run(self) -> None:
         delay = 0.1
