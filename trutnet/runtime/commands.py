@@ -138,14 +138,24 @@ def cmd_join(args: argparse.Namespace) -> int:
             return 2
         try:
             endpoints = [ExternalBroker(args.broker).start()] if args.broker else None
-            load_seat(args.store)
+            loaded = load_seat(args.store)  # checked before anything starts, read once
         except (BrokerError, StoreError) as exc:
             print(f"trutnet join: {exc}", file=sys.stderr)
             return 2
         if args.bot is None:  # the person takes their seat back, on screen
-            return _resume_with_ui(args, endpoints)
+            return _resume_with_ui(args, endpoints, loaded)
         return _finish(
-            _run(resume(args.store, endpoints, args.bot, _options(args), emit, name=args.name)),
+            _run(
+                resume(
+                    args.store,
+                    endpoints,
+                    args.bot,
+                    _options(args),
+                    emit,
+                    name=args.name,
+                    loaded=loaded,
+                )
+            ),
             args.json,
         )
     if args.broker and args.table:
@@ -441,7 +451,7 @@ def _join_with_ui(args: argparse.Namespace, table_id: bytes, endpoint: Endpoint)
     return 0
 
 
-def _resume_with_ui(args: argparse.Namespace, endpoints: list[Endpoint] | None) -> int:
+def _resume_with_ui(args: argparse.Namespace, endpoints: list[Endpoint] | None, loaded: Any) -> int:
     from trutnet.client.app import TrutApp, play_with_ui
 
     ui = TrutApp("resumed table", 0)
@@ -449,7 +459,13 @@ def _resume_with_ui(args: argparse.Namespace, endpoints: list[Endpoint] | None) 
     result = _run(
         play_with_ui(
             lambda hooks: resume(
-                args.store, endpoints, None, _options(args), hooks=hooks, name=args.name
+                args.store,
+                endpoints,
+                None,
+                _options(args),
+                hooks=hooks,
+                name=args.name,
+                loaded=loaded,
             ),
             ui,
             transcript,

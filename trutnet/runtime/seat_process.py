@@ -28,11 +28,11 @@ from trutnet.crypto.identity import Identity
 from trutnet.engine.games.trut import TrutConfig
 from trutnet.keystore import KeyFileError, load_identity, load_or_create_identity
 from trutnet.net import topics
-from trutnet.net.broker import BrokerError, EmbeddedBroker, Endpoint, parse_broker_url
+from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.protocol.lobby import Lobby, LobbyError
 from trutnet.protocol.table import Rejected, TablePeer
-from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime, reachable
+from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
 from trutnet.store import PeerStore, StoreError
 
 ANNOUNCE_VERSION = 1
@@ -311,8 +311,8 @@ def load_seat(store: Path) -> tuple[Identity, TablePeer, Endpoint, bool]:
     :class:`StoreError` naming what is missing or wrong."""
     try:
         identity = load_identity(store / "identity.key")
-        secrets = PeerStore(store).load_secrets()
-        peer = TablePeer.restore(identity, secrets, PeerStore(store).entries(), os.urandom)
+        files = PeerStore(store)
+        peer = TablePeer.restore(identity, files.load_secrets(), files.entries(), os.urandom)
         fields = (store / "table.txt").read_text().split()
         endpoint, own_broker = parse_broker_url(fields[1]), fields[2:] == ["own-broker"]
     except (KeyFileError, StoreError) as exc:
@@ -320,18 +320,6 @@ def load_seat(store: Path) -> tuple[Identity, TablePeer, Endpoint, bool]:
     except (OSError, IndexError, KeyError, ValueError, TypeError, BrokerError, Rejected) as exc:
         raise StoreError(f"cannot resume from {store}: not a seat's files ({exc})") from exc
     return identity, peer, endpoint, own_broker
-
-
-async def _table_alive(peer: TablePeer, endpoints: list[Endpoint]) -> bool:
-    """Whether any of the table's brokers answers: its own, or a seat's fallback."""
-    candidates = list(endpoints)
-    for url in filter(None, peer.replica.fallbacks):
-        with contextlib.suppress(BrokerError):
-            candidates.append(parse_broker_url(url))
-    for endpoint in candidates:
-        if await reachable(endpoint):
-            return True
-    return False
 
 
 async def resume(
@@ -342,22 +330,16 @@ async def resume(
     on_event: Callable[[str, dict[str, Any]], None] | None = None,
     hooks: Hooks | None = None,
     name: str = "resumed",
+    loaded: tuple[Identity, TablePeer, Endpoint, bool] | None = None,
 ) -> SeatResult:
-    """A seat back from a crash: identity, secrets and log from ``store``; played by a
-    bot, or (``bot_kind`` None) by a person through ``hooks``."""
+    """A seat back from a crash: identity, secrets and log from ``store`` (or
+    ``loaded``, what :func:`load_seat` read); played by a bot, or (``bot_kind`` None)
+    by a person through ``hooks``."""
     hooks = hooks or Hooks()
     peer_store = PeerStore(store)
-    identity, peer, stored_endpoint, own_broker = load_seat(store)
+    identity, peer, stored_endpoint, own_broker = loaded or load_seat(store)
     table_id = peer.replica.table_id
     endpoints = endpoints or [stored_endpoint]
-    broker = None
-    if own_broker and endpoints[0] == stored_endpoint and not await _table_alive(peer, endpoints):
-        broker = EmbeddedBroker(stored_endpoint.host, stored_endpoint.port)
-        try:  # the host's broker died with it: bring it back where the table expects it
-            await asyncio.get_running_loop().run_in_executor(None, broker.start)
-        except BrokerError as exc:
-            broker = None
-            (on_event or (lambda *_: None))("rehost_failed", {"error": str(exc)})
     seat = LocalSeat(
         identity,
         name,
@@ -368,9 +350,8 @@ async def resume(
     peer.on_secrets = peer_store.save_secrets
     link = MqttLink(endpoints, [], f"resume-{table_id.hex()[:8]}")
     runtime = TableRuntime(table_id, link, [seat], options, on_event)
-    if broker is not None:
-        runtime.successor_broker = broker  # stopped once everyone is done (9.2)
-        runtime.on_event("rehosted", {"seat": peer.seat, "broker": stored_endpoint.url})
+    if own_broker and endpoints[0] == stored_endpoint:  # restarted if no broker answers
+        runtime.own_broker = stored_endpoint
     hooks.attach(runtime, seat)
     try:
         await runtime.run()

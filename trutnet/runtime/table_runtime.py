@@ -115,6 +115,7 @@ class TableRuntime:
         self.base_endpoints = list(link.endpoints())
         link._endpoints = self.candidates
         self.successor_broker: Any = None
+        self.own_broker: Any = None  # the table's broker, ours to restart if it is gone
         self.votes: dict[tuple[int, bytes], dict[int, bytes]] = {}
         self._voted: set[tuple[int, bytes]] = set()
         self._told_replaced: set[int] = set()
@@ -176,9 +177,14 @@ class TableRuntime:
         replica = self.replica
         if replica is None or self.done():
             return
-        from trutnet.net.broker import EmbeddedBroker, parse_broker_url
+        from trutnet.net.broker import parse_broker_url
 
         mine = {p.seat for p in self.peers}
+        if self.own_broker is not None:  # a resumed host whose broker died with it
+            gone = self.successor_broker is None and self.link.disconnected_since is not None
+            if gone and await first_reachable(self.candidates()) is None:
+                await self._start_broker(min(mine), self.own_broker)
+            return
         earlier = list(self.base_endpoints)
         rank = 0
         for seat, fallback in enumerate(replica.fallbacks):
@@ -190,11 +196,10 @@ class TableRuntime:
                 earlier.append(endpoint)
                 continue
             if self.successor_broker is not None:
-                for candidate in earlier:  # stand down for an earlier live broker
-                    if await reachable(candidate):
-                        self.stop_successor()
-                        self.on_event("rehost_yielded", {"seat": seat, "to": candidate.url})
-                        return
+                alive = await first_reachable(earlier)
+                if alive is not None:  # stand down for an earlier live broker
+                    self.stop_successor()
+                    self.on_event("rehost_yielded", {"seat": seat, "to": alive.url})
                 return
             since = self.link.disconnected_since
             if since is None:
@@ -202,14 +207,17 @@ class TableRuntime:
             waited = asyncio.get_running_loop().time() - since
             if waited < self.options.rehost_after * (2 * rank - 1):
                 return
-            for candidate in earlier:
-                if await reachable(candidate, timeout=1.0):
-                    return  # an earlier broker is up: the link will find it
-            broker = EmbeddedBroker(endpoint.host, endpoint.port)
-            await asyncio.get_running_loop().run_in_executor(None, broker.start)
-            self.successor_broker = broker
-            self.on_event("rehosted", {"seat": seat, "broker": endpoint.url})
+            if await first_reachable(earlier, timeout=1.0) is None:
+                await self._start_broker(seat, endpoint)  # else the link will find it
             return
+
+    async def _start_broker(self, seat: int, endpoint: Any) -> None:
+        from trutnet.net.broker import EmbeddedBroker
+
+        broker = EmbeddedBroker(endpoint.host, endpoint.port)
+        await asyncio.get_running_loop().run_in_executor(None, broker.start)
+        self.successor_broker = broker  # stopped once everyone is done (9.2)
+        self.on_event("rehosted", {"seat": seat, "broker": endpoint.url})
 
     def stop_successor(self) -> None:
         if self.successor_broker is not None:
@@ -610,6 +618,14 @@ def _urandom(size: int) -> bytes:
     import os
 
     return os.urandom(size)
+
+
+async def first_reachable(endpoints: list[Any], timeout: float = 0.5) -> Any:
+    """The first of ``endpoints`` where something listens, or None."""
+    for endpoint in endpoints:
+        if await reachable(endpoint, timeout):
+            return endpoint
+    return None
 
 
 async def reachable(endpoint: Any, timeout: float = 0.5) -> bool:
