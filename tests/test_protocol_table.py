@@ -18,7 +18,13 @@ from trutnet.crypto.group import base_mul
 from trutnet.engine.canonical import canonical_bytes
 from trutnet.engine.games.trut import StartPosition, TrutConfig
 from trutnet.net.memory import play_memory_game
-from trutnet.protocol.envelope import MAX_ENTRY_BYTES, SIGN_DOMAIN, parse_entry, sign_entry
+from trutnet.protocol.envelope import (
+    GENESIS,
+    MAX_ENTRY_BYTES,
+    SIGN_DOMAIN,
+    parse_entry,
+    sign_entry,
+)
 from trutnet.protocol.table import Rejected
 
 # ---------------------------------------------------------------- whole games
@@ -363,10 +369,10 @@ def test_lobby_seats_signed_join_requests_and_opens_the_table():
     from trutnet.protocol.lobby import Lobby, LobbyError, join_request
     from trutnet.protocol.table import TablePeer
 
-    table_id = bytes(range(16))
     config = TrutConfig(3)
     host, ana, bot = (Identity.generate(SeededRandom(s)) for s in (1, 2, 3))
-    lobby = Lobby(table_id, config, host, "Host")
+    lobby = Lobby(config, host, "Host", bytes(range(16)))
+    table_id = lobby.table_id
     assert lobby.receive(join_request(ana, table_id, "Ana")) == 1
     assert lobby.receive(join_request(ana, table_id, "Ana")) == 1  # idempotent
     for bad in (join_request(ana, bytes(16), "Ana"), b"junk"):
@@ -382,11 +388,43 @@ def test_lobby_seats_signed_join_requests_and_opens_the_table():
     assert [name for _, name, _ in lobby.roster()] == ["Host", "Ana", "Bot 2"]
     body = lobby.open_body()
     host_peer = TablePeer(host, 0, table_id, SeededRandom(5))
-    wire = host_peer.open_table(config, body["seats"], body["names"])
+    wire = host_peer.open_table(config, body["seats"], body["names"], nonce=body["nonce"])
     guest = TablePeer(ana, 1, table_id, SeededRandom(6))
     guest.receive(wire)
     assert guest.replica.names == ["Host", "Ana", "Bot 2"]
     assert guest.replica.expected() == (0, ("keys",))
+
+
+def test_only_the_tables_own_host_can_open_it():
+    """7.8: a table id is bound to its host's key. Anyone may sign an ``open`` naming a
+    joiner's key (the joiner's key is public in its join request); the joiner refuses
+    it and still takes the real host's ``open`` afterwards."""
+    from trutnet.crypto import Identity
+    from trutnet.protocol.lobby import Lobby, table_id_for
+    from trutnet.protocol.table import Rejected, TablePeer
+
+    config = TrutConfig(2)
+    host, ana, mallory = (Identity.generate(SeededRandom(s)) for s in (1, 2, 3))
+    lobby = Lobby(config, host, "Host", b"\x05" * 16)
+    assert lobby.table_id == table_id_for(host.public, b"\x05" * 16)
+    lobby.seat(ana.public, "Ana")
+    body = lobby.open_body()
+    seats = [mallory.public, ana.public]
+    forger = TablePeer(mallory, 0, lobby.table_id, SeededRandom(7))
+    with pytest.raises(ValueError):  # the honest code refuses to sign it
+        forger.open_table(config, seats, nonce=body["nonce"])
+    for nonce in (body["nonce"], b"\x06" * 16):  # so build it by hand
+        forged = sign_entry(mallory, table=lobby.table_id, seat=0, seq=0, prev=GENESIS,
+                            type="open", body={**body, "seats": seats, "nonce": nonce})  # fmt: skip
+        guest = TablePeer(ana, 1, lobby.table_id, SeededRandom(6))
+        with pytest.raises(Rejected, match="bound"):
+            guest.receive(forged.wire)
+        assert guest.replica.phase == "open" and not guest.replica.log.entries
+    real = TablePeer(host, 0, lobby.table_id, SeededRandom(5)).open_table(
+        config, body["seats"], body["names"], nonce=body["nonce"]
+    )
+    guest.receive(real)
+    assert guest.replica.seats == [host.public, ana.public]
 
 
 def test_a_stalled_seat_is_voted_out_and_a_bot_finishes_the_game():

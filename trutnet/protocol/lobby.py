@@ -6,10 +6,17 @@ It is never part of the log. The host seats joiners in the order their requests
 arrive (a second request from a seated key changes nothing), may seat bots, and
 once every seat is taken writes the ``open`` entry with every seat's key and name:
 that entry is the seat assignment everyone then checks.
+
+A table id names its host (7.8): it is the first 16 bytes of
+``SHA-256("trutnet/v1/table-id" || host key || nonce)`` for a random 16-byte nonce
+that the ``open`` entry carries. Whoever knows the table id (from the lobby, from
+discovery, or from a friend) can therefore check that an ``open`` comes from the host
+who made the table: no one else can open it, even with a signature of their own.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from trutnet.crypto.identity import Identity, fingerprint
@@ -17,6 +24,13 @@ from trutnet.engine.games.trut import TrutConfig
 from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry, sign_entry
 
 MAX_NAME = 32
+NONCE_BYTES = 16
+TABLE_ID_DOMAIN = b"trutnet/v1/table-id"
+
+
+def table_id_for(host_key: bytes, nonce: bytes) -> bytes:
+    """The table id bound to ``host_key`` by ``nonce`` (7.8)."""
+    return hashlib.sha256(TABLE_ID_DOMAIN + host_key + nonce).digest()[:16]
 
 
 class LobbyError(Exception):
@@ -54,8 +68,11 @@ def join_request(identity: Identity, table_id: bytes, name: str, fallback: str =
 class Lobby:
     """The host's view of who sits where, until the table opens."""
 
-    def __init__(self, table_id: bytes, config: TrutConfig, host: Identity, host_name: str) -> None:
-        self.table_id = table_id
+    def __init__(self, config: TrutConfig, host: Identity, host_name: str, nonce: bytes) -> None:
+        if len(nonce) != NONCE_BYTES:
+            raise LobbyError(f"a table nonce is {NONCE_BYTES} bytes")
+        self.nonce = bytes(nonce)
+        self.table_id = table_id_for(host.public, self.nonce)
         self.config = config
         self.keys: list[bytes] = [host.public]
         self.names: list[str] = [check_name(host_name)]
@@ -113,4 +130,5 @@ class Lobby:
             "seats": list(self.keys),
             "names": list(self.names),
             "fallbacks": list(self.fallbacks),
+            "nonce": self.nonce,
         }

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -23,6 +24,7 @@ from trutnet.crypto.identity import Identity
 from trutnet.engine.games.trut import TrutConfig
 from trutnet.keystore import load_or_create_identity
 from trutnet.net.broker import BrokerError, EmbeddedBroker, Endpoint, ExternalBroker
+from trutnet.protocol.lobby import table_id_for
 from trutnet.runtime.seat_process import SeatResult, host, join, load_seat, resume
 from trutnet.runtime.table_runtime import Options
 from trutnet.store import StoreError
@@ -118,7 +120,6 @@ def cmd_host(args: argparse.Namespace) -> int:
                 options=_options(args),
                 on_event=emit,
                 on_announce=on_announce,
-                table_id=bytes.fromhex(args.table_id) if args.table_id else None,
                 inprocess_broker=args.inprocess_broker,
                 own_broker=isinstance(broker, EmbeddedBroker),
             )
@@ -226,6 +227,26 @@ def choose_table(args: argparse.Namespace) -> tuple[Endpoint, bytes] | None:
     return chosen.endpoint, bytes.fromhex(chosen.table)
 
 
+def announced_table(proc: subprocess.Popen[str], timeout: float = 60.0) -> tuple[str, list[str]]:
+    """The table id that a ``trutnet host --json`` process announces (its first
+    ``table`` event; the id is bound to the host's key, 7.8, so only the host knows it
+    in advance), and the lines it printed until then."""
+    assert proc.stdout is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if line.startswith("{"):
+            with contextlib.suppress(ValueError):
+                event = json.loads(line)
+                if event.get("event") == "table" and isinstance(event.get("table"), str):
+                    return event["table"], lines
+    raise RuntimeError("the host did not announce its table")
+
+
 def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
     """Bot peers as separate OS processes over the embedded broker or ``--broker``."""
     broker = ExternalBroker(args.broker) if args.broker else EmbeddedBroker()
@@ -235,7 +256,6 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
     try:
         for number in range(1, args.games + 1):
             seed = f"{args.seed}/{number}"
-            table = os.urandom(16).hex()
             base = [sys.executable, "-m", "trutnet"]
             common = ["--seed", seed, "--json", "--stall-timeout", "60"]
             procs = [
@@ -250,8 +270,6 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
                         *(["--sum-on-patte"] if config.sum_on_patte else []),
                         "--broker",
                         endpoint.url,
-                        "--table-id",
-                        table,
                         "--no-announce",
                         "--name",
                         "seat0",
@@ -264,7 +282,11 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
                     text=True,
                 )
             ]
-            time.sleep(0.3)
+            try:
+                table, early = announced_table(procs[0])
+            except RuntimeError as exc:
+                print(f"game {number}: {exc}", file=sys.stderr)
+                return 1
             for k in range(1, config.players):
                 procs.append(
                     subprocess.Popen(
@@ -289,8 +311,9 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
                     )
                 )
             finals = []
-            for proc in procs:
+            for index, proc in enumerate(procs):
                 out, err = proc.communicate(timeout=600)
+                out = "".join(early) + out if index == 0 else out
                 lines = [json.loads(x) for x in out.splitlines() if x.startswith("{")]
                 final = [x for x in lines if x["event"] == "result"]
                 if proc.returncode != 0 or not final:
@@ -374,7 +397,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     except BrokerError as exc:
         print(f"trutnet play: {exc}", file=sys.stderr)
         return 2
-    table_id = os.urandom(16)
+    identity, nonce = player_identity(), os.urandom(16)
+    table_id = table_id_for(identity.public, nonce)
     store = args.store or data_dir() / "tables" / table_id.hex()
     transcript = data_dir() / "games" / f"{table_id.hex()}.json"
     table_name = args.table_name or f"{args.name}'s table"
@@ -402,10 +426,10 @@ def cmd_play(args: argparse.Namespace) -> int:
                     store=store,
                     seed=args.seed,
                     options=_options(args),
-                    table_id=table_id,
+                    nonce=nonce,
                     hooks=hooks,
                     on_announce=on_announce,
-                    identity=player_identity(),
+                    identity=identity,
                     own_broker=True,
                 ),
                 ui,
@@ -597,7 +621,6 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
         default="127.0.0.1",
         help="embedded broker address (LAN: the LAN interface's address)",
     )
-    hp.add_argument("--table-id", help=argparse.SUPPRESS)
     hp.add_argument("--inprocess-broker", action="store_true", help=argparse.SUPPRESS)
     network_options(hp, "heuristic")
 

@@ -149,14 +149,15 @@ async def host(
     options: Options | None = None,
     on_event: Callable[[str, dict[str, Any]], None] | None = None,
     on_announce: Callable[[dict[str, Any]], None] | None = None,
-    table_id: bytes | None = None,
+    nonce: bytes | None = None,
     inprocess_broker: bool = False,
     hooks: Hooks | None = None,
     identity: Identity | None = None,
     own_broker: bool = False,
 ) -> SeatResult:
     """Host a table at ``endpoints[0]``; ``own_broker``: that broker is this process's
-    embedded one, so a resumed host starts it again if it is gone (9.3)."""
+    embedded one, so a resumed host starts it again if it is gone (9.3). The table id
+    is bound to the host's key by ``nonce`` (7.8; random unless given or seeded)."""
     hooks = hooks or Hooks()
     in_loop = None
     if inprocess_broker:  # measurement only: the broker shares this peer's event loop
@@ -166,7 +167,7 @@ async def host(
 
         in_loop = Broker(broker_config(endpoints[0].host, endpoints[0].port))
         await in_loop.start()
-    table_id = table_id or (SeededRandom(f"{seed}/table")(16) if seed else os.urandom(16))
+    nonce = nonce or (SeededRandom(f"{seed}/table")(16) if seed else os.urandom(16))
     table_name = table_name or f"{name}'s table"
     host_seat = LocalSeat(
         identity or _identity(store / "seat-0" if store else None, seed, "host"),
@@ -175,7 +176,8 @@ async def host(
         PeerStore(store / "seat-0") if store else None,
         rng=_rng(seed, "seat0"),
     )
-    lobby = Lobby(table_id, config, host_seat.identity, name)
+    lobby = Lobby(config, host_seat.identity, name, nonce)
+    table_id = lobby.table_id
     if store is not None:
         marker = " own-broker" if own_broker else ""
         (store / "seat-0" / "table.txt").write_text(
@@ -253,7 +255,9 @@ async def host(
                     seat.store.save_secrets(seat.peer.secrets())
     host_peer = host_seat.peer
     assert host_peer is not None
-    open_wire = host_peer.open_table(config, body["seats"], body["names"], body["fallbacks"])
+    open_wire = host_peer.open_table(
+        config, body["seats"], body["names"], body["fallbacks"], nonce=lobby.nonce
+    )
     runtime.open_wire = open_wire
     runtime.ingest(open_wire)
     for seat in local:
