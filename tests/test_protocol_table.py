@@ -481,3 +481,79 @@ def test_a_stalled_seat_is_voted_out_and_a_bot_finishes_the_game():
         pass
     assert {p.replica.phase for p in table.peers} == {"done"}
     assert len({p.replica.state.state_hash() for p in table.peers}) == 1
+
+
+def _signed_by_turn(peer, body, kind):
+    replica = peer.replica
+    return sign_entry(
+        peer.identity,
+        table=replica.table_id,
+        seat=peer.seat,
+        seq=replica.log.next_seq(peer.identity.public),
+        prev=replica.log.head,
+        type=kind,
+        body=body,
+    ).wire
+
+
+@pytest.mark.parametrize("stop_at", [1, 4, 9, 14, 20])
+def test_any_body_from_the_seat_to_write_is_refused_cleanly(stop_at):
+    """7.5: whatever the seat whose turn it is signs, a replica refuses it with
+    ``Rejected`` (and stops on a blame), never with another exception."""
+    from trutnet.protocol.table import TableReplica
+
+    table = play_memory_game(
+        TrutConfig(3), "bodies", ["random"] * 3, lambda t: len(t.log) >= stop_at
+    )
+    seat, kinds = table.peers[0].replica.expected()
+    writer = table.peers[seat]
+    odd_values = [None, -1, 2**40, "x", b"\x00" * 33, [1], {"a": 1}]
+    honest = {
+        "keys": {"key", "proof"},
+        "commit": {"commit"},
+        "reveal": {"value"},
+        "shuffle": {"deck"},
+        "shares": {"shares"},
+        "act": {"action"},
+        "play": {"position", "shares"},
+        "void": {"seat", "votes", "identity", "elgamal", "proof", "name"},
+    }
+    tried = 0
+    for kind in (*kinds, "void"):
+        fields = honest.get(kind, set())
+        bodies = [{}, {"junk": 1}, *({f: v for f in fields} for v in odd_values)]
+        for name in fields:
+            bodies += [{**{f: b"" for f in fields}, name: v} for v in odd_values]
+        for body in bodies:
+            judge = TableReplica(writer.replica.table_id)
+            for wire in table.log:
+                judge.receive(wire)
+            with pytest.raises(Rejected):
+                judge.receive(_signed_by_turn(writer, body, kind))
+            tried += 1
+    assert tried > 20
+
+
+def test_a_handler_broken_by_a_body_refuses_the_entry_like_any_other(monkeypatch):
+    """Defence in depth: should a body slip past a schema check and break a handler,
+    the entry is refused as a schema error with a blame (every replica alike), and
+    no other exception escapes to the runtime."""
+    from trutnet.protocol.table import TableReplica
+
+    table = play_memory_game(TrutConfig(2), "broken", ["random"] * 2, lambda t: len(t.log) >= 3)
+    seat, kinds = table.peers[0].replica.expected()
+    writer = table.peers[seat]
+    judge = TableReplica(writer.replica.table_id)
+    for wire in table.log:
+        judge.receive(wire)
+
+    wire = writer.next_automatic()
+
+    def broken(self, entry, body):
+        raise TypeError("unhashable type: 'list'")
+
+    monkeypatch.setattr(TableReplica, f"_on_{kinds[0]}", broken)
+    with pytest.raises(Rejected, match="schema") as caught:
+        judge.receive(wire)
+    assert caught.value.blame is not None and caught.value.blame.seat == seat
+    assert judge.halted is not None

@@ -262,7 +262,13 @@ class TableReplica:
             )
             raise Rejected("turn", blame.detail, blame)
         try:
-            self._apply(entry)
+            try:
+                self._apply(entry)
+            except (EngineError, CryptoError, LobbyError) as exc:
+                raise Rejected(getattr(exc, "rule", "schema"), str(exc)) from exc
+            except (KeyError, TypeError, ValueError, IndexError, AssertionError) as exc:
+                # A body that slipped past a schema check: the same refusal everywhere.
+                raise Rejected("schema", f"{entry.type}: {type(exc).__name__}: {exc}") from exc
         except Rejected as exc:
             if not self.seats:  # before the open, no one is seated: nobody to blame (7.5)
                 raise Rejected(exc.rule, str(exc)) from exc
