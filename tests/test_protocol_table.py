@@ -557,3 +557,40 @@ def test_a_handler_broken_by_a_body_refuses_the_entry_like_any_other(monkeypatch
         judge.receive(wire)
     assert caught.value.blame is not None and caught.value.blame.seat == seat
     assert judge.halted is not None
+
+
+def test_a_lobby_announcement_counts_only_signed_by_the_tables_host():
+    """9.1, 7.8: a retained lobby message forged by anyone else, or for another table,
+    is refused, so no one can hide a table or point `tables` at another broker."""
+    import msgpack
+
+    from trutnet.crypto import Identity
+    from trutnet.net.broker import Endpoint
+    from trutnet.protocol.lobby import (
+        Lobby,
+        LobbyError,
+        check_announcement,
+        sign_announcement,
+    )
+    from trutnet.runtime.seat_process import announcement
+
+    host, mallory = (Identity.generate(SeededRandom(s)) for s in (1, 2))
+    lobby = Lobby(TrutConfig(2), host, "Host", b"\x01" * 16)
+    message = announcement(lobby, "Host's table", Endpoint("10.0.0.1", 1883), "open")
+    wire = sign_announcement(host, lobby.table_id, message)
+    live = check_announcement(wire, lobby.table_id)
+    assert live["broker"] == "mqtt://10.0.0.1:1883" and "nonce" not in live
+    elsewhere = {**message, "broker": "mqtt://10.6.6.6:1883"}
+    for bad in (
+        b"",
+        msgpack.packb(message | {"nonce": None}),  # the old unsigned form
+        sign_announcement(mallory, lobby.table_id, elsewhere),  # forged
+        sign_announcement(mallory, lobby.table_id, {**elsewhere, "host": "x"}),
+        sign_announcement(host, lobby.table_id, {**message, "status": "free"}),
+        sign_announcement(host, lobby.table_id, {**message, "taken": "2"}),
+        b"\x91" * 5000,
+    ):
+        with pytest.raises(LobbyError):
+            check_announcement(bad, lobby.table_id)
+    with pytest.raises(LobbyError):
+        check_announcement(wire, b"\x02" * 16)  # another table

@@ -327,3 +327,39 @@ def table_runtime_reachable(endpoint):
     from trutnet.runtime.table_runtime import reachable
 
     return reachable(endpoint)
+
+
+def test_a_host_says_its_announcement_again_when_someone_clears_it(endpoint):
+    """Anyone may publish a retained empty (or forged) message on the lobby topic; the
+    host, subscribed to its own announcement, publishes it again at once."""
+    from trutnet.protocol.lobby import check_announcement
+
+    host_key, nonce = Identity.generate(os.urandom), os.urandom(16)
+    table_id = table_id_for(host_key.public, nonce)
+
+    async def retained(client):
+        await client.subscribe(topics.lobby(table_id), qos=1)
+        async with asyncio.timeout(5):
+            async for message in client.messages:
+                await client.unsubscribe(topics.lobby(table_id))
+                return message.payload
+
+    async def scenario():
+        import aiomqtt
+
+        hosting = asyncio.create_task(
+            host(TrutConfig(2), [endpoint], identity=host_key, nonce=nonce, host_bot=None)
+        )
+        await asyncio.sleep(1.0)
+        async with aiomqtt.Client(endpoint.host, endpoint.port) as outsider:
+            before = await retained(outsider)
+            for forged in (b"", msgpack.packb({"table": table_id.hex(), "status": "open"})):
+                await outsider.publish(topics.lobby(table_id), forged, qos=1, retain=True)
+                await asyncio.sleep(0.5)
+                after = await retained(outsider)
+                assert after == before
+        hosting.cancel()
+        return before
+
+    wire = asyncio.run(scenario())
+    assert check_announcement(wire, table_id)["status"] == "open"

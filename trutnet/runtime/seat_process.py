@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import msgpack
-
 from trutnet.bots import make_bot
 from trutnet.crypto import SeededRandom
 from trutnet.crypto.identity import Identity
@@ -30,12 +28,10 @@ from trutnet.keystore import KeyFileError, load_identity, load_or_create_identit
 from trutnet.net import topics
 from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
 from trutnet.net.mqtt_link import MqttLink
-from trutnet.protocol.lobby import Lobby, LobbyError
+from trutnet.protocol.lobby import ANNOUNCE_VERSION, Lobby, LobbyError, sign_announcement
 from trutnet.protocol.table import Rejected, TablePeer
 from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
 from trutnet.store import PeerStore, StoreError
-
-ANNOUNCE_VERSION = 1
 
 
 @dataclass
@@ -124,6 +120,7 @@ def announcement(lobby: Lobby, name: str, endpoint: Endpoint, status: str) -> di
     roster = lobby.roster()
     return {
         "v": ANNOUNCE_VERSION,
+        "nonce": lobby.nonce,
         "game": "trut",
         "variant": lobby.config.variant,
         "players": lobby.config.players,
@@ -201,7 +198,7 @@ async def host(
         seat_bot()
     link = MqttLink(
         endpoints,
-        [topics.join(table_id)],
+        [topics.join(table_id), topics.lobby(table_id)],
         f"host-{table_id.hex()[:8]}",
         will=(topics.lobby(table_id), b""),
     )
@@ -210,11 +207,15 @@ async def host(
     await link.start()
     endpoint = endpoints[0]
 
+    announced: list[bytes] = []
+
     async def announce(status: str) -> None:
         message = announcement(lobby, table_name, endpoint, status)
         if on_announce is not None:
-            on_announce(message)
-        await link.publish(topics.lobby(table_id), msgpack.packb(message), retain=True)
+            on_announce({k: v for k, v in message.items() if k != "nonce"})
+        signed = sign_announcement(host_seat.identity, table_id, message)
+        announced[:] = [signed]
+        await link.publish(topics.lobby(table_id), signed, retain=True)
 
     await announce("open")
     hooks.lobby(lobby.roster())
@@ -235,6 +236,10 @@ async def host(
                     )
                 continue
             topic, payload = item
+            if topic == topics.lobby(table_id) and announced and payload != announced[0]:
+                # someone cleared or overwrote our retained announcement: say it again
+                await link.publish(topics.lobby(table_id), announced[0], retain=True)
+                continue
             if topic != topics.join(table_id) or lobby.full:
                 continue
             try:
