@@ -363,3 +363,19 @@ def test_a_host_says_its_announcement_again_when_someone_clears_it(endpoint):
 
     wire = asyncio.run(scenario())
     assert check_announcement(wire, table_id)["status"] == "open"
+
+
+def test_entries_waiting_for_a_gap_are_bounded():
+    """A seated player who floods entries that extend nothing fills at most
+    ``MAX_BUFFERED`` slots; the table goes on."""
+    from trutnet.protocol.envelope import sign_entry
+    from trutnet.runtime.table_runtime import MAX_BUFFERED
+
+    runtime, table = _runtime_at(12)
+    other = table.peers[1]
+    for k in range(MAX_BUFFERED + 200):
+        wire = sign_entry(other.identity, table=runtime.table_id, seat=1, seq=k + 50,
+                          prev=os.urandom(32), type="act", body={"action": "trut"}).wire  # fmt: skip
+        runtime.ingest(wire)
+    assert len(runtime.buffer) == MAX_BUFFERED
+    assert runtime.ingest(play_memory_game_entries(13)[12])  # the real next entry applies

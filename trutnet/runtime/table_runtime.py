@@ -44,6 +44,7 @@ log = logging.getLogger("trutnet.runtime")
 MAX_SYNC_ANSWER = 2000
 SYNC_BYTES_PER_SECOND = 256 * 1024  # at most this much log re-sent per second (9.2)
 MAX_NOTICE_BYTES = 1024
+MAX_BUFFERED = 512  # entries kept while waiting for the one they extend
 MAX_REJECTED = 100  # the last refusals kept for the result's statistics
 
 
@@ -379,11 +380,13 @@ class TableRuntime:
                 entry = peer.receive(wire)
             except Rejected as exc:
                 if exc.rule == "chain":
-                    try:
-                        self.buffer[parse_entry(wire).prev] = wire
-                        self.stats.buffered += 1
-                    except MessageError:
-                        pass
+                    # Only seated keys get this far; still, a seat could flood: bounded.
+                    if len(self.buffer) >= MAX_BUFFERED:
+                        self._drop_stale_buffer()
+                    if len(self.buffer) < MAX_BUFFERED:
+                        with contextlib.suppress(MessageError):
+                            self.buffer[parse_entry(wire).prev] = wire
+                            self.stats.buffered += 1
                 elif exc.rule not in ("duplicate", "over", "halted"):
                     self.stats.dropped += 1
                     self.stats.rejected = [*self.stats.rejected[-(MAX_REJECTED - 1) :], str(exc)]
@@ -415,6 +418,16 @@ class TableRuntime:
             if waiting is not None:
                 self.ingest(waiting)
         return advanced
+
+    def _drop_stale_buffer(self) -> None:
+        """Forget buffered entries that extend an entry already behind the head: they
+        can never apply."""
+        replica = self.replica
+        if replica is None:
+            return
+        head = replica.log.head
+        for prev in [p for p in self.buffer if p != head and replica.log.position(p) is not None]:
+            del self.buffer[prev]
 
     def _persist(self, seat: LocalSeat) -> None:
         if seat.store is None or seat.peer is None:
