@@ -374,8 +374,8 @@ def test_entries_waiting_for_a_gap_are_bounded():
     runtime, table = _runtime_at(12)
     other = table.peers[1]
     for k in range(MAX_BUFFERED + 200):
-        wire = sign_entry(other.identity, table=runtime.table_id, seat=1, seq=k + 50,
-                          prev=os.urandom(32), type="act", body={"action": "trut"}).wire  # fmt: skip
-        runtime.ingest(wire)
+        entry = sign_entry(other.identity, table=runtime.table_id, seat=1, seq=k + 50,
+                           prev=os.urandom(32), type="act", body={"action": "trut"})  # fmt: skip
+        runtime.ingest(entry.wire)
     assert len(runtime.buffer) == MAX_BUFFERED
     assert runtime.ingest(play_memory_game_entries(13)[12])  # the real next entry applies
