@@ -143,7 +143,7 @@ class TrutApp:
     def _refresh(self) -> None:
         peer = self.seat.peer
         runtime = self.runtime
-        if peer is None or runtime is None:
+        if peer is None:
             return
         replica = peer.replica
         info = self.info
@@ -164,7 +164,8 @@ class TrutApp:
         info.reveals_verified = counts.count("play")
         if replica.halted is not None:
             info.blame = str(replica.halted)
-        info.waiting_seconds = time.monotonic() - runtime._last_progress
+        since = runtime._last_progress if runtime is not None else time.monotonic()
+        info.waiting_seconds = time.monotonic() - since
         info.step = automatic_step(replica, info.me, info.names)
         if info.last_hand is not None and time.monotonic() > self._summary_until:
             info.last_hand = None
@@ -196,8 +197,9 @@ class TrutApp:
             before = self._score or ([0] * len(state.teams), [0] * len(state.teams))
             self._score = (list(event["longs"]), list(event["petits"]))
             outcome = self._outcome(event, state)
+            scores = (list(event["longs"]), list(event["petits"]))
             gain = self._gain(before, event, state)
-            info.history.append((event["hand"], outcome, event["longs"], event["petits"]))
+            info.history.append((event["hand"], self._short(event, state), *scores))
             if not catching_up:
                 info.last_hand = HandSummary(event["hand"], self._tricks, outcome, gain)
                 self._summary_until = time.monotonic() + SUMMARY_SECONDS
@@ -214,6 +216,19 @@ class TrutApp:
         if team is not None and self.info.me in state.teams[team]:  # "You wins" → "You win"
             text = text.replace("You wins", "You win", 1)
         return text.split(" [")[0] if event["result"] in ("fold", "won") else text
+
+    def _short(self, event: dict[str, Any], state: Any) -> str:
+        """How the hand ended, for the end screen's table: the how first, then who
+        (a long name is cut, never the how)."""
+        team = event["team"]
+        who = "" if team is None else self._team(state.teams[team])
+        return {
+            "won": f"won by {who}",
+            "fold": f"fold, to {who}",
+            "pourrie": "pourrie: nobody scores",
+            "void": "void: nobody scores",
+            "fortial_pass": "Fortial passed: opponents score",
+        }.get(event["result"], event["result"])
 
     def _gain(self, before: tuple[list[int], list[int]], event: dict[str, Any], state: Any) -> str:
         """What the hand scored: ``+1 Long``, ``Bot 1 +1 Petit`` (another team)."""
@@ -460,26 +475,18 @@ class TrutApp:
         peer = self.seat.peer
         if peer is None or peer.replica.phase == "open" or folder is None:
             return "You left before the game started."
-        lines = [
-            "You left the table mid-game. Your seat's files are in:",
-            f"  {folder}",
+        lines = ["You left the table mid-game. Your seat's files are in:", f"  {folder}"]
+        runtime = self.runtime
+        bots = [s for s in runtime.seats[1:] if s.bot is not None] if runtime else []
+        lines += [
             "To come back to this game (as long as the others are still playing):",
             f"  trutnet join --resume --store {shlex.quote(str(folder))}",
         ]
-        bots = [
-            Path(s.store.directory).resolve()
-            for s in (self.runtime.seats[1:] if self.runtime is not None else [])
-            if s.store is not None and s.bot is not None
-        ]
         if bots:
             lines.append(
-                f"The {plural(len(bots), 'bot')} seated by this program stopped with it;"
-                " bring them back too (each in its own terminal):"
+                f"The {plural(len(bots), 'bot')} seated by this program stopped with it"
+                " (a bot's key is not kept): the table waits for them until it replaces them."
             )
-            lines += [
-                f"  trutnet join --resume --bot heuristic --store {shlex.quote(str(b))}"
-                for b in bots
-            ]
         return "\n".join(lines)
 
     def _exit(self) -> None:

@@ -391,9 +391,11 @@ def end_lines(
         for start in range(0, len(path), width - 2):  # long paths wrap rather than run off
             footer.append([("class:bold", "  " + path[start : start + width - 2])])
     footer.append(_verify_line(info))
-    footer.append([("class:dim", " ↑/↓ scroll the hands  q quit")])
     history = info.history
-    room = max(1, height - len(lines) - len(footer))
+    room = max(1, height - len(lines) - len(footer) - 1)
+    footer.append(
+        [("class:dim", " ↑/↓ scroll the hands  q quit" if len(history) > room else " q quit")]
+    )
     if len(history) > room:
         room -= 1  # one row says which hands are shown
     last = max(0, len(history) - room)
