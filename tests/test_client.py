@@ -76,6 +76,11 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
                     continue
                 if obs is None or obs.phase == "over":
                     continue
+                if ui.info.last_hand is not None:  # the hand that just ended, kept
+                    seen.setdefault("summary", text)
+                    pipe.send_text("\r")  # Enter: on to the next hand
+                    await asyncio.sleep(0.05)
+                    continue
                 if re.search(rf"Your hand: \[1\]{CARD}", text):
                     seen.setdefault("dealt", text)
                 if "wins the hand" in text:
@@ -117,7 +122,9 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
     # The Trut shows in the state line, or (if the bot folded at once) in the log.
     assert "Trut by you" in seen["my trut"] or "Me calls Trut!" in seen["my trut"]
     assert "wins the hand" in seen["hand result"]
-    assert seen["not your turn"].startswith("not your turn: waiting for")
+    assert re.search(r"Hand \d+ is over\n(.*\n)* → .*(win|nobody)", seen["summary"])
+    assert "Enter continue" in seen["summary"]
+    assert seen["not your turn"].startswith("not your turn: ")
     assert seen["no trut"] == "there is no Trut to answer now"
     assert "Game over" in seen["end"] and "Transcript saved" in seen["end"]
     assert "Score after each hand" in seen["end"]

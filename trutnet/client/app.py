@@ -286,7 +286,7 @@ class TrutApp:
             self._say("the game has not started yet")
             return False
         if self.info.step:
-            self._say(f"wait: {self.info.step[0].lower()}{self.info.step[1:]}")
+            self._say(f"not your turn: {self.info.step}…")
             return False
         if obs.to_act != obs.seat:
             if obs.to_act is None or obs.to_act < 0:
@@ -295,7 +295,7 @@ class TrutApp:
                 self._say(f"not your turn: waiting for {self.info.names[obs.to_act]}")
             return False
         if not my_turn(obs, self.info):
-            self._say("wait: your cards are being dealt")
+            self._say("not your turn: your cards are being dealt")
             return False
         legal = {str(a) for a in obs.legal}
         if text not in legal:
