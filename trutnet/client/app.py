@@ -63,6 +63,7 @@ STYLE = Style.from_dict(
     }
 )
 
+REPLACED = "the table replaced you with a bot (you stalled)"  # stays: it is not an error
 SUMMARY_SECONDS = 5.0  # how long a finished hand stays on screen unless Enter is pressed
 
 # Automatic steps (nobody decides: each seat's program writes them), as people say them.
@@ -125,7 +126,7 @@ class TrutApp:
             if kind == "rejected" and data.get("blame"):
                 self.info.blame = str(data["blame"])
             if kind == "you_were_replaced":
-                self.info.message = "the table replaced you with a bot (you stalled)"
+                self.info.message = REPLACED
             self.app.invalidate()
 
         runtime.on_event = on_event
@@ -179,7 +180,8 @@ class TrutApp:
         kind = event["event"]
         if kind == "deal":
             self._tricks = []
-            info.message = ""  # the last hand's errors stay with the last hand
+            if info.message != REPLACED:  # the last hand's errors stay with the last hand
+                info.message = ""
             info.keep = set()
             info.selected = 0
             if self._score is None:
