@@ -427,6 +427,16 @@ def test_one_hand_screen_wins_grammar_and_keys():
     assert "Game over — you win!" in mine
     assert key_bar(obs, info) == " ? help  q quit"
     assert "1 shuffle," in plain(table_lines(obs, info))
+    # A long result line wraps in the log instead of being cut at 80 columns.
+    from trutnet.client.view import wrap
+
+    score = (
+        "    score: Anne-Marguerite de Montmorency & Carl: 0 Longs 1 Petit | "
+        "Bartholomew Cornelius Whitfield & Dora: 0 Longs 0 Petits"
+    )
+    rows = wrap(" " + score)
+    assert len(rows) == 2 and all(len(r) <= 80 for r in rows)
+    assert " ".join(r.strip() for r in rows) == score.strip()
     # A long game: the end screen keeps 24 rows and scrolls through every hand.
     info.history = [(h, f"won by Bot {h % 2 + 1}", [h // 2, h // 2], [0, 1]) for h in range(40)]
     seen: set[int] = set()
