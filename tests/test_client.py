@@ -584,3 +584,47 @@ def test_a_person_quits_mid_game_and_comes_back_with_the_printed_command(tmp_pat
         host_proc.kill()
         host_proc.communicate()
         broker.stop()
+
+
+@NO_TMUX
+def test_a_whole_game_in_a_real_terminal_ends_on_a_screen_that_fits(tmp_path):
+    """`trutnet play` at 80x24, played to the end by keys: the end screen starts at its
+    title (nothing lost off the top), names its columns, and every hand is reachable."""
+    env = f"XDG_DATA_HOME={tmp_path} XDG_CONFIG_HOME={tmp_path}/config"
+    term = Tmux(
+        f"{env} {sys.executable} -m trutnet play --players 2 --bots 1 --bind 127.0.0.1 "
+        f"--no-announce --name Tester"
+    )
+    keys_for = {
+        "Your turn: play": "1",
+        "A Trut!": "j",
+        "Au Fortial": "t",
+        "Enter continue": "Enter",
+    }
+    try:
+        deadline = time.monotonic() + 400
+        while time.monotonic() < deadline:
+            text = term.screen()
+            if "Transcript saved" in text:
+                break
+            for prompt, key in keys_for.items():
+                if prompt in text:
+                    term.keys(key)
+                    break
+            time.sleep(0.3)
+        rows = text.rstrip("\n").splitlines()
+        assert rows[0].startswith(" Game over — "), text
+        header = next(r for r in rows if r.lstrip().startswith("Hand "))
+        assert "How it ended" in header and "You" in header and "Bot 1" in header
+        assert len(rows) <= 24 and rows[-1].rstrip().endswith("q quit")
+        hands = {int(r.split()[0]) for r in rows if re.match(r"^ +\d+  ", r)}
+        for _ in range(40):  # scroll up to the first hand
+            term.keys("Up")
+        time.sleep(0.5)
+        text = term.screen()
+        hands |= {int(r.split()[0]) for r in text.splitlines() if re.match(r"^ +\d+  ", r)}
+        assert 1 in hands and text.splitlines()[0].startswith(" Game over — ")
+        term.keys("q")
+        term.wait_gone()
+    finally:
+        term.close()

@@ -226,7 +226,7 @@ class TrutApp:
         who = "" if team is None else self._team(state.teams[team])
         return {
             "won": f"won by {who}",
-            "fold": f"fold, to {who}",
+            "fold": f"won by fold: {who}",
             "pourrie": "pourrie: nobody scores",
             "void": "void: nobody scores",
             "fortial_pass": "Fortial passed: opponents score",
