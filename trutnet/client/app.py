@@ -485,9 +485,11 @@ class TrutApp:
             f"  trutnet join --resume --store {shlex.quote(str(folder))}",
         ]
         if bots:
+            them = "it" if len(bots) == 1 else "them"
             lines.append(
-                f"The {plural(len(bots), 'bot')} seated by this program stopped with it"
-                " (a bot's key is not kept): the table waits for them until it replaces them."
+                f"{'The bot' if len(bots) == 1 else f'The {len(bots)} bots'} seated by this"
+                f" program ({', '.join(s.name for s in bots)}) stopped with it (a bot's key"
+                f" is not kept): the table waits for {them} until it replaces {them}."
             )
         return "\n".join(lines)
 
