@@ -308,6 +308,7 @@ def screen_rows(ui: TrutApp) -> list[str]:
     rows = text.splitlines()
     too_wide = [row for row in rows if len(row) > 80]
     assert not too_wide and len(rows) <= 24, text
+    assert "You wins" not in text and "You calls" not in text, text
     return rows
 
 

@@ -212,11 +212,7 @@ class TrutApp:
 
     def _outcome(self, event: dict[str, Any], state: Any) -> str:
         """How the hand ended, with "You" for this seat: ``You & Bot 2 win by fold``."""
-        names = ["You" if s == self.info.me else n for s, n in enumerate(self.info.names)]
-        text = hand_result(event, Speaker(state, names))
-        team = event["team"]
-        if team is not None and self.info.me in state.teams[team]:  # "You wins" → "You win"
-            text = text.replace("You wins", "You win", 1)
+        text = hand_result(event, Speaker(state, self.info.names, me=self.info.me))
         return text.split(" [")[0] if event["result"] in ("fold", "won") else text
 
     def _short(self, event: dict[str, Any], state: Any) -> str:

@@ -42,11 +42,16 @@ def card_symbol(notation: str) -> str:
 class Speaker:
     """Names seats and teams: by the players' names when given, else by seat numbers."""
 
-    def __init__(self, state: TrutState, names: Sequence[str] | None = None) -> None:
+    def __init__(
+        self, state: TrutState, names: Sequence[str] | None = None, me: int | None = None
+    ) -> None:
         self.state = state
         self.names = list(names) if names else None
+        self.me = me  # the seat spoken to, as "You"
 
     def seat(self, seat: int) -> str:
+        if seat == self.me:
+            return "You"
         if self.names is not None and 0 <= seat < len(self.names):
             return self.names[seat]
         return f"seat {seat}"
@@ -72,7 +77,8 @@ class Speaker:
         """``Ana wins``, ``Ana & Bob win``, ``team 0+2 wins`` (a team is one subject)."""
         if team is None:
             return f"nobody {verb}s"
-        many = self.names is not None and len(self.state.teams[team]) > 1
+        seats = self.state.teams[team]
+        many = (self.names is not None and len(seats) > 1) or self.me in seats
         return f"{self.team(team)} {verb if many else verb + 's'}"
 
     def tokens(self, longs: Sequence[int], petits: Sequence[int]) -> str:
