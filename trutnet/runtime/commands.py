@@ -139,7 +139,8 @@ def cmd_join(args: argparse.Namespace) -> int:
             return 2
         try:
             endpoints = [ExternalBroker(args.broker).start()] if args.broker else None
-            loaded = load_seat(args.store)  # checked before anything starts, read once
+            person = None if (args.store / "identity.key").exists() else player_identity()
+            loaded = load_seat(args.store, person)  # checked before anything starts, read once
         except (BrokerError, StoreError) as exc:
             print(f"trutnet join: {exc}", file=sys.stderr)
             return 2

@@ -314,12 +314,17 @@ async def join(
     return _result(runtime)
 
 
-def load_seat(store: Path) -> tuple[Identity, TablePeer, Endpoint, bool]:
+def load_seat(
+    store: Path, person: Identity | None = None
+) -> tuple[Identity, TablePeer, Endpoint, bool]:
     """A crashed seat's identity, its peer restored from its secrets and log, the
     broker it last used and whether that broker was its own embedded one;
-    :class:`StoreError` naming what is missing or wrong."""
+    :class:`StoreError` naming what is missing or wrong. A person's seat keeps no key
+    in its folder (its key is the player's own): ``person`` is that key."""
     try:
-        identity = load_identity(store / "identity.key")
+        key_file = store / "identity.key"
+        identity = person if person is not None and not key_file.exists() else None
+        identity = identity or load_identity(key_file)
         files = PeerStore(store)
         peer = TablePeer.restore(identity, files.load_secrets(), files.entries(), os.urandom)
         fields = (store / "table.txt").read_text().split()
