@@ -325,13 +325,20 @@ def test_every_screen_of_a_whole_game_is_true_and_fits_80x24(players):
     import random
 
     from trutnet.bots import make_bot
-    from trutnet.net.memory import MemoryTable, make_table, step
+    from trutnet.net.memory import MemoryTable, make_table, step, table_nonce
 
     names = [*LONG_NAMES, "Carl", "Dora"][:players]
     _, identities, peers = make_table(players, f"screens-{players}")
     table = MemoryTable(peers, identities=identities)
     table.bots = [make_bot("heuristic", random.Random(s)) for s in range(players)]
-    table.broadcast(peers[0].open_table(TrutConfig(players), [i.public for i in identities], names))
+    table.broadcast(
+        peers[0].open_table(
+            TrutConfig(players),
+            [i.public for i in identities],
+            names,
+            nonce=table_nonce(f"screens-{players}"),
+        )
+    )
     ui = TrutApp("memory", players, output=DummyOutput())
     ui.seat.peer = peers[0]
     steps_seen: set[str] = set()
@@ -547,17 +554,18 @@ def test_a_person_quits_mid_game_and_comes_back_with_the_printed_command(tmp_pat
     """A person's path, at 80x24: join a table, Ctrl-C and y mid-game; the terminal then
     says where the seat's files are and the exact command; that command, run as printed,
     puts the person back at the table with their cards."""
-    import os
+
+    from trutnet.runtime.commands import announced_table
 
     from .network_helpers import spawn
 
     broker = EmbeddedBroker()
     url = broker.start().url
-    table = os.urandom(16).hex()
     host_proc = spawn(
-        ["host", "--players", "2", "--broker", url, "--table-id", table, "--no-announce",
+        ["host", "--players", "2", "--broker", url, "--no-announce",
          "--store", str(tmp_path / "host"), "--json"]
     )  # fmt: skip
+    table, _ = announced_table(host_proc)
     env = f"XDG_DATA_HOME={tmp_path}/data XDG_CONFIG_HOME={tmp_path}/config"
     first = Tmux(
         f"{env} {sys.executable} -m trutnet join --broker {url} --table {table} "

@@ -220,6 +220,7 @@ async def host(
     await announce("open")
     hooks.lobby(lobby.roster())
     while not lobby.full:
+        seated = len(lobby.keys)
         getters = [asyncio.create_task(link.inbox.get())]
         if hooks.commands is not None:
             getters.append(asyncio.create_task(hooks.commands.get()))
@@ -248,8 +249,9 @@ async def host(
                 (on_event or (lambda *_: None))("join_refused", {"error": str(exc)})
                 continue
             (on_event or (lambda *_: None))("joined", {"seat": seat, "name": lobby.names[seat]})
-        hooks.lobby(lobby.roster())
-        await announce("open" if not lobby.full else "playing")
+        if len(lobby.keys) != seated:  # only a new seat changes what is announced
+            hooks.lobby(lobby.roster())
+            await announce("open" if not lobby.full else "playing")
     body = lobby.open_body()
     for seat_index, key in enumerate(body["seats"]):
         for seat in local:
