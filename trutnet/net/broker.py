@@ -197,7 +197,11 @@ class EmbeddedBroker:
             stderr=subprocess.DEVNULL,
             stdin=subprocess.DEVNULL,
             text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            # the broker reads its hashed password file, never the password itself
+            env={
+                **{k: v for k, v in os.environ.items() if k != "TRUTNET_TABLE_PASSWORD"},
+                "PYTHONUNBUFFERED": "1",
+            },
         )
         assert self.process.stdout is not None
         deadline = time.monotonic() + timeout

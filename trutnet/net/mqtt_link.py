@@ -6,6 +6,9 @@
   owner can ask for what it missed. Endpoints are tried in order, so a table can move
   to a successor broker when its host is gone (``docs/protocol.md`` 9.3).
 * Incoming messages land in an ``asyncio.Queue`` of ``(topic, payload)``.
+* A private table's ``password`` goes with every connection (user ``trutnet``); a
+  broker that refuses it is remembered in :attr:`MqttLink.refused` (one clear line,
+  never the password) and tried again like any lost broker.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from collections.abc import Awaitable, Callable, Sequence
 import aiomqtt
 
 from trutnet.net.broker import Endpoint
+from trutnet.net.private import credentials, refusal, refused_message
 
 log = logging.getLogger("trutnet.net")
 _ids = itertools.count()
@@ -33,8 +37,11 @@ class MqttLink:
         name: str,
         will: tuple[str, bytes] | None = None,
         on_connect: Callable[[], Awaitable[None]] | None = None,
+        password: str | None = None,
     ) -> None:
         self._endpoints = endpoints
+        self.password = password
+        self.refused: str | None = None  # why the last broker turned us down
         self.subscriptions = list(subscriptions)
         self.name = name
         self.will = will
@@ -86,6 +93,11 @@ class MqttLink:
                     await self._session(endpoint)
                     delay = 0.1
                 except aiomqtt.MqttError as exc:
+                    if refusal(exc):
+                        why = refused_message(endpoint, self.password)
+                        if self.refused != why:
+                            log.warning("%s: %s", self.name, why)
+                        self.refused = why
                     log.debug("%s: %s unreachable or lost: %s", self.name, endpoint.url, exc)
                 finally:
                     self.connected.clear()
@@ -109,6 +121,7 @@ class MqttLink:
             keepalive=10,
             timeout=5,
             clean_session=True,
+            **credentials(self.password),
         )
         async with client:
             sock = client._client.socket()  # paho's socket: turn Nagle off
@@ -117,6 +130,7 @@ class MqttLink:
             for topic in self.subscriptions:
                 await client.subscribe(topic, qos=1)
             self.client, self.endpoint = client, endpoint
+            self.refused = None
             self.disconnected_since = None
             self.connected.set()
             if self.on_connect is not None:
