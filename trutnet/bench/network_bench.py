@@ -356,11 +356,9 @@ def _row(row: dict[str, Any]) -> str:
         if row["connect_ms_max"] is not None
         else "no client connected"
     )
-    cpu = (
-        f"broker {row['broker_cpu']:>3}% ({row['broker_us_per_message']} us/msg)"
-        if row["broker_us_per_message"] is not None
-        else "broker ?"
-    )
+    cpu = f"broker {row['broker_cpu']:>3}%" if row["broker_cpu"] is not None else "broker ?"
+    if row["broker_us_per_message"] is not None:
+        cpu += f" ({row['broker_us_per_message']} us/msg)"
     line = (
         f"    {row['tables']:>3} tables: {hands}, {row['messages_per_s']:>5} msg/s\n"
         f"          {connect}, CPU {cpu}, bench {row['bench_cpu']:>3}%"
