@@ -199,3 +199,43 @@ def test_a_private_table_refuses_strangers_and_plays_with_friends(broker_kind, t
         if store.is_file():
             assert SECRET.encode() not in store.read_bytes()
     assert TABLE_USER == "trutnet"
+
+
+def test_tables_and_join_show_a_private_table_found_on_the_lan(tmp_path):
+    import uuid
+
+    name = f"Private {uuid.uuid4().hex[:6]}"
+    common = ["--seed", "lan-private", "--json", "--stall-timeout", "60"]
+    host = _peer(
+        ["host", "--players", "2", "--private", "--table-name", name, *common],
+        SECRET,
+    )
+    listing = ["tables", "--interface", "127.0.0.1", "--timeout", "2"]
+    found = None
+    for _ in range(6):
+        out = subprocess.run(
+            [*TRUTNET, *listing, "--json"], capture_output=True, text=True, timeout=60
+        )
+        found = next(
+            (t for t in json.loads(out.stdout.splitlines()[-1]) if t["name"] == name), None
+        )
+        if found:
+            break
+    assert found is not None, "the private table was never listed"
+    assert found["private"] is True and found["status"] == "open" and found["seats"] == "1/2"
+    line = None
+    for _ in range(6):
+        text = subprocess.run([*TRUTNET, *listing], capture_output=True, text=True, timeout=60)
+        line = next((x for x in text.stdout.splitlines() if x.startswith(name)), None)
+        if line:
+            break
+    assert line is not None, "the private table was never listed as text"
+    assert " private " in line and line.endswith(f"--table {found['table']} --private")
+    join = ["join", name, "--interface", "127.0.0.1", "--bot", "heuristic", "--name", "friend"]
+    refused = _peer([*join, *common], None)  # found private: asked, and no terminal to ask on
+    out, err = refused.communicate(timeout=60)
+    assert refused.returncode == 2 and f"set {PASSWORD_ENV}" in err
+    friend = _peer([*join, "--store", str(tmp_path / "friend"), *common], SECRET)
+    results = [result_of(p) for p in (host, friend)]
+    assert len({r["state_hash"] for r in results}) == 1
+    assert all(r["halted"] is None for r in results)
