@@ -117,3 +117,36 @@ def test_presence_is_retained_and_the_will_says_offline_when_a_peer_dies(embedde
 
     assert asyncio.run(watch()) == [("Ana", "online"), ("Ana", "offline")]
     peer.communicate()
+
+
+def test_the_embedded_mosquitto_cuts_off_a_packet_far_above_an_entry_s_size(monkeypatch):
+    """Entries are at most 64 KiB: a 300 KB publish is never fanned out to the table."""
+    import asyncio
+
+    import aiomqtt
+
+    monkeypatch.setenv("TRUTNET_EMBEDDED_BROKER", "mosquitto")
+    broker = EmbeddedBroker()
+    endpoint = broker.start()
+
+    async def scenario():
+        got = []
+        async with aiomqtt.Client(endpoint.host, endpoint.port) as table:
+            await table.subscribe("t/#", qos=1)
+            try:
+                async with aiomqtt.Client(endpoint.host, endpoint.port, timeout=3) as big:
+                    await big.publish("t/x", b"x" * 300_000, qos=1)
+            except aiomqtt.MqttError:
+                pass  # cut off
+            async with aiomqtt.Client(endpoint.host, endpoint.port) as fair:
+                await fair.publish("t/x", b"y" * 65536, qos=1)
+            async with asyncio.timeout(5):
+                async for message in table.messages:
+                    got.append(len(message.payload))
+                    break
+        return got
+
+    try:
+        assert asyncio.run(scenario()) == [65536]
+    finally:
+        broker.stop()

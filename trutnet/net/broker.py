@@ -116,7 +116,8 @@ def mosquitto_config(host: str, port: int, folder: Path, private: bool) -> Path:
         "set_tcp_nodelay true",
         "persistence false",
         "log_dest none",
-        "max_queued_messages 10000",
+        "max_queued_messages 10000",  # a sync answer is up to 2000 entries
+        "max_packet_size 262144",  # entries are at most 64 KiB: a bigger packet is cut off
     ]
     if os.geteuid() == 0:
         # Run as root, Mosquitto would switch to its own user, and that clears the
