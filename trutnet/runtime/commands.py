@@ -268,7 +268,7 @@ def choose_table(args: argparse.Namespace) -> tuple[Endpoint, bytes, bool] | Non
             d = t.to_dict()
             print(
                 f"  {number}. {d['name']:<24} {d['variant']:<10} seats {d['seats']:<5} "
-                f"host {d['host']}{'  (private: password needed)' if d['private'] else ''}",
+                f"host {d['host']}{' private' if d['private'] else ''}",
                 file=sys.stderr,
             )
     pick = 0
