@@ -150,3 +150,22 @@ def test_the_embedded_mosquitto_cuts_off_a_packet_far_above_an_entry_s_size(monk
         assert asyncio.run(scenario()) == [65536]
     finally:
         broker.stop()
+
+
+def test_the_embedded_broker_says_so_when_its_port_is_taken(broker_kind):
+    """Not fooled by whatever else listens there (a connection would reach it)."""
+    import socket
+
+    from trutnet.net.broker import BrokerError
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        broker = EmbeddedBroker(port=port)
+        with pytest.raises(BrokerError) as error:
+            broker.start()
+    assert str(error.value) == (
+        f"the embedded broker ({broker_kind}) did not start on 127.0.0.1:{port}"
+    )
+    assert broker.process is None

@@ -17,10 +17,10 @@
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -139,10 +139,27 @@ def _private_file(path: Path, text: str) -> None:
         f.write(text)
 
 
-def _accepts(host: str, port: int) -> bool:
-    with socket.socket() as s:
-        s.settimeout(0.5)
-        return s.connect_ex((host, port)) == 0
+def _listening(pid: int, port: int) -> bool:
+    """Whether process ``pid`` itself listens on TCP ``port`` (Linux ``/proc``): a
+    connection could reach whatever else holds the port, as when Mosquitto failed to
+    bind it."""
+    inodes = set()
+    try:
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            with contextlib.suppress(OSError):
+                link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if link.startswith("socket:["):
+                    inodes.add(link[8:-1])
+    except OSError:
+        return False
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as f:
+            for line in f.readlines()[1:]:
+                fields = line.split()
+                listen = fields[3] == "0A"
+                if listen and int(fields[1].rsplit(":", 1)[1], 16) == port and fields[9] in inodes:
+                    return True
+    return False
 
 
 class EmbeddedBroker:
@@ -215,7 +232,7 @@ class EmbeddedBroker:
             if line.startswith("port "):  # Mosquitto: exec'd, ready once it accepts
                 self.port = int(line.split()[1])
                 while time.monotonic() < deadline and self.process.poll() is None:
-                    if _accepts(self.host, self.port):
+                    if _listening(self.process.pid, self.port):
                         break
                     time.sleep(0.02)
                 else:
