@@ -231,11 +231,12 @@ def test_tables_and_join_show_a_private_table_found_on_the_lan(tmp_path):
             break
     assert line is not None, "the private table was never listed as text"
     assert " private " in line and line.endswith(f"--table {found['table']} --private")
-    join = ["join", name, "--interface", "127.0.0.1", "--bot", "heuristic", "--name", "friend"]
+    join = ["join", name, "--interface", "127.0.0.1", "--timeout", "5", "--bot", "heuristic"]
+    join += ["--name", "friend"]
     refused = _peer([*join, *common], None)  # found private: asked, and no terminal to ask on
     out, err = refused.communicate(timeout=60)
     assert refused.returncode == 2 and f"set {PASSWORD_ENV}" in err
     friend = _peer([*join, "--store", str(tmp_path / "friend"), *common], SECRET)
-    results = [result_of(p) for p in (host, friend)]
+    results = [result_of(p) for p in (friend, host)]  # the friend's error first, if any
     assert len({r["state_hash"] for r in results}) == 1
     assert all(r["halted"] is None for r in results)
