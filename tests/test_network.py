@@ -11,8 +11,9 @@ from .network_helpers import result_of, start_table
 
 
 @pytest.fixture
-def embedded():
+def embedded(broker_kind):
     broker = EmbeddedBroker()
+    assert broker.kind == broker_kind
     endpoint = broker.start()
     yield endpoint.url
     broker.stop()
@@ -37,13 +38,39 @@ def test_four_processes_play_a_whole_game_over_mosquitto(tmp_path):
         play(url, 4, tmp_path, "net-mosquitto")
 
 
-def test_broker_load_replay_measures_hands(embedded):
+def test_broker_load_replay_measures_hands_messages_and_cpu(broker_kind):
     from trutnet.bench.network_bench import max_tables
-    from trutnet.net.broker import parse_broker_url
 
-    best, curve = max_tables(parse_broker_url(embedded), steps=(2,), hands=1)
-    assert best == 2 and curve[0]["tables"] == 2
+    broker = EmbeddedBroker()
+    try:
+        best, curve = max_tables(broker.start(), steps=(2,), hands=1, broker_pid=broker.pid)
+    finally:
+        broker.stop()
+    assert best == 2 and curve[0]["tables"] == 2 and curve[0]["clients"] == 8
     assert 0 < curve[0]["hand_ms_median"] <= curve[0]["hand_ms_p95"] < 2000
+    assert curve[0]["messages_per_s"] > 0 and "failed" not in curve[0]
+    assert curve[0]["broker_cpu"] is not None and curve[0]["broker_us_per_message"] is not None
+
+
+def test_broker_load_reports_where_capacity_ends_instead_of_a_traceback(monkeypatch):
+    """A broker that takes TCP connections but never answers CONNECT (as amqtt does past
+    its connection cap): the load stops with how many got in and why."""
+    import socket
+
+    from trutnet.bench import network_bench
+    from trutnet.net.broker import Endpoint
+
+    monkeypatch.setattr(network_bench, "CONNECT_TIMEOUT_S", 1.0)
+    with socket.socket() as mute:
+        mute.bind(("127.0.0.1", 0))
+        mute.listen(64)
+        endpoint = Endpoint("127.0.0.1", mute.getsockname()[1])
+        best, curve = network_bench.max_tables(endpoint, steps=(1, 2), hands=1, step_timeout=20)
+    assert best == 0 and len(curve) == 1
+    failed = curve[0]["failed"]
+    assert failed.startswith("0 of 4 clients connected, 0 of 1 tables playing")
+    assert "timed out" in failed
+    assert "STOPPED: 0 of 4 clients" in network_bench._row(curve[0])
 
 
 def test_presence_is_retained_and_the_will_says_offline_when_a_peer_dies(embedded):
@@ -90,3 +117,55 @@ def test_presence_is_retained_and_the_will_says_offline_when_a_peer_dies(embedde
 
     assert asyncio.run(watch()) == [("Ana", "online"), ("Ana", "offline")]
     peer.communicate()
+
+
+def test_the_embedded_mosquitto_cuts_off_a_packet_far_above_an_entry_s_size(monkeypatch):
+    """Entries are at most 64 KiB: a 300 KB publish is never fanned out to the table."""
+    import asyncio
+
+    import aiomqtt
+
+    monkeypatch.setenv("TRUTNET_EMBEDDED_BROKER", "mosquitto")
+    broker = EmbeddedBroker()
+    endpoint = broker.start()
+
+    async def scenario():
+        got = []
+        async with aiomqtt.Client(endpoint.host, endpoint.port) as table:
+            await table.subscribe("t/#", qos=1)
+            try:
+                async with aiomqtt.Client(endpoint.host, endpoint.port, timeout=3) as big:
+                    await big.publish("t/x", b"x" * 300_000, qos=1)
+            except aiomqtt.MqttError:
+                pass  # cut off
+            async with aiomqtt.Client(endpoint.host, endpoint.port) as fair:
+                await fair.publish("t/x", b"y" * 65536, qos=1)
+            async with asyncio.timeout(5):
+                async for message in table.messages:
+                    got.append(len(message.payload))
+                    break
+        return got
+
+    try:
+        assert asyncio.run(scenario()) == [65536]
+    finally:
+        broker.stop()
+
+
+def test_the_embedded_broker_says_so_when_its_port_is_taken(broker_kind):
+    """Not fooled by whatever else listens there (a connection would reach it)."""
+    import socket
+
+    from trutnet.net.broker import BrokerError
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        broker = EmbeddedBroker(port=port)
+        with pytest.raises(BrokerError) as error:
+            broker.start()
+    assert str(error.value) == (
+        f"the embedded broker ({broker_kind}) did not start on 127.0.0.1:{port}"
+    )
+    assert broker.process is None

@@ -23,7 +23,7 @@ from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
 
 
 @pytest.fixture
-def endpoint():
+def endpoint(broker_kind):
     broker = EmbeddedBroker()
     yield broker.start()
     broker.stop()
@@ -278,7 +278,7 @@ def test_reachable_means_a_listener_and_not_a_connection_to_itself(endpoint, mon
 
 
 @pytest.mark.parametrize("busy", [False, True], ids=["idle", "with-traffic"])
-def test_the_embedded_broker_dies_at_once_with_a_killed_host(busy):
+def test_the_embedded_broker_dies_at_once_with_a_killed_host(busy, broker_kind):
     """A broker that outlived its killed host would keep its port and half-work, and
     the table would sit on it instead of moving on (9.3)."""
     import signal

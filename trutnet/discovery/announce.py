@@ -3,7 +3,9 @@
 Service type ``_trutnet._tcp.local.``; the service port is the broker's port; TXT
 records: ``v`` (protocol version), ``game``, ``variant``, ``seats`` ("taken/total"),
 ``name`` (table name), ``fp`` (host key fingerprint), ``table`` (table id, hex),
-``port`` (broker port). The records are updated as seats fill and removed at the end.
+``port`` (broker port), ``status``, ``private`` ("1": the broker wants the table
+password, which is never announced). The records are updated as seats fill and
+removed at the end.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ def txt_records(message: dict[str, Any], endpoint: Endpoint) -> dict[str, str]:
         "table": message["table"],
         "port": str(endpoint.port),
         "status": message["status"],
+        "private": "1" if message.get("private") else "0",
     }
 
 

@@ -6,6 +6,9 @@ answers and still holds the host's retained lobby message, which the host's last
 will clears when it dies. That message must be signed by the table's own host (the
 table id names its key, ``docs/protocol.md`` 7.8) and name the fingerprint the mDNS
 records give: a forged or mismatched announcement hides nothing and points nowhere.
+A private table's broker lets no one read that message
+without the password: it is shown (as private, from its TXT records) when its broker
+answers MQTT at all, refusing us included; its host's broker dies with the host.
 """
 
 from __future__ import annotations
@@ -33,8 +36,12 @@ class FoundTable:
     live: dict[str, Any] | None = None
 
     @property
+    def private(self) -> bool:
+        return self.txt.get("private") == "1"
+
+    @property
     def seats(self) -> str:
-        if self.live is not None:
+        if self.live is not None and "taken" in self.live:
             return f"{self.live['taken']}/{self.live['players']}"
         return self.txt.get("seats", "?")
 
@@ -48,6 +55,7 @@ class FoundTable:
             "seats": self.seats,
             "host": self.txt.get("fp"),
             "status": self.live.get("status") if self.live else "unreachable",
+            "private": self.private,
         }
 
 
@@ -95,6 +103,19 @@ def browse(timeout: float = 2.0, interfaces: list[str] | None = None) -> list[Fo
 async def _liveness(table: FoundTable, timeout: float) -> None:
     import aiomqtt
 
+    from trutnet.net.private import refusal
+
+    if table.private:
+        try:
+            async with (
+                asyncio.timeout(timeout),
+                aiomqtt.Client(table.endpoint.host, table.endpoint.port, timeout=timeout),
+            ):
+                pass  # a private broker letting in anyone: not what was announced
+        except Exception as exc:  # the broker is there if it says no
+            if refusal(exc):
+                table.live = {"status": table.txt.get("status", "open"), "private": True}
+        return
     with contextlib.suppress(Exception):
         async with (
             asyncio.timeout(timeout),

@@ -1,22 +1,37 @@
-"""Brokers behind one small interface: the embedded amqtt broker, or an external one.
+"""Brokers behind one small interface: the embedded broker, or an external one.
 
-* :class:`EmbeddedBroker` starts amqtt in a child process (``broker_main``), so the
+* :class:`EmbeddedBroker` starts a broker in a child process (``broker_main``), so the
   host's own crypto cannot starve deliveries, and stops it; the child also dies if
-  the peer dies.
+  the peer dies. The broker is the system's Mosquitto when it is installed (Linux),
+  amqtt otherwise: under the replayed-table load of ``trutnet bench network`` amqtt
+  saturates its one core at a few dozen tables while Mosquitto does not
+  (``docs/broker.md``). ``TRUTNET_EMBEDDED_BROKER=amqtt|mosquitto`` forces one.
+* A private table (``password``) makes the embedded broker refuse any client without
+  the table password: user :data:`TABLE_USER`, the password hashed as each broker
+  expects (Mosquitto: PBKDF2-SHA512 ``$7$``; amqtt: Argon2), in a file of mode 0600
+  in a 0700 folder that is removed as soon as the broker has read it.
 * :class:`ExternalBroker` is any MQTT 3.1.1/5 broker the group already runs
   (Mosquitto, EMQX...), given as ``mqtt://host:port``.
 """
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import hashlib
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlsplit
 
 DEFAULT_PORT = 1883
+TABLE_USER = "trutnet"  # the MQTT user name of a private table; the password is the secret
+KINDS = ("mosquitto", "amqtt")
 
 
 class BrokerError(Exception):
@@ -55,18 +70,135 @@ class ExternalBroker:
         pass
 
 
-class EmbeddedBroker:
-    """amqtt in a child process, bound to ``host`` (LAN play: the LAN interface)."""
+def mosquitto_binary() -> str | None:
+    """The system's Mosquitto, or None. Linux only: its child dies with its parent
+    through ``PR_SET_PDEATHSIG``, which survives the ``exec``."""
+    if not sys.platform.startswith("linux"):
+        return None
+    binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
+    return binary if os.access(binary, os.X_OK) else None
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+
+def embedded_kind() -> str:
+    """Which broker :class:`EmbeddedBroker` starts: ``TRUTNET_EMBEDDED_BROKER`` if set,
+    else Mosquitto when installed, else amqtt."""
+    forced = os.environ.get("TRUTNET_EMBEDDED_BROKER", "")
+    if forced:
+        if forced not in KINDS:
+            raise BrokerError(f"TRUTNET_EMBEDDED_BROKER is one of {', '.join(KINDS)}")
+        if forced == "mosquitto" and mosquitto_binary() is None:
+            raise BrokerError("TRUTNET_EMBEDDED_BROKER=mosquitto, but mosquitto is not installed")
+        return forced
+    return "mosquitto" if mosquitto_binary() is not None else "amqtt"
+
+
+def mosquitto_hash(password: str, salt: bytes | None = None) -> str:
+    """A Mosquitto 2 password-file hash: ``$7$`` PBKDF2-SHA512, 101 rounds (as
+    ``mosquitto_passwd`` writes it)."""
+    salt = salt if salt is not None else os.urandom(12)
+    digest = hashlib.pbkdf2_hmac("sha512", password.encode(), salt, 101, 64)
+    return f"$7$101${base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
+
+
+def amqtt_hash(password: str) -> str:
+    """An amqtt ``FileAuthPlugin`` hash (Argon2)."""
+    from pwdlib.hashers.argon2 import Argon2Hasher
+
+    return str(Argon2Hasher().hash(password))
+
+
+def mosquitto_config(host: str, port: int, folder: Path, private: bool) -> Path:
+    """Write the config of an embedded Mosquitto in ``folder`` (beside the password
+    file of a private table, which :class:`EmbeddedBroker` wrote there)."""
+    lines = [
+        "per_listener_settings false",
+        f"listener {port} {host}",
+        "set_tcp_nodelay true",
+        "persistence false",
+        "log_dest none",
+        "max_queued_messages 10000",  # a sync answer is up to 2000 entries
+        "max_packet_size 262144",  # entries are at most 64 KiB: a bigger packet is cut off
+    ]
+    if os.geteuid() == 0:
+        # Run as root, Mosquitto would switch to its own user, and that clears the
+        # parent-death signal (it would outlive a killed host) and cannot read our
+        # 0600 files: it runs as this process does, as amqtt would.
+        lines.append("user root")
+    if private:
+        lines += ["allow_anonymous false", f"password_file {folder / 'passwords'}"]
+    else:
+        lines.append("allow_anonymous true")
+    conf = folder / "mosquitto.conf"
+    _private_file(conf, "\n".join(lines) + "\n")
+    return conf
+
+
+def _private_file(path: Path, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+
+
+def _listening(pid: int, port: int) -> bool:
+    """Whether process ``pid`` itself listens on TCP ``port`` (Linux ``/proc``): a
+    connection could reach whatever else holds the port, as when Mosquitto failed to
+    bind it."""
+    inodes = set()
+    try:
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            with contextlib.suppress(OSError):
+                link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if link.startswith("socket:["):
+                    inodes.add(link[8:-1])
+    except OSError:
+        return False
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as f:
+            for line in f.readlines()[1:]:
+                fields = line.split()
+                listen = fields[3] == "0A"
+                if listen and int(fields[1].rsplit(":", 1)[1], 16) == port and fields[9] in inodes:
+                    return True
+    return False
+
+
+class EmbeddedBroker:
+    """A broker in a child process, bound to ``host`` (LAN play: the LAN interface):
+    Mosquitto or amqtt (:func:`embedded_kind`); with ``password``, a private table."""
+
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        password: str | None = None,
+        kind: str | None = None,
+    ) -> None:
         self.host = host
         self.port = port
+        self.password = password
+        self.kind = kind or embedded_kind()
+        if self.kind not in KINDS:
+            raise BrokerError(f"unknown broker {self.kind!r}")
         self.process: subprocess.Popen[str] | None = None
         self.endpoint: Endpoint | None = None
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid if self.process is not None else None
 
     def start(self, timeout: float = 15.0) -> Endpoint:
         if self.process is not None:
             raise BrokerError("already started")
+        folder = Path(tempfile.mkdtemp(prefix="trutnet-broker-"))  # mode 0700
+        try:
+            return self._start(folder, timeout)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)  # the broker has read it, or is gone
+
+    def _start(self, folder: Path, timeout: float) -> Endpoint:
+        if self.password is not None:
+            digest = (mosquitto_hash if self.kind == "mosquitto" else amqtt_hash)(self.password)
+            _private_file(folder / "passwords", f"{TABLE_USER}:{digest}\n")
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -75,11 +207,19 @@ class EmbeddedBroker:
                 self.host,
                 str(self.port),
                 str(os.getpid()),
+                self.kind,
+                str(folder),
+                "private" if self.password is not None else "open",
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
             text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            # the broker reads its hashed password file, never the password itself
+            env={
+                **{k: v for k, v in os.environ.items() if k != "TRUTNET_TABLE_PASSWORD"},
+                "PYTHONUNBUFFERED": "1",
+            },
         )
         assert self.process.stdout is not None
         deadline = time.monotonic() + timeout
@@ -88,12 +228,25 @@ class EmbeddedBroker:
             line = self.process.stdout.readline()
             if line.startswith("ready "):
                 self.port = int(line.split()[1])
-                self.endpoint = Endpoint(self.host, self.port)
-                return self.endpoint
+                break
+            if line.startswith("port "):  # Mosquitto: exec'd, ready once it accepts
+                self.port = int(line.split()[1])
+                while time.monotonic() < deadline and self.process.poll() is None:
+                    if _listening(self.process.pid, self.port):
+                        break
+                    time.sleep(0.02)
+                else:
+                    break
+                break
             if self.process.poll() is not None:
                 break
+        if self.process.poll() is None and line.split()[:1] in (["ready"], ["port"]):
+            self.endpoint = Endpoint(self.host, self.port)
+            return self.endpoint
         self.stop()
-        raise BrokerError(f"the embedded broker did not start on {self.host}:{self.port}")
+        raise BrokerError(
+            f"the embedded broker ({self.kind}) did not start on {self.host}:{self.port}"
+        )
 
     def stop(self) -> None:
         if self.process is None:

@@ -1,8 +1,12 @@
 """The embedded broker's own process:
-``python -m trutnet.net.broker_main HOST PORT [PARENT_PID]``.
+``python -m trutnet.net.broker_main HOST PORT [PARENT_PID [KIND FOLDER open|private]]``.
 
-amqtt runs here, apart from the peer, so the peer's crypto (tens of ms per proof)
-never stalls message delivery. It prints ``ready PORT`` once it accepts connections.
+The broker runs here, apart from the peer, so the peer's crypto (tens of ms per
+proof) never stalls message delivery. KIND ``amqtt`` (the default) runs amqtt in this
+process and prints ``ready PORT`` once it accepts connections. KIND ``mosquitto``
+writes Mosquitto's config in FOLDER, prints ``port PORT`` and becomes Mosquitto
+(``exec``): the parent waits until the port accepts. ``private``: only the user and
+password of FOLDER's ``passwords`` file may connect (written by ``broker.py``).
 
 It dies with its parent, at once: a broker that outlives a killed host keeps its
 port open and half-works, and the table's peers, trying that address first, would
@@ -20,6 +24,7 @@ import os
 import signal
 import socket
 import sys
+from pathlib import Path
 
 
 def _die_with_parent() -> None:
@@ -43,19 +48,27 @@ def _free_port(host: str) -> int:
         return int(s.getsockname()[1])
 
 
-def broker_config(host: str, port: int) -> dict[str, object]:
+def broker_config(host: str, port: int, password_file: str | None = None) -> dict[str, object]:
+    """amqtt's config: anonymous clients, or (``password_file``) only its users."""
+    plugins: dict[str, object] = (
+        {"amqtt.plugins.authentication.FileAuthPlugin": {"password_file": password_file}}
+        if password_file is not None
+        # Supplying plugins replaces amqtt's defaults: anonymous auth must be listed.
+        else {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}}
+    )
     return {
         "listeners": {"default": {"type": "tcp", "bind": f"{host}:{port}", "max_connections": 256}},
-        # Supplying plugins replaces amqtt's defaults: anonymous auth must be listed.
-        "plugins": {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}},
+        "plugins": plugins,
     }
 
 
-async def serve(host: str, port: int, parent: int | None = None) -> None:
+async def serve(
+    host: str, port: int, parent: int | None = None, password_file: str | None = None
+) -> None:
     from amqtt.broker import Broker
 
     watch = asyncio.create_task(_watch_parent(parent)) if parent is not None else None
-    broker = Broker(broker_config(host, port))
+    broker = Broker(broker_config(host, port, password_file))
     await broker.start()
     print(f"ready {port}", flush=True)
     stop = asyncio.Event()
@@ -76,9 +89,23 @@ def main() -> None:
     host = sys.argv[1] if len(sys.argv) > 1 else "127.0.0.1"
     port = int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2] != "0" else _free_port(host)
     parent = int(sys.argv[3]) if len(sys.argv) > 3 else None
+    kind = sys.argv[4] if len(sys.argv) > 4 else "amqtt"
+    folder = Path(sys.argv[5]) if len(sys.argv) > 5 else None
+    private = len(sys.argv) > 6 and sys.argv[6] == "private"
     if parent is not None and os.getppid() != parent:
         return  # the parent died before we could ask to die with it
-    asyncio.run(serve(host, port, parent))
+    if kind == "mosquitto" and folder is not None:
+        from trutnet.net.broker import mosquitto_binary, mosquitto_config
+
+        binary = mosquitto_binary()
+        if binary is None:
+            sys.exit(1)
+        conf = mosquitto_config(host, port, folder, private)
+        print(f"port {port}", flush=True)
+        # PR_SET_PDEATHSIG is kept across exec: Mosquitto dies with our parent too.
+        os.execv(binary, [binary, "-c", str(conf)])
+    password_file = str(folder / "passwords") if private and folder is not None else None
+    asyncio.run(serve(host, port, parent, password_file))
 
 
 if __name__ == "__main__":

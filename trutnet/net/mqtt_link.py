@@ -12,6 +12,9 @@
 * The MQTT client id is random (96 bits) on every connection: anyone on the LAN can
   open a connection to the broker, and one that guessed a peer's client id would cut
   that peer off (MQTT lets a new session with the same id take over the old one).
+* A private table's ``password`` goes with every connection (user ``trutnet``); a
+  broker that refuses it is remembered in :attr:`MqttLink.refused` (one clear line,
+  never the password) and tried again like any lost broker.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from collections.abc import Awaitable, Callable, Sequence
 import aiomqtt
 
 from trutnet.net.broker import Endpoint
+from trutnet.net.private import credentials, refusal, refused_message
 
 log = logging.getLogger("trutnet.net")
 MAX_PAYLOAD = 80 * 1024  # above the largest entry (64 KiB) and any other message
@@ -41,8 +45,11 @@ class MqttLink:
         name: str,
         will: tuple[str, bytes] | None = None,
         on_connect: Callable[[], Awaitable[None]] | None = None,
+        password: str | None = None,
     ) -> None:
         self._endpoints = endpoints
+        self.password = password
+        self.refused: str | None = None  # why the last broker turned us down
         self.subscriptions = list(subscriptions)
         self.name = name
         self.will = will
@@ -95,6 +102,11 @@ class MqttLink:
                     await self._session(endpoint)
                     delay = 0.1
                 except aiomqtt.MqttError as exc:
+                    if refusal(exc):
+                        why = refused_message(endpoint, self.password)
+                        if self.refused != why:
+                            log.warning("%s: %s", self.name, why)
+                        self.refused = why
                     log.debug("%s: %s unreachable or lost: %s", self.name, endpoint.url, exc)
                 finally:
                     self.connected.clear()
@@ -118,6 +130,7 @@ class MqttLink:
             keepalive=10,
             timeout=5,
             clean_session=True,
+            **credentials(self.password),
         )
         async with client:
             sock = client._client.socket()  # paho's socket: turn Nagle off
@@ -126,6 +139,7 @@ class MqttLink:
             for topic in self.subscriptions:
                 await client.subscribe(topic, qos=1)
             self.client, self.endpoint = client, endpoint
+            self.refused = None
             self.disconnected_since = None
             self.connected.set()
             if self.on_connect is not None:

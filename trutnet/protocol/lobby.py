@@ -137,7 +137,7 @@ class Lobby:
 # The lobby announcement (9.1): what `trutnet tables` shows, signed by the host.
 ANNOUNCE_VERSION = 1
 ANNOUNCE_FIELDS = {"v", "game", "variant", "players", "taken", "name", "host", "table",
-                   "broker", "status", "nonce"}  # fmt: skip
+                   "broker", "status", "private", "nonce"}  # fmt: skip
 MAX_ANNOUNCEMENT = 2048
 
 
@@ -172,6 +172,7 @@ def check_announcement(wire: Any, table_id: bytes) -> dict[str, Any]:
         or body["table"] != table_id.hex()
         or body["host"] != fingerprint(entry.author)
         or body["status"] not in ("open", "playing")
+        or not isinstance(body["private"], bool)
     ):
         raise LobbyError("a malformed announcement")
     return {k: v for k, v in body.items() if k != "nonce"}

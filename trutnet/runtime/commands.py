@@ -84,14 +84,37 @@ def _options(args: argparse.Namespace) -> Options:
     )
 
 
+def _password(args: argparse.Namespace, needed: bool = False) -> str | None:
+    """The table password with ``--private`` (or ``needed``: a private table was
+    picked), from the environment or the terminal; None for an open table.
+    :class:`PasswordError` if there is none to be had."""
+    from trutnet.net.private import table_password
+
+    return table_password() if getattr(args, "private", False) or needed else None
+
+
+def _broker_event(
+    broker: EmbeddedBroker | ExternalBroker, endpoint: Endpoint, private: bool
+) -> dict[str, Any]:
+    kind = broker.kind if isinstance(broker, EmbeddedBroker) else "external"
+    return {"broker": endpoint.url, "kind": kind, "private": private}
+
+
 def cmd_host(args: argparse.Namespace) -> int:
+    from trutnet.net.private import PasswordError
+
     config = TrutConfig(args.players, args.variant, args.sum_on_patte)
     if args.inprocess_broker:
         args.broker, args.announce = f"mqtt://{args.bind}:{args.port}", False
-    broker = ExternalBroker(args.broker) if args.broker else EmbeddedBroker(args.bind, args.port)
     try:
+        password = _password(args)
+        broker = (
+            ExternalBroker(args.broker)
+            if args.broker
+            else EmbeddedBroker(args.bind, args.port, password=password)
+        )
         endpoint = broker.start()
-    except BrokerError as exc:
+    except (BrokerError, PasswordError) as exc:
         print(f"trutnet host: {exc}", file=sys.stderr)
         return 2
     emit = _printer(args.json, "host")
@@ -100,10 +123,14 @@ def cmd_host(args: argparse.Namespace) -> int:
         from trutnet.discovery.announce import TableAnnouncer
 
         announcer = TableAnnouncer(args.bind)
+    said: list[bool] = []
     try:
 
         def on_announce(message: dict[str, Any]) -> None:
             emit("table", message)
+            if not said:  # which broker serves the table, once, after the first line
+                said.append(True)
+                emit("broker", _broker_event(broker, endpoint, password is not None))
             if announcer is not None:
                 announcer.update(message, endpoint)
 
@@ -122,6 +149,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                 on_announce=on_announce,
                 inprocess_broker=args.inprocess_broker,
                 own_broker=isinstance(broker, EmbeddedBroker),
+                password=password,
             )
         )
     finally:
@@ -131,7 +159,20 @@ def cmd_host(args: argparse.Namespace) -> int:
     return _finish(result, args.json)
 
 
+def _refused(endpoint: Endpoint, password: str | None) -> bool:
+    """Whether the table's broker turns down our password (or our lack of one); says so
+    in one line."""
+    from trutnet.net.private import check_access
+
+    why = asyncio.run(check_access(endpoint, password))
+    if why is not None:
+        print(f"trutnet join: {why}", file=sys.stderr)
+    return why is not None
+
+
 def cmd_join(args: argparse.Namespace) -> int:
+    from trutnet.net.private import PasswordError
+
     emit = _printer(args.json, args.name)
     if args.resume:
         if args.store is None:
@@ -141,9 +182,12 @@ def cmd_join(args: argparse.Namespace) -> int:
             endpoints = [ExternalBroker(args.broker).start()] if args.broker else None
             person = None if (args.store / "identity.key").exists() else player_identity()
             loaded = load_seat(args.store, person)  # checked before anything starts, read once
-        except (BrokerError, StoreError) as exc:
+            args.password = _password(args)
+        except (BrokerError, StoreError, PasswordError) as exc:
             print(f"trutnet join: {exc}", file=sys.stderr)
             return 2
+        if _refused((endpoints or [loaded[2]])[0], args.password):
+            return 1
         if args.bot is None:  # the person takes their seat back, on screen
             return _resume_with_ui(args, endpoints, loaded)
         return _finish(
@@ -156,6 +200,7 @@ def cmd_join(args: argparse.Namespace) -> int:
                     emit,
                     name=args.name,
                     loaded=loaded,
+                    password=args.password,
                 )
             ),
             args.json,
@@ -169,12 +214,20 @@ def cmd_join(args: argparse.Namespace) -> int:
         if len(table_id) != 16:
             print("trutnet join: a table id is 32 hex digits", file=sys.stderr)
             return 2
+        private = False
     else:
         found = choose_table(args)
         if found is None:
             print("trutnet join: no open table found on the LAN", file=sys.stderr)
             return 1
-        endpoint, table_id = found
+        endpoint, table_id, private = found
+    try:
+        args.password = _password(args, needed=private)
+    except PasswordError as exc:
+        print(f"trutnet join: {exc}", file=sys.stderr)
+        return 2
+    if _refused(endpoint, args.password):
+        return 1
     if args.store is not None:
         args.store.mkdir(parents=True, exist_ok=True)
     if args.bot is None:  # a person plays: the terminal client
@@ -191,15 +244,16 @@ def cmd_join(args: argparse.Namespace) -> int:
                 _options(args),
                 emit,
                 fallback=args.fallback or "",
+                password=args.password,
             )
         ),
         args.json,
     )
 
 
-def choose_table(args: argparse.Namespace) -> tuple[Endpoint, bytes] | None:
+def choose_table(args: argparse.Namespace) -> tuple[Endpoint, bytes, bool] | None:
     """List the open tables found on the LAN and take the one named, the one the person
-    picks (on a terminal), or the first."""
+    picks (on a terminal), or the first; with whether it is private."""
     from trutnet.discovery.browse import live_tables
 
     tables = [
@@ -216,7 +270,7 @@ def choose_table(args: argparse.Namespace) -> tuple[Endpoint, bytes] | None:
             d = t.to_dict()
             print(
                 f"  {number}. {d['name']:<24} {d['variant']:<10} seats {d['seats']:<5} "
-                f"host {d['host']}",
+                f"host {d['host']}{' private' if d['private'] else ''}",
                 file=sys.stderr,
             )
     pick = 0
@@ -225,7 +279,7 @@ def choose_table(args: argparse.Namespace) -> tuple[Endpoint, bytes] | None:
         if answer.isdigit() and 1 <= int(answer) <= len(tables):
             pick = int(answer) - 1
     chosen = tables[pick]
-    return chosen.endpoint, bytes.fromhex(chosen.table)
+    return chosen.endpoint, bytes.fromhex(chosen.table), chosen.private
 
 
 def announced_table(proc: subprocess.Popen[str], timeout: float = 60.0) -> tuple[str, list[str]]:
@@ -391,11 +445,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not 0 <= args.bots < config.players:
         print(f"trutnet play: --bots is 0..{config.players - 1}", file=sys.stderr)
         return 2
+    from trutnet.net.private import PasswordError
+
     bind = args.bind or lan_address()
-    broker = EmbeddedBroker(bind, args.port)
     try:
+        password = _password(args)
+        broker = EmbeddedBroker(bind, args.port, password=password)
         endpoint = broker.start()
-    except BrokerError as exc:
+    except (BrokerError, PasswordError) as exc:
         print(f"trutnet play: {exc}", file=sys.stderr)
         return 2
     identity, nonce = player_identity(), os.urandom(16)
@@ -432,6 +489,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                     on_announce=on_announce,
                     identity=identity,
                     own_broker=True,
+                    password=password,
                 ),
                 ui,
                 transcript,
@@ -466,6 +524,7 @@ def _join_with_ui(args: argparse.Namespace, table_id: bytes, endpoint: Endpoint)
                 fallback=args.fallback or "",
                 hooks=hooks,
                 identity=player_identity(),
+                password=args.password,
             ),
             ui,
             transcript,
@@ -491,6 +550,7 @@ def _resume_with_ui(args: argparse.Namespace, endpoints: list[Endpoint] | None, 
                 hooks=hooks,
                 name=args.name,
                 loaded=loaded,
+                password=args.password,
             ),
             ui,
             transcript,
@@ -513,10 +573,12 @@ def cmd_tables(args: argparse.Namespace) -> int:
                 print("no table found on the LAN", flush=True)
             for t in tables:
                 d = t.to_dict()
+                private = d["private"]
                 print(
                     f"{d['name']:<24} {d['variant']:<10} seats {d['seats']:<5} {d['status']:<8}"
+                    f"{' private' if private else ''}"
                     f" host {d['host']}  join: trutnet join --broker {d['broker']} "
-                    f"--table {d['table']}",
+                    f"--table {d['table']}{' --private' if private else ''}",
                     flush=True,
                 )
         if not args.watch:
@@ -581,11 +643,21 @@ def _table_options(p: argparse.ArgumentParser, players: int, name: str) -> None:
         help="seat K bots at once; the game starts when every seat is taken",
     )
     p.add_argument("--port", type=int, default=0, help="embedded broker port (0: any)")
+    _private_option(p, "a private table: the broker lets in only those who give its password")
     p.add_argument(
         "--no-announce",
         dest="announce",
         action="store_false",
         help="do not announce the table with zeroconf",
+    )
+
+
+def _private_option(p: argparse.ArgumentParser, what: str) -> None:
+    p.add_argument(
+        "--private",
+        action="store_true",
+        help=f"{what}; the password is read from $TRUTNET_TABLE_PASSWORD, else asked on "
+        "the terminal (never on the command line)",
     )
 
 
@@ -649,6 +721,7 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
         "is lost (docs/protocol.md 9.3)",
     )
     jp.add_argument("--resume", action="store_true", help="come back from --store after a crash")
+    _private_option(jp, "the table is private (asked anyway for one found private on the LAN)")
     _lan_search_options(jp)
     network_options(jp, None)
 

@@ -115,8 +115,11 @@ def _result(runtime: TableRuntime) -> SeatResult:
     )
 
 
-def announcement(lobby: Lobby, name: str, endpoint: Endpoint, status: str) -> dict[str, Any]:
-    """The retained lobby message (also the zeroconf TXT content)."""
+def announcement(
+    lobby: Lobby, name: str, endpoint: Endpoint, status: str, private: bool = False
+) -> dict[str, Any]:
+    """The retained lobby message (also the zeroconf TXT content). ``private``: the
+    broker wants the table password (never the password itself)."""
     roster = lobby.roster()
     return {
         "v": ANNOUNCE_VERSION,
@@ -130,6 +133,7 @@ def announcement(lobby: Lobby, name: str, endpoint: Endpoint, status: str) -> di
         "table": lobby.table_id.hex(),
         "broker": endpoint.url,
         "status": status,
+        "private": private,
     }
 
 
@@ -151,10 +155,12 @@ async def host(
     hooks: Hooks | None = None,
     identity: Identity | None = None,
     own_broker: bool = False,
+    password: str | None = None,
 ) -> SeatResult:
     """Host a table at ``endpoints[0]``; ``own_broker``: that broker is this process's
     embedded one, so a resumed host starts it again if it is gone (9.3). The table id
-    is bound to the host's key by ``nonce`` (7.8; random unless given or seeded)."""
+    is bound to the host's key by ``nonce`` (7.8; random unless given or seeded);
+    ``password``: a private table's password (for the broker, never announced)."""
     hooks = hooks or Hooks()
     in_loop = None
     if inprocess_broker:  # measurement only: the broker shares this peer's event loop
@@ -201,6 +207,7 @@ async def host(
         [topics.join(table_id), topics.lobby(table_id)],
         f"host-{table_id.hex()[:8]}",
         will=(topics.lobby(table_id), b""),
+        password=password,
     )
     runtime = TableRuntime(table_id, link, local, options, on_event)
     hooks.attach(runtime, host_seat)
@@ -210,7 +217,7 @@ async def host(
     announced: list[bytes] = []
 
     async def announce(status: str) -> None:
-        message = announcement(lobby, table_name, endpoint, status)
+        message = announcement(lobby, table_name, endpoint, status, password is not None)
         if on_announce is not None:
             on_announce({k: v for k, v in message.items() if k != "nonce"})
         signed = sign_announcement(host_seat.identity, table_id, message)
@@ -293,6 +300,7 @@ async def join(
     fallback: str = "",
     hooks: Hooks | None = None,
     identity: Identity | None = None,
+    password: str | None = None,
 ) -> SeatResult:
     hooks = hooks or Hooks()
     label = f"join-{name}"
@@ -306,7 +314,7 @@ async def join(
     )
     if store is not None:
         (store / "table.txt").write_text(f"{table_id.hex()} {endpoints[0].url}\n")
-    link = MqttLink(endpoints, [], f"join-{table_id.hex()[:8]}")
+    link = MqttLink(endpoints, [], f"join-{table_id.hex()[:8]}", password=password)
     runtime = TableRuntime(table_id, link, [seat], options, on_event)
     hooks.attach(runtime, seat)
     try:
@@ -347,6 +355,7 @@ async def resume(
     hooks: Hooks | None = None,
     name: str = "resumed",
     loaded: tuple[Identity, TablePeer, Endpoint, bool] | None = None,
+    password: str | None = None,
 ) -> SeatResult:
     """A seat back from a crash: identity, secrets and log from ``store`` (or
     ``loaded``, what :func:`load_seat` read); played by a bot, or (``bot_kind`` None)
@@ -364,7 +373,7 @@ async def resume(
         peer,
     )
     peer.on_secrets = peer_store.save_secrets
-    link = MqttLink(endpoints, [], f"resume-{table_id.hex()[:8]}")
+    link = MqttLink(endpoints, [], f"resume-{table_id.hex()[:8]}", password=password)
     runtime = TableRuntime(table_id, link, [seat], options, on_event)
     if own_broker and endpoints[0] == stored_endpoint:  # restarted if no broker answers
         runtime.own_broker = stored_endpoint

@@ -222,7 +222,7 @@ class TableRuntime:
     async def _start_broker(self, seat: int, endpoint: Any) -> None:
         from trutnet.net.broker import EmbeddedBroker
 
-        broker = EmbeddedBroker(endpoint.host, endpoint.port)
+        broker = EmbeddedBroker(endpoint.host, endpoint.port, password=self.link.password)
         await asyncio.get_running_loop().run_in_executor(None, broker.start)
         self.successor_broker = broker  # stopped once everyone is done (9.2)
         self.on_event("rehosted", {"seat": seat, "broker": endpoint.url})
