@@ -136,7 +136,6 @@ def _peer(args: list[str], password: str | None) -> subprocess.Popen[str]:
 
 
 def test_a_private_table_refuses_strangers_and_plays_with_friends(broker_kind, tmp_path):
-    table = os.urandom(16).hex()
     common = ["--seed", "private", "--json", "--stall-timeout", "60"]
     host = _peer(
         [
@@ -144,8 +143,6 @@ def test_a_private_table_refuses_strangers_and_plays_with_friends(broker_kind, t
             "--players",
             "2",
             "--private",
-            "--table-id",
-            table,
             "--no-announce",
             "--store",
             str(tmp_path / "host"),
@@ -155,6 +152,7 @@ def test_a_private_table_refuses_strangers_and_plays_with_friends(broker_kind, t
     )
     first = json.loads(host.stdout.readline())
     second = json.loads(host.stdout.readline())
+    table = first["table"]
     assert first["event"] == "table" and first["private"] is True
     assert second == {
         "event": "broker",
