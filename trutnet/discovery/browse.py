@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgpack
-from zeroconf import IPVersion, ServiceBrowser, ServiceListener, Zeroconf
+from zeroconf import InterfaceChoice, IPVersion, ServiceBrowser, ServiceListener, Zeroconf
 
 from trutnet.discovery.announce import SERVICE
 from trutnet.net import topics
@@ -79,7 +79,7 @@ class _Collector(ServiceListener):
 
 def browse(timeout: float = 2.0, interfaces: list[str] | None = None) -> list[FoundTable]:
     """Tables announced on the LAN within ``timeout`` seconds (presence only)."""
-    zc = Zeroconf(interfaces=interfaces or "all", ip_version=IPVersion.V4Only)
+    zc = Zeroconf(interfaces=interfaces or InterfaceChoice.All, ip_version=IPVersion.V4Only)
     collector = _Collector()
     browser = ServiceBrowser(zc, SERVICE, collector)
     try:
