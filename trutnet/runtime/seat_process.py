@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import os
 import random
+import re
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -344,7 +345,8 @@ def _reason(exc: BaseException, timeout: float) -> str:
         return "unknown host name"
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror[0].lower() + exc.strerror[1:]
-    return str(exc) or type(exc).__name__
+    text = re.sub(r"^\[Errno \d+\] ", "", str(exc)) or type(exc).__name__
+    return text[0].lower() + text[1:]
 
 
 async def probe_broker(endpoint: Endpoint, timeout: float = PROBE_TIMEOUT) -> None:
@@ -369,17 +371,19 @@ async def probe_broker(endpoint: Endpoint, timeout: float = PROBE_TIMEOUT) -> No
         ):
             pass
     except (aiomqtt.MqttError, OSError, TimeoutError) as exc:
-        raise JoinError(f"{where}: it does not answer as an MQTT broker ({exc})") from None
+        raise JoinError(
+            f"{where}: it does not answer as an MQTT broker ({_reason(exc, timeout)})"
+        ) from None
 
 
 def _lobby_status(payload: bytes, table_id: bytes) -> str | None:
     """The status a host's retained lobby announcement gives ("open", "playing"), or
     None when there is none (cleared by the host's last will) or it is unreadable.
     Only used to tell a person why a join cannot go on; nothing is trusted from it."""
-    if not payload:
+    if not payload or len(payload) > 64 * 1024:
         return None
     try:
-        message = msgpack.unpackb(payload, raw=False, max_buffer_size=64 * 1024)
+        message = msgpack.unpackb(payload, raw=False)
     except Exception:  # hostile bytes: as good as no announcement
         return None
     if not isinstance(message, dict) or message.get("table") != table_id.hex():
@@ -407,7 +411,7 @@ async def lobby_status(table_id: bytes, endpoint: Endpoint, timeout: float) -> s
     except TimeoutError:
         pass
     except aiomqtt.MqttError as exc:
-        raise JoinError(f"lost the broker at {endpoint.url}: {exc}") from None
+        raise JoinError(f"lost the broker at {endpoint.url}: {_reason(exc, timeout)}") from None
     raise JoinError(
         f"no host answers for table {table_id.hex()} at {endpoint.url} "
         f"(waited {timeout:g} s): the table id is wrong, or its host has left"
@@ -466,7 +470,8 @@ async def watch_lobby(
         except aiomqtt.MqttError as exc:
             lost = lost if lost is not None else loop.time()
             if loop.time() - lost >= timeout:
-                raise JoinError(f"lost the broker at {endpoint.url}: {exc}") from None
+                why = _reason(exc, timeout)
+                raise JoinError(f"lost the broker at {endpoint.url} (host gone?): {why}") from None
             await asyncio.sleep(1)
 
 
