@@ -104,7 +104,7 @@ def load_transcript(path: Path) -> tuple[bytes, list[bytes]]:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise wrong(f'a transcript is a JSON object with "format": "{FORMAT}"')
     if doc.get("version") != 1:
-        raise wrong(f"version {str(doc.get('version'))[:20]!r}; this trutnet reads version 1")
+        raise wrong(f"version {str(doc.get('version'))[:20]}; this trutnet reads version 1")
     table, entries = doc.get("table"), doc.get("entries")
     if not isinstance(table, str) or len(table) != 32:
         raise wrong('"table" must be the table id, 32 hex digits')
