@@ -211,11 +211,12 @@ def cmd_join(args: argparse.Namespace) -> int:
     created = store is not None and not store.exists()
     try:
         _run(probe_broker(endpoint))
-        status = _run(lobby_status(table_id, endpoint, args.lobby_timeout))
-        if status != "open":
-            raise JoinError(f"table {table_id.hex()} is {status}: every seat is taken")
-        if args.bot is None:  # a person plays: the terminal client
+        if args.bot is None:  # a person plays: the terminal client, once a host is seen
+            status = _run(lobby_status(table_id, endpoint, args.lobby_timeout))
+            if status != "open":
+                raise JoinError(f"table {table_id.hex()} is {status}: every seat is taken")
             return _join_with_ui(args, table_id, endpoint, store)
+        # A bot asks for its seat at once; join() watches for the host meanwhile.
         return _finish(
             _run(
                 join(
