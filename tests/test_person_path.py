@@ -387,7 +387,7 @@ def test_play_with_default_arguments_shows_the_table_at_80x24(tmp_path, screen):
     term.keys("q")
     term.wait_for("quit?", timeout=10)
     term.keys("y")
-    status, text = term.exit_status(timeout=30)
+    status, text = term.exit_status(timeout=60)
     assert status == 0 and "Traceback" not in text
     config = tmp_path / ".config" / "trutnet"
     data = tmp_path / ".local" / "share" / "trutnet"

@@ -168,9 +168,11 @@ def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         f"games: {summary['games']}  hands: {summary['hands']}  "
         f"mean hands per game: {summary['mean_hands_per_game']}"
     )
+    from trutnet.selfplay import side_name
+
+    teams = [list(t) for t in config.teams]
     for team, wins in enumerate(summary["wins"]):
-        seats = "+".join(map(str, config.teams[team]))
-        print(f"  {'seat' if len(config.teams[team]) == 1 else 'team'} {seats}: {wins} wins")
+        print(f"  {side_name(teams, team)}: {wins} wins")
     return 0
 
 
@@ -224,6 +226,7 @@ def _verify(args: argparse.Namespace) -> int:
     from trutnet.client.narration import narrate
     from trutnet.crypto.identity import fingerprint
     from trutnet.protocol.audit import audit
+    from trutnet.selfplay import side_name
     from trutnet.store import StoreError, load_transcript
 
     try:
@@ -258,7 +261,7 @@ def _verify(args: argparse.Namespace) -> int:
         return 1
     assert state is not None
     print(
-        f"OK: the transcript is valid; winner team {state.winner}, "
+        f"OK: the transcript is valid; {side_name(state.teams, state.winner)} wins, "
         f"Longs {state.longs}, Petits {state.petits}"
     )
     print("compare the table id and the key fingerprints with the other players")

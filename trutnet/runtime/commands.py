@@ -47,6 +47,7 @@ from trutnet.runtime.seat_process import (
     resume,
 )
 from trutnet.runtime.table_runtime import Options
+from trutnet.selfplay import side_name
 from trutnet.store import StoreError, private_dir
 
 
@@ -96,7 +97,7 @@ def _finish(result: SeatResult, as_json: bool) -> int:
         print(json.dumps({"event": "result", **result.to_dict()}), flush=True)
     else:
         print(
-            f"game over: winner team {result.winner}, {result.hands} hands, "
+            f"game over: {side_name(result.teams, result.winner)} wins, {result.hands} hands, "
             f"{result.entries} entries, state {result.state_hash[:16]}"
         )
         if result.halted:
@@ -471,7 +472,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             announcer.close()
         broker.stop()
     if result is not None:
-        print(f"game over: winner team {result.winner}; transcript: {transcript}")
+        winner = side_name(result.teams, result.winner)
+        print(f"game over: {winner} wins; transcript: {transcript}")
     return 0
 
 
@@ -502,7 +504,8 @@ def _join_with_ui(
         )
     )
     if result is not None:
-        print(f"game over: winner team {result.winner}; transcript: {transcript}")
+        winner = side_name(result.teams, result.winner)
+        print(f"game over: {winner} wins; transcript: {transcript}")
     return 0
 
 
@@ -527,7 +530,8 @@ def _resume_with_ui(args: argparse.Namespace, endpoints: list[Endpoint] | None, 
         )
     )
     if result is not None:
-        print(f"game over: winner team {result.winner}; transcript: {transcript}")
+        winner = side_name(result.teams, result.winner)
+        print(f"game over: {winner} wins; transcript: {transcript}")
     return 0
 
 

@@ -93,6 +93,7 @@ class SeatResult:
     halted: str | None
     stats: dict[str, Any]
     hand_ms: list[float]
+    teams: list[list[int]] | None = None  # the seats of each team (winner: an index)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -134,6 +135,7 @@ def _result(runtime: TableRuntime) -> SeatResult:
             round((b - a) * 1000, 1)
             for a, b in zip(runtime.hand_started, runtime.hand_started[1:], strict=False)
         ],
+        teams=[list(t) for t in replica.state.teams],
     )
 
 
