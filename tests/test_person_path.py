@@ -283,6 +283,61 @@ def test_join_with_no_host_at_the_table_gives_up_after_the_lobby_timeout(tmp_pat
     assert not list(tables.iterdir())
 
 
+def test_join_that_gives_up_before_the_table_opens_says_so(tmp_path, broker):
+    """``--give-up-after`` shorter than the lobby timeout: one line, no traceback (it
+    used to end in ``AssertionError: replica is not None``)."""
+    code, _, err, took = run_cli(
+        [
+            "join",
+            "--broker",
+            broker.url,
+            "--table",
+            os.urandom(16).hex(),
+            "--bot",
+            "heuristic",
+            "--give-up-after",
+            "2",
+        ],
+        person_env(tmp_path),
+        tmp_path,
+    )
+    assert code == 1 and took < 15
+    assert err.strip().splitlines() == [
+        "trutnet join: gave up before the table opened: no host seated this seat"
+    ]
+
+
+def test_join_a_table_that_is_already_playing(tmp_path):
+    """Every seat taken (the host seated a bot): the screen is not even opened, and a
+    bot joiner is told after the lobby timeout."""
+    env = person_env(tmp_path)
+    host = track(
+        subprocess.Popen(
+            [*TRUTNET, "host", "--players", "2", "--bots", "1", "--no-announce", "--json"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+        )
+    )
+    assert host.stdout is not None
+    first = json.loads(host.stdout.readline())
+    where = ["--broker", first["broker"], "--table", first["table"]]
+    code, _, err, took = run_cli(["join", *where], env, tmp_path)
+    assert code == 1 and took < 10
+    assert err.strip().splitlines() == [
+        f"trutnet join: table {first['table']} is playing: every seat is taken"
+    ]
+    code, _, err, took = run_cli(
+        ["join", *where, "--bot", "heuristic", "--lobby-timeout", "2"], env, tmp_path
+    )
+    assert code == 1 and took < 15
+    assert err.strip().splitlines() == [
+        f"trutnet join: table {first['table']} is playing without this seat: every seat is taken"
+    ]
+
+
 def test_lobby_announcement_reading_is_strict_and_never_raises():
     table = os.urandom(16)
     from msgpack import packb

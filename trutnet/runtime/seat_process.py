@@ -234,7 +234,7 @@ async def host(
             on_announce(message)
         await link.publish(topics.lobby(table_id), msgpack.packb(message), retain=True)
 
-    await announce("open")
+    await announce("open" if not lobby.full else "playing")  # full at once: bots only
     hooks.lobby(lobby.roster())
     while not lobby.full:
         getters = [asyncio.create_task(link.inbox.get())]
