@@ -175,6 +175,17 @@ def test_tables_with_no_arguments_lists_or_says_none(tmp_path):
     assert "Traceback" not in err and out.strip()
 
 
+@pytest.mark.parametrize("command", ["tables", "join"])
+def test_searching_on_an_address_this_machine_does_not_have(command, tmp_path):
+    code, _, err, _ = run_cli(
+        [command, "--interface", "10.254.0.77", "--timeout", "0.5"], person_env(tmp_path), tmp_path
+    )
+    assert code == 1
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"trutnet {command}: cannot search the LAN: ")
+    assert lines[0].endswith("(is 10.254.0.77 an address of this machine?)")
+
+
 # --------------------------------------------------- item 2: arguments, joining
 
 

@@ -201,7 +201,11 @@ def cmd_join(args: argparse.Namespace) -> int:
     if args.broker is not None:
         endpoint, table_id = parse_broker_url(args.broker), bytes.fromhex(args.table)
     else:
-        found = choose_table(args)
+        try:
+            found = choose_table(args)
+        except _NoLan as exc:
+            print(exc, file=sys.stderr)
+            return 1
         if found is None:
             print("trutnet join: no open table found on the LAN", file=sys.stderr)
             return 1
@@ -247,13 +251,7 @@ def cmd_join(args: argparse.Namespace) -> int:
 def choose_table(args: argparse.Namespace) -> tuple[Endpoint, bytes] | None:
     """List the open tables found on the LAN and take the one named, the one the person
     picks (on a terminal), or the first."""
-    from trutnet.discovery.browse import live_tables
-
-    tables = [
-        t
-        for t in live_tables(args.timeout, args.interface or None)
-        if t.live and t.live.get("status") == "open"
-    ]
+    tables = [t for t in _search_lan(args, "join") if t.live and t.live.get("status") == "open"]
     if args.table_name is not None:
         tables = [t for t in tables if args.table_name in (t.name, t.table)]
     if not tables:
@@ -535,11 +533,34 @@ def _resume_with_ui(args: argparse.Namespace, endpoints: list[Endpoint] | None, 
     return 0
 
 
-def cmd_tables(args: argparse.Namespace) -> int:
+class _NoLan(Exception):
+    """The LAN cannot be searched (no usable interface, a bad --interface)."""
+
+
+def _search_lan(args: argparse.Namespace, command: str) -> list[Any]:
     from trutnet.discovery.browse import live_tables
 
+    try:
+        return live_tables(args.timeout, args.interface or None)
+    except OSError as exc:
+        why = str(exc.strerror or exc)
+        if args.interface:
+            where = ", ".join(args.interface)
+            why = f"{why.lower()} (is {where} an address of this machine?)"
+        raise _NoLan(f"trutnet {command}: cannot search the LAN: {why}") from None
+
+
+def cmd_tables(args: argparse.Namespace) -> int:
+    try:
+        return _list_tables(args)
+    except _NoLan as exc:
+        print(exc, file=sys.stderr)
+        return 1
+
+
+def _list_tables(args: argparse.Namespace) -> int:
     while True:
-        tables = live_tables(args.timeout, args.interface or None)
+        tables = _search_lan(args, "tables")
         if args.json:
             print(json.dumps([t.to_dict() for t in tables]), flush=True)
         else:
