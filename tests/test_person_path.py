@@ -221,7 +221,7 @@ def test_bad_arguments_get_one_clear_line_and_status_2(args, says, capsys):
     [
         ("host", ["(default: 30.0)", "(default: 900.0)", "(default: 127.0.0.1)"]),
         ("join", ["(default: 15.0)", "(default: Player)", "(default: 2.0)"]),
-        ("play", ["(default: 2)", "(default: classic)", "(default: 120.0)"]),
+        ("play", ["(default: 2)", "(default: classic)", "(default: 120.0)", "(default: 0)"]),
     ],
 )
 def test_help_shows_the_defaults(command, defaults, capsys):
@@ -501,7 +501,7 @@ def two_machines():
 def test_two_machines_find_and_join_a_table_with_default_arguments(tmp_path, two_machines, screen):
     """Machine A: ``trutnet host --players 3 --bind A``. Machine B: ``trutnet tables``
     lists it, a person runs ``trutnet join`` (no argument) on screen and a bot seat runs
-    ``trutnet join --bot heuristic``: the game starts on the person's screen."""
+    ``trutnet join NAME --bot heuristic``: the game starts on the person's screen."""
     (ns_a, addr_a), (ns_b, _) = two_machines
     env = person_env(tmp_path)
     host = track(
@@ -523,12 +523,13 @@ def test_two_machines_find_and_join_a_table_with_default_arguments(tmp_path, two
                 break
         assert "Host's table" in listed and f"mqtt://{addr_a}:" in listed, listed
         assert "seats 1/3" in listed and "open" in listed
-        term = screen(("ip", "netns", "exec", ns_b))
+        in_b = ("ip", "netns", "exec", ns_b)
+        term = screen(in_b)
         term.start([*TRUTNET, "join"], env, tmp_path)
         term.wait_for("Lobby", timeout=60)
         bot = track(
             subprocess.Popen(
-                ["ip", "netns", "exec", ns_b, *TRUTNET, "join", "--bot", "heuristic", "--json"],
+                [*in_b, *TRUTNET, "join", "Host's table", "--bot", "heuristic", "--json"],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,

@@ -55,7 +55,8 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
     """``--help`` shows each option's default, except when there is none to show."""
 
     def _get_help_string(self, action: argparse.Action) -> str:
-        if action.default in (None, False, argparse.SUPPRESS) or action.default == []:
+        default = action.default
+        if default is None or default is False or default is argparse.SUPPRESS or default == []:
             return action.help or ""
         return super()._get_help_string(action) or ""
 
