@@ -231,7 +231,7 @@ def test_help_shows_the_defaults(command, defaults, capsys):
     out = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
     for default in defaults:
         assert default in out
-    assert "(default: None)" not in out
+    assert "(default: None)" not in out and "(default: True)" not in out
 
 
 def test_host_and_join_with_a_bot_cannot_reach_a_dead_broker(tmp_path):

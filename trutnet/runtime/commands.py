@@ -52,11 +52,12 @@ from trutnet.store import StoreError, private_dir
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
-    """``--help`` shows each option's default, except when there is none to show."""
+    """``--help`` shows each option's default, except when there is none to show (no
+    default, or an on/off flag)."""
 
     def _get_help_string(self, action: argparse.Action) -> str:
         default = action.default
-        if default is None or default is False or default is argparse.SUPPRESS or default == []:
+        if action.nargs == 0 or default is None or default is argparse.SUPPRESS or default == []:
             return action.help or ""
         return super()._get_help_string(action) or ""
 
