@@ -465,6 +465,16 @@ def test_play_with_default_arguments_shows_the_table_at_80x24(tmp_path, screen):
     assert all(mode(d) == 0o700 for t in tables for d in t.iterdir() if d.is_dir())
 
 
+def test_leaving_the_lobby_of_play_leaves_no_table_folder(tmp_path, screen):
+    term = screen()
+    term.start([*TRUTNET, "play", "--players", "3"], person_env(tmp_path), tmp_path)
+    term.wait_for("Seats taken: 1/3", timeout=60)
+    term.keys("q")
+    status, text = term.exit_status(timeout=60)
+    assert status == 0 and "Traceback" not in text
+    assert not list((tmp_path / ".local" / "share" / "trutnet" / "tables").iterdir())
+
+
 # ------------------------------------------- two machines, default arguments
 
 

@@ -431,6 +431,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 2
     table_id = os.urandom(16)
     store = args.store or data_dir() / "tables" / table_id.hex()
+    created = not store.exists()
     transcript = data_dir() / "games" / f"{table_id.hex()}.json"
     table_name = args.table_name or f"{args.name}'s table"
     announcer = None
@@ -471,6 +472,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         if announcer is not None:
             announcer.close()
         broker.stop()
+        # A table that never opened (the person left the lobby) leaves no folder.
+        if created and not (store / "seat-0" / "log.bin").exists():
+            shutil.rmtree(store, ignore_errors=True)
     if result is not None:
         winner = side_name(result.teams, result.winner)
         print(f"game over: {winner} wins; transcript: {transcript}")
