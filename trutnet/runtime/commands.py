@@ -97,13 +97,16 @@ def _printer(as_json: bool, who: str) -> Any:
 def _finish(result: SeatResult, as_json: bool) -> int:
     if as_json:
         print(json.dumps({"event": "result", **result.to_dict()}), flush=True)
+    elif result.halted:  # not a game over: say so, and why
+        print(
+            f"the table stopped in hand {result.hands}, after {result.entries} entries: "
+            f"{result.halted}"
+        )
     else:
         print(
             f"game over: {side_name(result.teams, result.winner)} wins, {result.hands} hands, "
             f"{result.entries} entries, state {result.state_hash[:16]}"
         )
-        if result.halted:
-            print(f"the table stopped: {result.halted}")
     return 0 if result.halted is None else 1
 
 
