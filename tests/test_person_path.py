@@ -412,6 +412,83 @@ def test_a_joiner_whose_host_leaves_in_the_lobby_is_told_so(tmp_path):
     assert not (tmp_path / "seat").exists()  # a failed join leaves no folder
 
 
+@pytest.mark.timeout(200)
+def test_a_broker_that_dies_mid_game_ends_both_seats_with_one_line(tmp_path):
+    """The broker (external here) dies mid-game and never comes back: each seat stops
+    once nothing moves for ``--give-up-after`` seconds, says the table stopped (not
+    "game over"), exits 1, and keeps its files for ``join --resume``."""
+    from trutnet.store import PeerStore
+
+    b = EmbeddedBroker("127.0.0.1", 0)
+    url = b.start().url
+    env = person_env(tmp_path)
+    table = os.urandom(16).hex()
+    common = ["--give-up-after", "5", "--stall-timeout", "60"]
+    try:
+        host = track(
+            subprocess.Popen(
+                [
+                    *TRUTNET,
+                    "host",
+                    "--players",
+                    "2",
+                    "--broker",
+                    url,
+                    "--table-id",
+                    table,
+                    "--no-announce",
+                    "--store",
+                    str(tmp_path / "host"),
+                    *common,
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+                cwd=tmp_path,
+            )
+        )
+        joiner = track(
+            subprocess.Popen(
+                [
+                    *TRUTNET,
+                    "join",
+                    "--broker",
+                    url,
+                    "--table",
+                    table,
+                    "--bot",
+                    "heuristic",
+                    "--store",
+                    str(tmp_path / "p1"),
+                    *common,
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+                cwd=tmp_path,
+            )
+        )
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            log = tmp_path / "p1" / "log.bin"
+            if log.exists() and PeerStore(tmp_path / "p1").count() >= 30:
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("the game never started")
+    finally:
+        b.stop()
+    for proc in (host, joiner):
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 1 and "Traceback" not in err, err
+        last = out.strip().splitlines()[-1]
+        assert last.startswith("the table stopped in hand ") and "gave up" in last, out
+        assert "game over" not in out
+    assert (tmp_path / "p1" / "secrets.json").exists()  # kept for join --resume
+
+
 # ------------------------------------------------------------------- Ctrl-C
 
 
