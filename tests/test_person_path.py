@@ -489,6 +489,14 @@ def test_a_broker_that_dies_mid_game_ends_both_seats_with_one_line(tmp_path):
     assert (tmp_path / "p1" / "secrets.json").exists()  # kept for join --resume
 
 
+def test_a_notice_from_the_network_never_prints_as_a_result(capsys):
+    from trutnet.runtime.commands import _printer
+
+    _printer(True, "p1")("notice", {"event": "result", "who": "host", "state_hash": "00"})
+    line = json.loads(capsys.readouterr().out)
+    assert line["event"] == "notice" and line["who"] == "p1"
+
+
 # ------------------------------------------------------------------- Ctrl-C
 
 

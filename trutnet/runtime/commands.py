@@ -80,14 +80,12 @@ def _run(coro: Any) -> Any:
 
 
 def _printer(as_json: bool, who: str) -> Any:
+    """One line per event. ``event`` and ``who`` are ours: data (a notice from the
+    network, say) can never pass for another event, such as a ``result``."""
+
     def emit(kind: str, data: dict[str, Any]) -> None:
         if as_json:
-            print(
-                json.dumps(
-                    {"event": kind, "who": who, **{k: v for k, v in data.items()}}, default=str
-                ),
-                flush=True,
-            )
+            print(json.dumps({**data, "event": kind, "who": who}, default=str), flush=True)
         else:
             print(f"[{who}] {kind}: {data}", flush=True)
 
@@ -344,7 +342,7 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
             for proc in procs:
                 out, err = proc.communicate(timeout=600)
                 lines = [json.loads(x) for x in out.splitlines() if x.startswith("{")]
-                final = [x for x in lines if x["event"] == "result"]
+                final = [x for x in lines if x.get("event") == "result" and "who" not in x]
                 if proc.returncode != 0 or not final:
                     print(f"a peer failed (exit {proc.returncode}): {err[-2000:]}", file=sys.stderr)
                     return 1
