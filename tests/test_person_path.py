@@ -169,6 +169,13 @@ def test_discovery_runs_with_default_interfaces():
     TableAnnouncer("0.0.0.0").close()
 
 
+def test_announced_text_is_made_safe_to_print():
+    from trutnet.discovery.browse import printable
+
+    assert printable("Bob's table\x1b[2J\x07\n", 64) == "Bob's table?[2J??"
+    assert printable("x" * 500, 64) == "x" * 64
+
+
 def test_tables_with_no_arguments_lists_or_says_none(tmp_path):
     code, out, err, _ = run_cli(["tables"], person_env(tmp_path), tmp_path)
     assert code == 0, err

@@ -1,6 +1,8 @@
 """Find tables on the LAN (I/O edge): zeroconf for presence, the broker for liveness.
 
-mDNS says a table was announced, not that its host is alive (a killed host stays
+Everything announced is hostile input: TXT values are cut short and stripped of
+control characters before anything prints them. mDNS says a table was announced, not
+that its host is alive (a killed host stays
 listed until its records expire). A found table is shown as open only if its broker
 answers and still holds the host's retained lobby message, which the host's last
 will clears when it dies.
@@ -33,7 +35,7 @@ class FoundTable:
     @property
     def seats(self) -> str:
         if self.live is not None:
-            return f"{self.live['taken']}/{self.live['players']}"
+            return printable(f"{self.live.get('taken')}/{self.live.get('players')}", 9)
         return self.txt.get("seats", "?")
 
     def to_dict(self) -> dict[str, Any]:
@@ -45,8 +47,14 @@ class FoundTable:
             "variant": self.txt.get("variant"),
             "seats": self.seats,
             "host": self.txt.get("fp"),
-            "status": self.live.get("status") if self.live else "unreachable",
+            "status": printable(str(self.live.get("status")), 16) if self.live else "unreachable",
         }
+
+
+def printable(text: str, limit: int) -> str:
+    """Text from the network made safe to print on a terminal: no control characters
+    (no escape sequences), at most ``limit`` characters."""
+    return "".join(c if c.isprintable() else "?" for c in text[:limit])
 
 
 class _Collector(ServiceListener):
@@ -57,7 +65,12 @@ class _Collector(ServiceListener):
         info = zc.get_service_info(type_, name, timeout=1500)
         if info is None or not info.parsed_addresses():
             return
-        txt = {k.decode(): (v or b"").decode(errors="replace") for k, v in info.properties.items()}
+        txt = {
+            printable(k.decode(errors="replace"), 16): printable(
+                (v or b"").decode(errors="replace"), 64
+            )
+            for k, v in info.properties.items()
+        }
         if txt.get("v") != "1" or "table" not in txt:
             return
         self.found[name] = FoundTable(
