@@ -391,7 +391,9 @@ def _lobby_status(payload: bytes, table_id: bytes) -> str | None:
     if not isinstance(message, dict) or message.get("table") != table_id.hex():
         return None
     status = message.get("status")
-    return status if isinstance(status, str) else None
+    if not isinstance(status, str) or not status:
+        return None
+    return "".join(c if c.isprintable() else "?" for c in status[:16])  # printed as is
 
 
 async def lobby_status(table_id: bytes, endpoint: Endpoint, timeout: float) -> str:
