@@ -212,6 +212,8 @@ def test_searching_on_an_address_this_machine_does_not_have(command, tmp_path):
         (["host", "--bots", "x"], "not a whole number"),
         (["host", "--table-id", "zz"], "a table id is 32 hex digits"),
         (["play", "--table-name", "x" * 41], "a table name is up to 40"),
+        (["join", "--store", __file__], "not a folder"),
+        (["selfplay", "--transport", "memory", "--save", __file__], "not a folder"),
         (["selfplay", "--transport", "mqtt", "--broker", "tcp://h"], "mqtt://host:1883"),
     ],
 )

@@ -49,7 +49,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    from trutnet.runtime.commands import HelpFormatter, add_network_commands, broker_arg
+    from trutnet.runtime.commands import (
+        HelpFormatter,
+        add_network_commands,
+        broker_arg,
+        folder_arg,
+    )
 
     sp = sub.add_parser(
         "selfplay",
@@ -93,7 +98,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     sp.add_argument(
         "--save",
-        type=Path,
+        type=folder_arg,
         metavar="DIR",
         help="with --transport memory: save every peer's transcript in DIR",
     )

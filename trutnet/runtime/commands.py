@@ -669,6 +669,14 @@ def ipv4_arg(text: str) -> str:
         ) from None
 
 
+def folder_arg(text: str) -> Path:
+    """A folder: one that exists, or one that can be made (not a file)."""
+    path = Path(text).expanduser()
+    if not text or (path.exists() and not path.is_dir()):
+        raise argparse.ArgumentTypeError(f"not a folder: {text!r}")
+    return path
+
+
 def seed_arg(text: str) -> str:
     """A test seed: up to 200 printable characters."""
     if not 1 <= len(text) <= 200 or not text.isprintable():
@@ -753,7 +761,9 @@ def _lan_search_options(p: argparse.ArgumentParser) -> None:
 
 def add_network_commands(sub: Any, seed_type: Any) -> None:
     def network_options(p: argparse.ArgumentParser, bot_default: str | None) -> None:
-        p.add_argument("--store", type=Path, help="keep this seat's keys, log and secrets here")
+        p.add_argument(
+            "--store", type=folder_arg, help="keep this seat's keys, log and secrets here"
+        )
         p.add_argument(
             "--seed", type=seed_arg, help="deterministic keys and randomness (testing only)"
         )
@@ -792,7 +802,7 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
     pp.add_argument(
         "--bind", type=ipv4_arg, help="broker address (default: this machine's LAN address)"
     )
-    pp.add_argument("--store", type=Path, help="this seat's keys, log and secrets")
+    pp.add_argument("--store", type=folder_arg, help="this seat's keys, log and secrets")
     pp.add_argument("--seed", type=seed_arg, help=argparse.SUPPRESS)
     _timing_options(pp)
 
