@@ -6,13 +6,15 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from trutnet.runtime.commands import announced_table
 
 TRUTNET = [sys.executable, "-m", "trutnet"]
 
 
 SPAWNED: list[subprocess.Popen[str]] = []  # killed after each test (conftest.py)
+EARLY: dict[int, list[str]] = {}  # what a host printed before its table id was read
 
 
 def spawn(args: list[str]) -> subprocess.Popen[str]:
@@ -36,7 +38,6 @@ def start_table(
     url: str, players: int, store: Path, seed: str, extra: list[str] | None = None
 ) -> tuple[str, list[subprocess.Popen[str]]]:
     """A host process and ``players - 1`` joining processes; returns the table id."""
-    table = os.urandom(16).hex()
     common = ["--seed", seed, "--json", *(extra or [])]
     procs = [
         spawn(
@@ -46,8 +47,6 @@ def start_table(
                 str(players),
                 "--broker",
                 url,
-                "--table-id",
-                table,
                 "--no-announce",
                 "--store",
                 str(store / "host"),
@@ -55,7 +54,8 @@ def start_table(
             ]
         )
     ]
-    time.sleep(0.3)
+    table, early = announced_table(procs[0])
+    EARLY[procs[0].pid] = early
     for k in range(1, players):
         procs.append(
             spawn(
@@ -81,6 +81,7 @@ def start_table(
 def result_of(proc: subprocess.Popen[str], timeout: float = 300) -> dict:
     """The peer's final result, with every JSON event it printed under ``events``."""
     out, err = proc.communicate(timeout=timeout)
+    out = "".join(EARLY.pop(proc.pid, [])) + out
     events = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     results = [e for e in events if e.get("event") == "result"]
     assert proc.returncode == 0 and results, f"exit {proc.returncode}: {err[-3000:]}"

@@ -76,6 +76,11 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
                     continue
                 if obs is None or obs.phase == "over":
                     continue
+                if ui.info.last_hand is not None:  # the hand that just ended, kept
+                    seen.setdefault("summary", text)
+                    pipe.send_text("\r")  # Enter: on to the next hand
+                    await asyncio.sleep(0.05)
+                    continue
                 if re.search(rf"Your hand: \[1\]{CARD}", text):
                     seen.setdefault("dealt", text)
                 if "wins the hand" in text:
@@ -117,7 +122,9 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
     # The Trut shows in the state line, or (if the bot folded at once) in the log.
     assert "Trut by you" in seen["my trut"] or "Me calls Trut!" in seen["my trut"]
     assert "wins the hand" in seen["hand result"]
-    assert seen["not your turn"].startswith("not your turn: waiting for")
+    assert re.search(r"Hand \d+ is over\n(.*\n)* → .*(win|nobody)", seen["summary"])
+    assert "Enter continue" in seen["summary"]
+    assert seen["not your turn"].startswith("not your turn: ")
     assert seen["no trut"] == "there is no Trut to answer now"
     assert "Game over" in seen["end"] and "Transcript saved" in seen["end"]
     assert "Score after each hand" in seen["end"]
@@ -177,7 +184,7 @@ def test_trutnet_play_in_a_real_terminal_80x24_with_resize(tmp_path):
     env = f"XDG_DATA_HOME={tmp_path} XDG_CONFIG_HOME={tmp_path}/config"
     term = Tmux(
         f"{env} {sys.executable} -m trutnet play --players 2 --bots 1 --bind 127.0.0.1 "
-        f"--no-announce --name Tester"
+        f"--no-announce --name Tester; echo LEFT; sleep 60"
     )
     wait_for, keys = term.wait_for, term.keys
     try:
@@ -193,10 +200,24 @@ def test_trutnet_play_in_a_real_terminal_80x24_with_resize(tmp_path):
         term.resize(80, 24)
         key_file = tmp_path / "config" / "trutnet" / "identity.key"
         assert key_file.stat().st_mode & 0o777 == 0o600  # the player's own key, private
+        text = wait_for(r"▶ (Your turn: play|A Trut!)")
+        bar = text.rstrip().splitlines()[-1]
+        first = " j Joue !" if "A Trut!" in text else " 1-3/←→+Enter play"
+        assert bar.startswith(first) and bar.endswith("? help  q quit"), bar
+        assert "p pass" not in bar and "s sing" not in bar
         keys("q")
         wait_for("Quit the game")
+        keys("n")
+        keys("C-c")  # Ctrl-C asks the same question as q
+        wait_for("Quit the game")
         keys("y")
-        term.wait_gone()
+        text = wait_for("LEFT", 30)
+        seat = tmp_path / "trutnet" / "tables"
+        folder = next(seat.iterdir()) / "seat-0"
+        assert "Your seat's files are in:" in text
+        flat = text.replace("\n", "")  # the terminal wraps a long path
+        assert f"trutnet join --resume --store {folder}" in flat
+        assert (folder / "log.bin").exists() and (folder / "secrets.json").exists()
     finally:
         term.close()
 
@@ -244,14 +265,202 @@ def test_screens_show_blame_in_red_lobby_and_help():
     assert all(len(line) <= 80 for line in HELP.splitlines())
 
 
-def test_the_log_names_players_instead_of_seat_numbers():
-    from trutnet.client.app import _with_names
+NOTATION = re.compile(r"\b(?:10|[789JQKA])[cdhs]\b")  # "10s": the engine's, not people's
 
-    names = ["Ana", "Bob"]
-    assert _with_names("  seat 1 calls Trut!", names) == "  Bob calls Trut!"
-    assert _with_names("  seat 0: Je me couche (folds)", names) == "  Ana: Je me couche (folds)"
-    assert _with_names("  => team 0+2 wins", names) == "  => team 0+2 wins"  # teams stay
-    assert _with_names("  seat 7 left", names) == "  seat 7 left"  # unknown seats stay
+
+def test_the_narration_speaks_one_notation_with_names_and_plurals():
+    """Every event of whole games, as the log says it: names (no seat numbers), suit
+    symbols (no "10s"), one arrow, "1 Petit"/"2 Petits", "Bot 1 wins"/"Ana & Bob win"."""
+    from trutnet.client.narration import narrate
+    from trutnet.engine.games.trut import TrutGame
+
+    for players, variant, seed in ((2, "classic", 3), (3, "gatinaise", 2), (4, "classic", 7)):
+        import random
+
+        names = ["Ana", "Bob", "Eve", "Zoé"][:players]
+        rng = random.Random(seed)
+        state = TrutGame(TrutConfig(players, variant)).new_initial_state()
+        lines: list[str] = []
+        while not state.is_terminal():
+            legal = None if state.current_seat() == -1 else state.legal_actions()
+            action = state.sample_chance(rng) if legal is None else rng.choice(legal)
+            before = len(state.events)
+            state.apply(action)
+            for event in state.events[before:]:
+                lines += narrate(event, state, show_hands=False, names=names)
+                default = narrate(event, state, show_hands=False)
+                assert not any(NOTATION.search(x) or "->" in x for x in default), default
+        text = "\n".join(lines)
+        assert not NOTATION.search(text), NOTATION.search(text)
+        assert "->" not in text and "=>" not in text and "→" in text
+        assert not re.search(r"\bseats? \d", text)  # names only
+        assert not re.search(r"\b1 (?:Longs|Petits|cards)\b", text)
+        assert re.search(r"\b1 (?:Long|Petit)\b", text)
+        winners = re.findall(r"^Game over: (.*)$", text, re.M)
+        assert len(winners) == 1
+        team = winners[0].rsplit(" ", 1)[0]
+        verb = "win" if players == 4 else "wins"  # a pair ("Ana & Eve win"), or one player
+        assert winners[0] == f"{team} {verb}", winners
+
+
+def screen_rows(ui: TrutApp) -> list[str]:
+    text = ui.screen_text()
+    rows = text.splitlines()
+    too_wide = [row for row in rows if len(row) > 80]
+    assert not too_wide and len(rows) <= 24, text
+    assert "You wins" not in text and "You calls" not in text, text
+    return rows
+
+
+LONG_NAMES = ["Anne-Marguerite de Montmorency", "Bartholomew Cornelius Whitfield"]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_every_screen_of_a_whole_game_is_true_and_fits_80x24(players):
+    """A whole game with full crypto (in memory), the screen read after every entry:
+    chance steps are named ("Shuffling (X)…", "Dealing (X)…"), never "seat -1"; never
+    "Your turn" over unknown "??" cards; the key bar lists only the keys legal now; the
+    last hand stays until dismissed; an error is cleared at a new hand; every row fits
+    80 columns and every screen 24 rows, with names of 30 characters."""
+    import random
+
+    from trutnet.bots import make_bot
+    from trutnet.net.memory import MemoryTable, make_table, step, table_nonce
+
+    names = [*LONG_NAMES, "Carl", "Dora"][:players]
+    _, identities, peers = make_table(players, f"screens-{players}")
+    table = MemoryTable(peers, identities=identities)
+    table.bots = [make_bot("heuristic", random.Random(s)) for s in range(players)]
+    table.broadcast(
+        peers[0].open_table(
+            TrutConfig(players),
+            [i.public for i in identities],
+            names,
+            nonce=table_nonce(f"screens-{players}"),
+        )
+    )
+    ui = TrutApp("memory", players, output=DummyOutput())
+    ui.seat.peer = peers[0]
+    steps_seen: set[str] = set()
+    summaries = bars = 0
+    hand = -1
+    while step(table):
+        rows = screen_rows(ui)
+        text = "\n".join(rows)
+        obs = ui.observation()
+        if obs is None or obs.phase == "over":
+            continue
+        assert "seat -1" not in text and "(seat" not in text
+        hand_row = next((r for r in rows if r.startswith(" Your hand:")), "")
+        if "Your turn" in text or "▶ A Trut" in text:
+            assert "??" not in hand_row, text
+        bar = rows[-1]
+        if ui.info.last_hand is not None:
+            summaries += 1
+            assert f" Hand {ui.info.last_hand.number + 1} is over" in rows
+            assert any(r.startswith(" → ") and (" win" in r or "nobody" in r) for r in rows)
+            assert bar == " Enter continue  ? help  q quit"
+            if summaries == 1:  # the first one goes by itself after a moment
+                ui._summary_until = time.monotonic() - 0.01
+                screen_rows(ui)
+                assert ui.info.last_hand is None and not ui.dismiss()
+            else:  # the others, with Enter
+                assert ui.dismiss() and ui.info.last_hand is None
+            rows = screen_rows(ui)
+            text, bar = "\n".join(rows), rows[-1]
+        turn = next(r for r in rows if r[1:2] and r[1:2] in "▶⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
+        if ui.info.step:
+            label = ui.info.step.split(" (")[0]
+            steps_seen.add(label)
+            assert re.search(r" \((you|" + "|".join(map(re.escape, names)) + r")\)…", turn), turn
+            assert bar == " ? help  q quit", bar
+        elif obs.to_act != obs.seat:
+            assert "Waiting for " in turn and bar == " ? help  q quit", (turn, bar)
+        else:
+            bars += 1
+            assert turn.startswith(" ▶")
+            assert ("t Trut" in bar) == any(str(a) == "trut" for a in obs.legal), (bar, obs.legal)
+            assert ("p pass" in bar) == (obs.phase in ("fortial", "sing_ask")), bar
+            assert ("j Joue" in bar) == (obs.phase == "answer"), bar
+        if obs.hand_number != hand:  # a new hand: the last hand's error is gone
+            if hand >= 0:
+                assert ui.info.message == "", ui.info.message
+            hand = obs.hand_number
+            ui.info.message = "you cannot play now (answer): answer the Trut with j or c"
+    assert peers[0].replica.state.is_terminal()
+    assert {"Exchanging keys", "Drawing for Donneur", "Shuffling", "Dealing"} <= steps_seen
+    assert "Turning the card face up" in steps_seen and "Closing the hand" in steps_seen
+    assert summaries and bars
+    # The log: names, suit symbols, one arrow.
+    log = "\n".join(ui.info.log)
+    assert not NOTATION.search(log) and "->" not in log and not re.search(r"seat \d", log)
+    # The end screen: fits, labels its columns with the teams' names, scrolls.
+    ui.info.transcript = "/home/someone/.local/share/trutnet/games/" + "ab" * 32 + ".json"
+    assert " Hand" in screen_rows(ui)[3] and ui.dismiss()  # the last hand first, then:
+    end = screen_rows(ui)
+    assert end[0].startswith(" Game over — ")
+    header = next(r for r in end if r.lstrip().startswith("Hand "))
+    for team in peers[0].replica.state.teams:
+        label = " & ".join("You" if s == 0 else names[s] for s in team)
+        assert label[:12] in header, (label, header)
+    history = ui.info.history
+    shown = {int(r.split()[0]) for r in end if re.match(r"^ +\d+  ", r)}
+    if len(shown) < len(history):  # scroll to the top: the first hands come back
+        assert any("↑/↓" in r and f"of {len(history)}" in r for r in end)
+        ui.info.end_scroll = 10_000
+        top = screen_rows(ui)
+        shown |= {int(r.split()[0]) for r in top if re.match(r"^ +\d+  ", r)}
+        assert 1 in shown
+        for _ in range(len(history)):
+            ui.info.end_scroll = max(0, ui.info.end_scroll - 1)
+            shown |= {int(r.split()[0]) for r in screen_rows(ui) if re.match(r"^ +\d+  ", r)}
+    assert shown == set(range(1, len(history) + 1))
+
+
+def test_one_hand_screen_wins_grammar_and_keys():
+    """ "Bot 1 wins", "You & Bot 2 win"; "1 shuffle"; the key bar without a Trut."""
+    import random
+
+    from trutnet.client.view import TableInfo, end_lines, key_bar, plain, table_lines
+    from trutnet.engine.games.trut import TrutGame
+
+    rng = random.Random(5)
+    state = TrutGame(TrutConfig(2)).new_initial_state()
+    while not state.is_terminal():
+        legal = None if state.current_seat() == -1 else state.legal_actions()
+        state.apply(state.sample_chance(rng) if legal is None else rng.choice(legal))
+    loser = 1 - state.winner
+    obs = state.observation(state.teams[loser][0])
+    info = TableInfo(names=["Bot 1", "Bot 2"], fingerprints=["A", "B"], me=obs.seat)
+    info.shuffles_verified, info.reveals_verified = 1, 2
+    text = plain(end_lines(obs, info))
+    winner_name = info.names[state.teams[state.winner][0]]
+    assert f"Game over — {winner_name} wins" in text and "1 shuffle, 2 reveals" in text
+    mine = plain(end_lines(state.observation(state.teams[state.winner][0]), info))
+    assert "Game over — you win!" in mine
+    assert key_bar(obs, info) == " ? help  q quit"
+    assert "1 shuffle," in plain(table_lines(obs, info))
+    # A long result line wraps in the log instead of being cut at 80 columns.
+    from trutnet.client.view import wrap
+
+    score = (
+        "    score: Anne-Marguerite de Montmorency & Carl: 0 Longs 1 Petit | "
+        "Bartholomew Cornelius Whitfield & Dora: 0 Longs 0 Petits"
+    )
+    rows = wrap(" " + score)
+    assert len(rows) == 2 and all(len(r) <= 80 for r in rows)
+    assert " ".join(r.strip() for r in rows) == score.strip()
+    # A long game: the end screen keeps 24 rows and scrolls through every hand.
+    info.history = [(h, f"won by Bot {h % 2 + 1}", [h // 2, h // 2], [0, 1]) for h in range(40)]
+    seen: set[int] = set()
+    for scroll in range(45):
+        info.end_scroll = scroll
+        rows = plain(end_lines(obs, info)).splitlines()
+        assert len(rows) <= 24 and all(len(r) <= 80 for r in rows)
+        assert any("↑/↓" in r for r in rows) and any("of 40" in r for r in rows)
+        seen |= {int(r.split()[0]) for r in rows if re.match(r"^ +\d+  won", r)}
+    assert seen == set(range(1, 41)) and info.end_scroll < 40  # clamped at the first hand
+    assert re.search(r"hands 1-\d+ of 40", plain(end_lines(obs, info)))
 
 
 def killed_joiner(tmp_path, seed):
@@ -338,3 +547,98 @@ def test_join_resume_without_a_bot_opens_the_screen_in_a_real_terminal(tmp_path)
     finally:
         term.close()
         broker.stop()
+
+
+@NO_TMUX
+def test_a_person_quits_mid_game_and_comes_back_with_the_printed_command(tmp_path):
+    """A person's path, at 80x24: join a table, Ctrl-C and y mid-game; the terminal then
+    says where the seat's files are and the exact command; that command, run as printed,
+    puts the person back at the table with their cards."""
+
+    from trutnet.runtime.commands import announced_table
+
+    from .network_helpers import spawn
+
+    broker = EmbeddedBroker()
+    url = broker.start().url
+    host_proc = spawn(
+        ["host", "--players", "2", "--broker", url, "--no-announce",
+         "--store", str(tmp_path / "host"), "--json"]
+    )  # fmt: skip
+    table, _ = announced_table(host_proc)
+    env = f"XDG_DATA_HOME={tmp_path}/data XDG_CONFIG_HOME={tmp_path}/config"
+    first = Tmux(
+        f"{env} {sys.executable} -m trutnet join --broker {url} --table {table} "
+        f"--name Person; echo LEFT; sleep 60"
+    )
+    second = None
+    try:
+        first.wait_for(rf"Your hand: \[1\]{CARD}")
+        first.keys("C-c")
+        first.wait_for("Quit the game")
+        first.keys("y")
+        text = first.wait_for(r"LEFT", 30)
+        flat = text.replace("\n", "")  # a long path wraps at 80 columns
+        command = re.search(r"(trutnet join --resume --store \S+?)LEFT", flat)
+        assert command, text
+        folder = tmp_path / "data" / "trutnet" / "tables" / f"{table}-join"
+        assert command.group(1) == f"trutnet join --resume --store {folder}"
+        assert f"Your seat's files are in:  {folder}" in flat
+        second = Tmux(f"{env} {sys.executable} -m {command.group(1)}")  # python -m trutnet
+        text = second.wait_for(rf"Your hand: \[1\]{CARD}", 90)
+        assert "Trut — classic, 2 players" in text
+        second.keys("q")
+        second.wait_for("Quit the game")
+        second.keys("y")
+        second.wait_gone()
+    finally:
+        first.close()
+        if second is not None:
+            second.close()
+        host_proc.kill()
+        host_proc.communicate()
+        broker.stop()
+
+
+@NO_TMUX
+def test_a_whole_game_in_a_real_terminal_ends_on_a_screen_that_fits(tmp_path):
+    """`trutnet play` at 80x24, played to the end by keys: the end screen starts at its
+    title (nothing lost off the top), names its columns, and every hand is reachable."""
+    env = f"XDG_DATA_HOME={tmp_path} XDG_CONFIG_HOME={tmp_path}/config"
+    term = Tmux(
+        f"{env} {sys.executable} -m trutnet play --players 2 --bots 1 --bind 127.0.0.1 "
+        f"--no-announce --name Tester"
+    )
+    keys_for = {
+        "Your turn: play": "1",
+        "A Trut!": "j",
+        "Au Fortial": "t",
+        "Enter continue": "Enter",
+    }
+    try:
+        deadline = time.monotonic() + 400
+        while time.monotonic() < deadline:
+            text = term.screen()
+            if "Transcript saved" in text:
+                break
+            for prompt, key in keys_for.items():
+                if prompt in text:
+                    term.keys(key)
+                    break
+            time.sleep(0.3)
+        rows = text.rstrip("\n").splitlines()
+        assert rows[0].startswith(" Game over — "), text
+        header = next(r for r in rows if r.lstrip().startswith("Hand "))
+        assert "How it ended" in header and "You" in header and "Bot 1" in header
+        assert len(rows) <= 24 and rows[-1].rstrip().endswith("q quit")
+        hands = {int(r.split()[0]) for r in rows if re.match(r"^ +\d+  ", r)}
+        for _ in range(40):  # scroll up to the first hand
+            term.keys("Up")
+        time.sleep(0.5)
+        text = term.screen()
+        hands |= {int(r.split()[0]) for r in text.splitlines() if re.match(r"^ +\d+  ", r)}
+        assert 1 in hands and text.splitlines()[0].startswith(" Game over — ")
+        term.keys("q")
+        term.wait_gone()
+    finally:
+        term.close()

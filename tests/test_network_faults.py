@@ -10,10 +10,13 @@ import time
 
 import pytest
 
+from trutnet.crypto.identity import Identity
 from trutnet.engine.games.trut import StartPosition, TrutConfig
 from trutnet.net.broker import EmbeddedBroker
 from trutnet.net.faults import FaultyInbox
 from trutnet.net.mqtt_link import MqttLink
+from trutnet.protocol.lobby import table_id_for
+from trutnet.runtime.commands import announced_table
 from trutnet.runtime.seat_process import host, join
 from trutnet.runtime.table_runtime import Options
 from trutnet.store import PeerStore
@@ -80,7 +83,8 @@ def test_dropped_duplicated_and_reordered_messages_still_end_on_one_hash():
     faults = []
 
     async def scenario():
-        table_id = os.urandom(16)
+        host_key, nonce = Identity.generate(os.urandom), os.urandom(16)
+        table_id = table_id_for(host_key.public, nonce)
         original_start = MqttLink.start
 
         async def faulty_start(self):  # every link gets a faulty inbox
@@ -101,7 +105,8 @@ def test_dropped_duplicated_and_reordered_messages_still_end_on_one_hash():
                     [endpoint],
                     bots=1,
                     seed="faults",
-                    table_id=table_id,
+                    identity=host_key,
+                    nonce=nonce,
                     options=options,
                 )
             )
@@ -133,23 +138,20 @@ def test_host_killed_the_table_moves_to_a_successor_broker_and_the_host_comes_ba
     a plain peer. With none, the table waits, and the resumed host brings its broker
     back at the same address."""
     fallback_1, fallback_2 = f"mqtt://127.0.0.1:{free_port()}", f"mqtt://127.0.0.1:{free_port()}"
-    table = os.urandom(16).hex()
     common = ["--seed", "rehost", "--json", "--stall-timeout", "60"]
     host_proc = spawn(
         [
             "host",
             "--players",
             "3",
-            "--table-id",
-            table,
             "--no-announce",
             "--store",
             str(tmp_path / "host"),
             *common,
         ]
     )
-    line = host_proc.stdout.readline()  # {"event": "table", ... "broker": ...}
-    url = json.loads(line)["broker"]
+    table, lines = announced_table(host_proc)  # {"event": "table", ... "broker": ...}
+    url = json.loads(lines[-1])["broker"]
     joiners = [
         spawn(
             [

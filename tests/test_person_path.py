@@ -210,7 +210,6 @@ def test_searching_on_an_address_this_machine_does_not_have(command, tmp_path):
         (["host", "--port", "70000"], "a port is 0..65535"),
         (["host", "--bind", "localhost:80"], "an IPv4 address"),
         (["host", "--bots", "x"], "not a whole number"),
-        (["host", "--table-id", "zz"], "a table id is 32 hex digits"),
         (["play", "--table-name", "x" * 41], "a table name is up to 40"),
         (["join", "--store", __file__], "not a folder"),
         (["selfplay", "--transport", "memory", "--save", __file__], "not a folder"),
@@ -359,14 +358,22 @@ def test_join_a_table_that_is_already_playing(tmp_path):
 
 
 def test_lobby_announcement_reading_is_strict_and_never_raises():
-    table = os.urandom(16)
     from msgpack import packb
 
-    good = packb({"table": table.hex(), "status": "open"})
+    from trutnet.crypto.identity import Identity
+    from trutnet.protocol.lobby import Lobby, sign_announcement
+
+    host_key, other = Identity.generate(os.urandom), Identity.generate(os.urandom)
+    lobby = Lobby(TrutConfig(2), host_key, "Host", os.urandom(16))
+    table = lobby.table_id
+    body = seat_process.announcement(lobby, "t", Endpoint("127.0.0.1", 1883), "open")
+    good = sign_announcement(host_key, table, body)
     assert seat_process._lobby_status(good, table) == "open"
     assert seat_process._lobby_status(b"", table) is None  # cleared by the host's will
-    assert seat_process._lobby_status(packb({"table": "x", "status": "open"}), table) is None
-    for junk in (b"\xc1", b"\x91" * 5000, b"\xdd\xff\xff\xff\xff", b"\x00" * 70000):
+    forged = sign_announcement(other, table, body)  # not the table's own host (7.8)
+    assert seat_process._lobby_status(forged, table) is None
+    unsigned = packb({"table": table.hex(), "status": "open"})
+    for junk in (unsigned, b"\xc1", b"\x91" * 5000, b"\xdd\xff\xff\xff\xff", b"\x00" * 70000):
         assert seat_process._lobby_status(junk, table) is None
 
 
@@ -431,7 +438,6 @@ def test_a_broker_that_dies_mid_game_ends_both_seats_with_one_line(tmp_path):
     b = EmbeddedBroker("127.0.0.1", 0)
     url = b.start().url
     env = person_env(tmp_path)
-    table = os.urandom(16).hex()
     common = ["--give-up-after", "5", "--stall-timeout", "60"]
     try:
         host = track(
@@ -443,9 +449,8 @@ def test_a_broker_that_dies_mid_game_ends_both_seats_with_one_line(tmp_path):
                     "2",
                     "--broker",
                     url,
-                    "--table-id",
-                    table,
                     "--no-announce",
+                    "--json",
                     "--store",
                     str(tmp_path / "host"),
                     *common,
@@ -457,6 +462,8 @@ def test_a_broker_that_dies_mid_game_ends_both_seats_with_one_line(tmp_path):
                 cwd=tmp_path,
             )
         )
+        assert host.stdout is not None
+        table = json.loads(host.stdout.readline())["table"]
         joiner = track(
             subprocess.Popen(
                 [
@@ -489,12 +496,14 @@ def test_a_broker_that_dies_mid_game_ends_both_seats_with_one_line(tmp_path):
             raise AssertionError("the game never started")
     finally:
         b.stop()
-    for proc in (host, joiner):
-        out, err = proc.communicate(timeout=120)
-        assert proc.returncode == 1 and "Traceback" not in err, err
-        last = out.strip().splitlines()[-1]
-        assert last.startswith("the table stopped in hand ") and "gave up" in last, out
-        assert "game over" not in out
+    out, err = joiner.communicate(timeout=120)
+    assert joiner.returncode == 1 and "Traceback" not in err, err
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("the table stopped in hand ") and "gave up" in last, out
+    assert "game over" not in out
+    out, err = host.communicate(timeout=120)
+    assert host.returncode == 1 and "Traceback" not in err, err
+    assert json.loads(out.strip().splitlines()[-1])["halted"] == "no progress: gave up"
     assert (tmp_path / "p1" / "secrets.json").exists()  # kept for join --resume
 
 

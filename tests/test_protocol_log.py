@@ -170,3 +170,17 @@ def test_signed_entry_vector():
     )
     assert e.wire.hex() == vector["wire"] and e.id.hex() == vector["id"]
     assert vector["wire"] in (root / "docs/protocol.md").read_text()
+
+
+def test_table_id_vector():
+    """7.8: the table id names its host."""
+    import json
+    from pathlib import Path
+
+    from trutnet.protocol.lobby import table_id_for
+
+    root = Path(__file__).parent.parent
+    vector = json.loads((root / "tests/vectors/protocol.json").read_text())["table_id"]
+    host = Identity.from_seed(bytes.fromhex(vector["host_seed"]))
+    assert table_id_for(host.public, bytes.fromhex(vector["nonce"])).hex() == vector["table"]
+    assert f"table id `{vector['table']}`" in (root / "docs/protocol.md").read_text()

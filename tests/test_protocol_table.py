@@ -18,7 +18,13 @@ from trutnet.crypto.group import base_mul
 from trutnet.engine.canonical import canonical_bytes
 from trutnet.engine.games.trut import StartPosition, TrutConfig
 from trutnet.net.memory import play_memory_game
-from trutnet.protocol.envelope import MAX_ENTRY_BYTES, SIGN_DOMAIN, parse_entry, sign_entry
+from trutnet.protocol.envelope import (
+    GENESIS,
+    MAX_ENTRY_BYTES,
+    SIGN_DOMAIN,
+    parse_entry,
+    sign_entry,
+)
 from trutnet.protocol.table import Rejected
 
 # ---------------------------------------------------------------- whole games
@@ -363,10 +369,10 @@ def test_lobby_seats_signed_join_requests_and_opens_the_table():
     from trutnet.protocol.lobby import Lobby, LobbyError, join_request
     from trutnet.protocol.table import TablePeer
 
-    table_id = bytes(range(16))
     config = TrutConfig(3)
     host, ana, bot = (Identity.generate(SeededRandom(s)) for s in (1, 2, 3))
-    lobby = Lobby(table_id, config, host, "Host")
+    lobby = Lobby(config, host, "Host", bytes(range(16)))
+    table_id = lobby.table_id
     assert lobby.receive(join_request(ana, table_id, "Ana")) == 1
     assert lobby.receive(join_request(ana, table_id, "Ana")) == 1  # idempotent
     for bad in (join_request(ana, bytes(16), "Ana"), b"junk"):
@@ -382,11 +388,43 @@ def test_lobby_seats_signed_join_requests_and_opens_the_table():
     assert [name for _, name, _ in lobby.roster()] == ["Host", "Ana", "Bot 2"]
     body = lobby.open_body()
     host_peer = TablePeer(host, 0, table_id, SeededRandom(5))
-    wire = host_peer.open_table(config, body["seats"], body["names"])
+    wire = host_peer.open_table(config, body["seats"], body["names"], nonce=body["nonce"])
     guest = TablePeer(ana, 1, table_id, SeededRandom(6))
     guest.receive(wire)
     assert guest.replica.names == ["Host", "Ana", "Bot 2"]
     assert guest.replica.expected() == (0, ("keys",))
+
+
+def test_only_the_tables_own_host_can_open_it():
+    """7.8: a table id is bound to its host's key. Anyone may sign an ``open`` naming a
+    joiner's key (the joiner's key is public in its join request); the joiner refuses
+    it and still takes the real host's ``open`` afterwards."""
+    from trutnet.crypto import Identity
+    from trutnet.protocol.lobby import Lobby, table_id_for
+    from trutnet.protocol.table import Rejected, TablePeer
+
+    config = TrutConfig(2)
+    host, ana, mallory = (Identity.generate(SeededRandom(s)) for s in (1, 2, 3))
+    lobby = Lobby(config, host, "Host", b"\x05" * 16)
+    assert lobby.table_id == table_id_for(host.public, b"\x05" * 16)
+    lobby.seat(ana.public, "Ana")
+    body = lobby.open_body()
+    seats = [mallory.public, ana.public]
+    forger = TablePeer(mallory, 0, lobby.table_id, SeededRandom(7))
+    with pytest.raises(ValueError):  # the honest code refuses to sign it
+        forger.open_table(config, seats, nonce=body["nonce"])
+    for nonce in (body["nonce"], b"\x06" * 16):  # so build it by hand
+        forged = sign_entry(mallory, table=lobby.table_id, seat=0, seq=0, prev=GENESIS,
+                            type="open", body={**body, "seats": seats, "nonce": nonce})  # fmt: skip
+        guest = TablePeer(ana, 1, lobby.table_id, SeededRandom(6))
+        with pytest.raises(Rejected, match="bound"):
+            guest.receive(forged.wire)
+        assert guest.replica.phase == "open" and not guest.replica.log.entries
+    real = TablePeer(host, 0, lobby.table_id, SeededRandom(5)).open_table(
+        config, body["seats"], body["names"], nonce=body["nonce"]
+    )
+    guest.receive(real)
+    assert guest.replica.seats == [host.public, ana.public]
 
 
 def test_a_stalled_seat_is_voted_out_and_a_bot_finishes_the_game():
@@ -443,3 +481,116 @@ def test_a_stalled_seat_is_voted_out_and_a_bot_finishes_the_game():
         pass
     assert {p.replica.phase for p in table.peers} == {"done"}
     assert len({p.replica.state.state_hash() for p in table.peers}) == 1
+
+
+def _signed_by_turn(peer, body, kind):
+    replica = peer.replica
+    return sign_entry(
+        peer.identity,
+        table=replica.table_id,
+        seat=peer.seat,
+        seq=replica.log.next_seq(peer.identity.public),
+        prev=replica.log.head,
+        type=kind,
+        body=body,
+    ).wire
+
+
+@pytest.mark.parametrize("stop_at", [1, 4, 9, 14, 20])
+def test_any_body_from_the_seat_to_write_is_refused_cleanly(stop_at):
+    """7.5: whatever the seat whose turn it is signs, a replica refuses it with
+    ``Rejected`` (and stops on a blame), never with another exception."""
+    from trutnet.protocol.table import TableReplica
+
+    table = play_memory_game(
+        TrutConfig(3), "bodies", ["random"] * 3, lambda t: len(t.log) >= stop_at
+    )
+    seat, kinds = table.peers[0].replica.expected()
+    writer = table.peers[seat]
+    odd_values = [None, -1, 2**40, "x", b"\x00" * 33, [1], {"a": 1}]
+    honest = {
+        "keys": {"key", "proof"},
+        "commit": {"commit"},
+        "reveal": {"value"},
+        "shuffle": {"deck"},
+        "shares": {"shares"},
+        "act": {"action"},
+        "play": {"position", "shares"},
+        "void": {"seat", "votes", "identity", "elgamal", "proof", "name"},
+    }
+    tried = 0
+    for kind in (*kinds, "void"):
+        fields = honest.get(kind, set())
+        bodies = [{}, {"junk": 1}, *({f: v for f in fields} for v in odd_values)]
+        for name in fields:
+            bodies += [{**{f: b"" for f in fields}, name: v} for v in odd_values]
+        for body in bodies:
+            judge = TableReplica(writer.replica.table_id)
+            for wire in table.log:
+                judge.receive(wire)
+            with pytest.raises(Rejected):
+                judge.receive(_signed_by_turn(writer, body, kind))
+            tried += 1
+    assert tried > 20
+
+
+def test_a_handler_broken_by_a_body_refuses_the_entry_like_any_other(monkeypatch):
+    """Defence in depth: should a body slip past a schema check and break a handler,
+    the entry is refused as a schema error with a blame (every replica alike), and
+    no other exception escapes to the runtime."""
+    from trutnet.protocol.table import TableReplica
+
+    table = play_memory_game(TrutConfig(2), "broken", ["random"] * 2, lambda t: len(t.log) >= 3)
+    seat, kinds = table.peers[0].replica.expected()
+    writer = table.peers[seat]
+    judge = TableReplica(writer.replica.table_id)
+    for wire in table.log:
+        judge.receive(wire)
+
+    wire = writer.next_automatic()
+
+    def broken(self, entry, body):
+        raise TypeError("unhashable type: 'list'")
+
+    monkeypatch.setattr(TableReplica, f"_on_{kinds[0]}", broken)
+    with pytest.raises(Rejected, match="schema") as caught:
+        judge.receive(wire)
+    assert caught.value.blame is not None and caught.value.blame.seat == seat
+    assert judge.halted is not None
+
+
+def test_a_lobby_announcement_counts_only_signed_by_the_tables_host():
+    """9.1, 7.8: a retained lobby message forged by anyone else, or for another table,
+    is refused, so no one can hide a table or point `tables` at another broker."""
+    import msgpack
+
+    from trutnet.crypto import Identity
+    from trutnet.net.broker import Endpoint
+    from trutnet.protocol.lobby import (
+        Lobby,
+        LobbyError,
+        check_announcement,
+        sign_announcement,
+    )
+    from trutnet.runtime.seat_process import announcement
+
+    host, mallory = (Identity.generate(SeededRandom(s)) for s in (1, 2))
+    lobby = Lobby(TrutConfig(2), host, "Host", b"\x01" * 16)
+    message = announcement(lobby, "Host's table", Endpoint("10.0.0.1", 1883), "open")
+    wire = sign_announcement(host, lobby.table_id, message)
+    live = check_announcement(wire, lobby.table_id)
+    assert live["broker"] == "mqtt://10.0.0.1:1883" and "nonce" not in live
+    elsewhere = {**message, "broker": "mqtt://10.6.6.6:1883"}
+    for bad in (
+        b"",
+        msgpack.packb(message | {"nonce": None}),  # the old unsigned form
+        sign_announcement(mallory, lobby.table_id, elsewhere),  # forged
+        sign_announcement(mallory, lobby.table_id, {**elsewhere, "host": "x"}),
+        sign_announcement(host, lobby.table_id, {**message, "status": "free"}),
+        sign_announcement(host, lobby.table_id, {**message, "taken": "2"}),
+        b"\x91" * 5000,
+    ):
+        with pytest.raises(LobbyError):
+            check_announcement(bad, lobby.table_id)
+    with pytest.raises(LobbyError):
+        check_announcement(wire, b"\x02" * 16)  # another table

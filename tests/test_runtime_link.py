@@ -4,6 +4,7 @@ and a finished peer that stays until the others have the whole log (9.2)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 
@@ -16,6 +17,7 @@ from trutnet.net import topics
 from trutnet.net.broker import EmbeddedBroker, Endpoint
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.protocol.envelope import MessageError, parse_entry
+from trutnet.protocol.lobby import table_id_for
 from trutnet.runtime.seat_process import Hooks, host, join
 from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
 
@@ -83,7 +85,8 @@ def test_a_finished_peer_stays_until_the_others_have_the_whole_log(endpoint):
     (their "done" said) and answer its syncs; all end on one hash, and each leaves
     once it has seen every other seat's "done". Before 9.2's linger, seat 1 was left
     alone with no one to ask."""
-    table_id = os.urandom(16)
+    host_key, nonce = Identity.generate(os.urandom), os.urandom(16)
+    table_id = table_id_for(host_key.public, nonce)
     events: list[tuple[str, str, dict]] = []
     deaf: list[DeafAtTheEnd] = []
 
@@ -105,8 +108,8 @@ def test_a_finished_peer_stays_until_the_others_have_the_whole_log(endpoint):
         options = Options(stall_timeout=60, gap_timeout=0.2, linger=30, give_up_after=15)
         config = TrutConfig(3, start=StartPosition((5, 5, 5), (1, 1, 1), 0))
         hosting = asyncio.create_task(
-            host(config, [endpoint], seed="linger", table_id=table_id, options=options,
-                 on_event=on("host"))
+            host(config, [endpoint], seed="linger", identity=host_key, nonce=nonce,
+                 options=options, on_event=on("host"))
         )  # fmt: skip
         await asyncio.sleep(0.3)
         deaf_guest = asyncio.create_task(
@@ -127,20 +130,126 @@ def test_a_finished_peer_stays_until_the_others_have_the_whole_log(endpoint):
     assert finished == {who: {"waited_for": []} for who in ("host", "deaf", "other")}
 
 
-def test_done_messages_are_advisory_and_malformed_ones_are_dropped():
-    me = Identity.from_seed(b"\x01" * 32)
-    link = MqttLink([Endpoint("127.0.0.1", 1)], [], "unit")
-    runtime = TableRuntime(b"\x02" * 16, link, [LocalSeat(me, "me", None)])
-    topic = topics.done(b"\x02" * 16, "OTHER")
-    for junk in (b"", b"\xc1", msgpack.packb([1, 2]), msgpack.packb({"seats": "all"}),
-                 msgpack.packb({"seats": [-1, 99, "1", None]})):  # fmt: skip
-        runtime._on_done(topic, junk)
-    assert not any(runtime.finished.values())
-    runtime._on_done(topic, msgpack.packb({"name": "x", "seats": [1, 2]}))
-    runtime._on_done(topic, msgpack.packb({"name": "x", "seats": []}))  # once done, done
-    assert runtime.finished[topic] == {1, 2}
-    runtime._on_done(runtime.done_topic, msgpack.packb({"seats": [0]}))  # our own echo
-    assert runtime.done_topic not in runtime.finished
+class RecordingLink(MqttLink):
+    """A link that never connects and records what the runtime publishes."""
+
+    def __init__(self) -> None:
+        super().__init__([Endpoint("127.0.0.1", 1)], [], "unit")
+        self.published: list[tuple[str, bytes]] = []
+
+    async def start(self) -> None:
+        pass
+
+    async def publish(self, topic, payload, retain=False, wait=30.0):
+        self.published.append((topic, payload))
+        return True
+
+
+def _runtime_at(entries: int, seat: int = 0):
+    """A runtime whose local seat ``seat`` holds the first ``entries`` of a real game."""
+    from trutnet.net.memory import play_memory_game
+
+    table = play_memory_game(
+        TrutConfig(2), "runtime-unit", ["random", "random"], lambda t: len(t.log) >= entries
+    )
+    peer = table.peers[seat]
+    link = RecordingLink()
+    runtime = TableRuntime(peer.replica.table_id, link, [LocalSeat(peer.identity, "me", None)])
+    runtime.seats[0].peer = peer
+    return runtime, table
+
+
+def play_memory_game_entries(entries: int) -> list[bytes]:
+    from trutnet.net.memory import play_memory_game
+
+    table = play_memory_game(
+        TrutConfig(2), "runtime-unit", ["random", "random"], lambda t: len(t.log) >= entries
+    )
+    return list(table.log)
+
+
+def _done_wire(identity, table_id, seat, head):
+    from trutnet.protocol.envelope import sign_entry
+
+    return sign_entry(identity, table=table_id, seat=seat, seq=0, prev=head, type="done", body={})
+
+
+def test_done_counts_only_a_seats_own_signature_at_our_head():
+    from trutnet.protocol.untrusted import UntrustedInput
+
+    runtime, table = _runtime_at(12)
+    table_id, head = runtime.table_id, runtime.head()
+    other = table.identities[1]
+    topic = topics.done(table_id, "OTHER")
+    assert runtime.waiting_for() == {1}
+    outsider = Identity.from_seed(b"\x07" * 32)
+    for junk in (
+        b"\xc1",
+        msgpack.packb([1, 2]),
+        msgpack.packb({"seats": [1]}),  # the old unsigned form
+        msgpack.packb([_done_wire(outsider, table_id, 1, head).wire]),  # forged
+        msgpack.packb([_done_wire(other, b"\x09" * 16, 1, head).wire]),  # another table
+        b"\x91" * 900 + b"\xc0",
+    ):
+        with pytest.raises((UntrustedInput, MessageError)):
+            runtime._on_done(topic, junk)
+    assert runtime.waiting_for() == {1}
+    stale = runtime.seats[0].peer.replica.log.entries[3].id
+    runtime._on_done(topic, msgpack.packb([_done_wire(other, table_id, 1, stale).wire]))
+    assert runtime.waiting_for() == {1}  # done at another point of the log: not done
+    runtime._on_done(topic, msgpack.packb([_done_wire(other, table_id, 1, head).wire]))
+    assert runtime.waiting_for() == set()
+    signed = msgpack.unpackb(runtime._done_message())
+    assert [parse_entry(w).author for w in signed] == [table.identities[0].public]
+
+
+def test_the_pump_survives_any_payload_on_any_topic_and_counts_what_it_drops():
+    runtime, _ = _runtime_at(12)
+    table_id = runtime.table_id
+    following = play_memory_game_entries(13)[12]
+    junk = [b"", b"\xc1", b"\x91" * 900 + b"\xc0", os.urandom(300), msgpack.packb({"head": 5}),
+            b"\xdd\xff\xff\xff\xff", msgpack.packb({"kind": "stall", "event": "r"})]  # fmt: skip
+    leaves = ("log", "sync", "vote", "notice", "done/X", "join", "presence/X")
+
+    async def scenario():
+        pump = asyncio.create_task(runtime._pump())
+        for leaf in leaves:
+            for payload in junk:
+                await runtime.link.inbox.put((topics.table_topic(table_id, leaf), payload))
+        await runtime.link.inbox.put((topics.log(table_id), following))  # then a real entry
+        await asyncio.sleep(0.2)
+        alive = not pump.done()
+        pump.cancel()
+        return alive
+
+    events = []
+    runtime.on_event = lambda kind, data: events.append((kind, data))
+    assert asyncio.run(scenario())
+    assert runtime.stats.dropped >= len(junk) * 4 - 1  # an empty done is simply ignored
+    assert len(runtime.seats[0].peer.replica.log) == 13  # and the table goes on
+    assert not [e for e in events if e[0] in ("notice", "result")]
+
+
+def test_sync_requests_merge_and_are_answered_outside_the_receive_loop():
+    from trutnet.protocol.envelope import GENESIS
+
+    runtime, _ = _runtime_at(30)
+    entries = runtime.seats[0].peer.replica.log.entries
+    request = msgpack.packb({"head": GENESIS}, use_bin_type=True)
+    later = msgpack.packb({"head": entries[20].id}, use_bin_type=True)
+
+    async def scenario():
+        sender = asyncio.create_task(runtime._sync_sender())
+        for _ in range(200):  # the amplification attack: 200 requests from genesis
+            runtime._on_sync(request)
+            runtime._on_sync(later)
+        runtime._on_sync(msgpack.packb({"head": b"\x05" * 32}, use_bin_type=True))  # unknown
+        await asyncio.sleep(1.0)
+        sender.cancel()
+
+    asyncio.run(scenario())
+    sent = [p for t, p in runtime.link.published if t == topics.log(runtime.table_id)]
+    assert sent == [e.wire for e in entries]  # the whole log once, in order
 
 
 def test_reachable_means_a_listener_and_not_a_connection_to_itself(endpoint, monkeypatch):
@@ -219,3 +328,63 @@ def table_runtime_reachable(endpoint):
     from trutnet.runtime.table_runtime import reachable
 
     return reachable(endpoint)
+
+
+def test_a_host_says_its_announcement_again_when_someone_clears_it(endpoint):
+    """Anyone may publish a retained empty (or forged) message on the lobby topic; the
+    host, subscribed to its own announcement, publishes it again at once."""
+    from trutnet.protocol.lobby import check_announcement
+
+    host_key, nonce = Identity.generate(os.urandom), os.urandom(16)
+    table_id = table_id_for(host_key.public, nonce)
+
+    async def retained(client):
+        await client.subscribe(topics.lobby(table_id), qos=1)
+        async with asyncio.timeout(5):
+            async for message in client.messages:
+                await client.unsubscribe(topics.lobby(table_id))
+                return message.payload
+
+    async def scenario():
+        import aiomqtt
+
+        hosting = asyncio.create_task(
+            host(TrutConfig(2), [endpoint], identity=host_key, nonce=nonce, host_bot=None)
+        )
+        await asyncio.sleep(1.0)
+        async with aiomqtt.Client(endpoint.host, endpoint.port) as outsider:
+            before = await retained(outsider)
+            await outsider.subscribe(topics.lobby(table_id), qos=1)
+            heard = 0
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(1.5):
+                    async for _ in outsider.messages:
+                        heard += 1
+            assert heard <= 2  # the retained copy; an idle host does not repeat itself
+            await outsider.unsubscribe(topics.lobby(table_id))
+            for forged in (b"", msgpack.packb({"table": table_id.hex(), "status": "open"})):
+                await outsider.publish(topics.lobby(table_id), forged, qos=1, retain=True)
+                await asyncio.sleep(0.5)
+                after = await retained(outsider)
+                assert after == before
+        hosting.cancel()
+        return before
+
+    wire = asyncio.run(scenario())
+    assert check_announcement(wire, table_id)["status"] == "open"
+
+
+def test_entries_waiting_for_a_gap_are_bounded():
+    """A seated player who floods entries that extend nothing fills at most
+    ``MAX_BUFFERED`` slots; the table goes on."""
+    from trutnet.protocol.envelope import sign_entry
+    from trutnet.runtime.table_runtime import MAX_BUFFERED
+
+    runtime, table = _runtime_at(12)
+    other = table.peers[1]
+    for k in range(MAX_BUFFERED + 200):
+        entry = sign_entry(other.identity, table=runtime.table_id, seat=1, seq=k + 50,
+                           prev=os.urandom(32), type="act", body={"action": "trut"})  # fmt: skip
+        runtime.ingest(entry.wire)
+    assert len(runtime.buffer) == MAX_BUFFERED
+    assert runtime.ingest(play_memory_game_entries(13)[12])  # the real next entry applies

@@ -18,7 +18,6 @@ import contextlib
 import itertools
 import json
 import math
-import os
 import socket
 import statistics
 import subprocess
@@ -32,13 +31,13 @@ from trutnet.engine.games.trut import TrutConfig
 from trutnet.net.broker import EmbeddedBroker, Endpoint
 from trutnet.net.memory import play_memory_game
 from trutnet.protocol.envelope import parse_entry
+from trutnet.runtime.commands import announced_table
 
 HAND_LIMIT_MS = 2000.0
 
 
 def real_game(endpoint: Endpoint, seed: str, inprocess: bool = False) -> dict[str, Any]:
     """4 peer processes; with ``inprocess`` the broker runs in the host's event loop."""
-    table = os.urandom(16).hex()
     base = [sys.executable, "-m", "trutnet"]
     if inprocess:
         host_broker = ["--inprocess-broker", "--bind", endpoint.host, "--port", str(endpoint.port)]
@@ -50,8 +49,6 @@ def real_game(endpoint: Endpoint, seed: str, inprocess: bool = False) -> dict[st
         "host",
         "--players",
         "4",
-        "--table-id",
-        table,
         "--no-announce",
         "--seed",
         seed,
@@ -59,7 +56,7 @@ def real_game(endpoint: Endpoint, seed: str, inprocess: bool = False) -> dict[st
         *host_broker,
     ]
     procs = [subprocess.Popen(host, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)]
-    time.sleep(0.5)
+    table, _ = announced_table(procs[0])
     for k in range(1, 4):
         join = [
             *base,

@@ -4,13 +4,19 @@ It shows the lobby, then the table (:mod:`trutnet.client.view`), and turns keys 
 the seat's decisions, which the peer runtime signs and sends. A key that does
 nothing now says why in one line. Resizing is handled by prompt-toolkit: the screen
 is redrawn from the current state at every size, down to 80x24.
+
+Between hands the last hand's tricks and result stay on screen until the person
+presses Enter (or for a few seconds); a new hand clears the last hand's messages.
+Quitting mid-game (q or Ctrl-C, then y) prints where the seat's files are and the
+command that brings the seat back.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
+import shlex
+import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -23,16 +29,19 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
-from trutnet.client.narration import narrate
+from trutnet.client.narration import Speaker, hand_result, narrate, plural
 from trutnet.client.view import (
     HELP,
+    HandSummary,
     TableInfo,
     end_lines,
     lobby_lines,
+    my_turn,
     plain,
     table_lines,
 )
 from trutnet.crypto.identity import fingerprint
+from trutnet.engine.cards import parse_card
 from trutnet.engine.games.trut.observation import TrutObservation
 from trutnet.runtime.seat_process import Hooks, SeatResult
 from trutnet.runtime.table_runtime import LocalSeat, TableRuntime
@@ -54,6 +63,26 @@ STYLE = Style.from_dict(
     }
 )
 
+REPLACED = "the table replaced you with a bot (you stalled)"  # stays: it is not an error
+SUMMARY_SECONDS = 5.0  # how long a finished hand stays on screen unless Enter is pressed
+
+# Automatic steps (nobody decides: each seat's program writes them), as people say them.
+STEPS = {
+    "open": "Opening the table",
+    "keys": "Exchanging keys",
+    "commit": "Drawing for Donneur",
+    "reveal": "Drawing for Donneur",
+    "shuffle": "Shuffling",
+    "checkpoint": "Closing the hand",
+    "result": "Signing the result",
+}
+SHARE_STEPS = {
+    "deal": "Dealing",
+    "deal-withheld": "Dealing the cards held back for the Fortial",
+    "sing": "Dealing la Chanson's cards",
+    "play": "Turning the card face up",
+}
+
 
 class TrutApp:
     """The screen and keys of one human seat."""
@@ -68,6 +97,9 @@ class TrutApp:
         self.info = TableInfo(names=[], fingerprints=[], me=0)
         self.help = False
         self._events_seen = 0
+        self._tricks: list[tuple[list[tuple[int, Any]], str]] = []  # this hand's, so far
+        self._score: tuple[list[int], list[int]] | None = None  # tokens before this hand
+        self._summary_until = 0.0
         self.finished = asyncio.Event()
         self.quit_requested = False
         control = FormattedTextControl(self._fragments, focusable=True, show_cursor=False)
@@ -94,7 +126,7 @@ class TrutApp:
             if kind == "rejected" and data.get("blame"):
                 self.info.blame = str(data["blame"])
             if kind == "you_were_replaced":
-                self.info.message = "the table replaced you with a bot (you stalled)"
+                self.info.message = REPLACED
             self.app.invalidate()
 
         runtime.on_event = on_event
@@ -112,7 +144,7 @@ class TrutApp:
     def _refresh(self) -> None:
         peer = self.seat.peer
         runtime = self.runtime
-        if peer is None or runtime is None:
+        if peer is None:
             return
         replica = peer.replica
         info = self.info
@@ -122,20 +154,10 @@ class TrutApp:
         state = replica.state
         if state is None:
             return
+        catching_up = self._events_seen == 0  # a resumed seat reads the whole game at once
         for event in state.events[self._events_seen :]:
-            lines = narrate(event, state, show_hands=False)
-            info.log.extend(_with_names(line, info.names) for line in lines)
-            if event["event"] == "hand_end":
-                team = event["team"]
-                result = (
-                    event["result"]
-                    if team is None
-                    else (
-                        f"{event['result']}: "
-                        + ",".join(info.names[s][:6] for s in state.teams[team])
-                    )
-                )
-                info.history.append((event["hand"], result, event["longs"], event["petits"]))
+            info.log.extend(narrate(event, state, show_hands=False, names=info.names))
+            self._follow(event, state, catching_up)
         self._events_seen = len(state.events)
         info.log = info.log[-50:]
         counts = [e.type for e in replica.log.entries]
@@ -143,9 +165,86 @@ class TrutApp:
         info.reveals_verified = counts.count("play")
         if replica.halted is not None:
             info.blame = str(replica.halted)
-        info.waiting_seconds = time.monotonic() - runtime._last_progress
+        since = runtime._last_progress if runtime is not None else time.monotonic()
+        info.waiting_seconds = time.monotonic() - since
+        info.step = automatic_step(replica, info.me, info.names)
+        if info.last_hand is not None and time.monotonic() > self._summary_until:
+            info.last_hand = None
         if replica.phase == "done":
             info.status = "over"
+
+    def _follow(self, event: dict[str, Any], state: Any, catching_up: bool) -> None:
+        """Keep what the screen shows between events: this hand's tricks, the last
+        hand's result, the score table."""
+        info = self.info
+        kind = event["event"]
+        if kind == "deal":
+            self._tricks = []
+            if info.message != REPLACED:  # the last hand's errors stay with the last hand
+                info.message = ""
+            info.keep = set()
+            info.selected = 0
+            if self._score is None:
+                self._score = ([0] * len(state.teams), [0] * len(state.teams))
+        elif kind == "trick":
+            if event["patte"]:
+                taker = "patté"
+            elif event["by_sum"]:
+                taker = self._team(state.teams[event["team"]]) + " (on the sum)"
+            else:
+                taker = "you" if event["winner"] == info.me else info.names[event["winner"]]
+            cards = [(seat, parse_card(card)) for seat, card in event["cards"]]
+            self._tricks.append((cards, taker))
+        elif kind == "hand_end":
+            before = self._score or ([0] * len(state.teams), [0] * len(state.teams))
+            self._score = (list(event["longs"]), list(event["petits"]))
+            outcome = self._outcome(event, state)
+            scores = (list(event["longs"]), list(event["petits"]))
+            gain = self._gain(before, event, state)
+            info.history.append((event["hand"], self._short(event, state), *scores))
+            if not catching_up:
+                info.last_hand = HandSummary(event["hand"], self._tricks, outcome, gain)
+                self._summary_until = time.monotonic() + SUMMARY_SECONDS
+            self._tricks = []
+
+    def _team(self, seats: Any) -> str:
+        return " & ".join("You" if s == self.info.me else self.info.names[s] for s in seats)
+
+    def _outcome(self, event: dict[str, Any], state: Any) -> str:
+        """How the hand ended, with "You" for this seat: ``You & Bot 2 win by fold``."""
+        text = hand_result(event, Speaker(state, self.info.names, me=self.info.me))
+        return text.split(" [")[0] if event["result"] in ("fold", "won") else text
+
+    def _short(self, event: dict[str, Any], state: Any) -> str:
+        """How the hand ended, for the end screen's table: the how first, then who
+        (a long name is cut, never the how)."""
+        team = event["team"]
+        who = "" if team is None else self._team(state.teams[team])
+        return {
+            "won": f"won by {who}",
+            "fold": f"won by fold: {who}",
+            "pourrie": "pourrie: nobody scores",
+            "void": "void: nobody scores",
+            "fortial_pass": "Fortial passed: opponents score",
+        }.get(event["result"], event["result"])
+
+    def _gain(self, before: tuple[list[int], list[int]], event: dict[str, Any], state: Any) -> str:
+        """What the hand scored: ``+1 Long``, ``Bot 1 +1 Petit`` (another team)."""
+        gains = []
+        for team in range(len(state.teams)):
+            longs = event["longs"][team] - before[0][team]
+            petits = event["petits"][team] - before[1][team]
+            if longs > 0:
+                won = "+" + plural(longs, "Long")
+            elif petits > 0 and not any(
+                event["longs"][t] > before[0][t] for t in range(len(state.teams))
+            ):
+                won = "+" + plural(petits, "Petit")
+            else:
+                continue
+            same = event["team"] == team
+            gains.append(won if same else f"{self._team(state.teams[team])} {won}")
+        return ", ".join(gains)
 
     def lines(self) -> list[Any]:
         self._refresh()
@@ -154,7 +253,7 @@ class TrutApp:
         obs = self.observation()
         if obs is None:
             return lobby_lines(self.info, self.table_name, self.players)
-        if obs.phase == "over":
+        if obs.phase == "over" and self.info.last_hand is None:
             return end_lines(obs, self.info)
         lines = table_lines(obs, self.info)
         if self.info.confirm_quit:
@@ -184,9 +283,17 @@ class TrutApp:
         if obs is None or runtime is None:
             self._say("the game has not started yet")
             return False
+        if self.info.step:
+            self._say(f"not your turn: {self.info.step}…")
+            return False
         if obs.to_act != obs.seat:
-            who = "nobody" if obs.to_act is None else self.info.names[obs.to_act]
-            self._say(f"not your turn: waiting for {who}")
+            if obs.to_act is None or obs.to_act < 0:
+                self._say("not your turn: the cards are being dealt")
+            else:
+                self._say(f"not your turn: waiting for {self.info.names[obs.to_act]}")
+            return False
+        if not my_turn(obs, self.info):
+            self._say("not your turn: your cards are being dealt")
             return False
         legal = {str(a) for a in obs.legal}
         if text not in legal:
@@ -202,7 +309,11 @@ class TrutApp:
         kb = KeyBindings()
 
         @kb.add("q")
+        @kb.add("c-c")
         def _quit(event: KeyPressEvent) -> None:
+            if self.info.confirm_quit and event.key_sequence[0].key == "c-c":
+                self._exit()  # Ctrl-C twice: the person means it
+                return
             if self.info.status == "over" or (
                 self.observation() is None and self.seat.peer is None
             ):
@@ -241,6 +352,24 @@ class TrutApp:
         for key in "123456789":
             kb.add(key)(self._number(int(key)))
 
+        @kb.add("up")
+        @kb.add("pageup")
+        def _up(event: KeyPressEvent) -> None:
+            step = 10 if event.key_sequence[0].key == "pageup" else 1
+            self.info.end_scroll += step  # the end screen's hands (clamped when drawn)
+            self.app.invalidate()
+
+        @kb.add("down")
+        @kb.add("pagedown")
+        def _down(event: KeyPressEvent) -> None:
+            step = 10 if event.key_sequence[0].key == "pagedown" else 1
+            self.info.end_scroll = max(0, self.info.end_scroll - step)
+            self.app.invalidate()
+
+        @kb.add(" ")
+        def _space(event: KeyPressEvent) -> None:
+            self.dismiss()
+
         @kb.add("left")
         def _left(event: KeyPressEvent) -> None:
             obs = self.observation()
@@ -257,6 +386,8 @@ class TrutApp:
 
         @kb.add("enter")
         def _enter(event: KeyPressEvent) -> None:
+            if self.dismiss():
+                return
             obs = self.observation()
             if obs is None:
                 return
@@ -275,8 +406,19 @@ class TrutApp:
 
     lobby_commands: asyncio.Queue[str] | None = None
 
+    def dismiss(self) -> bool:
+        """Leave the last hand's result (True if it was on screen): a key pressed then
+        only shows the new hand, so nobody plays a card they have not seen."""
+        if self.info.last_hand is None:
+            return False
+        self.info.last_hand = None
+        self.app.invalidate()
+        return True
+
     def _number(self, number: int) -> Any:
         def handler(event: KeyPressEvent) -> None:
+            if self.dismiss():
+                return
             obs = self.observation()
             if obs is None:
                 self._say("the game has not started yet")
@@ -296,7 +438,7 @@ class TrutApp:
         if obs is None:
             return
         if index >= len(obs.hand):
-            self._say(f"you have {len(obs.hand)} cards")
+            self._say(f"you have {plural(len(obs.hand), 'card')}")
             return
         card = obs.hand[index][1]
         if card is None:
@@ -307,6 +449,8 @@ class TrutApp:
 
     def _word(self, key: str, word: str | None) -> Any:
         def handler(event: KeyPressEvent) -> None:
+            if self.dismiss():
+                return
             obs = self.observation()
             text = word
             if obs is not None and key == "j":
@@ -317,11 +461,59 @@ class TrutApp:
 
         return handler
 
+    def seat_folder(self) -> Path | None:
+        """Where this seat's files are (its identity, secrets and log), if it has any."""
+        store = self.seat.store
+        return None if store is None else Path(store.directory).resolve()
+
+    def left_message(self) -> str:
+        """What to print when the person leaves mid-game: where the seat is, and how to
+        come back to it."""
+        folder = self.seat_folder()
+        peer = self.seat.peer
+        if peer is None or peer.replica.phase == "open" or folder is None:
+            return "You left before the game started."
+        lines = ["You left the table mid-game. Your seat's files are in:", f"  {folder}"]
+        runtime = self.runtime
+        bots = [s for s in runtime.seats[1:] if s.bot is not None] if runtime else []
+        lines += [
+            "To come back to this game (as long as the others are still playing):",
+            f"  trutnet join --resume --store {shlex.quote(str(folder))}",
+        ]
+        if bots:
+            them = "it" if len(bots) == 1 else "them"
+            lines.append(
+                f"{'The bot' if len(bots) == 1 else f'The {len(bots)} bots'} seated by this"
+                f" program ({', '.join(s.name for s in bots)}) stopped with it (a bot's key"
+                f" is not kept): the table waits for {them} until it replaces {them}."
+            )
+        return "\n".join(lines)
+
     def _exit(self) -> None:
         self.quit_requested = True
         self.finished.set()
         if self.app.is_running:
             self.app.exit()
+
+
+def automatic_step(replica: Any, me: int, names: list[str]) -> str:
+    """The automatic step the table waits for, and whose program writes it:
+    ``Shuffling (Bot 1)``; empty when a seat has a decision to make (or at the end)."""
+    try:
+        expected = replica.expected()
+    except AssertionError:  # a state the replica cannot name a writer for
+        return ""
+    if expected is None or expected[1][0] == "act":
+        return ""
+    seat, (kind, *_) = expected
+    if kind == "shares" and replica.shares is not None:
+        label = SHARE_STEPS.get(replica.shares.step, "Dealing")
+    elif kind == "checkpoint" and replica.state is not None and replica.state.phase == "over":
+        label = "Closing the game"
+    else:
+        label = STEPS.get(kind, "Waiting")
+    who = "you" if seat == me else (names[seat] if 0 <= seat < len(names) else f"seat {seat}")
+    return f"{label} ({who})"
 
 
 def _why_not(text: str, obs: TrutObservation) -> str:
@@ -379,19 +571,10 @@ async def play_with_ui(
         game.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await game
+        print(ui.left_message(), file=sys.stderr)
         return None
     result = game.result()
     ui.info.status = "over"
     ui.app.invalidate()
     await screen
     return result
-
-
-def _with_names(line: str, names: list[str]) -> str:
-    """Narration says "seat 2"; the screen says the player's name."""
-
-    def name(match: re.Match[str]) -> str:
-        seat = int(match.group(1))
-        return names[seat] if seat < len(names) else match.group(0)
-
-    return re.sub(r"\bseat (\d+)\b(?![+\d])", name, line)

@@ -1,11 +1,17 @@
-"""Readable text for Trut events, as shown by ``selfplay --verbose`` and the client log.
+"""Readable text for Trut events, as shown by ``selfplay --verbose``, ``verify`` and the
+client's log.
 
 Events are the public dicts returned by ``TrutState.apply``; the narration reads the
 state only for what everyone may see, plus the hands when it is given full knowledge.
+One notation everywhere: cards with suit symbols (``10♠``), one arrow (``→``), a seat
+by its player's name when the names are known (``seat 2`` otherwise), a team by its
+seats (``Ana & Bob``, or ``team 0+2``), and counted words in the singular for one
+(``1 Petit``, ``2 Petits``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from trutnet.engine.cards import format_cards, parse_card
@@ -20,90 +26,152 @@ TRUT_KINDS = {
     "office": "must Trut: Trut d'office [T18]",
     "fortial": "truts au Fortial [T15]",
 }
+ARROW = "→"
 
 
-def _tokens(state: TrutState, event: dict[str, Any]) -> str:
-    parts = []
-    for team, seats in enumerate(state.teams):
-        name = "seat " + "+".join(str(s) for s in seats)
-        parts.append(f"{name}: {event['longs'][team]} Longs {event['petits'][team]} Petits")
-    return " | ".join(parts)
+def plural(count: int, word: str) -> str:
+    """``1 Petit``, ``2 Petits``, ``0 cards``: a count and its word, agreed."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
-def _team_name(state: TrutState, team: int | None) -> str:
-    if team is None:
-        return "nobody"
-    seats = state.teams[team]
-    return f"seat {seats[0]}" if len(seats) == 1 else "team " + "+".join(map(str, seats))
+def card_symbol(notation: str) -> str:
+    """A card for people: ``10s`` becomes ``10♠``."""
+    return parse_card(notation).symbol
 
 
-def narrate(event: dict[str, Any], state: TrutState, show_hands: bool = True) -> list[str]:
-    """Lines of text for one event; ``state`` is the state right after the action."""
+class Speaker:
+    """Names seats and teams: by the players' names when given, else by seat numbers."""
+
+    def __init__(
+        self, state: TrutState, names: Sequence[str] | None = None, me: int | None = None
+    ) -> None:
+        self.state = state
+        self.names = list(names) if names else None
+        self.me = me  # the seat spoken to, as "You"
+
+    def seat(self, seat: int) -> str:
+        if seat == self.me:
+            return "You"
+        if self.names is not None and 0 <= seat < len(self.names):
+            return self.names[seat]
+        return f"seat {seat}"
+
+    def seats(self, seats: Sequence[int]) -> str:
+        """Several seats: ``Ana, Bob and Eve`` (or ``seats 0, 1 and 2``)."""
+        if self.names is None:
+            words = [str(s) for s in seats]
+            return "seats " + _and(words) if len(words) > 1 else self.seat(seats[0])
+        return _and([self.seat(s) for s in seats])
+
+    def team(self, team: int | None) -> str:
+        if team is None:
+            return "nobody"
+        seats = self.state.teams[team]
+        if len(seats) == 1:
+            return self.seat(seats[0])
+        if self.names is None:
+            return "team " + "+".join(map(str, seats))
+        return " & ".join(self.seat(s) for s in seats)
+
+    def team_verb(self, team: int | None, verb: str) -> str:
+        """``Ana wins``, ``Ana & Bob win``, ``team 0+2 wins`` (a team is one subject)."""
+        if team is None:
+            return f"nobody {verb}s"
+        seats = self.state.teams[team]
+        many = (self.names is not None and len(seats) > 1) or self.me in seats
+        return f"{self.team(team)} {verb if many else verb + 's'}"
+
+    def tokens(self, longs: Sequence[int], petits: Sequence[int]) -> str:
+        return " | ".join(
+            f"{self.team(team)}: {plural(longs[team], 'Long')} {plural(petits[team], 'Petit')}"
+            for team in range(len(self.state.teams))
+        )
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def narrate(
+    event: dict[str, Any],
+    state: TrutState,
+    show_hands: bool = True,
+    names: Sequence[str] | None = None,
+) -> list[str]:
+    """Lines of text for one event; ``state`` is the state right after the action.
+
+    ``names`` (one per seat) replaces seat numbers by the players' names."""
+    say = Speaker(state, names)
     kind = event["event"]
     if kind == "draw":
-        return [f"  draw for Donneur: seat {event['seat']} shows {event['card']}"]
+        return [f"  draw for Donneur: {say.seat(event['seat'])} shows {card_symbol(event['card'])}"]
     if kind == "draw_tie":
-        return [f"  tie between seats {', '.join(map(str, event['seats']))}: draw again [T3]"]
+        return [f"  tie between {say.seats(event['seats'])}: draw again [T3]"]
     if kind == "draw_restart":
         return ["  the draw ran out of cards: a full deck again [D2]"]
     if kind == "first_dealer":
-        return [f"  seat {event['seat']} is the first Donneur"]
+        return [f"  {say.seat(event['seat'])} is the first Donneur"]
     if kind == "deal":
-        lines = [f"Hand {event['hand'] + 1}: Donneur seat {event['dealer']}"]
+        lines = [f"Hand {event['hand'] + 1}: Donneur {say.seat(event['dealer'])}"]
         if show_hands and state.known:
             for seat in range(state.n):
                 cards = [state.known[p] for p in state.holdings[seat] if p in state.known]
-                lines.append(f"  seat {seat} holds {format_cards(cards, symbols=True)}")
+                lines.append(f"  {say.seat(seat)} holds {format_cards(cards, symbols=True)}")
         return lines
     if kind == "fortial":
-        return [f"  {_team_name(state, event['team'])} is au Fortial [T15]"]
+        return [f"  {say.team(event['team'])} is au Fortial [T15]"]
     if kind == "fortial_decision":
-        return [f"  seat {event['seat']} (au Fortial): {event['word']}"]
+        return [f"  {say.seat(event['seat'])} (au Fortial): {event['word']}"]
     if kind == "chanson":
-        return [f"  la Chanson! seat {event['singer']} is asked to sing [T19]"]
+        return [f"  la Chanson! {say.seat(event['singer'])} is asked to sing [T19]"]
     if kind == "sing_ask":
         word = "sings" if event["word"] == "sing" else "does not sing"
-        return [f"  seat {event['seat']} {word}"]
+        return [f"  {say.seat(event['seat'])} {word}"]
     if kind == "sing_agree":
-        return [f"  seat {event['seat']} {event['word']}s"]
+        return [f"  {say.seat(event['seat'])} {event['word']}s"]
     if kind == "sing_draw":
-        return [f"  everyone draws {event['count']} card(s) from the stock"]
+        return [f"  everyone draws {plural(event['count'], 'card')} from the stock"]
     if kind == "keep":
-        return [f"  seat {event['seat']} keeps 3, discards {event['discarded']} unseen"]
+        discarded = event["discarded"]
+        return [f"  {say.seat(event['seat'])} keeps 3, discards {discarded} unseen"]
     if kind == "trut":
         if event["kind"] == "chanson":
             return ["  the hand is played as an accepted Trut, no fold [T19]"]
-        return [f"  seat {event['seat']} {TRUT_KINDS[event['kind']]}"]
+        return [f"  {say.seat(event['seat'])} {TRUT_KINDS[event['kind']]}"]
     if kind == "answer":
-        return [f"  seat {event['seat']}: {WORDS[event['word']]}"]
+        return [f"  {say.seat(event['seat'])}: {WORDS[event['word']]}"]
     if kind == "folded_out":
-        return [f"  seat {event['seat']} is out of this hand [T20]"]
+        return [f"  {say.seat(event['seat'])} is out of this hand [T20]"]
     if kind == "trut_accepted":
         return []
     if kind in ("play", "hand_void"):
         return []
     if kind == "trick":
-        shown = ", ".join(f"{s}:{parse_card(c).symbol}" for s, c in event["cards"])
+        shown = ", ".join(f"{say.seat(s)} {card_symbol(c)}" for s, c in event["cards"])
         if event["patte"]:
             result = "patté"
         elif event["by_sum"]:
-            result = f"won by {_team_name(state, event['team'])} on the sum [T21]"
+            result = f"won by {say.team(event['team'])} on the sum [T21]"
         else:
-            result = f"won by seat {event['winner']}"
-        return [f"  trick {event['number']}: {shown} -> {result}"]
+            result = f"won by {say.seat(event['winner'])}"
+        return [f"  trick {event['number']}: {shown} {ARROW} {result}"]
     if kind == "hand_end":
-        result = event["result"]
-        if result == "void":
-            head = "the hand is void: nobody scores, same Donneur [D16]"
-        elif result == "pourrie":
-            head = "pourrie: nobody scores, same Donneur [T7]"
-        elif result == "fold":
-            head = f"{_team_name(state, event['team'])} wins by fold [T11]"
-        elif result == "fortial_pass":
-            head = "au Fortial, nobody truts: the opponents score [T15]"
-        else:
-            head = f"{_team_name(state, event['team'])} wins the hand"
-        return [f"  => {head}; {_tokens(state, event)}"]
+        score = say.tokens(event["longs"], event["petits"])
+        return [f"  {ARROW} {hand_result(event, say)}", f"    score: {score}"]
     if kind == "game_end":
-        return [f"Game over: {_team_name(state, event['winner'])} wins"]
+        return [f"Game over: {say.team_verb(event['winner'], 'win')}"]
     return [f"  {event}"]
+
+
+def hand_result(event: dict[str, Any], say: Speaker) -> str:
+    """How a hand ended, in one phrase (a ``hand_end`` event)."""
+    result = event["result"]
+    if result == "void":
+        return "the hand is void: nobody scores, same Donneur [D16]"
+    if result == "pourrie":
+        return "pourrie: nobody scores, same Donneur [T7]"
+    if result == "fold":
+        return f"{say.team_verb(event['team'], 'win')} by fold [T11]"
+    if result == "fortial_pass":
+        return "au Fortial, nobody truts: the opponents score [T15]"
+    return f"{say.team_verb(event['team'], 'win')} the hand"

@@ -2,10 +2,12 @@
 
 Everything announced is hostile input: TXT values are cut short and stripped of
 control characters before anything prints them. mDNS says a table was announced, not
-that its host is alive (a killed host stays
-listed until its records expire). A found table is shown as open only if its broker
-answers and still holds the host's retained lobby message, which the host's last
-will clears when it dies.
+that its host is alive (a killed host stays listed until its records expire). A
+found table is shown as open only if its broker answers and still holds the host's
+retained lobby message, which the host's last will clears when it dies. That message
+must be signed by the table's own host (the table id names its key,
+``docs/protocol.md`` 7.8) and name the fingerprint the mDNS records give: a forged or
+mismatched announcement hides nothing and points nowhere.
 """
 
 from __future__ import annotations
@@ -16,12 +18,12 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import msgpack
 from zeroconf import InterfaceChoice, IPVersion, ServiceBrowser, ServiceListener, Zeroconf
 
 from trutnet.discovery.announce import SERVICE
 from trutnet.net import topics
 from trutnet.net.broker import Endpoint
+from trutnet.protocol.lobby import check_announcement
 
 
 @dataclass
@@ -111,12 +113,13 @@ async def _liveness(table: FoundTable, timeout: float) -> None:
             asyncio.timeout(timeout),
             aiomqtt.Client(table.endpoint.host, table.endpoint.port, timeout=timeout) as client,
         ):
-            await client.subscribe(topics.lobby(bytes.fromhex(table.table)), qos=1)
+            table_id = bytes.fromhex(table.table)
+            await client.subscribe(topics.lobby(table_id), qos=1)
             async for message in client.messages:
                 payload = message.payload
                 if isinstance(payload, bytes) and payload:
-                    live = msgpack.unpackb(payload, raw=False)
-                    if isinstance(live, dict) and live.get("table") == table.table:
+                    live = check_announcement(payload, table_id)  # signed by the host
+                    if live["host"] == table.txt.get("fp"):
                         table.live = live
                 break
 

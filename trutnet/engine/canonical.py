@@ -15,22 +15,30 @@ import msgpack
 
 from trutnet.engine.errors import EngineError
 
+MAX_DEPTH = 32  # far deeper than any state or entry; bounds the recursion below
 
-def _normalise(value: Any) -> Any:
+
+def _normalise(value: Any, depth: int = 0) -> Any:
     if isinstance(value, bool) or value is None or isinstance(value, int | str | bytes):
         return value
+    if depth >= MAX_DEPTH:
+        raise EngineError(f"canonical values nest at most {MAX_DEPTH} levels")
     if isinstance(value, list | tuple):
-        return [_normalise(v) for v in value]
+        return [_normalise(v, depth + 1) for v in value]
     if isinstance(value, dict):
         if not all(isinstance(k, str) for k in value):
             raise EngineError("canonical maps have string keys only")
-        return {k: _normalise(value[k]) for k in sorted(value)}
+        return {k: _normalise(value[k], depth + 1) for k in sorted(value)}
     raise EngineError(f"no canonical encoding for {type(value).__name__}")
 
 
 def canonical_bytes(value: Any) -> bytes:
-    """Encode ``value`` (None, bool, int, str, bytes, list, tuple, str-keyed dict)."""
-    return msgpack.packb(_normalise(value), use_bin_type=True)
+    """Encode ``value`` (None, bool, int, str, bytes, list, tuple, str-keyed dict,
+    nested at most :data:`MAX_DEPTH` levels); :class:`EngineError` otherwise."""
+    try:
+        return msgpack.packb(_normalise(value), use_bin_type=True)
+    except (OverflowError, ValueError) as exc:  # an int beyond 64 bits, a huge length
+        raise EngineError(f"no canonical encoding: {exc}") from exc
 
 
 def state_digest(public_state: dict[str, Any]) -> str:

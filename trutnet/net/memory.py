@@ -15,6 +15,7 @@ from pathlib import Path
 from trutnet.bots import Bot, make_bot
 from trutnet.crypto import Identity, SeededRandom
 from trutnet.engine.games.trut import TrutConfig
+from trutnet.protocol.lobby import table_id_for
 from trutnet.protocol.table import Rejected, TablePeer
 from trutnet.store import PeerStore
 
@@ -78,12 +79,16 @@ class MemoryTable:
         self._persist(seat)
 
 
+def table_nonce(seed: int | str) -> bytes:
+    return hashlib.sha256(f"table/{seed}".encode()).digest()[:16]
+
+
 def make_table(players: int, seed: int | str) -> tuple[bytes, list[Identity], list[TablePeer]]:
-    table_id = hashlib.sha256(f"table/{seed}".encode()).digest()[:16]
     identities = [
         Identity.from_seed(hashlib.sha256(f"id/{seed}/{s}".encode()).digest())
         for s in range(players)
     ]
+    table_id = table_id_for(identities[0].public, table_nonce(seed))
     peers = [
         TablePeer(identities[s], s, table_id, SeededRandom(f"peer/{seed}/{s}"))
         for s in range(players)
@@ -96,7 +101,9 @@ def new_memory_table(config: TrutConfig, seed: int | str, bots: Sequence[str]) -
     _, identities, peers = make_table(config.players, seed)
     table = MemoryTable(peers, identities=identities)
     table.bots = [make_bot(kind, random.Random(f"{seed}/bot{s}")) for s, kind in enumerate(bots)]
-    table.broadcast(peers[0].open_table(config, [i.public for i in identities]))
+    table.broadcast(
+        peers[0].open_table(config, [i.public for i in identities], nonce=table_nonce(seed))
+    )
     return table
 
 

@@ -5,7 +5,13 @@
 * Reconnects with back-off, re-subscribes, and tells its owner (``on_connect``) so the
   owner can ask for what it missed. Endpoints are tried in order, so a table can move
   to a successor broker when its host is gone (``docs/protocol.md`` 9.3).
-* Incoming messages land in an ``asyncio.Queue`` of ``(topic, payload)``.
+* Incoming messages land in an ``asyncio.Queue`` of ``(topic, payload)``; a payload
+  larger than any protocol message (``MAX_PAYLOAD``) is dropped and counted before it
+  is queued, and a full queue makes the connection wait (back-pressure on a flood)
+  instead of growing without bound.
+* The MQTT client id is random (96 bits) on every connection: anyone on the LAN can
+  open a connection to the broker, and one that guessed a peer's client id would cut
+  that peer off (MQTT lets a new session with the same id take over the old one).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import secrets
 import socket
 from collections.abc import Awaitable, Callable, Sequence
 
@@ -22,7 +29,8 @@ import aiomqtt
 from trutnet.net.broker import Endpoint
 
 log = logging.getLogger("trutnet.net")
-_ids = itertools.count()
+MAX_PAYLOAD = 80 * 1024  # above the largest entry (64 KiB) and any other message
+INBOX_SIZE = 4096
 
 
 class MqttLink:
@@ -39,7 +47,7 @@ class MqttLink:
         self.name = name
         self.will = will
         self.on_connect = on_connect
-        self.inbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue()
+        self.inbox: asyncio.Queue[tuple[str, bytes]] = asyncio.Queue(INBOX_SIZE)
         self.sink = self.inbox  # where the connection puts messages (a fault wrapper may
         # sit between ``sink`` and ``inbox``)
         self.client: aiomqtt.Client | None = None
@@ -49,6 +57,7 @@ class MqttLink:
         self._closing = False
         self.reconnects = 0
         self.disconnected_since: float | None = None
+        self.oversized = 0  # payloads dropped unread for their size
 
     def endpoints(self) -> Sequence[Endpoint]:
         return self._endpoints() if callable(self._endpoints) else self._endpoints
@@ -104,7 +113,7 @@ class MqttLink:
         client = aiomqtt.Client(
             endpoint.host,
             endpoint.port,
-            identifier=f"{self.name}-{next(_ids)}-{id(self)}",
+            identifier=f"{self.name}-{secrets.token_hex(12)}",
             will=will,
             keepalive=10,
             timeout=5,
@@ -123,8 +132,12 @@ class MqttLink:
                 await self.on_connect()
             async for message in client.messages:
                 payload = message.payload
-                if isinstance(payload, bytes | bytearray):
-                    await self.sink.put((str(message.topic), bytes(payload)))
+                if not isinstance(payload, bytes | bytearray):
+                    continue
+                if len(payload) > MAX_PAYLOAD:
+                    self.oversized += 1
+                    continue
+                await self.sink.put((str(message.topic), bytes(payload)))
 
     async def subscribe(self, topic: str) -> None:
         if topic not in self.subscriptions:

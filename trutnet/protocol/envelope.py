@@ -20,12 +20,11 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-import msgpack
-
 from trutnet.crypto.errors import CryptoError
 from trutnet.crypto.identity import Identity, verify
 from trutnet.engine.canonical import canonical_bytes
 from trutnet.engine.errors import EngineError
+from trutnet.protocol.untrusted import UntrustedInput, unpack
 
 PROTOCOL_VERSION = 1
 TABLE_ID_BYTES = 16
@@ -116,14 +115,9 @@ def parse_entry(wire: bytes, expected_table: bytes | None = None) -> Entry:
     if len(wire) > MAX_ENTRY_BYTES:
         raise MessageError("size", f"entry of {len(wire)} bytes (limit {MAX_ENTRY_BYTES})")
     try:
-        decoded = msgpack.unpackb(
-            bytes(wire),
-            raw=False,
-            strict_map_key=True,
-            use_list=True,
-        )
-    except Exception as exc:  # msgpack raises several unrelated types
-        raise MessageError("encoding", f"not msgpack: {type(exc).__name__}") from exc
+        decoded = unpack(wire, MAX_ENTRY_BYTES)
+    except UntrustedInput as exc:
+        raise MessageError("encoding", f"not an entry: {exc}") from exc
     if not (
         isinstance(decoded, list)
         and len(decoded) == 2

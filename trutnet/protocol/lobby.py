@@ -6,17 +6,31 @@ It is never part of the log. The host seats joiners in the order their requests
 arrive (a second request from a seated key changes nothing), may seat bots, and
 once every seat is taken writes the ``open`` entry with every seat's key and name:
 that entry is the seat assignment everyone then checks.
+
+A table id names its host (7.8): it is the first 16 bytes of
+``SHA-256("trutnet/v1/table-id" || host key || nonce)`` for a random 16-byte nonce
+that the ``open`` entry carries. Whoever knows the table id (from the lobby, from
+discovery, or from a friend) can therefore check that an ``open`` comes from the host
+who made the table: no one else can open it, even with a signature of their own.
 """
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from trutnet.crypto.identity import Identity, fingerprint
 from trutnet.engine.games.trut import TrutConfig
-from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry, sign_entry
+from trutnet.protocol.envelope import GENESIS, Entry, MessageError, parse_entry, sign_entry
 
 MAX_NAME = 32
+NONCE_BYTES = 16
+TABLE_ID_DOMAIN = b"trutnet/v1/table-id"
+
+
+def table_id_for(host_key: bytes, nonce: bytes) -> bytes:
+    """The table id bound to ``host_key`` by ``nonce`` (7.8)."""
+    return hashlib.sha256(TABLE_ID_DOMAIN + host_key + nonce).digest()[:16]
 
 
 class LobbyError(Exception):
@@ -54,8 +68,11 @@ def join_request(identity: Identity, table_id: bytes, name: str, fallback: str =
 class Lobby:
     """The host's view of who sits where, until the table opens."""
 
-    def __init__(self, table_id: bytes, config: TrutConfig, host: Identity, host_name: str) -> None:
-        self.table_id = table_id
+    def __init__(self, config: TrutConfig, host: Identity, host_name: str, nonce: bytes) -> None:
+        if len(nonce) != NONCE_BYTES:
+            raise LobbyError(f"a table nonce is {NONCE_BYTES} bytes")
+        self.nonce = bytes(nonce)
+        self.table_id = table_id_for(host.public, self.nonce)
         self.config = config
         self.keys: list[bytes] = [host.public]
         self.names: list[str] = [check_name(host_name)]
@@ -113,4 +130,48 @@ class Lobby:
             "seats": list(self.keys),
             "names": list(self.names),
             "fallbacks": list(self.fallbacks),
+            "nonce": self.nonce,
         }
+
+
+# The lobby announcement (9.1): what `trutnet tables` shows, signed by the host.
+ANNOUNCE_VERSION = 1
+ANNOUNCE_FIELDS = {"v", "game", "variant", "players", "taken", "name", "host", "table",
+                   "broker", "status", "nonce"}  # fmt: skip
+MAX_ANNOUNCEMENT = 2048
+
+
+def sign_announcement(host: Identity, table_id: bytes, body: dict[str, Any]) -> bytes:
+    """The host's retained lobby message: an entry-shaped message (7.1) of type
+    ``lobby`` whose body is the announcement, nonce included (7.8)."""
+    return sign_entry(
+        host, table=table_id, seat=0, seq=0, prev=GENESIS, type="lobby", body=body
+    ).wire
+
+
+def check_announcement(wire: Any, table_id: bytes) -> dict[str, Any]:
+    """The announcement in ``wire`` if the table's own host signed it for ``table_id``;
+    :class:`LobbyError` otherwise (forged, of another table, malformed)."""
+    if not isinstance(wire, bytes) or len(wire) > MAX_ANNOUNCEMENT:
+        raise LobbyError(f"an announcement is at most {MAX_ANNOUNCEMENT} bytes")
+    try:
+        entry: Entry = parse_entry(wire, table_id)
+    except MessageError as exc:
+        raise LobbyError(f"not a signed announcement: {exc}") from exc
+    body = entry.body
+    if entry.type != "lobby" or entry.seq != 0 or set(body) != ANNOUNCE_FIELDS:
+        raise LobbyError("not a lobby announcement")
+    nonce = body["nonce"]
+    if not isinstance(nonce, bytes) or table_id_for(entry.author, nonce) != table_id:
+        raise LobbyError("an announcement not signed by the table's host (7.8)")
+    texts = ("game", "variant", "name", "host", "table", "broker", "status")
+    if (
+        not all(isinstance(body[k], str) and len(body[k]) <= 64 for k in texts)
+        or not all(type(body[k]) is int and 0 <= body[k] <= 16 for k in ("players", "taken"))
+        or body["v"] != ANNOUNCE_VERSION
+        or body["table"] != table_id.hex()
+        or body["host"] != fingerprint(entry.author)
+        or body["status"] not in ("open", "playing")
+    ):
+        raise LobbyError("a malformed announcement")
+    return {k: v for k, v in body.items() if k != "nonce"}

@@ -27,10 +27,15 @@ class TableLog:
         self.entries: list[Entry] = []
         self._next_seq: dict[bytes, int] = {}
         self._by_author_seq: dict[tuple[bytes, int], Entry] = {}
+        self._position: dict[bytes, int] = {}  # entry id -> index
 
     @property
     def head(self) -> bytes:
         return self.entries[-1].id if self.entries else GENESIS
+
+    def position(self, entry_id: bytes) -> int | None:
+        """The index of the entry with id ``entry_id``, or None if it is not here."""
+        return self._position.get(entry_id)
 
     def next_seq(self, author: bytes) -> int:
         return self._next_seq.get(author, 0)
@@ -74,6 +79,7 @@ class TableLog:
         self.entries.append(entry)
         self._next_seq[entry.author] = entry.seq + 1
         self._by_author_seq[(entry.author, entry.seq)] = entry
+        self._position[entry.id] = len(self.entries) - 1
 
     def __len__(self) -> int:
         return len(self.entries)

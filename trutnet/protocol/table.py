@@ -69,7 +69,13 @@ from trutnet.protocol.envelope import (
     parse_entry,
     sign_entry,
 )
-from trutnet.protocol.lobby import LobbyError, check_fallback, check_name
+from trutnet.protocol.lobby import (
+    NONCE_BYTES,
+    LobbyError,
+    check_fallback,
+    check_name,
+    table_id_for,
+)
 from trutnet.protocol.log import LogError, TableLog
 from trutnet.protocol.replace import VoteError, check_votes, coordinator, make_vote
 
@@ -256,8 +262,16 @@ class TableReplica:
             )
             raise Rejected("turn", blame.detail, blame)
         try:
-            self._apply(entry)
+            try:
+                self._apply(entry)
+            except (EngineError, CryptoError, LobbyError) as exc:
+                raise Rejected(getattr(exc, "rule", "schema"), str(exc)) from exc
+            except (KeyError, TypeError, ValueError, IndexError, AssertionError) as exc:
+                # A body that slipped past a schema check: the same refusal everywhere.
+                raise Rejected("schema", f"{entry.type}: {type(exc).__name__}: {exc}") from exc
         except Rejected as exc:
+            if not self.seats:  # before the open, no one is seated: nobody to blame (7.5)
+                raise Rejected(exc.rule, str(exc)) from exc
             blame = exc.blame or Blame(entry.seat, exc.rule, str(exc), (entry.wire,))
             self._halt(blame)
             raise Rejected(exc.rule, str(exc), blame, True) from exc
@@ -276,7 +290,9 @@ class TableReplica:
         handler(entry, entry.body)
 
     def _on_open(self, entry: Entry, body: dict[str, Any]) -> None:
-        _exact_fields(body, {"game", "config", "seats", "names", "fallbacks"})
+        _exact_fields(body, {"game", "config", "seats", "names", "fallbacks", "nonce"})
+        if table_id_for(entry.author, _bytes_field(body, "nonce", NONCE_BYTES)) != self.table_id:
+            raise Rejected("table", "open: the table id is not bound to this host's key (7.8)")
         seats, names, fallbacks = body["seats"], body["names"], body["fallbacks"]
         if not all(isinstance(x, list) for x in (seats, names, fallbacks)) or not (
             len(names) == len(seats) == len(fallbacks)
@@ -675,10 +691,16 @@ class TablePeer:
         seats: Sequence[bytes],
         names: Sequence[str] | None = None,
         fallbacks: Sequence[str] | None = None,
+        *,
+        nonce: bytes,
     ) -> bytes:
-        """The host's ``open`` entry: seat assignment (see :class:`~.lobby.Lobby`)."""
+        """The host's ``open`` entry: seat assignment (see :class:`~.lobby.Lobby`);
+        ``nonce`` binds the table id to this seat's key (7.8)."""
+        if table_id_for(self.identity.public, nonce) != self.replica.table_id:
+            raise ValueError("this table id is not bound to this host's key and nonce")
         count = len(seats)
         body = {
+            "nonce": bytes(nonce),
             "game": "trut",
             "config": config.to_dict(),
             "seats": list(seats),

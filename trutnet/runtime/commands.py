@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import ipaddress
 import json
 import logging
@@ -34,7 +35,7 @@ from trutnet.net.broker import (
     ExternalBroker,
     parse_broker_url,
 )
-from trutnet.protocol.lobby import LobbyError, check_fallback, check_name
+from trutnet.protocol.lobby import LobbyError, check_fallback, check_name, table_id_for
 from trutnet.runtime.seat_process import (
     LOBBY_TIMEOUT,
     JoinError,
@@ -158,7 +159,6 @@ def cmd_host(args: argparse.Namespace) -> int:
                 options=_options(args),
                 on_event=emit,
                 on_announce=on_announce,
-                table_id=bytes.fromhex(args.table_id) if args.table_id else None,
                 inprocess_broker=args.inprocess_broker,
                 own_broker=isinstance(broker, EmbeddedBroker),
             )
@@ -178,7 +178,8 @@ def cmd_join(args: argparse.Namespace) -> int:
             return 2
         try:
             endpoints = [ExternalBroker(args.broker).start()] if args.broker else None
-            loaded = load_seat(args.store)  # checked before anything starts, read once
+            person = None if (args.store / "identity.key").exists() else player_identity()
+            loaded = load_seat(args.store, person)  # checked before anything starts, read once
         except (BrokerError, StoreError) as exc:
             print(f"trutnet join: {exc}", file=sys.stderr)
             return 2
@@ -276,6 +277,26 @@ def choose_table(args: argparse.Namespace) -> tuple[Endpoint, bytes] | None:
     return chosen.endpoint, bytes.fromhex(chosen.table)
 
 
+def announced_table(proc: subprocess.Popen[str], timeout: float = 60.0) -> tuple[str, list[str]]:
+    """The table id that a ``trutnet host --json`` process announces (its first
+    ``table`` event; the id is bound to the host's key, 7.8, so only the host knows it
+    in advance), and the lines it printed until then."""
+    assert proc.stdout is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if line.startswith("{"):
+            with contextlib.suppress(ValueError):
+                event = json.loads(line)
+                if event.get("event") == "table" and isinstance(event.get("table"), str):
+                    return event["table"], lines
+    raise RuntimeError("the host did not announce its table")
+
+
 def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
     """Bot peers as separate OS processes over the embedded broker or ``--broker``."""
     broker = ExternalBroker(args.broker) if args.broker else EmbeddedBroker()
@@ -285,7 +306,6 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
     try:
         for number in range(1, args.games + 1):
             seed = f"{args.seed}/{number}"
-            table = os.urandom(16).hex()
             base = [sys.executable, "-m", "trutnet"]
             common = ["--seed", seed, "--json", "--stall-timeout", "60"]
             procs = [
@@ -300,8 +320,6 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
                         *(["--sum-on-patte"] if config.sum_on_patte else []),
                         "--broker",
                         endpoint.url,
-                        "--table-id",
-                        table,
                         "--no-announce",
                         "--name",
                         "seat0",
@@ -314,7 +332,11 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
                     text=True,
                 )
             ]
-            time.sleep(0.3)
+            try:
+                table, early = announced_table(procs[0])
+            except RuntimeError as exc:
+                print(f"game {number}: {exc}", file=sys.stderr)
+                return 1
             for k in range(1, config.players):
                 procs.append(
                     subprocess.Popen(
@@ -339,8 +361,9 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
                     )
                 )
             finals = []
-            for proc in procs:
+            for index, proc in enumerate(procs):
                 out, err = proc.communicate(timeout=600)
+                out = "".join(early) + out if index == 0 else out
                 lines = [json.loads(x) for x in out.splitlines() if x.startswith("{")]
                 final = [x for x in lines if x.get("event") == "result" and "who" not in x]
                 if proc.returncode != 0 or not final:
@@ -430,7 +453,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     except BrokerError as exc:
         print(f"trutnet play: {exc}", file=sys.stderr)
         return 2
-    table_id = os.urandom(16)
+    identity, nonce = player_identity(), os.urandom(16)
+    table_id = table_id_for(identity.public, nonce)
     store = args.store or data_dir() / "tables" / table_id.hex()
     created = not store.exists()
     transcript = data_dir() / "games" / f"{table_id.hex()}.json"
@@ -459,10 +483,10 @@ def cmd_play(args: argparse.Namespace) -> int:
                     store=store,
                     seed=args.seed,
                     options=_options(args),
-                    table_id=table_id,
+                    nonce=nonce,
                     hooks=hooks,
                     on_announce=on_announce,
-                    identity=player_identity(),
+                    identity=identity,
                     own_broker=True,
                 ),
                 ui,
@@ -791,7 +815,6 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
         default="127.0.0.1",
         help="embedded broker address (LAN: the LAN interface's address)",
     )
-    hp.add_argument("--table-id", type=table_id_arg, help=argparse.SUPPRESS)
     hp.add_argument("--inprocess-broker", action="store_true", help=argparse.SUPPRESS)
     network_options(hp, "heuristic")
 

@@ -25,8 +25,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import msgpack
-
 from trutnet.bots import make_bot
 from trutnet.crypto import SeededRandom
 from trutnet.crypto.identity import Identity
@@ -35,12 +33,17 @@ from trutnet.keystore import KeyFileError, load_identity, load_or_create_identit
 from trutnet.net import topics
 from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
 from trutnet.net.mqtt_link import MqttLink
-from trutnet.protocol.lobby import Lobby, LobbyError
+from trutnet.protocol.lobby import (
+    ANNOUNCE_VERSION,
+    Lobby,
+    LobbyError,
+    check_announcement,
+    sign_announcement,
+)
 from trutnet.protocol.table import Rejected, TablePeer
 from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
 from trutnet.store import PeerStore, StoreError
 
-ANNOUNCE_VERSION = 1
 LOBBY_TIMEOUT = 15.0  # seconds a joiner waits for its table's host to be seen (lobby)
 PROBE_TIMEOUT = 5.0  # seconds to reach a broker before saying it cannot be reached
 
@@ -144,6 +147,7 @@ def announcement(lobby: Lobby, name: str, endpoint: Endpoint, status: str) -> di
     roster = lobby.roster()
     return {
         "v": ANNOUNCE_VERSION,
+        "nonce": lobby.nonce,
         "game": "trut",
         "variant": lobby.config.variant,
         "players": lobby.config.players,
@@ -169,14 +173,15 @@ async def host(
     options: Options | None = None,
     on_event: Callable[[str, dict[str, Any]], None] | None = None,
     on_announce: Callable[[dict[str, Any]], None] | None = None,
-    table_id: bytes | None = None,
+    nonce: bytes | None = None,
     inprocess_broker: bool = False,
     hooks: Hooks | None = None,
     identity: Identity | None = None,
     own_broker: bool = False,
 ) -> SeatResult:
     """Host a table at ``endpoints[0]``; ``own_broker``: that broker is this process's
-    embedded one, so a resumed host starts it again if it is gone (9.3)."""
+    embedded one, so a resumed host starts it again if it is gone (9.3). The table id
+    is bound to the host's key by ``nonce`` (7.8; random unless given or seeded)."""
     hooks = hooks or Hooks()
     in_loop = None
     if inprocess_broker:  # measurement only: the broker shares this peer's event loop
@@ -186,7 +191,7 @@ async def host(
 
         in_loop = Broker(broker_config(endpoints[0].host, endpoints[0].port))
         await in_loop.start()
-    table_id = table_id or (SeededRandom(f"{seed}/table")(16) if seed else os.urandom(16))
+    nonce = nonce or (SeededRandom(f"{seed}/table")(16) if seed else os.urandom(16))
     table_name = table_name or f"{name}'s table"
     host_seat = LocalSeat(
         identity or _identity(store / "seat-0" if store else None, seed, "host"),
@@ -195,7 +200,8 @@ async def host(
         PeerStore(store / "seat-0") if store else None,
         rng=_rng(seed, "seat0"),
     )
-    lobby = Lobby(table_id, config, host_seat.identity, name)
+    lobby = Lobby(config, host_seat.identity, name, nonce)
+    table_id = lobby.table_id
     if store is not None:
         marker = " own-broker" if own_broker else ""
         (store / "seat-0" / "table.txt").write_text(
@@ -219,7 +225,7 @@ async def host(
         seat_bot()
     link = MqttLink(
         endpoints,
-        [topics.join(table_id)],
+        [topics.join(table_id), topics.lobby(table_id)],
         f"host-{table_id.hex()[:8]}",
         will=(topics.lobby(table_id), b""),
     )
@@ -228,15 +234,20 @@ async def host(
     await link.start()
     endpoint = endpoints[0]
 
+    announced: list[bytes] = []
+
     async def announce(status: str) -> None:
         message = announcement(lobby, table_name, endpoint, status)
         if on_announce is not None:
-            on_announce(message)
-        await link.publish(topics.lobby(table_id), msgpack.packb(message), retain=True)
+            on_announce({k: v for k, v in message.items() if k != "nonce"})
+        signed = sign_announcement(host_seat.identity, table_id, message)
+        announced[:] = [signed]
+        await link.publish(topics.lobby(table_id), signed, retain=True)
 
     await announce("open" if not lobby.full else "playing")  # full at once: bots only
     hooks.lobby(lobby.roster())
     while not lobby.full:
+        seated = len(lobby.keys)
         getters = [asyncio.create_task(link.inbox.get())]
         if hooks.commands is not None:
             getters.append(asyncio.create_task(hooks.commands.get()))
@@ -253,6 +264,10 @@ async def host(
                     )
                 continue
             topic, payload = item
+            if topic == topics.lobby(table_id) and announced and payload != announced[0]:
+                # someone cleared or overwrote our retained announcement: say it again
+                await link.publish(topics.lobby(table_id), announced[0], retain=True)
+                continue
             if topic != topics.join(table_id) or lobby.full:
                 continue
             try:
@@ -261,8 +276,9 @@ async def host(
                 (on_event or (lambda *_: None))("join_refused", {"error": str(exc)})
                 continue
             (on_event or (lambda *_: None))("joined", {"seat": seat, "name": lobby.names[seat]})
-        hooks.lobby(lobby.roster())
-        await announce("open" if not lobby.full else "playing")
+        if len(lobby.keys) != seated:  # only a new seat changes what is announced
+            hooks.lobby(lobby.roster())
+            await announce("open" if not lobby.full else "playing")
     body = lobby.open_body()
     for seat_index, key in enumerate(body["seats"]):
         for seat in local:
@@ -273,7 +289,9 @@ async def host(
                     seat.store.save_secrets(seat.peer.secrets())
     host_peer = host_seat.peer
     assert host_peer is not None
-    open_wire = host_peer.open_table(config, body["seats"], body["names"], body["fallbacks"])
+    open_wire = host_peer.open_table(
+        config, body["seats"], body["names"], body["fallbacks"], nonce=lobby.nonce
+    )
     runtime.open_wire = open_wire
     runtime.ingest(open_wire)
     for seat in local:
@@ -379,21 +397,16 @@ async def probe_broker(endpoint: Endpoint, timeout: float = PROBE_TIMEOUT) -> No
 
 
 def _lobby_status(payload: bytes, table_id: bytes) -> str | None:
-    """The status a host's retained lobby announcement gives ("open", "playing"), or
-    None when there is none (cleared by the host's last will) or it is unreadable.
-    Only used to tell a person why a join cannot go on; nothing is trusted from it."""
-    if not payload or len(payload) > 64 * 1024:
+    """The status ("open", "playing") of the host's retained lobby announcement, or
+    None when there is none (cleared by the host's last will) or it is not one the
+    table's own host signed (7.8). Only used to tell a person why a join cannot go
+    on."""
+    if not payload:
         return None
     try:
-        message = msgpack.unpackb(payload, raw=False)
-    except Exception:  # hostile bytes: as good as no announcement
+        return str(check_announcement(payload, table_id)["status"])
+    except LobbyError:  # forged, of another table, malformed: as good as none
         return None
-    if not isinstance(message, dict) or message.get("table") != table_id.hex():
-        return None
-    status = message.get("status")
-    if not isinstance(status, str) or not status:
-        return None
-    return "".join(c if c.isprintable() else "?" for c in status[:16])  # printed as is
 
 
 async def lobby_status(table_id: bytes, endpoint: Endpoint, timeout: float) -> str:
@@ -479,12 +492,17 @@ async def watch_lobby(
             await asyncio.sleep(1)
 
 
-def load_seat(store: Path) -> tuple[Identity, TablePeer, Endpoint, bool]:
+def load_seat(
+    store: Path, person: Identity | None = None
+) -> tuple[Identity, TablePeer, Endpoint, bool]:
     """A crashed seat's identity, its peer restored from its secrets and log, the
     broker it last used and whether that broker was its own embedded one;
-    :class:`StoreError` naming what is missing or wrong."""
+    :class:`StoreError` naming what is missing or wrong. A person's seat keeps no key
+    in its folder (its key is the player's own): ``person`` is that key."""
     try:
-        identity = load_identity(store / "identity.key")
+        key_file = store / "identity.key"
+        identity = person if person is not None and not key_file.exists() else None
+        identity = identity or load_identity(key_file)
         files = PeerStore(store)
         peer = TablePeer.restore(identity, files.load_secrets(), files.entries(), os.urandom)
         fields = (store / "table.txt").read_text().split()

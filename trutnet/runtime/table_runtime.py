@@ -34,13 +34,18 @@ from trutnet.bots import Bot
 from trutnet.crypto.identity import Identity, fingerprint
 from trutnet.net import topics
 from trutnet.net.mqtt_link import MqttLink
-from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry
+from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry, sign_entry
 from trutnet.protocol.lobby import join_request
 from trutnet.protocol.table import Rejected, TablePeer
+from trutnet.protocol.untrusted import UntrustedInput, unpack
 from trutnet.store import PeerStore
 
 log = logging.getLogger("trutnet.runtime")
 MAX_SYNC_ANSWER = 2000
+SYNC_BYTES_PER_SECOND = 256 * 1024  # at most this much log re-sent per second (9.2)
+MAX_NOTICE_BYTES = 1024
+MAX_BUFFERED = 512  # entries kept while waiting for the one they extend
+MAX_REJECTED = 100  # the last refusals kept for the result's statistics
 
 
 @dataclass
@@ -75,6 +80,7 @@ class RuntimeStats:
     buffered: int = 0
     syncs_sent: int = 0
     syncs_answered: int = 0
+    dropped: int = 0  # messages that were malformed, unsigned or forged: counted, ignored
     rejected: list[str] = field(default_factory=list)
 
 
@@ -119,9 +125,11 @@ class TableRuntime:
         self.votes: dict[tuple[int, bytes], dict[int, bytes]] = {}
         self._voted: set[tuple[int, bytes]] = set()
         self._told_replaced: set[int] = set()
-        self.finished: dict[str, set[int]] = {}  # done topic -> seats said done
         self.on_over: Callable[[], None] | None = None  # the game is over (before lingering)
         self._stop_lingering = asyncio.Event()
+        self._sync_from: int | None = None  # earliest log position asked for (sync)
+        self._sync_wanted = asyncio.Event()
+        self._done_heads: dict[int, bytes] = {}  # seat -> head its signed "done" names
         for topic in (
             topics.done(table_id, "+"),
             topics.log(table_id),
@@ -238,78 +246,159 @@ class TableRuntime:
         body = msgpack.packb({"head": self.head()}, use_bin_type=True)
         await self.link.publish(topics.sync(self.table_id), body, wait=5)
 
-    async def _answer_sync(self, payload: bytes) -> None:
-        try:
-            request = msgpack.unpackb(payload, raw=False)
-            head = request["head"]
-            if not isinstance(head, bytes) or len(head) != 32:
-                return
-        except Exception:  # untrusted bytes: ignore anything malformed
-            return
+    def _on_sync(self, payload: bytes) -> None:
+        """Note a sync request; the answer is sent by :meth:`_sync_sender`, never from
+        the receive loop. Requests merge: whatever their number, the log is sent once
+        from the earliest point asked for, at no more than ``SYNC_BYTES_PER_SECOND``."""
+        request = unpack(payload, 256)
+        if not isinstance(request, dict) or set(request) != {"head"}:
+            raise UntrustedInput("a sync request is {head: 32-byte id}")
+        head = request["head"]
+        if not isinstance(head, bytes) or len(head) != 32:
+            raise UntrustedInput("a sync request is {head: 32-byte id}")
         replica = self.replica
         if replica is None:
-            if self.open_wire is not None and head == GENESIS:
-                await self.link.publish(topics.log(self.table_id), self.open_wire)
-            return
-        entries = replica.log.entries
-        ids = [e.id for e in entries] if head != GENESIS else []
-        if head != GENESIS and head not in ids:
-            return
-        start = ids.index(head) + 1 if head != GENESIS else 0
-        missing = entries[start : start + MAX_SYNC_ANSWER]
-        if missing:
-            self.stats.syncs_answered += 1
-        for entry in missing:
-            await self.link.publish(topics.log(self.table_id), entry.wire)
+            if self.open_wire is None or head != GENESIS:
+                return
+            start = 0
+        elif head == GENESIS:
+            start = 0
+        else:
+            start = replica.log.position(head)
+            if start is None:
+                return  # not in our log: someone else may answer
+            start += 1
+        if self._sync_from is None or start < self._sync_from:
+            self._sync_from = start
+        self._sync_wanted.set()
 
-    def _open_for_me(self, wire: bytes) -> None:
-        """A joiner learns its seat from the ``open`` entry and starts its peer."""
+    def _log_wire(self, position: int) -> bytes | None:
+        """The wire of log entry ``position``, or None past the end."""
+        replica = self.replica
+        if replica is None:
+            return self.open_wire if position == 0 else None
+        entries = replica.log.entries
+        return entries[position].wire if position < len(entries) else None
+
+    async def _sync_sender(self) -> None:
+        budget = float(SYNC_BYTES_PER_SECOND)
+        last = time.monotonic()
+        while True:
+            await self._sync_wanted.wait()
+            self._sync_wanted.clear()
+            if self._sync_from is None:
+                continue
+            self.stats.syncs_answered += 1
+            sent = 0
+            while self._sync_from is not None and sent < MAX_SYNC_ANSWER:
+                position = self._sync_from
+                wire = self._log_wire(position)
+                if wire is None:
+                    self._sync_from = None
+                    break
+                now = time.monotonic()
+                budget = min(SYNC_BYTES_PER_SECOND, budget + (now - last) * SYNC_BYTES_PER_SECOND)
+                last = now
+                if budget < len(wire):
+                    await asyncio.sleep((len(wire) - budget) / SYNC_BYTES_PER_SECOND)
+                    continue
+                budget -= len(wire)
+                # a new request for an earlier point moves the cursor back meanwhile
+                if self._sync_from == position:
+                    self._sync_from = position + 1
+                await self.link.publish(topics.log(self.table_id), wire, wait=5)
+                sent += 1
+            self._sync_from = None
+
+    def _on_notice(self, payload: bytes) -> None:
+        """A signed stall report from a seat (schema checked, then shown as a
+        ``notice`` event naming its author)."""
+        if len(payload) > MAX_NOTICE_BYTES:
+            raise UntrustedInput(f"a notice is at most {MAX_NOTICE_BYTES} bytes")
+        entry = parse_entry(payload, self.table_id)
+        replica = self.replica
+        if replica is None or entry.seat >= replica.n or replica.seats[entry.seat] != entry.author:
+            raise UntrustedInput("a notice signed by a key that is not the seat's")
+        body = entry.body
+        if (
+            entry.type != "notice"
+            or set(body) != {"kind", "seat", "waiting_for", "since_entry", "seconds"}
+            or body["kind"] != "stall"
+            or type(body["seat"]) is not int
+            or type(body["since_entry"]) is not int
+            or type(body["seconds"]) is not int
+            or not isinstance(body["waiting_for"], list)
+            or not all(isinstance(k, str) and len(k) <= 16 for k in body["waiting_for"])
+        ):
+            raise UntrustedInput("a notice is a stall report")
+        self.on_event("notice", {"from": entry.seat, "notice": dict(body)})
+
+    def _open_for_me(self, wire: bytes) -> list[LocalSeat]:
+        """A joiner learns its seat from the ``open`` entry and starts its peer; returns
+        the seats that took it (their peers have applied it)."""
+        opened: list[LocalSeat] = []
         try:
             entry = parse_entry(wire, self.table_id)
         except MessageError:
-            return
+            return opened
         if entry.type != "open" or entry.prev != GENESIS:
-            return
+            return opened
         keys = entry.body.get("seats")
         if not isinstance(keys, list):
-            return
+            return opened
         for seat in self.seats:
             if seat.peer is None and seat.identity.public in keys:
                 index = keys.index(seat.identity.public)
-                seat.peer = TablePeer(seat.identity, index, self.table_id, seat.rng or _urandom)
+                peer = TablePeer(seat.identity, index, self.table_id, seat.rng or _urandom)
+                try:  # only the table's own host can open it (7.8): check before taking it
+                    peer.receive(wire)
+                except Rejected as exc:
+                    self.stats.dropped += 1
+                    log.debug("refused an open entry: %s", exc)
+                    return opened
+                seat.peer = peer
+                opened.append(seat)
                 if seat.store is not None:
                     seat.peer.on_secrets = seat.store.save_secrets
                     seat.store.save_secrets(seat.peer.secrets())
+        return opened
 
     def ingest(self, wire: bytes) -> bool:
         """Offer one entry to every local seat; True if the log advanced."""
         self.stats.received += 1
-        if any(s.peer is None for s in self.seats):
-            self._open_for_me(wire)
+        opened = self._open_for_me(wire) if any(s.peer is None for s in self.seats) else []
         advanced = False
         for seat in self.seats:
             peer = seat.peer
             if peer is None:
                 continue
+            if any(seat is o for o in opened):
+                advanced = True
+                self._persist(seat)
+                continue
             try:
                 entry = peer.receive(wire)
             except Rejected as exc:
                 if exc.rule == "chain":
-                    try:
-                        self.buffer[parse_entry(wire).prev] = wire
-                        self.stats.buffered += 1
-                    except MessageError:
-                        pass
+                    # Only seated keys get this far; still, a seat could flood: bounded.
+                    if len(self.buffer) >= MAX_BUFFERED:
+                        self._drop_stale_buffer()
+                    if len(self.buffer) < MAX_BUFFERED:
+                        with contextlib.suppress(MessageError):
+                            self.buffer[parse_entry(wire).prev] = wire
+                            self.stats.buffered += 1
                 elif exc.rule not in ("duplicate", "over", "halted"):
-                    self.stats.rejected.append(str(exc))
-                    self.on_event(
-                        "rejected",
-                        {
-                            "seat": seat.peer.seat if seat.peer else None,
-                            "error": str(exc),
-                            "blame": str(exc.blame) if exc.blame else None,
-                        },
-                    )
+                    self.stats.dropped += 1
+                    self.stats.rejected = [*self.stats.rejected[-(MAX_REJECTED - 1) :], str(exc)]
+                    if exc.blame is not None:  # unsigned junk is counted, not announced
+                        self.on_event(
+                            "rejected",
+                            {
+                                "seat": seat.peer.seat if seat.peer else None,
+                                "error": str(exc),
+                                "blame": str(exc.blame),
+                            },
+                        )
                 continue
             if entry is None:
                 self.stats.duplicates += 1
@@ -329,6 +418,16 @@ class TableRuntime:
             if waiting is not None:
                 self.ingest(waiting)
         return advanced
+
+    def _drop_stale_buffer(self) -> None:
+        """Forget buffered entries that extend an entry already behind the head: they
+        can never apply."""
+        replica = self.replica
+        if replica is None:
+            return
+        head = replica.log.head
+        for prev in [p for p in self.buffer if p != head and replica.log.position(p) is not None]:
+            del self.buffer[prev]
 
     def _persist(self, seat: LocalSeat) -> None:
         if seat.store is None or seat.peer is None:
@@ -385,6 +484,7 @@ class TableRuntime:
         await self.link.start()
         pump = asyncio.create_task(self._pump())
         watchdog = asyncio.create_task(self._watchdog())
+        sender = asyncio.create_task(self._sync_sender())
         try:
             while not self.done():
                 if join_names:
@@ -409,7 +509,7 @@ class TableRuntime:
                 await self._linger()
         finally:
             self.stop_successor()
-            for task in (pump, watchdog):
+            for task in (pump, watchdog, sender):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
@@ -424,19 +524,31 @@ class TableRuntime:
                 )
 
     async def _pump(self) -> None:
+        """Hand each message to its topic's handler. Every byte here comes from anyone
+        who can reach the broker: a message that a handler refuses, or that breaks it,
+        is dropped and counted; the pump itself never stops."""
         while True:
             topic, payload = await self.link.inbox.get()
-            if topic == topics.log(self.table_id):
-                self.ingest(payload)
-            elif topic == topics.sync(self.table_id):
-                await self._answer_sync(payload)
-            elif topic == topics.vote(self.table_id):
-                await self._on_vote(payload)
-            elif topic.startswith(topics.done(self.table_id, "")):
-                self._on_done(topic, payload)
-            elif topic == topics.notice(self.table_id):
-                with contextlib.suppress(Exception):
-                    self.on_event("notice", msgpack.unpackb(payload, raw=False))
+            try:
+                await self._dispatch(topic, payload)
+            except (UntrustedInput, MessageError, Rejected) as exc:
+                self.stats.dropped += 1
+                log.debug("dropped a message on %s: %s", topic, exc)
+            except Exception:  # a bug met by hostile bytes: drop the message, keep going
+                self.stats.dropped += 1
+                log.exception("dropped a message on %s that broke its handler", topic)
+
+    async def _dispatch(self, topic: str, payload: bytes) -> None:
+        if topic == topics.log(self.table_id):
+            self.ingest(payload)
+        elif topic == topics.sync(self.table_id):
+            self._on_sync(payload)
+        elif topic == topics.vote(self.table_id):
+            await self._on_vote(payload)
+        elif topic.startswith(topics.done(self.table_id, "")):
+            self._on_done(topic, payload)
+        elif topic == topics.notice(self.table_id):
+            self._on_notice(payload)
 
     async def _watchdog(self) -> None:
         failures = 0
@@ -454,16 +566,42 @@ class TableRuntime:
     def local_seats(self) -> set[int]:
         return {p.seat for p in self.peers if not p.replaced()}
 
+    def _done_message(self) -> bytes:
+        """Every local seat's signed ``done`` (9.2): a vote-shaped message naming the
+        head of the finished log."""
+        wires = []
+        for peer in self.peers:
+            if not peer.replaced():
+                wires.append(
+                    sign_entry(
+                        peer.identity,
+                        table=self.table_id,
+                        seat=peer.seat,
+                        seq=0,
+                        prev=self.head(),
+                        type="done",
+                        body={},
+                    ).wire
+                )
+        return msgpack.packb(wires, use_bin_type=True)
+
     def _on_done(self, topic: str, payload: bytes) -> None:
-        """ "Done" is advisory and unsigned: it only decides how long a finished peer
-        stays around, never what anyone accepts."""
-        try:
-            seats = msgpack.unpackb(payload, raw=False)["seats"]
-            done = {s for s in seats if isinstance(s, int) and 0 <= s < 64}
-        except Exception:  # untrusted bytes: ignore anything malformed
+        """ "Done" only decides how long a finished peer stays around, never what anyone
+        accepts; still, only a seat's own signature counts it as done, and only for
+        the head it names (a forged or stale "done" changes nothing)."""
+        if topic == self.done_topic or not payload:
             return
-        if topic != self.done_topic:
-            self.finished.setdefault(topic, set()).update(done)
+        wires = unpack(payload, 16 * 1024)
+        replica = self.replica
+        if not isinstance(wires, list) or len(wires) > 16 or replica is None:
+            raise UntrustedInput("a done message is a list of signed done entries")
+        for wire in wires:
+            entry = parse_entry(wire, self.table_id)
+            if entry.type != "done" or entry.seq != 0 or entry.body != {}:
+                raise UntrustedInput("not a done entry")
+            if entry.seat >= replica.n or replica.seats[entry.seat] != entry.author:
+                raise UntrustedInput("a done entry signed by a key that is not the seat's")
+            self._done_heads[entry.seat] = entry.prev
 
     def waiting_for(self) -> set[int]:
         """Seats not yet known to have the whole log."""
@@ -473,9 +611,8 @@ class TableRuntime:
         seats = set(range(replica.n)) - self.local_seats()
         if replica.halted is not None:
             seats.discard(replica.halted.seat)
-        for done in self.finished.values():
-            seats -= done
-        return seats
+        head = self.head()
+        return {s for s in seats if self._done_heads.get(s) != head}
 
     def stop_lingering(self) -> None:
         """The person has left the end screen: leave now."""
@@ -488,7 +625,7 @@ class TableRuntime:
         case a delivery was lost. (Not on the presence topic: a connection that does
         not close cleanly has its will overwrite what was retained there.)"""
         loop = asyncio.get_running_loop()
-        done = msgpack.packb({**self.presence, "seats": sorted(self.local_seats())})
+        done = self._done_message()
         said = await self.link.publish(self.done_topic, done, retain=True, wait=5)
         deadline = loop.time() + self.options.linger
         while self.waiting_for() and loop.time() < deadline:
@@ -601,12 +738,21 @@ class TableRuntime:
                 "seat": expected[0],
                 "waiting_for": list(expected[1]),
                 "since_entry": len(replica.log),
-                "seconds": round(waited, 1),
+                "seconds": round(waited),
             }
             self.on_event("stall", notice)
-            await self.link.publish(
-                topics.notice(self.table_id), msgpack.packb(notice, use_bin_type=True), wait=5
-            )
+            reporter = next((p for p in self.peers if not p.replaced()), None)
+            if reporter is not None:
+                signed = sign_entry(
+                    reporter.identity,
+                    table=self.table_id,
+                    seat=reporter.seat,
+                    seq=0,
+                    prev=replica.log.head,
+                    type="notice",
+                    body=notice,
+                )
+                await self.link.publish(topics.notice(self.table_id), signed.wire, wait=5)
         elif waited >= 2 * self.options.gap_timeout:
             await self._ask_sync()
         local = {p.seat for p in self.peers if not p.replaced()}
