@@ -554,7 +554,7 @@ def test_play_with_default_arguments_shows_the_table_at_80x24(tmp_path, screen):
     assert "Traceback" not in text
     assert all(len(line) <= 80 for line in text.splitlines())
     term.keys("q")
-    term.wait_for("quit?", timeout=10)
+    term.wait_for("y/n", timeout=10)  # the quit question
     term.keys("y")
     status, text = term.exit_status(timeout=60)
     assert status == 0 and "Traceback" not in text
