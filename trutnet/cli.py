@@ -1,12 +1,17 @@
-"""The ``trutnet`` command line: ``selfplay`` and ``bench`` (more commands come later).
+"""The ``trutnet`` command line: every command's arguments, and ``selfplay``,
+``verify`` and ``bench`` themselves (the network commands live in
+:mod:`trutnet.runtime.commands`).
 
-Every argument is untrusted: a bad one gets a clear message and exit status 2.
+Every argument is untrusted: a bad one gets a clear message and exit status 2. No
+traceback reaches a person: Ctrl-C ends a command with one line and status 130, and
+an unexpected error is one line too (``TRUTNET_DEBUG=1`` shows the traceback).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -44,16 +49,36 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    sp = sub.add_parser("selfplay", help="bots play whole games with the engine alone")
-    sp.add_argument("--players", type=int, choices=(2, 3, 4, 6), default=4)
-    sp.add_argument("--variant", choices=("classic", "gatinaise"), default="classic")
+    from trutnet.runtime.commands import (
+        HelpFormatter,
+        add_network_commands,
+        broker_arg,
+        folder_arg,
+    )
+
+    sp = sub.add_parser(
+        "selfplay",
+        help="bots play whole games with the engine alone",
+        formatter_class=HelpFormatter,
+    )
+    sp.add_argument(
+        "--players", type=int, choices=(2, 3, 4, 6), default=4, help="seats at the table"
+    )
+    sp.add_argument(
+        "--variant", choices=("classic", "gatinaise"), default="classic", help="Trut variant"
+    )
     sp.add_argument(
         "--sum-on-patte",
         action="store_true",
         help="6 players: a patté trick goes to the larger sum of values [T21]",
     )
-    sp.add_argument("--games", type=_positive, default=1)
-    sp.add_argument("--seed", type=_seed, default=0)
+    sp.add_argument("--games", type=_positive, default=1, help="how many games")
+    sp.add_argument(
+        "--seed",
+        type=_seed,
+        default=0,
+        help="the run's seed: the same seed and options give the same games",
+    )
     sp.add_argument(
         "--bots",
         default="heuristic",
@@ -66,26 +91,35 @@ def _parser() -> argparse.ArgumentParser:
         help="none: the engine alone; memory: peers with full crypto in memory; "
         "mqtt: one OS process per peer over a broker",
     )
-    sp.add_argument("--broker", help="with --transport mqtt: an external broker mqtt://host:port")
+    sp.add_argument(
+        "--broker",
+        type=broker_arg,
+        help="with --transport mqtt: an external broker mqtt://host:port",
+    )
     sp.add_argument(
         "--save",
-        type=Path,
+        type=folder_arg,
         metavar="DIR",
         help="with --transport memory: save every peer's transcript in DIR",
     )
     sp.add_argument("--verbose", action="store_true", help="print every hand")
     sp.add_argument("--json", action="store_true", help="print the summary as JSON")
 
-    bp = sub.add_parser("bench", help="print performance figures")
-    bp.add_argument("target", choices=("engine", "crypto", "protocol", "network"))
+    bp = sub.add_parser("bench", help="print performance figures", formatter_class=HelpFormatter)
+    bp.add_argument(
+        "target", choices=("engine", "crypto", "protocol", "network"), help="what to measure"
+    )
     bp.add_argument("--games", type=_positive, default=400, help="engine: games per row")
     bp.add_argument("--repeats", type=_positive, default=3, help="crypto: runs per row")
-    bp.add_argument("--json", action="store_true")
+    bp.add_argument("--json", action="store_true", help="print the figures as JSON")
 
-    vp = sub.add_parser("verify", help="check a saved game transcript offline")
-    vp.add_argument("file", type=Path)
-
-    from trutnet.runtime.commands import add_network_commands
+    vp = sub.add_parser(
+        "verify",
+        help="check a saved game transcript offline",
+        description="Check every signature, proof and move of a saved game, and print the "
+        "table id and each seat's key fingerprint to compare with the other players.",
+    )
+    vp.add_argument("file", type=Path, help="a transcript (the game's .json file)")
 
     add_network_commands(sub, _seed)
     return parser
@@ -123,8 +157,8 @@ def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     echo = print if args.verbose and not args.json else None
     results = []
     for number, seed in enumerate(game_seeds(args.seed, args.games), start=1):
-        if echo:
-            echo(f"=== Game {number} (seed {seed}) ===")
+        if echo:  # each game's own seed is derived from --seed: game N of --seed S
+            echo(f"=== Game {number} of --seed {args.seed} ===")
         results.append(play_game(config, seed, bots, echo))
     summary = summarise(config, args.seed, results)
     if args.json:
@@ -139,9 +173,11 @@ def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         f"games: {summary['games']}  hands: {summary['hands']}  "
         f"mean hands per game: {summary['mean_hands_per_game']}"
     )
+    from trutnet.selfplay import side_name
+
+    teams = [list(t) for t in config.teams]
     for team, wins in enumerate(summary["wins"]):
-        seats = "+".join(map(str, config.teams[team]))
-        print(f"  {'seat' if len(config.teams[team]) == 1 else 'team'} {seats}: {wins} wins")
+        print(f"  {side_name(teams, team)}: {wins} wins")
     return 0
 
 
@@ -193,7 +229,9 @@ def _selfplay_memory(args: argparse.Namespace, config: TrutConfig, bots: list[st
 
 def _verify(args: argparse.Namespace) -> int:
     from trutnet.client.narration import narrate
+    from trutnet.crypto.identity import fingerprint
     from trutnet.protocol.audit import audit
+    from trutnet.selfplay import side_name
     from trutnet.store import StoreError, load_transcript
 
     try:
@@ -203,6 +241,13 @@ def _verify(args: argparse.Namespace) -> int:
         return 2
     report = audit(table_id, wires)
     state = report.replica.state
+    print(f"table {table_id.hex()}")
+    final = report.seated
+    for seat, (name, key) in enumerate(report.opened):
+        line = f"  seat {seat}: {name:<32} key {fingerprint(key)}"
+        if seat < len(final) and final[seat][1] != key:
+            line += f"  (replaced: now {final[seat][0]}, key {fingerprint(final[seat][1])})"
+        print(line)
     if state is not None:
         for event in state.events:
             for line in narrate(event, state, show_hands=False):
@@ -221,9 +266,10 @@ def _verify(args: argparse.Namespace) -> int:
         return 1
     assert state is not None
     print(
-        f"OK: the transcript is valid; winner team {state.winner}, "
+        f"OK: the transcript is valid; {side_name(state.teams, state.winner)} wins, "
         f"Longs {state.longs}, Petits {state.petits}"
     )
+    print("compare the table id and the key fingerprints with the other players")
     return 0
 
 
@@ -251,6 +297,23 @@ def _bench(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    try:
+        return _command(args, parser)
+    except KeyboardInterrupt:
+        print(f"\ntrutnet {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:
+        if os.environ.get("TRUTNET_DEBUG"):
+            raise
+        what = f"{type(exc).__name__}: {exc}"[:300]
+        print(
+            f"trutnet {args.command}: unexpected error: {what} (TRUTNET_DEBUG=1 shows where)",
+            file=sys.stderr,
+        )
+        return 1
+
+
+def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
         if args.command == "selfplay":
             return _selfplay(args, parser)

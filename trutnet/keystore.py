@@ -2,7 +2,7 @@
 
 The file holds one line, ``trutnet-ed25519-v1 <hex seed>``. It is written to a
 temporary file created with mode 0600 (never readable by others, even briefly),
-fsynced, then renamed into place.
+fsynced, then renamed into place; its directory is made 0700.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from pathlib import Path
 
 from trutnet.crypto.errors import DecodeError
 from trutnet.crypto.identity import Identity
+from trutnet.store import private_dir
 
 HEADER = "trutnet-ed25519-v1"
 
@@ -23,7 +24,7 @@ class KeyFileError(Exception):
 
 def save_identity(identity: Identity, path: Path) -> None:
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent, fix_mode=True)
     tmp = path.with_name(path.name + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:

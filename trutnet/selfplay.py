@@ -59,6 +59,17 @@ def play_game(
     return GameResult(state.winner, state.hand_number + 1, state.state_hash(), state.serialise())
 
 
+def side_name(teams: list[list[int]] | None, team: int | None) -> str:
+    """Who won, as every command says it: "team 0+2", or "seat 1" when a side is one
+    seat (2, 3 players)."""
+    if team is None:
+        return "nobody"
+    if teams is None or not 0 <= team < len(teams):
+        return f"team {team}"
+    seats = teams[team]
+    return f"seat {seats[0]}" if len(seats) == 1 else "team " + "+".join(map(str, seats))
+
+
 def summarise(config: TrutConfig, seed: int, results: Sequence[GameResult]) -> dict[str, Any]:
     wins = [0] * len(config.teams)
     for r in results:

@@ -6,12 +6,17 @@
 * A **peer store** is a directory: ``log.bin`` (entries appended as ``u32 length ||
   entry``, fsynced after each) and ``secrets.json`` (mode 0600, replaced atomically):
   what the seat needs to resume after a crash.
+
+Directories are created with mode 0700 (every missing level): which tables a person
+played, and with whom, is nobody else's business. A directory that holds a seat's
+secrets is set to 0700 even if it already existed.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import json
 import os
 from collections.abc import Sequence
@@ -26,8 +31,26 @@ class StoreError(Exception):
     """A file that cannot be read or is not what it claims to be."""
 
 
-def _atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+def private_dir(path: Path, fix_mode: bool = False) -> Path:
+    """Create ``path`` and every missing parent with mode 0700; with ``fix_mode``, also
+    set an existing ``path`` to 0700 (a directory of trutnet's own, or of secrets)."""
+    path = Path(path)
+    missing = []
+    for level in (path, *path.parents):
+        if level.exists():
+            break
+        missing.append(level)
+    for level in reversed(missing):
+        with contextlib.suppress(FileExistsError):  # another process made it meanwhile
+            level.mkdir(mode=0o700)
+        os.chmod(level, 0o700)  # mkdir's mode passes through the umask
+    if fix_mode and not missing:
+        os.chmod(path, 0o700)
+    return path
+
+
+def _atomic_write(path: Path, data: bytes, mode: int = 0o600) -> None:
+    private_dir(path.parent)
     tmp = path.with_name(path.name + ".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     try:
@@ -55,20 +78,48 @@ def save_transcript(path: Path, table_id: bytes, wires: Sequence[bytes]) -> None
 
 
 def load_transcript(path: Path) -> tuple[bytes, list[bytes]]:
+    """A transcript's table id and entries; :class:`StoreError` with one line saying
+    what is wrong (the file is hostile input: any bytes give that, never a crash)."""
+    path = Path(path)
     try:
-        path = Path(path)
         if path.stat().st_size > MAX_TRANSCRIPT_BYTES:
-            raise StoreError(f"{path}: too large for a transcript")
-        doc = json.loads(path.read_text())
-    except (OSError, ValueError, UnicodeDecodeError) as exc:
-        raise StoreError(f"cannot read transcript {path}: {exc}") from exc
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("version") != 1:
-        raise StoreError(f"{path} is not a trutnet transcript (version 1)")
+            raise StoreError(f"{path} is not a trutnet transcript: larger than 256 MiB")
+        data = path.read_bytes()
+    except OSError as exc:
+        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+    def wrong(why: str) -> StoreError:
+        return StoreError(f"{path} is not a trutnet transcript: {why}")
+
     try:
-        table_id = bytes.fromhex(doc["table"])
-        wires = [base64.b64decode(e, validate=True) for e in doc["entries"]]
-    except (KeyError, TypeError, ValueError, binascii.Error) as exc:
-        raise StoreError(f"{path}: malformed transcript ({exc})") from exc
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise wrong("binary data, not JSON text") from None
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise wrong(f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    except (RecursionError, ValueError):
+        raise wrong("JSON nested too deeply") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise wrong(f'a transcript is a JSON object with "format": "{FORMAT}"')
+    if doc.get("version") != 1:
+        raise wrong(f"version {str(doc.get('version'))[:20]}; this trutnet reads version 1")
+    table, entries = doc.get("table"), doc.get("entries")
+    if not isinstance(table, str) or len(table) != 32:
+        raise wrong('"table" must be the table id, 32 hex digits')
+    try:
+        table_id = bytes.fromhex(table)
+    except ValueError:
+        raise wrong('"table" must be the table id, 32 hex digits') from None
+    if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
+        raise wrong('"entries" must be a list of base64 strings')
+    wires = []
+    for number, text_entry in enumerate(entries):
+        try:
+            wires.append(base64.b64decode(text_entry, validate=True))
+        except (ValueError, binascii.Error):
+            raise wrong(f"entry {number} is not base64") from None
     return table_id, wires
 
 
@@ -76,8 +127,7 @@ class PeerStore:
     """One seat's files for one table, for resuming after a crash."""
 
     def __init__(self, directory: Path) -> None:
-        self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
+        self.directory = private_dir(Path(directory), fix_mode=True)
         self.log_path = self.directory / "log.bin"
         self.secrets_path = self.directory / "secrets.json"
         self._count: int | None = None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import socket
 from typing import Any
 
-from zeroconf import IPVersion, ServiceInfo, Zeroconf
+from zeroconf import InterfaceChoice, IPVersion, ServiceInfo, Zeroconf
 
 from trutnet.net.broker import Endpoint
 
@@ -40,7 +40,9 @@ class TableAnnouncer:
         self.address = address
         if interfaces is None:
             interfaces = [address] if address not in ("0.0.0.0", "") else None
-        self.zeroconf = Zeroconf(interfaces=interfaces or "all", ip_version=IPVersion.V4Only)
+        self.zeroconf = Zeroconf(
+            interfaces=interfaces or InterfaceChoice.All, ip_version=IPVersion.V4Only
+        )
         self.info: ServiceInfo | None = None
 
     def update(self, message: dict[str, Any], endpoint: Endpoint) -> None:

@@ -1,14 +1,16 @@
 """Find tables on the LAN (I/O edge): zeroconf for presence, the broker for liveness.
 
-mDNS says a table was announced, not that its host is alive (a killed host stays
-listed until its records expire). A found table is shown as open only if its broker
-answers and still holds the host's retained lobby message, which the host's last
-will clears when it dies. That message must be signed by the table's own host (the
-table id names its key, ``docs/protocol.md`` 7.8) and name the fingerprint the mDNS
-records give: a forged or mismatched announcement hides nothing and points nowhere.
-A private table's broker lets no one read that message
-without the password: it is shown (as private, from its TXT records) when its broker
-answers MQTT at all, refusing us included; its host's broker dies with the host.
+Everything announced is hostile input: TXT values are cut short and stripped of
+control characters before anything prints them. mDNS says a table was announced, not
+that its host is alive (a killed host stays listed until its records expire). A
+found table is shown as open only if its broker answers and still holds the host's
+retained lobby message, which the host's last will clears when it dies. That message
+must be signed by the table's own host (the table id names its key,
+``docs/protocol.md`` 7.8) and name the fingerprint the mDNS records give: a forged or
+mismatched announcement hides nothing and points nowhere.
+A private table's broker lets no one read that message without the password:
+it is shown (as private, from its TXT records) when its broker answers MQTT at all,
+refusing us included; its host's broker dies with the host.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from zeroconf import IPVersion, ServiceBrowser, ServiceListener, Zeroconf
+from zeroconf import InterfaceChoice, IPVersion, ServiceBrowser, ServiceListener, Zeroconf
 
 from trutnet.discovery.announce import SERVICE
 from trutnet.net import topics
@@ -42,7 +44,7 @@ class FoundTable:
     @property
     def seats(self) -> str:
         if self.live is not None and "taken" in self.live:
-            return f"{self.live['taken']}/{self.live['players']}"
+            return printable(f"{self.live.get('taken')}/{self.live.get('players')}", 9)
         return self.txt.get("seats", "?")
 
     def to_dict(self) -> dict[str, Any]:
@@ -54,9 +56,15 @@ class FoundTable:
             "variant": self.txt.get("variant"),
             "seats": self.seats,
             "host": self.txt.get("fp"),
-            "status": self.live.get("status") if self.live else "unreachable",
+            "status": printable(str(self.live.get("status")), 16) if self.live else "unreachable",
             "private": self.private,
         }
+
+
+def printable(text: str, limit: int) -> str:
+    """Text from the network made safe to print on a terminal: no control characters
+    (no escape sequences), at most ``limit`` characters."""
+    return "".join(c if c.isprintable() else "?" for c in text[:limit])
 
 
 class _Collector(ServiceListener):
@@ -67,7 +75,12 @@ class _Collector(ServiceListener):
         info = zc.get_service_info(type_, name, timeout=1500)
         if info is None or not info.parsed_addresses():
             return
-        txt = {k.decode(): (v or b"").decode(errors="replace") for k, v in info.properties.items()}
+        txt = {
+            printable(k.decode(errors="replace"), 16): printable(
+                (v or b"").decode(errors="replace"), 64
+            )
+            for k, v in info.properties.items()
+        }
         if txt.get("v") != "1" or "table" not in txt:
             return
         self.found[name] = FoundTable(
@@ -89,7 +102,7 @@ class _Collector(ServiceListener):
 
 def browse(timeout: float = 2.0, interfaces: list[str] | None = None) -> list[FoundTable]:
     """Tables announced on the LAN within ``timeout`` seconds (presence only)."""
-    zc = Zeroconf(interfaces=interfaces or "all", ip_version=IPVersion.V4Only)
+    zc = Zeroconf(interfaces=interfaces or InterfaceChoice.All, ip_version=IPVersion.V4Only)
     collector = _Collector()
     browser = ServiceBrowser(zc, SERVICE, collector)
     try:

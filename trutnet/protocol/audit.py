@@ -1,6 +1,10 @@
 """Offline audit of a table transcript: replay every entry through a replica with no
 secrets. Signatures, chain, turns, every proof and every engine transition are
 checked exactly as a live peer checks them. Pure: entries in, a report out.
+
+The report also keeps who sat where: each seat's name and identity key as the
+``open`` entry gave them, and as they are at the end (a replaced seat, 7.7), so that
+``trutnet verify`` can print the fingerprints for people to compare out of band.
 """
 
 from __future__ import annotations
@@ -21,6 +25,12 @@ class AuditReport:
     failure: str | None = None
     failed_at: int | None = None
     blame: Blame | None = None
+    opened: list[tuple[str, bytes]] = field(default_factory=list)  # (name, key) at open
+
+    @property
+    def seated(self) -> list[tuple[str, bytes]]:
+        """Each seat's (name, key) at the end of the transcript."""
+        return list(zip(self.replica.names, self.replica.seats, strict=False))
 
     @property
     def complete(self) -> bool:
@@ -40,11 +50,17 @@ def audit(table_id: bytes, wires: Sequence[bytes]) -> AuditReport:
         except Rejected as exc:
             report.failure, report.failed_at, report.blame = str(exc), index, exc.blame
             return report
+        except Exception as exc:  # a file is hostile input: a report, never a crash
+            report.failure = f"[unreadable] {type(exc).__name__}: {exc}"[:300]
+            report.failed_at = index
+            return report
         if entry is None:
             report.failure, report.failed_at = "[duplicate] an entry appears twice", index
             return report
         report.entries += 1
         report.counts[entry.type] += 1
+        if entry.type == "open":
+            report.opened = report.seated
     if not report.complete:
         report.failure = (
             f"the transcript ends before the game's result (phase {report.replica.phase})"

@@ -1,7 +1,9 @@
 """The network commands behind the CLI: ``host``, ``join``, ``selfplay --transport mqtt``.
 
 Each prints one JSON line per event with ``--json`` (for tests and scripts), or
-readable lines otherwise.
+readable lines otherwise. Every argument is checked by its argparse type (a bad one
+gets one clear line and exit status 2); a table that cannot be joined gets one clear
+line and exit status 1.
 """
 
 from __future__ import annotations
@@ -9,9 +11,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import ipaddress
 import json
 import logging
 import os
+import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -23,11 +28,39 @@ from typing import Any
 from trutnet.crypto.identity import Identity
 from trutnet.engine.games.trut import TrutConfig
 from trutnet.keystore import load_or_create_identity
-from trutnet.net.broker import BrokerError, EmbeddedBroker, Endpoint, ExternalBroker
-from trutnet.protocol.lobby import table_id_for
-from trutnet.runtime.seat_process import SeatResult, host, join, load_seat, resume
+from trutnet.net.broker import (
+    BrokerError,
+    EmbeddedBroker,
+    Endpoint,
+    ExternalBroker,
+    parse_broker_url,
+)
+from trutnet.protocol.lobby import LobbyError, check_fallback, check_name, table_id_for
+from trutnet.runtime.seat_process import (
+    LOBBY_TIMEOUT,
+    JoinError,
+    SeatResult,
+    host,
+    join,
+    load_seat,
+    lobby_status,
+    probe_broker,
+    resume,
+)
 from trutnet.runtime.table_runtime import Options
-from trutnet.store import StoreError
+from trutnet.selfplay import side_name
+from trutnet.store import StoreError, private_dir
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """``--help`` shows each option's default, except when there is none to show (no
+    default, or an on/off flag)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        default = action.default
+        if action.nargs == 0 or default is None or default is argparse.SUPPRESS or default == []:
+            return action.help or ""
+        return super()._get_help_string(action) or ""
 
 
 def _quiet_loop(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
@@ -48,14 +81,12 @@ def _run(coro: Any) -> Any:
 
 
 def _printer(as_json: bool, who: str) -> Any:
+    """One line per event. ``event`` and ``who`` are ours: data (a notice from the
+    network, say) can never pass for another event, such as a ``result``."""
+
     def emit(kind: str, data: dict[str, Any]) -> None:
         if as_json:
-            print(
-                json.dumps(
-                    {"event": kind, "who": who, **{k: v for k, v in data.items()}}, default=str
-                ),
-                flush=True,
-            )
+            print(json.dumps({**data, "event": kind, "who": who}, default=str), flush=True)
         else:
             print(f"[{who}] {kind}: {data}", flush=True)
 
@@ -65,13 +96,16 @@ def _printer(as_json: bool, who: str) -> Any:
 def _finish(result: SeatResult, as_json: bool) -> int:
     if as_json:
         print(json.dumps({"event": "result", **result.to_dict()}), flush=True)
+    elif result.halted:  # not a game over: say so, and why
+        print(
+            f"the table stopped in hand {result.hands}, after {result.entries} entries: "
+            f"{result.halted}"
+        )
     else:
         print(
-            f"game over: winner team {result.winner}, {result.hands} hands, "
+            f"game over: {side_name(result.teams, result.winner)} wins, {result.hands} hands, "
             f"{result.entries} entries, state {result.state_hash[:16]}"
         )
-        if result.halted:
-            print(f"the table stopped: {result.halted}")
     return 0 if result.halted is None else 1
 
 
@@ -104,6 +138,9 @@ def cmd_host(args: argparse.Namespace) -> int:
     from trutnet.net.private import PasswordError
 
     config = TrutConfig(args.players, args.variant, args.sum_on_patte)
+    if not 0 <= args.bots < config.players:
+        print(f"trutnet host: --bots is 0..{config.players - 1}", file=sys.stderr)
+        return 2
     if args.inprocess_broker:
         args.broker, args.announce = f"mqtt://{args.bind}:{args.port}", False
     try:
@@ -114,9 +151,11 @@ def cmd_host(args: argparse.Namespace) -> int:
             else EmbeddedBroker(args.bind, args.port, password=password)
         )
         endpoint = broker.start()
-    except (BrokerError, PasswordError) as exc:
+        if args.broker and not args.inprocess_broker:
+            _run(probe_broker(endpoint, password=password))
+    except (BrokerError, PasswordError, JoinError) as exc:
         print(f"trutnet host: {exc}", file=sys.stderr)
-        return 2
+        return 2 if isinstance(exc, BrokerError) else 1
     emit = _printer(args.json, "host")
     announcer = None
     if args.announce and not args.broker:
@@ -205,18 +244,18 @@ def cmd_join(args: argparse.Namespace) -> int:
             ),
             args.json,
         )
-    if args.broker and args.table:
-        try:
-            endpoint, table_id = ExternalBroker(args.broker).start(), bytes.fromhex(args.table)
-        except (BrokerError, ValueError) as exc:
-            print(f"trutnet join: {exc}", file=sys.stderr)
-            return 2
-        if len(table_id) != 16:
-            print("trutnet join: a table id is 32 hex digits", file=sys.stderr)
-            return 2
+    if (args.broker is None) != (args.table is None):
+        print("trutnet join: --broker and --table go together", file=sys.stderr)
+        return 2
+    if args.broker is not None:
+        endpoint, table_id = parse_broker_url(args.broker), bytes.fromhex(args.table)
         private = False
     else:
-        found = choose_table(args)
+        try:
+            found = choose_table(args)
+        except _NoLan as exc:
+            print(exc, file=sys.stderr)
+            return 1
         if found is None:
             print("trutnet join: no open table found on the LAN", file=sys.stderr)
             return 1
@@ -226,41 +265,49 @@ def cmd_join(args: argparse.Namespace) -> int:
     except PasswordError as exc:
         print(f"trutnet join: {exc}", file=sys.stderr)
         return 2
-    if _refused(endpoint, args.password):
+    store = args.store
+    if store is None and args.bot is None:  # a person: the seat's files for --resume
+        store = data_dir() / "tables" / f"{table_id.hex()}-join"
+    created = store is not None and not store.exists()
+    try:
+        _run(probe_broker(endpoint, password=args.password))
+        if args.bot is None:  # a person plays: the terminal client, once a host is seen
+            status = _run(lobby_status(table_id, endpoint, args.lobby_timeout, args.password))
+            if status != "open":
+                raise JoinError(f"table {table_id.hex()} is {status}: every seat is taken")
+            return _join_with_ui(args, table_id, endpoint, store)
+        # A bot asks for its seat at once; join() watches for the host meanwhile.
+        return _finish(
+            _run(
+                join(
+                    table_id,
+                    [endpoint],
+                    args.name,
+                    args.bot,
+                    store,
+                    args.seed,
+                    _options(args),
+                    emit,
+                    fallback=args.fallback or "",
+                    lobby_timeout=args.lobby_timeout,
+                    password=args.password,
+                )
+            ),
+            args.json,
+        )
+    except JoinError as exc:
+        print(f"trutnet join: {exc}", file=sys.stderr)
         return 1
-    if args.store is not None:
-        args.store.mkdir(parents=True, exist_ok=True)
-    if args.bot is None:  # a person plays: the terminal client
-        return _join_with_ui(args, table_id, endpoint)
-    return _finish(
-        _run(
-            join(
-                table_id,
-                [endpoint],
-                args.name,
-                args.bot,
-                args.store,
-                args.seed,
-                _options(args),
-                emit,
-                fallback=args.fallback or "",
-                password=args.password,
-            )
-        ),
-        args.json,
-    )
+    finally:
+        # A seat that never sat (no log) leaves no folder behind.
+        if created and store is not None and not (store / "log.bin").exists():
+            shutil.rmtree(store, ignore_errors=True)
 
 
 def choose_table(args: argparse.Namespace) -> tuple[Endpoint, bytes, bool] | None:
     """List the open tables found on the LAN and take the one named, the one the person
     picks (on a terminal), or the first; with whether it is private."""
-    from trutnet.discovery.browse import live_tables
-
-    tables = [
-        t
-        for t in live_tables(args.timeout, args.interface or None)
-        if t.live and t.live.get("status") == "open"
-    ]
+    tables = [t for t in _search_lan(args, "join") if t.live and t.live.get("status") == "open"]
     if args.table_name is not None:
         tables = [t for t in tables if args.table_name in (t.name, t.table)]
     if not tables:
@@ -370,7 +417,7 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
                 out, err = proc.communicate(timeout=600)
                 out = "".join(early) + out if index == 0 else out
                 lines = [json.loads(x) for x in out.splitlines() if x.startswith("{")]
-                final = [x for x in lines if x["event"] == "result"]
+                final = [x for x in lines if x.get("event") == "result" and "who" not in x]
                 if proc.returncode != 0 or not final:
                     print(f"a peer failed (exit {proc.returncode}): {err[-2000:]}", file=sys.stderr)
                     return 1
@@ -414,14 +461,20 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
 
 def player_identity() -> Identity:
     """The player's own key, the same for every game (``~/.config/trutnet``), so that
-    others can recognise its fingerprint. Created with mode 0600."""
+    others can recognise its fingerprint. Created with mode 0600, in a 0700 folder."""
     base = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
-    return load_or_create_identity(Path(base) / "trutnet" / "identity.key")
+    folder = private_dir(Path(base) / "trutnet", fix_mode=True)
+    return load_or_create_identity(folder / "identity.key")
 
 
 def data_dir() -> Path:
+    """trutnet's own data folder (transcripts in ``games``, seats' files in ``tables``),
+    mode 0700 with its subfolders, also when an older version made them 0755."""
     base = os.environ.get("XDG_DATA_HOME") or os.path.expanduser("~/.local/share")
-    return Path(base) / "trutnet"
+    root = private_dir(Path(base) / "trutnet", fix_mode=True)
+    for sub in ("games", "tables"):
+        private_dir(root / sub, fix_mode=True)
+    return root
 
 
 def lan_address() -> str:
@@ -458,6 +511,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     identity, nonce = player_identity(), os.urandom(16)
     table_id = table_id_for(identity.public, nonce)
     store = args.store or data_dir() / "tables" / table_id.hex()
+    created = not store.exists()
     transcript = data_dir() / "games" / f"{table_id.hex()}.json"
     table_name = args.table_name or f"{args.name}'s table"
     announcer = None
@@ -499,17 +553,21 @@ def cmd_play(args: argparse.Namespace) -> int:
         if announcer is not None:
             announcer.close()
         broker.stop()
+        # A table that never opened (the person left the lobby) leaves no folder.
+        if created and not (store / "seat-0" / "log.bin").exists():
+            shutil.rmtree(store, ignore_errors=True)
     if result is not None:
-        print(f"game over: winner team {result.winner}; transcript: {transcript}")
+        winner = side_name(result.teams, result.winner)
+        print(f"game over: {winner} wins; transcript: {transcript}")
     return 0
 
 
-def _join_with_ui(args: argparse.Namespace, table_id: bytes, endpoint: Endpoint) -> int:
+def _join_with_ui(
+    args: argparse.Namespace, table_id: bytes, endpoint: Endpoint, store: Path
+) -> int:
     from trutnet.client.app import TrutApp, play_with_ui
 
     transcript = data_dir() / "games" / f"{table_id.hex()}.json"
-    store = args.store or data_dir() / "tables" / f"{table_id.hex()}-join"
-    store.mkdir(parents=True, exist_ok=True)
     ui = TrutApp(f"table {table_id.hex()[:8]}", 0)
     result = _run(
         play_with_ui(
@@ -525,13 +583,15 @@ def _join_with_ui(args: argparse.Namespace, table_id: bytes, endpoint: Endpoint)
                 hooks=hooks,
                 identity=player_identity(),
                 password=args.password,
+                lobby_timeout=args.lobby_timeout,
             ),
             ui,
             transcript,
         )
     )
     if result is not None:
-        print(f"game over: winner team {result.winner}; transcript: {transcript}")
+        winner = side_name(result.teams, result.winner)
+        print(f"game over: {winner} wins; transcript: {transcript}")
     return 0
 
 
@@ -557,15 +617,39 @@ def _resume_with_ui(args: argparse.Namespace, endpoints: list[Endpoint] | None, 
         )
     )
     if result is not None:
-        print(f"game over: winner team {result.winner}; transcript: {transcript}")
+        winner = side_name(result.teams, result.winner)
+        print(f"game over: {winner} wins; transcript: {transcript}")
     return 0
 
 
-def cmd_tables(args: argparse.Namespace) -> int:
+class _NoLan(Exception):
+    """The LAN cannot be searched (no usable interface, a bad --interface)."""
+
+
+def _search_lan(args: argparse.Namespace, command: str) -> list[Any]:
     from trutnet.discovery.browse import live_tables
 
+    try:
+        return live_tables(args.timeout, args.interface or None)
+    except OSError as exc:
+        why = str(exc.strerror or exc)
+        if args.interface:
+            where = ", ".join(args.interface)
+            why = f"{why.lower()} (is {where} an address of this machine?)"
+        raise _NoLan(f"trutnet {command}: cannot search the LAN: {why}") from None
+
+
+def cmd_tables(args: argparse.Namespace) -> int:
+    try:
+        return _list_tables(args)
+    except _NoLan as exc:
+        print(exc, file=sys.stderr)
+        return 1
+
+
+def _list_tables(args: argparse.Namespace) -> int:
     while True:
-        tables = live_tables(args.timeout, args.interface or None)
+        tables = _search_lan(args, "tables")
         if args.json:
             print(json.dumps([t.to_dict() for t in tables]), flush=True)
         else:
@@ -594,6 +678,94 @@ def _seconds(text: str) -> float:
     if not 0 < value < 10**7:  # also refuses nan and inf
         raise argparse.ArgumentTypeError(f"must be above 0 and finite, not {text}")
     return value
+
+
+def table_id_arg(text: str) -> str:
+    """A table id: 32 hex digits (16 bytes), as ``trutnet tables`` prints it."""
+    if not re.fullmatch(r"[0-9a-fA-F]{32}", text.strip()):
+        raise argparse.ArgumentTypeError(
+            f"a table id is 32 hex digits (as `trutnet tables` prints it), not {text!r}"
+        )
+    return text.strip().lower()
+
+
+def broker_arg(text: str) -> str:
+    """A broker URL, ``mqtt://host:port``."""
+    try:
+        parse_broker_url(text)
+    except BrokerError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def fallback_arg(text: str) -> str:
+    """A seat's fallback broker, ``mqtt://address:port`` (docs/protocol.md 9.3)."""
+    try:
+        return check_fallback(text)
+    except LobbyError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}, not {text!r}") from None
+
+
+def name_arg(text: str) -> str:
+    """A player's name: what the lobby accepts."""
+    try:
+        return check_name(text)
+    except LobbyError as exc:
+        raise argparse.ArgumentTypeError(f"{exc}, not {text!r}") from None
+
+
+def table_name_arg(text: str) -> str:
+    """A table's name on the LAN: up to 40 printable characters (empty: "NAME's table")."""
+    if len(text) > 40 or not text.isprintable():
+        raise argparse.ArgumentTypeError(f"a table name is up to 40 printable characters: {text!r}")
+    return text
+
+
+def count_arg(text: str) -> int:
+    """A count of seats: a whole number from 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 0 <= value <= 5:
+        raise argparse.ArgumentTypeError(f"must be 0..5, not {value}")
+    return value
+
+
+def port_arg(text: str) -> int:
+    """A TCP port, 0..65535 (0: any free port)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0..65535, not {value}")
+    return value
+
+
+def ipv4_arg(text: str) -> str:
+    """An IPv4 address of this machine (discovery and brokers are IPv4)."""
+    try:
+        return str(ipaddress.IPv4Address(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"an IPv4 address like 192.168.1.20, not {text!r}"
+        ) from None
+
+
+def folder_arg(text: str) -> Path:
+    """A folder: one that exists, or one that can be made (not a file)."""
+    path = Path(text).expanduser()
+    if not text or (path.exists() and not path.is_dir()):
+        raise argparse.ArgumentTypeError(f"not a folder: {text!r}")
+    return path
+
+
+def seed_arg(text: str) -> str:
+    """A test seed: up to 200 printable characters."""
+    if not 1 <= len(text) <= 200 or not text.isprintable():
+        raise argparse.ArgumentTypeError("a seed is 1..200 printable characters")
+    return text
 
 
 def _timing_options(p: argparse.ArgumentParser) -> None:
@@ -627,22 +799,31 @@ def _timing_options(p: argparse.ArgumentParser) -> None:
 
 def _table_options(p: argparse.ArgumentParser, players: int, name: str) -> None:
     """The table a host opens: players, variant, options, names, bots."""
-    p.add_argument("--players", type=int, choices=(2, 3, 4, 6), default=players)
-    p.add_argument("--variant", choices=("classic", "gatinaise"), default="classic")
+    p.add_argument(
+        "--players", type=int, choices=(2, 3, 4, 6), default=players, help="seats at the table"
+    )
+    p.add_argument(
+        "--variant", choices=("classic", "gatinaise"), default="classic", help="Trut variant"
+    )
     p.add_argument(
         "--sum-on-patte",
         action="store_true",
         help="6 players: a patté trick goes to the larger sum of values (T21)",
     )
-    p.add_argument("--name", default=name, help="your name at the table")
-    p.add_argument("--table-name", default="")
+    p.add_argument("--name", type=name_arg, default=name, help="your name at the table")
+    p.add_argument(
+        "--table-name",
+        type=table_name_arg,
+        default="",
+        help="the table's name on the LAN (default: \"NAME's table\")",
+    )
     p.add_argument(
         "--bots",
-        type=int,
+        type=count_arg,
         default=0,
         help="seat K bots at once; the game starts when every seat is taken",
     )
-    p.add_argument("--port", type=int, default=0, help="embedded broker port (0: any)")
+    p.add_argument("--port", type=port_arg, default=0, help="embedded broker port (0: any)")
     _private_option(p, "a private table: the broker lets in only those who give its password")
     p.add_argument(
         "--no-announce",
@@ -666,6 +847,7 @@ def _lan_search_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--interface",
         action="append",
+        type=ipv4_arg,
         metavar="IP",
         help="search only on this interface address (repeatable; default: all)",
     )
@@ -673,8 +855,12 @@ def _lan_search_options(p: argparse.ArgumentParser) -> None:
 
 def add_network_commands(sub: Any, seed_type: Any) -> None:
     def network_options(p: argparse.ArgumentParser, bot_default: str | None) -> None:
-        p.add_argument("--store", type=Path, help="keep this seat's keys, log and secrets here")
-        p.add_argument("--seed", help="deterministic keys and randomness (testing only)")
+        p.add_argument(
+            "--store", type=folder_arg, help="keep this seat's keys, log and secrets here"
+        )
+        p.add_argument(
+            "--seed", type=seed_arg, help="deterministic keys and randomness (testing only)"
+        )
         _timing_options(p)
         p.add_argument("--json", action="store_true", help="one JSON object per line")
         p.add_argument(
@@ -686,42 +872,65 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
             else "the bot that plays the host's seat",
         )
 
-    hp = sub.add_parser("host", help="host a table without a UI (bots fill empty seats)")
+    hp = sub.add_parser(
+        "host",
+        help="host a table without a UI (bots fill empty seats)",
+        formatter_class=HelpFormatter,
+    )
     _table_options(hp, 4, "Host")
-    hp.add_argument("--broker", help="use an external broker mqtt://host:port")
+    hp.add_argument("--broker", type=broker_arg, help="use an external broker mqtt://host:port")
     hp.add_argument(
         "--bind",
+        type=ipv4_arg,
         default="127.0.0.1",
         help="embedded broker address (LAN: the LAN interface's address)",
     )
     hp.add_argument("--inprocess-broker", action="store_true", help=argparse.SUPPRESS)
     network_options(hp, "heuristic")
 
-    pp = sub.add_parser("play", help="host a table and play it on the terminal")
+    pp = sub.add_parser(
+        "play", help="host a table and play it on the terminal", formatter_class=HelpFormatter
+    )
     _table_options(pp, 2, (os.environ.get("USER") or "Player")[:32])
-    pp.add_argument("--bind", help="broker address (default: this machine's LAN address)")
-    pp.add_argument("--store", type=Path, help="this seat's keys, log and secrets")
-    pp.add_argument("--seed", help=argparse.SUPPRESS)
+    pp.add_argument(
+        "--bind", type=ipv4_arg, help="broker address (default: this machine's LAN address)"
+    )
+    pp.add_argument("--store", type=folder_arg, help="this seat's keys, log and secrets")
+    pp.add_argument("--seed", type=seed_arg, help=argparse.SUPPRESS)
     _timing_options(pp)
 
-    tp = sub.add_parser("tables", help="list the tables open on the LAN")
+    tp = sub.add_parser(
+        "tables", help="list the tables open on the LAN", formatter_class=HelpFormatter
+    )
     _lan_search_options(tp)
     tp.add_argument("--watch", action="store_true", help="keep listing as tables change")
-    tp.add_argument("--json", action="store_true")
+    tp.add_argument("--json", action="store_true", help="one JSON list per search")
 
-    jp = sub.add_parser("join", help="join a table (found on the LAN, or --broker/--table)")
+    jp = sub.add_parser(
+        "join",
+        help="join a table (found on the LAN, or --broker/--table)",
+        formatter_class=HelpFormatter,
+    )
     jp.add_argument("table_name", nargs="?", help="name of a table found on the LAN")
-    jp.add_argument("--broker", help="mqtt://host:port")
-    jp.add_argument("--table", help="table id (32 hex digits)")
-    jp.add_argument("--name", default="Player")
+    jp.add_argument("--broker", type=broker_arg, help="mqtt://host:port")
+    jp.add_argument("--table", type=table_id_arg, help="table id (32 hex digits)")
+    jp.add_argument("--name", type=name_arg, default="Player", help="your name at the table")
     jp.add_argument(
         "--fallback",
+        type=fallback_arg,
         metavar="URL",
         help="mqtt://address:port where this seat hosts the table if its broker "
         "is lost (docs/protocol.md 9.3)",
     )
     jp.add_argument("--resume", action="store_true", help="come back from --store after a crash")
     _private_option(jp, "the table is private (asked anyway for one found private on the LAN)")
+    jp.add_argument(
+        "--lobby-timeout",
+        type=_seconds,
+        default=LOBBY_TIMEOUT,
+        help="give up when no host has been at the table for this long, or when the "
+        "table has been playing without this seat for this long (s)",
+    )
     _lan_search_options(jp)
     network_options(jp, None)
 

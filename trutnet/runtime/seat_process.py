@@ -6,7 +6,10 @@
 * :func:`join` asks for a seat until the ``open`` entry names it, then plays.
 * :func:`resume` brings a seat back from its store after a crash.
 
-Every function returns a :class:`SeatResult` once the game is over.
+Every function returns a :class:`SeatResult` once the game is over. A join that
+cannot go on (no broker at the address, no host at the table, the table already
+full or its host gone before it opened) raises :class:`JoinError`, whose message
+is one line for a person.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ import asyncio
 import contextlib
 import os
 import random
+import re
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,10 +33,24 @@ from trutnet.keystore import KeyFileError, load_identity, load_or_create_identit
 from trutnet.net import topics
 from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
 from trutnet.net.mqtt_link import MqttLink
-from trutnet.protocol.lobby import ANNOUNCE_VERSION, Lobby, LobbyError, sign_announcement
+from trutnet.net.private import credentials
+from trutnet.protocol.lobby import (
+    ANNOUNCE_VERSION,
+    Lobby,
+    LobbyError,
+    check_announcement,
+    sign_announcement,
+)
 from trutnet.protocol.table import Rejected, TablePeer
 from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
 from trutnet.store import PeerStore, StoreError
+
+LOBBY_TIMEOUT = 15.0  # seconds a joiner waits for its table's host to be seen (lobby)
+PROBE_TIMEOUT = 5.0  # seconds to reach a broker before saying it cannot be reached
+
+
+class JoinError(Exception):
+    """A join that cannot go on; the message says what and why, in one line."""
 
 
 @dataclass
@@ -78,6 +97,7 @@ class SeatResult:
     halted: str | None
     stats: dict[str, Any]
     hand_ms: list[float]
+    teams: list[list[int]] | None = None  # the seats of each team (winner: an index)
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -85,6 +105,11 @@ class SeatResult:
 
 def _rng(seed: str | None, label: str) -> Callable[[int], bytes]:
     return SeededRandom(f"{seed}/{label}") if seed is not None else os.urandom
+
+
+def _bot_random(seed: str | None, label: str) -> random.Random:
+    """A bot's own choices: reproducible with ``--seed``, unpredictable without."""
+    return random.Random(f"{seed}/{label}") if seed is not None else random.Random()
 
 
 def _identity(store: Path | None, seed: str | None, label: str) -> Identity:
@@ -97,7 +122,9 @@ def _identity(store: Path | None, seed: str | None, label: str) -> Identity:
 
 def _result(runtime: TableRuntime) -> SeatResult:
     replica = runtime.replica
-    assert replica is not None and replica.state is not None
+    if replica is None or replica.state is None:  # stopped before the table opened
+        why = "gave up" if runtime.gave_up else "stopped"
+        raise JoinError(f"{why} before the table opened: no host seated this seat")
     return SeatResult(
         seats=[p.seat for p in runtime.peers],
         state_hash=replica.state.state_hash(),
@@ -112,6 +139,7 @@ def _result(runtime: TableRuntime) -> SeatResult:
             round((b - a) * 1000, 1)
             for a, b in zip(runtime.hand_started, runtime.hand_started[1:], strict=False)
         ],
+        teams=[list(t) for t in replica.state.teams],
     )
 
 
@@ -175,7 +203,7 @@ async def host(
     host_seat = LocalSeat(
         identity or _identity(store / "seat-0" if store else None, seed, "host"),
         name,
-        make_bot(host_bot, random.Random(f"{seed}/bot0")) if host_bot else None,
+        make_bot(host_bot, _bot_random(seed, "bot0")) if host_bot else None,
         PeerStore(store / "seat-0") if store else None,
         rng=_rng(seed, "seat0"),
     )
@@ -191,9 +219,9 @@ async def host(
     def seat_bot() -> None:
         k = len(local) - 1
         bot = LocalSeat(
-            _identity(None, seed or os.urandom(8).hex(), f"bot{k}"),
+            _identity(None, seed, f"bot{k}"),  # without a seed: a fresh 32-byte random key
             f"Bot {k + 1}",
-            make_bot(bot_kind, random.Random(f"{seed}/bot{k + 1}")),
+            make_bot(bot_kind, _bot_random(seed, f"bot{k + 1}")),
             PeerStore(store / f"bot-{k}") if store else None,
             rng=_rng(seed, f"bot{k}"),
         )
@@ -224,7 +252,7 @@ async def host(
         announced[:] = [signed]
         await link.publish(topics.lobby(table_id), signed, retain=True)
 
-    await announce("open")
+    await announce("open" if not lobby.full else "playing")  # full at once: bots only
     hooks.lobby(lobby.roster())
     while not lobby.full:
         seated = len(lobby.keys)
@@ -301,13 +329,16 @@ async def join(
     hooks: Hooks | None = None,
     identity: Identity | None = None,
     password: str | None = None,
+    lobby_timeout: float = LOBBY_TIMEOUT,
 ) -> SeatResult:
+    """Ask for a seat at ``table_id`` and play it; :class:`JoinError` when the table
+    cannot be joined (see :func:`watch_lobby`)."""
     hooks = hooks or Hooks()
     label = f"join-{name}"
     seat = LocalSeat(
         identity or _identity(store, seed, label),
         name,
-        make_bot(bot_kind, random.Random(f"{seed}/{label}")) if bot_kind else None,
+        make_bot(bot_kind, _bot_random(seed, label)) if bot_kind else None,
         PeerStore(store) if store else None,
         rng=_rng(seed, label),
         fallback=fallback,
@@ -317,11 +348,176 @@ async def join(
     link = MqttLink(endpoints, [], f"join-{table_id.hex()[:8]}", password=password)
     runtime = TableRuntime(table_id, link, [seat], options, on_event)
     hooks.attach(runtime, seat)
+    game = asyncio.create_task(runtime.run(join_names=True))
+    watcher = asyncio.create_task(
+        watch_lobby(table_id, endpoints[0], seat, lobby_timeout, password)
+    )
     try:
-        await runtime.run(join_names=True)
+        done, _ = await asyncio.wait([game, watcher], return_when=asyncio.FIRST_COMPLETED)
+        if watcher in done and watcher.exception() is not None:
+            raise watcher.exception()  # type: ignore[misc]
+        await game
     finally:
+        for task in (watcher, game):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         await link.close()
     return _result(runtime)
+
+
+def _reason(exc: BaseException, timeout: float) -> str:
+    """Why a connection failed, in a person's words."""
+    if isinstance(exc, TimeoutError):
+        return f"no answer within {timeout:g} s"
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused (nothing listens on that port)"
+    if isinstance(exc, socket.gaierror):
+        return "unknown host name"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror[0].lower() + exc.strerror[1:]
+    text = re.sub(r"^\[Errno \d+\] ", "", str(exc)) or type(exc).__name__
+    return text[0].lower() + text[1:]
+
+
+async def probe_broker(
+    endpoint: Endpoint, timeout: float = PROBE_TIMEOUT, password: str | None = None
+) -> None:
+    """Connect to the MQTT broker at ``endpoint`` (with a private table's ``password``)
+    and leave; :class:`JoinError` saying why when that does not work within
+    ``timeout`` seconds, or when the broker refuses our password (or our lack of one)."""
+    import aiomqtt
+
+    from trutnet.net.private import refusal, refused_message
+
+    where = f"cannot reach the broker at {endpoint.url}"
+    try:
+        _, writer = await asyncio.wait_for(
+            asyncio.open_connection(endpoint.host, endpoint.port), timeout
+        )
+    except (OSError, TimeoutError) as exc:
+        raise JoinError(f"{where}: {_reason(exc, timeout)}") from None
+    writer.close()
+    with contextlib.suppress(Exception):
+        await writer.wait_closed()
+    try:
+        async with (
+            asyncio.timeout(timeout),
+            aiomqtt.Client(endpoint.host, endpoint.port, timeout=timeout, **credentials(password)),
+        ):
+            pass
+    except (aiomqtt.MqttError, OSError, TimeoutError) as exc:
+        if refusal(exc):
+            raise JoinError(refused_message(endpoint, password)) from None
+        raise JoinError(
+            f"{where}: it does not answer as an MQTT broker ({_reason(exc, timeout)})"
+        ) from None
+
+
+def _lobby_status(payload: bytes, table_id: bytes) -> str | None:
+    """The status ("open", "playing") of the host's retained lobby announcement, or
+    None when there is none (cleared by the host's last will) or it is not one the
+    table's own host signed (7.8). Only used to tell a person why a join cannot go
+    on."""
+    if not payload:
+        return None
+    try:
+        return str(check_announcement(payload, table_id)["status"])
+    except LobbyError:  # forged, of another table, malformed: as good as none
+        return None
+
+
+async def lobby_status(
+    table_id: bytes, endpoint: Endpoint, timeout: float, password: str | None = None
+) -> str:
+    """Wait up to ``timeout`` s for the host's lobby announcement of ``table_id`` at
+    ``endpoint``; its status, or :class:`JoinError` when no host is there."""
+    import aiomqtt
+
+    try:
+        async with (
+            asyncio.timeout(timeout),
+            aiomqtt.Client(
+                endpoint.host, endpoint.port, timeout=min(timeout, 5), **credentials(password)
+            ) as client,
+        ):
+            await client.subscribe(topics.lobby(table_id), qos=1)
+            async for message in client.messages:
+                payload = message.payload
+                status = _lobby_status(payload if isinstance(payload, bytes) else b"", table_id)
+                if status is not None:
+                    return status
+    except TimeoutError:
+        pass
+    except aiomqtt.MqttError as exc:
+        raise JoinError(f"lost the broker at {endpoint.url}: {_reason(exc, timeout)}") from None
+    raise JoinError(
+        f"no host answers for table {table_id.hex()} at {endpoint.url} "
+        f"(waited {timeout:g} s): the table id is wrong, or its host has left"
+    )
+
+
+async def watch_lobby(
+    table_id: bytes,
+    endpoint: Endpoint,
+    seat: LocalSeat,
+    timeout: float = LOBBY_TIMEOUT,
+    password: str | None = None,
+) -> None:
+    """Until ``seat`` is seated (the host's ``open`` names it), watch the table's lobby
+    announcement: :class:`JoinError` when no host has been there for ``timeout`` s
+    (never came, or left: its last will clears the announcement), when the table has
+    been playing without this seat for ``timeout`` s (every seat taken), or when the
+    broker cannot be reached again for ``timeout`` s."""
+    import aiomqtt
+
+    loop = asyncio.get_running_loop()
+    status: str | None = None
+    seen: str | None = None
+    since = loop.time()
+    lost: float | None = None  # since when the broker cannot be reached
+
+    def check() -> None:
+        if seat.peer is not None or loop.time() - since < timeout:
+            return
+        if status is None:
+            if seen is None:
+                raise JoinError(
+                    f"no host answers for table {table_id.hex()} at {endpoint.url} "
+                    f"(waited {timeout:g} s): the table id is wrong, or its host has left"
+                )
+            raise JoinError(f"the host of table {table_id.hex()} left before the game started")
+        if status != "open":
+            raise JoinError(
+                f"table {table_id.hex()} is {status} without this seat: every seat is taken"
+            )
+
+    while seat.peer is None:
+        try:
+            async with aiomqtt.Client(
+                endpoint.host, endpoint.port, timeout=5, **credentials(password)
+            ) as client:
+                await client.subscribe(topics.lobby(table_id), qos=1)
+                lost = None
+                messages = aiter(client.messages)
+                while seat.peer is None:
+                    try:
+                        message = await asyncio.wait_for(anext(messages), 0.5)
+                    except TimeoutError:
+                        check()
+                        continue
+                    payload = message.payload
+                    now = _lobby_status(payload if isinstance(payload, bytes) else b"", table_id)
+                    if now != status:
+                        status, since = now, loop.time()
+                        seen = seen or now
+                    check()
+        except aiomqtt.MqttError as exc:
+            lost = lost if lost is not None else loop.time()
+            if loop.time() - lost >= timeout:
+                why = _reason(exc, timeout)
+                raise JoinError(f"lost the broker at {endpoint.url} (host gone?): {why}") from None
+            await asyncio.sleep(1)
 
 
 def load_seat(
