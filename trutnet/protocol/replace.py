@@ -29,7 +29,7 @@ from typing import Any
 
 from trutnet.crypto import CryptoError, KeyPair, KeyProof, decode_point, verify_key
 from trutnet.crypto.group import Point, RandomBytes
-from trutnet.crypto.identity import Identity
+from trutnet.crypto.identity import Identity, fingerprint
 from trutnet.crypto.transcript import Context
 from trutnet.protocol.envelope import PROTOCOL_VERSION, Entry, MessageError, parse_entry, sign_entry
 from trutnet.protocol.lobby import LobbyError, check_name
@@ -277,3 +277,21 @@ def pick_quorum(
             continue
         return (offers[taker] if taker is not None else None), wires
     return None
+
+
+def describe(change: SeatChange) -> str:
+    """One line for people (``trutnet verify``, screens): who voted, which seat, and who
+    plays it from which hand, or that the game was abandoned."""
+    voters = ", ".join(str(v) for v in change.voters)
+    if change.kind == "abandoned":
+        return (
+            f"entry {change.entry}: game abandoned, no winner: the table waited for seat "
+            f"{change.seat} (blamed); voted by seats {voters}, written by seat "
+            f"{change.coordinator}"
+        )
+    key = fingerprint(change.taker) if change.taker is not None else "?"
+    return (
+        f"entry {change.entry}: seat {change.seat} replaced: hand void; voted by seats "
+        f"{voters}, written by seat {change.coordinator}; from hand {change.hand + 1} the "
+        f"seat is played by newcomer {change.name!r} (key {key})"
+    )

@@ -116,9 +116,14 @@ class TableRuntime:
         link._endpoints = self.candidates
         self.successor_broker: Any = None
         self.own_broker: Any = None  # the table's broker, ours to restart if it is gone
+        # 7.7: (stalled seat, head) -> voter -> vote; -> offer id -> offer
         self.votes: dict[tuple[int, bytes], dict[int, bytes]] = {}
-        self._voted: set[tuple[int, bytes]] = set()
+        self.offers: dict[tuple[int, bytes], dict[bytes, bytes]] = {}
+        self._voted: dict[tuple[int, bytes], bytes | None] = {}
+        self._vote_times: dict[tuple[int, bytes], float] = {}
+        self._offered: set[tuple[int, bytes]] = set()
         self._told_replaced: set[int] = set()
+        self._told_taken: set[int] = set()
         self.finished: dict[str, set[int]] = {}  # done topic -> seats said done
         self.on_over: Callable[[], None] | None = None  # the game is over (before lingering)
         self._stop_lingering = asyncio.Event()
@@ -254,6 +259,9 @@ class TableRuntime:
         entries = replica.log.entries
         ids = [e.id for e in entries] if head != GENESIS else []
         if head != GENESIS and head not in ids:
+            void = self.recent_void()  # 7.8: maybe a replaced seat that wrote at its place
+            if void is not None:
+                await self.link.publish(topics.log(self.table_id), void)
             return
         start = ids.index(head) + 1 if head != GENESIS else 0
         missing = entries[start : start + MAX_SYNC_ANSWER]
@@ -274,8 +282,10 @@ class TableRuntime:
         if not isinstance(keys, list):
             return
         for seat in self.seats:
-            if seat.peer is None and seat.identity.public in keys:
-                index = keys.index(seat.identity.public)
+            if seat.peer is None:
+                # Not named: a newcomer that follows the game and may take a stalled seat (7.7)
+                mine = seat.identity.public
+                index = keys.index(mine) if mine in keys else 0
                 seat.peer = TablePeer(seat.identity, index, self.table_id, seat.rng or _urandom)
                 if seat.store is not None:
                     seat.peer.on_secrets = seat.store.save_secrets
@@ -334,8 +344,8 @@ class TableRuntime:
         if seat.store is None or seat.peer is None:
             return
         stored = seat.store.count()
-        for entry in seat.peer.replica.log.entries[stored:]:
-            seat.store.append(entry.wire)
+        for wire in seat.peer.replica.journal[stored:]:  # forks included (7.8)
+            seat.store.append(wire)
 
     def wake(self) -> None:
         """Something local changed (a person decided): write now."""
@@ -452,7 +462,7 @@ class TableRuntime:
     # ------------------------------------------------------- the end (9.2)
 
     def local_seats(self) -> set[int]:
-        return {p.seat for p in self.peers if not p.replaced()}
+        return {p.seat for p in self.peers if p.seated()}
 
     def _on_done(self, topic: str, payload: bytes) -> None:
         """ "Done" is advisory and unsigned: it only decides how long a finished peer
@@ -473,6 +483,8 @@ class TableRuntime:
         seats = set(range(replica.n)) - self.local_seats()
         if replica.halted is not None:
             seats.discard(replica.halted.seat)
+        if replica.abandoned is not None:  # 7.7: the stalled seat is not waited for
+            seats.discard(replica.abandoned.seat)
         for done in self.finished.values():
             seats -= done
         return seats
@@ -506,80 +518,222 @@ class TableRuntime:
 
     # --------------------------------------------------- replacing a seat (7.7)
 
+    def _stall_key(self, stalled: int) -> tuple[int, bytes] | None:
+        """(stalled seat, head) if the table is stuck on ``stalled`` in a game now."""
+        replica = self.replica
+        if replica is None or not replica.can_void(stalled):
+            return None
+        return stalled, replica.log.head
+
+    def _keep(self, book: dict[tuple[int, bytes], Any]) -> None:
+        """Offers and votes only matter at the head the table is stuck at: drop the rest."""
+        head = self.head()
+        for key in [k for k in book if k[1] != head][: max(0, len(book) - 8)]:
+            del book[key]
+
     async def _on_vote(self, wire: bytes) -> None:
+        """A vote or an offer from the ``vote`` topic: kept only if it is signed by the
+        key it claims (a vote: its voter's seated key) and is for the point the table
+        is stuck at; anything else is dropped and counted."""
+        from trutnet.protocol.replace import VoteError, parse_offer, parse_vote
+
+        replica = self.replica
+        if replica is None or replica.state is None:
+            return
         try:
-            vote = parse_entry(wire, self.table_id)
-            stalled = int(vote.body["seat"])
-        except (MessageError, KeyError, TypeError, ValueError):
+            if not isinstance(wire, bytes) or len(wire) > 1024:
+                raise VoteError("not a vote or an offer")
+            kind = parse_entry(wire, self.table_id).type
+            if kind == "offer":
+                offer = parse_offer(wire, self.table_id)
+                key = (offer.seat, offer.entry.prev)
+                offers = self.offers.setdefault(key, {})
+                if len(offers) < 8 and replica.n > offer.seat:
+                    offers[offer.id] = wire
+                self._keep(self.offers)
+                stalled = offer.seat
+            else:
+                vote = parse_vote(wire, self.table_id, replica.seats)
+                self.votes.setdefault((vote.stalled, vote.head), {})[vote.voter] = wire
+                self._keep(self.votes)
+                stalled = vote.stalled
+        except (MessageError, VoteError) as exc:
+            self.stats.rejected.append(f"vote topic: {exc}")
             return
-        if vote.type != "vote":
-            return
-        self.votes.setdefault((stalled, vote.prev), {})[vote.seat] = wire
         await self._maybe_replace(stalled)
 
-    async def _vote(self, stalled: int) -> None:
+    def _taker(self, key: tuple[int, bytes]) -> bytes | None:
+        """The offer this process votes for: the one a partner voted for, else the
+        lowest offer id (so that every voter names the same)."""
+        from trutnet.protocol.replace import VoteError, parse_vote, partners
+
         replica = self.replica
-        if replica is None:
+        offers = self.offers.get(key, {})
+        if replica is None or replica.state is None or not offers:
+            return None
+        mates = partners(key[0], replica.state.team_of)
+        for voter, wire in sorted(self.votes.get(key, {}).items()):
+            try:
+                taker = parse_vote(wire, self.table_id, replica.seats).taker
+            except VoteError:
+                continue
+            if voter in mates and taker in offers:
+                return taker
+        return min(offers)
+
+    async def _vote(self, stalled: int, abandon: bool) -> None:
+        """Vote on ``stalled``: for the newcomer that offered, or (``abandon``, or no
+        partners) to abandon the game. A vote is signed again only if it changes."""
+        from trutnet.protocol.replace import partners
+
+        key = self._stall_key(stalled)
+        replica = self.replica
+        if key is None or replica is None or replica.state is None:
             return
-        key = (stalled, replica.log.head)
-        if key in self._voted:
+        taker = self._taker(key) if partners(stalled, replica.state.team_of) else None
+        if taker is None and not abandon and partners(stalled, replica.state.team_of):
+            return  # a team game waits for a newcomer's offer first
+        if self._voted.get(key, b"-") == taker:
             return
-        self._voted.add(key)
+        self._voted[key] = taker
+        self._vote_times.setdefault(key, time.monotonic())
         for peer in self.peers:
-            if peer.seat != stalled and not peer.replaced():
-                wire = peer.vote(stalled)
+            if peer.seat != stalled and peer.seated():
+                wire = peer.vote(stalled, taker)
                 self.votes.setdefault(key, {})[peer.seat] = wire
-                self.on_event("vote", {"seat": stalled, "voter": peer.seat})
+                self.on_event(
+                    "vote",
+                    {
+                        "seat": stalled,
+                        "voter": peer.seat,
+                        "for": "abandon" if taker is None else "newcomer",
+                    },
+                )
                 await self.link.publish(topics.vote(self.table_id), wire, wait=5)
         await self._maybe_replace(stalled)
 
     async def _maybe_replace(self, stalled: int) -> None:
-        from trutnet.bots import make_bot
-        from trutnet.protocol.replace import VoteError, coordinator, votes_needed
+        """As the coordinator: write the ``void`` (or ``abandon``) once a quorum agrees."""
+        from trutnet.protocol.replace import VoteError, coordinator, pick_quorum
 
+        key = self._stall_key(stalled)
         replica = self.replica
-        if replica is None or not replica.can_void(stalled):
+        if key is None or replica is None or replica.state is None:
             return
-        votes = self.votes.get((stalled, replica.log.head), {})
-        chief = next(
-            (
-                p
-                for p in self.peers
-                if p.seat == coordinator(stalled, replica.n) and not p.replaced()
-            ),
-            None,
+        chief_seat = coordinator(stalled, replica.state.team_of)
+        chief = next((p for p in self.peers if p.seat == chief_seat and p.seated()), None)
+        if chief is None:
+            return
+        chosen = pick_quorum(
+            self.votes.get(key, {}),
+            self.offers.get(key, {}),
+            self.table_id,
+            replica.seats,
+            replica.state.team_of,
+            key[1],
+            stalled,
+            replica.state.hand_number,
         )
-        if chief is None or len(votes) < votes_needed(replica.n):
+        if chosen is None:
             return
+        offer, votes = chosen
         try:
-            wire, bot_peer = chief.replace(stalled, list(votes.values()), f"Bot {stalled}")
+            wire = chief.replace(stalled, votes, offer) if offer else chief.abandon(stalled, votes)
         except VoteError:
             return
-        import random
-
-        bot_seat = LocalSeat(
-            bot_peer.identity,
-            f"Bot {stalled}",
-            make_bot("heuristic", random.Random()),
-            None,
-            bot_peer,
+        self.ingest_local(chief, wire)
+        change = chief.replica.changes[-1]
+        self.on_event(
+            change.kind,
+            {
+                "seat": stalled,
+                "voters": list(change.voters),
+                "coordinator": chief.seat,
+                "by": change.name,
+            },
         )
-        self.seats.append(bot_seat)
+        await self.link.publish(topics.log(self.table_id), wire)
+
+    def ingest_local(self, author: TablePeer, wire: bytes) -> None:
+        """An entry that a local seat just signed: every other local seat takes it."""
         for seat in self.seats:
-            if seat.peer is not None and seat.peer is not chief and seat is not bot_seat:
+            if seat.peer is not None and seat.peer is not author:
                 self.ingest(wire)
                 break
         for seat in self.seats:
             self._persist(seat)
         self._touch()
-        self.on_event("replaced", {"seat": stalled, "by": "bot", "coordinator": chief.seat})
-        await self.link.publish(topics.log(self.table_id), wire)
+
+    async def _offer(self, stalled: int) -> None:
+        """As a newcomer (a local peer that holds no seat): offer to take ``stalled``."""
+        from trutnet.protocol.replace import partners
+        from trutnet.protocol.table import LocalError
+
+        key = self._stall_key(stalled)
+        replica = self.replica
+        if key is None or replica is None or replica.state is None or key in self._offered:
+            return
+        if not partners(stalled, replica.state.team_of):
+            return
+        for seat in self.seats:
+            peer = seat.peer
+            if peer is None or peer.seated() or peer.replaced() or seat.bot is None:
+                continue
+            try:
+                wire = peer.offer(stalled, seat.name)
+            except LocalError:
+                continue
+            self._offered.add(key)
+            self.offers.setdefault(key, {})[parse_entry(wire).id] = wire
+            self.on_event("offer", {"seat": stalled, "name": seat.name})
+            await self.link.publish(topics.vote(self.table_id), wire, wait=5)
+            return
 
     def _notice_replaced(self) -> None:
         for peer in self.peers:
             if peer.replaced() and peer.seat not in self._told_replaced:
                 self._told_replaced.add(peer.seat)
                 self.on_event("you_were_replaced", {"seat": peer.seat})
+        for seat in self.seats:  # a newcomer whose offer a void accepted
+            peer = seat.peer
+            if peer is None or id(peer) in self._told_taken or not peer.seated():
+                continue
+            if any(c.taker == peer.identity.public for c in peer.replica.changes):
+                self._told_taken.add(id(peer))
+                self.on_event("took_seat", {"seat": peer.seat})
+
+    async def _stalled(self, stalled: int, waited: float) -> None:
+        """The table has waited ``waited`` seconds for ``stalled``, a seat not played here."""
+        opts = self.options
+        if waited >= min(opts.stall_timeout, opts.void_timeout):
+            await self._offer(stalled)
+        if waited >= opts.void_timeout:
+            await self._vote(stalled, abandon=waited >= 2 * opts.void_timeout)
+            await self._maybe_replace(stalled)  # votes may have come before our head did
+
+    def _release_holds(self) -> None:
+        """A local seat that voted, then saw the stalled seat's late entry, holds (7.8);
+        if no void came within twice the void timeout of its vote, it follows that entry."""
+        now = time.monotonic()
+        for peer in self.peers:
+            if peer.holding() and any(
+                now - self._vote_times.get(key, now) >= 2 * self.options.void_timeout
+                for key in peer.holds
+            ):
+                peer.release()
+                self.on_event("vote_released", {"seat": peer.seat})
+                self._touch()
+
+    def recent_void(self) -> bytes | None:
+        """The last ``void`` or ``abandon`` in the log, if it is among the last 2,000
+        entries: what a replaced seat that wrote at its place needs (7.8)."""
+        replica = self.replica
+        if replica is None or not replica.changes:
+            return None
+        index = replica.changes[-1].entry
+        if len(replica.log) - index > MAX_SYNC_ANSWER:
+            return None
+        return replica.log.entries[index].wire
 
     async def _idle(self) -> None:
         """Nothing happened for a while: fill gaps, report a stalled seat, vote."""
@@ -609,9 +763,9 @@ class TableRuntime:
             )
         elif waited >= 2 * self.options.gap_timeout:
             await self._ask_sync()
-        local = {p.seat for p in self.peers if not p.replaced()}
-        if waited >= self.options.void_timeout and expected[0] not in local:
-            await self._vote(expected[0])
+        if expected[0] not in self.local_seats():
+            await self._stalled(expected[0], waited)
+        self._release_holds()
 
 
 def _urandom(size: int) -> bytes:
