@@ -5,6 +5,8 @@ follows the game; and a seat's own bad decision is refused before it is signed."
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 
@@ -22,6 +24,21 @@ from trutnet.protocol.replace import (
     pick_quorum,
 )
 from trutnet.protocol.table import LocalError, Rejected, TablePeer
+from trutnet.store import save_transcript
+
+
+def verify_output(tmp_path, replica):
+    """What ``trutnet verify`` prints for ``replica``'s log."""
+    path = tmp_path / "game.json"
+    save_transcript(path, replica.table_id, [e.wire for e in replica.log.entries])
+    done = subprocess.run(
+        [sys.executable, "-m", "trutnet", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout
 
 
 def run_to(table, predicate, limit=20_000):
@@ -76,7 +93,7 @@ def forge_as(peer, type, body):
 # ------------------------------------------------------- 2 players: abandon only
 
 
-def test_2p_a_seat_alone_cannot_take_the_other_seat_it_can_only_abandon():
+def test_2p_a_seat_alone_cannot_take_the_other_seat_it_can_only_abandon(tmp_path):
     """Issue reproduction: seat 0 voided seat 1 after 8 entries and read its hand."""
     table = new_memory_table(TrutConfig(2), "two", ["heuristic"] * 2)
     run_to(table, waits_for(1, after=8))
@@ -141,6 +158,9 @@ def test_2p_a_seat_alone_cannot_take_the_other_seat_it_can_only_abandon():
     assert set(replica.state.known) & hidden == set()  # seat 0 never saw seat 1's cards
     report = audit(replica.table_id, [e.wire for e in replica.log.entries])
     assert report.ok and report.replica.abandoned == replica.abandoned
+    out = verify_output(tmp_path, replica)
+    assert "game abandoned, no winner: the table waited for seat 1 (blamed)" in out
+    assert "voted by seats 0, written by seat 0" in out and "OK: the transcript is valid" in out
     # The stalled seat comes back: its late entry is refused, it follows the abandon.
     back = table.peers[1]
     late = back.outbox() or ([back.act(_any_legal(back))] if back.decide() else [])
@@ -211,7 +231,7 @@ def test_4p_the_two_opponents_alone_cannot_replace_a_seat():
     )
 
 
-def test_a_newcomer_takes_a_stalled_seat_with_the_partners_vote_and_the_game_ends():
+def test_a_newcomer_takes_a_stalled_seat_with_the_partners_vote_and_the_game_ends(tmp_path):
     table = new_memory_table(TrutConfig(4), "take", ["heuristic"] * 4)
     run_to(table, waits_for(1, "game"))
     table.kill(1)
@@ -268,6 +288,10 @@ def test_a_newcomer_takes_a_stalled_seat_with_the_partners_vote_and_the_game_end
     assert len({p.replica.state.state_hash() for p in [*table.peers, old]}) == 1
     report = audit(taker.replica.table_id, [e.wire for e in taker.replica.log.entries])
     assert report.ok and report.replica.changes == taker.replica.changes
+    out = verify_output(tmp_path, taker.replica)
+    key = taker.identity.fingerprint
+    assert "seat 1 replaced: hand void; voted by seats 0, 3, written by seat 3; " in out
+    assert f"from hand {hand + 2} the seat is played by newcomer 'Nia' (key {key})" in out
 
 
 # ---------------------------------------------------------------- forged votes
