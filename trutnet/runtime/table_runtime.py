@@ -124,6 +124,7 @@ class TableRuntime:
         self._offered: set[tuple[int, bytes]] = set()
         self._told_replaced: set[int] = set()
         self._told_taken: set[int] = set()
+        self._changes_seen = 0
         self.finished: dict[str, set[int]] = {}  # done topic -> seats said done
         self.on_over: Callable[[], None] | None = None  # the game is over (before lingering)
         self._stop_lingering = asyncio.Event()
@@ -328,6 +329,7 @@ class TableRuntime:
             self._persist(seat)
         if advanced:
             self._touch()
+            self._notice_replaced()
             replica = self.replica
             if replica is not None and replica.state is not None:
                 hand = replica.state.hand_number
@@ -690,6 +692,12 @@ class TableRuntime:
             return
 
     def _notice_replaced(self) -> None:
+        """Say once that a local seat was replaced, or that a local newcomer took a seat."""
+        replica = self.replica
+        changes = len(replica.changes) if replica is not None else 0
+        if changes == self._changes_seen:
+            return
+        self._changes_seen = changes
         for peer in self.peers:
             if peer.replaced() and peer.seat not in self._told_replaced:
                 self._told_replaced.add(peer.seat)
