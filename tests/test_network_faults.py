@@ -242,7 +242,7 @@ def test_a_newcomer_takes_a_frozen_seat_and_the_frozen_seat_follows(tmp_path):
     frozen seat, continued, learns it was replaced and follows to the same log."""
     broker = EmbeddedBroker()
     url = broker.start().url
-    timeouts = ["--stall-timeout", "1", "--void-timeout", "3"]
+    timeouts = ["--stall-timeout", "1", "--void-timeout", "3", "--accept-taker", "any"]
     try:
         table, procs = start_table(url, 4, tmp_path, "newcomer", timeouts)
         wait_for_entries(tmp_path / "p1", 40)  # the game has started: every seat is taken

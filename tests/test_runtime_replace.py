@@ -14,7 +14,7 @@ from trutnet.net import topics
 from trutnet.net.memory import new_memory_table, step
 from trutnet.protocol.envelope import parse_entry
 from trutnet.protocol.replace import make_vote
-from trutnet.runtime.table_runtime import LocalSeat, TableRuntime
+from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
 
 
 class RecordingLink:
@@ -45,7 +45,7 @@ def stalled_table():
     return table
 
 
-def runtime_for(table, seat):
+def runtime_for(table, seat, options=None):
     peer = table.peers[seat]
     local = LocalSeat(peer.identity, f"p{seat}", make_bot("heuristic", random.Random(seat)))
     local.peer = peer
@@ -54,6 +54,7 @@ def runtime_for(table, seat):
         peer.replica.table_id,
         RecordingLink(),
         [local],
+        options,
         on_event=lambda kind, data: events.append((kind, data)),
     )
     return runtime, events
@@ -89,7 +90,7 @@ def test_forged_votes_are_dropped_and_never_overwrite_a_real_one():
 
 def test_a_newcomer_process_takes_the_seat_when_the_partner_agrees():
     table = stalled_table()
-    partner, partner_events = runtime_for(table, 3)
+    partner, partner_events = runtime_for(table, 3, Options(takers=("any",)))
     opponent, _ = runtime_for(table, 0)
     # A newcomer process (holds no seat) follows the log, then offers.
     identity = Identity.generate(SeededRandom("nia"))
@@ -106,10 +107,15 @@ def test_a_newcomer_process_takes_the_seat_when_the_partner_agrees():
         assert len(offers) == 1 and parse_entry(offers[0]).type == "offer"
         for runtime in (partner, opponent):
             await runtime._on_vote(offers[0])
-        await opponent._stalled(1, waited=1000.0)  # votes for the offer
+        await opponent._stalled(1, waited=150.0)  # an opponent never picks the taker itself
+        assert opponent.link.published == []
+        await partner._stalled(1, waited=150.0)  # the partner accepts the newcomer
+        chosen = [p for t, p in partner.link.published if t == topics.vote(partner.table_id)]
+        assert len(chosen) == 1
+        await opponent._on_vote(chosen[0])
+        await opponent._stalled(1, waited=150.0)  # and follows the partner's choice
         votes = [p for t, p in opponent.link.published if t == topics.vote(opponent.table_id)]
-        await partner._on_vote(votes[0])
-        await partner._stalled(1, waited=1000.0)  # votes too: a quorum; writes the void
+        await partner._on_vote(votes[0])  # a quorum: the partner writes the void
         return [p for t, p in partner.link.published if t == topics.log(partner.table_id)]
 
     written = asyncio.run(scenario())
@@ -150,3 +156,34 @@ def test_without_partners_the_others_abandon():
     assert [parse_entry(w).type for w in written] == ["abandon"]
     assert dict(events)["abandoned"]["voters"] == [0, 1]
     assert first.done() and first.waiting_for() == {1}  # the abandoned seat is not awaited
+
+
+def test_a_partner_accepts_no_newcomer_by_default_and_the_game_is_abandoned():
+    """An opponent's sockpuppet offers; the stalled seat's partner does not accept
+    strangers unless told to (``--accept-taker``): after twice the void timeout the
+    others abandon instead."""
+    table = stalled_table()
+    partner, events = runtime_for(table, 3)  # default Options: takers=()
+    opponent, _ = runtime_for(table, 0)
+    seat = LocalSeat(
+        Identity.generate(SeededRandom("puppet")), "Puppet", make_bot("random", random.Random(1))
+    )
+    puppet = TableRuntime(table.peers[0].replica.table_id, RecordingLink(), [seat])
+    for wire in table.log:
+        puppet.ingest(wire)
+
+    async def scenario():
+        await puppet._stalled(1, waited=1000.0)
+        offer = puppet.link.published[0][1]
+        for runtime in (partner, opponent):
+            await runtime._on_vote(offer)
+        await partner._stalled(1, waited=150.0)
+        await opponent._stalled(1, waited=150.0)
+        assert partner.link.published == opponent.link.published == []
+        await opponent._stalled(1, waited=1000.0)  # twice the void timeout: abandon
+        await partner._on_vote(opponent.link.published[0][1])
+        await partner._stalled(1, waited=1000.0)
+        return [p for t, p in partner.link.published if t == topics.log(partner.table_id)]
+
+    assert [parse_entry(w).type for w in asyncio.run(scenario())] == ["abandon"]
+    assert dict(events)["abandoned"]["voters"] == [0, 3]

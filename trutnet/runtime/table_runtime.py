@@ -65,6 +65,9 @@ class Options:
     linger: float = 30.0  # at most this long after the end, helping others finish
     rehost_after: float = 3.0  # seconds without any broker before a successor re-hosts
     void_timeout: float = 120.0  # seconds waiting for a seat before voting to replace it
+    # 7.7: newcomers (key fingerprints, or "any") this process's seats accept in place of
+    # a stalled partner; none by default, and then a stalled game is abandoned
+    takers: tuple[str, ...] = ()
     give_up_after: float = 900.0  # seconds without any progress before this peer stops
 
 
@@ -119,7 +122,7 @@ class TableRuntime:
         # 7.7: (stalled seat, head) -> voter -> vote; -> offer id -> offer
         self.votes: dict[tuple[int, bytes], dict[int, bytes]] = {}
         self.offers: dict[tuple[int, bytes], dict[bytes, bytes]] = {}
-        self._voted: dict[tuple[int, bytes], bytes | None] = {}
+        self._voted: dict[tuple[int, bytes, int], bytes | None] = {}  # (key, voter)
         self._vote_times: dict[tuple[int, bytes], float] = {}
         self._offered: set[tuple[int, bytes]] = set()
         self._told_replaced: set[int] = set()
@@ -564,9 +567,12 @@ class TableRuntime:
             return
         await self._maybe_replace(stalled)
 
-    def _taker(self, key: tuple[int, bytes]) -> bytes | None:
-        """The offer this process votes for: the one a partner voted for, else the
-        lowest offer id (so that every voter names the same)."""
+    def _taker(self, key: tuple[int, bytes], voter: int) -> bytes | None:
+        """The offer ``voter`` (a local seat) votes for. A partner of the stalled seat
+        chooses among the newcomers it accepts (``Options.takers``), the lowest offer id
+        first; any other seat follows a partner's choice, and never chooses itself: who
+        plays a seat is its team's decision (7.7)."""
+        from trutnet.crypto.identity import fingerprint
         from trutnet.protocol.replace import VoteError, parse_vote, partners
 
         replica = self.replica
@@ -574,44 +580,55 @@ class TableRuntime:
         if replica is None or replica.state is None or not offers:
             return None
         mates = partners(key[0], replica.state.team_of)
-        for voter, wire in sorted(self.votes.get(key, {}).items()):
+        if voter in mates:
+            accepted = set(self.options.takers)
+            allowed = [
+                offer_id
+                for offer_id, wire in offers.items()
+                if "any" in accepted or fingerprint(parse_entry(wire).author) in accepted
+            ]
+            return min(allowed, default=None)
+        for other, wire in sorted(self.votes.get(key, {}).items()):
             try:
                 taker = parse_vote(wire, self.table_id, replica.seats).taker
             except VoteError:
                 continue
-            if voter in mates and taker in offers:
+            if other in mates and taker in offers:
                 return taker
-        return min(offers)
+        return None
 
     async def _vote(self, stalled: int, abandon: bool) -> None:
-        """Vote on ``stalled``: for the newcomer that offered, or (``abandon``, or no
-        partners) to abandon the game. A vote is signed again only if it changes."""
+        """Each local seat votes on ``stalled``: for the newcomer its team accepts, or
+        (``abandon``, or a seat without partners) to abandon the game. A vote is signed
+        again only when it changes."""
         from trutnet.protocol.replace import partners
 
         key = self._stall_key(stalled)
         replica = self.replica
         if key is None or replica is None or replica.state is None:
             return
-        taker = self._taker(key) if partners(stalled, replica.state.team_of) else None
-        if taker is None and not abandon and partners(stalled, replica.state.team_of):
-            return  # a team game waits for a newcomer's offer first
-        if self._voted.get(key, b"-") == taker:
-            return
-        self._voted[key] = taker
-        self._vote_times.setdefault(key, time.monotonic())
+        team_game = bool(partners(stalled, replica.state.team_of))
         for peer in self.peers:
-            if peer.seat != stalled and peer.seated():
-                wire = peer.vote(stalled, taker)
-                self.votes.setdefault(key, {})[peer.seat] = wire
-                self.on_event(
-                    "vote",
-                    {
-                        "seat": stalled,
-                        "voter": peer.seat,
-                        "for": "abandon" if taker is None else "newcomer",
-                    },
-                )
-                await self.link.publish(topics.vote(self.table_id), wire, wait=5)
+            if peer.seat == stalled or not peer.seated():
+                continue
+            taker = self._taker(key, peer.seat) if team_game else None
+            if taker is None and team_game and not abandon:
+                continue  # a team game waits for a newcomer's offer first
+            if self._voted.get((*key, peer.seat), b"-") == taker:
+                continue
+            self._voted[(*key, peer.seat)] = taker
+            self._vote_times.setdefault(key, time.monotonic())
+            wire = peer.vote(stalled, taker)
+            self.votes.setdefault(key, {})[peer.seat] = wire
+            self.on_event(
+                "vote",
+                {
+                    "seat": stalled,
+                    "voter": peer.seat,
+                    "for": "abandon" if taker is None else "newcomer",
+                },
+            )
+            await self.link.publish(topics.vote(self.table_id), wire, wait=5)
         await self._maybe_replace(stalled)
 
     async def _maybe_replace(self, stalled: int) -> None:
