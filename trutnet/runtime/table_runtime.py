@@ -122,12 +122,14 @@ class TableRuntime:
         # 7.7: (stalled seat, head) -> voter -> vote; -> offer id -> offer
         self.votes: dict[tuple[int, bytes], dict[int, bytes]] = {}
         self.offers: dict[tuple[int, bytes], dict[bytes, bytes]] = {}
-        self._voted: dict[tuple[int, bytes, int], bytes | None] = {}  # (key, voter)
+        # (stalled, head, voter) -> (taker voted for, when it was last said)
+        self._voted: dict[tuple[int, bytes, int], tuple[bytes | None, float]] = {}
         self._vote_times: dict[tuple[int, bytes], float] = {}
-        self._offered: set[tuple[int, bytes]] = set()
+        self._offered: dict[tuple[int, bytes], tuple[bytes, float]] = {}  # our offers
         self._told_replaced: set[int] = set()
         self._told_taken: set[int] = set()
         self._changes_seen = 0
+        self._void_answered = 0.0
         self.finished: dict[str, set[int]] = {}  # done topic -> seats said done
         self.on_over: Callable[[], None] | None = None  # the game is over (before lingering)
         self._stop_lingering = asyncio.Event()
@@ -264,7 +266,9 @@ class TableRuntime:
         ids = [e.id for e in entries] if head != GENESIS else []
         if head != GENESIS and head not in ids:
             void = self.recent_void()  # 7.8: maybe a replaced seat that wrote at its place
-            if void is not None:
+            now = time.monotonic()
+            if void is not None and now - self._void_answered >= 1.0:  # at most 1/s
+                self._void_answered = now
                 await self.link.publish(topics.log(self.table_id), void)
             return
         start = ids.index(head) + 1 if head != GENESIS else 0
@@ -548,9 +552,11 @@ class TableRuntime:
         try:
             if not isinstance(wire, bytes) or len(wire) > 1024:
                 raise VoteError("not a vote or an offer")
-            kind = parse_entry(wire, self.table_id).type
-            if kind == "offer":
-                offer = parse_offer(wire, self.table_id)
+            entry = parse_entry(wire, self.table_id)
+            if entry.type == "offer":
+                if self._stall_key(entry.seat) != (entry.seat, entry.prev):
+                    raise VoteError("an offer for a seat the table is not stuck on here")
+                offer = parse_offer(wire, self.table_id)  # the key proof: checked last
                 key = (offer.seat, offer.entry.prev)
                 offers = self.offers.setdefault(key, {})
                 if len(offers) < 8 and replica.n > offer.seat:
@@ -614,9 +620,15 @@ class TableRuntime:
             taker = self._taker(key, peer.seat) if team_game else None
             if taker is None and team_game and not abandon:
                 continue  # a team game waits for a newcomer's offer first
-            if self._voted.get((*key, peer.seat), b"-") == taker:
+            said = self._voted.get((*key, peer.seat))
+            if said is not None and said[0] == taker:  # the same vote: said again every 2 s
+                if time.monotonic() - said[1] >= 2.0:
+                    self._voted[(*key, peer.seat)] = (taker, time.monotonic())
+                    wire = self.votes.get(key, {}).get(peer.seat)
+                    if wire is not None:
+                        await self.link.publish(topics.vote(self.table_id), wire, wait=5)
                 continue
-            self._voted[(*key, peer.seat)] = taker
+            self._voted[(*key, peer.seat)] = (taker, time.monotonic())
             self._vote_times.setdefault(key, time.monotonic())
             wire = peer.vote(stalled, taker)
             self.votes.setdefault(key, {})[peer.seat] = wire
@@ -690,9 +702,15 @@ class TableRuntime:
 
         key = self._stall_key(stalled)
         replica = self.replica
-        if key is None or replica is None or replica.state is None or key in self._offered:
+        if key is None or replica is None or replica.state is None:
             return
         if not partners(stalled, replica.state.team_of):
+            return
+        if key in self._offered:  # said again every 2 s: a seat may have been behind
+            wire, said = self._offered[key]
+            if time.monotonic() - said >= 2.0:
+                self._offered[key] = (wire, time.monotonic())
+                await self.link.publish(topics.vote(self.table_id), wire, wait=5)
             return
         for seat in self.seats:
             peer = seat.peer
@@ -702,7 +720,8 @@ class TableRuntime:
                 wire = peer.offer(stalled, seat.name)
             except LocalError:
                 continue
-            self._offered.add(key)
+            self._offered[key] = (wire, time.monotonic())
+            self._keep(self._offered)
             self.offers.setdefault(key, {})[parse_entry(wire).id] = wire
             self.on_event("offer", {"seat": stalled, "name": seat.name})
             await self.link.publish(topics.vote(self.table_id), wire, wait=5)
