@@ -339,6 +339,14 @@ def test_a_replaced_seat_that_comes_back_is_overridden_and_follows(tmp_path):
     on_top = table.peers[2].next_automatic()
     table.peers[0].receive(on_top)
     assert table.peers[0].holding() and table.peers[0].next_automatic() is None
+    table._persist(0)
+    crashed = TablePeer.restore(
+        table.identities[0],
+        table.stores[0].load_secrets(),
+        table.stores[0].entries(),
+        SeededRandom("crash"),
+    )
+    assert crashed.holding() and crashed.next_automatic() is None  # the hold outlives a crash
     table._persist(2)
     seq_on_top = parse_entry(on_top).seq
     # The void arrives: seats 0 and 2 roll back to the head and apply it.

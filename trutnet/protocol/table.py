@@ -18,7 +18,11 @@ shares of the Fortial opponents' cards are withheld until the Fortial decision i
 over, T15) -> game actions: ``act`` (trut, accept, fold, pass, sing, keep ...) and
 ``play`` (a position and the player's own share), each ``play`` followed by the other
 seats' ``shares`` of that position -> ``checkpoint`` (every seat signs the state
-hash after the hand) -> ... -> ``result`` (every seat signs the final state).
+hash after the hand) -> ... -> ``result`` (every seat signs the final state). While the
+table waits for a seat, its coordinator may instead write ``void`` (a newcomer takes
+the seat from the next hand) or ``abandon`` (the game ends), with a quorum of votes
+(7.7, :mod:`trutnet.protocol.replace`); a ``void`` overrides the stalled seat's own
+entry at the same point (7.8).
 
 A bad entry is dropped and produces a :class:`~trutnet.protocol.blame.Blame`. When
 the seat whose turn it is signs a bad entry for its turn, or equivocates, the table
@@ -775,6 +779,7 @@ class TablePeer:
             "table": self.replica.table_id.hex(),
             "elgamal": hex(self.elgamal.secret),
             "values": {str(k): v.hex() for k, v in self._values.items()},
+            "holds": sorted([s, h.hex()] for s, h in self.holds),
         }
 
     def _secrets_changed(self) -> None:
@@ -790,6 +795,7 @@ class TablePeer:
         peer = cls(identity, int(secrets["seat"]), bytes.fromhex(secrets["table"]), rng)
         peer.elgamal = KeyPair(int(secrets["elgamal"], 16))
         peer._values = {int(k): bytes.fromhex(v) for k, v in secrets["values"].items()}
+        peer.holds = {(int(s), bytes.fromhex(h)) for s, h in secrets.get("holds", [])}
         for wire in entries:
             peer.receive(wire)
         return peer
@@ -893,6 +899,7 @@ class TablePeer:
     def release(self) -> None:
         """Stop holding (the runtime gave up on the votes): follow the stalled seat's entry."""
         self.holds.clear()
+        self._secrets_changed()
 
     def next_automatic(self) -> bytes | None:
         """Sign and apply the next automatic entry if it is this seat's to write now."""
@@ -995,6 +1002,7 @@ class TablePeer:
         hand = self._stall_point(stalled)
         head = self.replica.log.head
         self.holds.add((stalled, head))
+        self._secrets_changed()  # the hold outlives a crash (7.8)
         return make_vote(
             self.identity, self.replica.table_id, self.seat, head, stalled, hand, taker
         )
