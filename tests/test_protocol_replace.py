@@ -445,3 +445,27 @@ def test_an_illegal_decision_is_refused_before_anything_is_signed():
         waiting.receive(wire)
     assert str(exc.value).count(f"[{exc.value.rule}]") == 1 and exc.value.halt
     assert peer.act(_any_legal(peer))  # and the legal one still goes through
+
+
+def test_a_seat_back_before_the_void_goes_on_and_holds_end_with_the_coordinator():
+    """Votes were signed but the coordinator got the stalled seat's entry first: it
+    never holds, it goes on; a voter holds only until the coordinator wrote after the
+    stall point, then the game goes on with nobody replaced."""
+    table = new_memory_table(TrutConfig(4), "race", ["heuristic"] * 4)
+    run_to(table, waits_for(1, "shuffle"))
+    taker = newcomer(table)
+    offer = taker.offer(1, "Nia")
+    offer_id = parse_entry(offer).id
+    votes = [table.peers[0].vote(1, offer_id), table.peers[3].vote(1, offer_id)]
+    table.broadcast(table.peers[1].next_automatic())  # seat 1 is back before the void
+    with pytest.raises(VoteError):
+        table.peers[3].replace(1, votes, offer)
+    assert table.peers[0].holding() and not table.peers[3].holding()
+    table.broadcast(table.peers[2].next_automatic())
+    assert table.peers[0].holding()
+    table.broadcast(table.peers[3].next_automatic())  # the coordinator wrote after it
+    assert not table.peers[0].holding()
+    while step(table):
+        pass
+    assert {p.replica.phase for p in table.peers} == {"done"}
+    assert not any(p.replica.changes for p in table.peers) and not table.rejected

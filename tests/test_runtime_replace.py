@@ -35,6 +35,23 @@ class RecordingLink:
         return True
 
 
+def deep_entry(table_id):
+    """An entry-shaped message whose body nests 900 levels (canonical re-encoding of
+    such a body once raised RecursionError)."""
+    envelope = (
+        b"\x98\x01\xc4\x10"
+        + table_id
+        + b"\x00\xc4\x20"
+        + bytes(32)
+        + b"\x00\xc4\x20"
+        + bytes(32)
+        + b"\xa4vote\x81\xa1a"
+        + b"\x91" * 900
+        + b"\xc0"
+    )
+    return b"\x92" + envelope + b"\xc4\x40" + bytes(64)
+
+
 def stalled_table():
     table = new_memory_table(TrutConfig(4), "runtime-replace", ["heuristic"] * 4)
     while not (
@@ -73,6 +90,7 @@ def test_forged_votes_are_dropped_and_never_overwrite_a_real_one():
             make_vote(outsider, replica.table_id, 0, head, 1, hand, None),  # not seat 0's key
             make_vote(table.peers[2].identity, replica.table_id, 0, head, 1, hand, None),
             b"\x91" * 600,  # deep nesting
+            deep_entry(replica.table_id),
             b"\xff" * 5000,
             b"",
         ]

@@ -153,7 +153,7 @@ def parse_offer(wire: Any, table_id: bytes) -> Offer:
         raise VoteError("an offer is a signed entry of at most 1024 bytes")
     try:
         entry = parse_entry(wire, table_id)
-    except MessageError as exc:
+    except (MessageError, RecursionError, ValueError) as exc:  # hostile bytes: never a crash
         raise VoteError(f"bad offer: {exc}") from exc
     body = entry.body
     if entry.type != "offer" or entry.seq != 0 or set(body) != {"hand", "elgamal", "proof", "name"}:
@@ -201,7 +201,7 @@ def parse_vote(wire: Any, table_id: bytes, seats: Sequence[bytes]) -> Vote:
         raise VoteError("a vote is a signed entry of at most 512 bytes")
     try:
         entry = parse_entry(wire, table_id)
-    except MessageError as exc:
+    except (MessageError, RecursionError, ValueError) as exc:  # hostile bytes: never a crash
         raise VoteError(f"bad vote: {exc}") from exc
     body = entry.body
     if entry.type != "vote" or entry.seq != 0 or set(body) != {"seat", "hand", "taker"}:

@@ -886,13 +886,20 @@ class TablePeer:
 
     def holding(self) -> bool:
         """True while this seat must not write (7.8): it voted to replace a seat at a head
-        that the stalled seat has since extended. Its vote may still be used; writing
-        on that branch would break the void that it may yet become."""
-        log = self.replica.log
+        that the stalled seat has since extended, and the coordinator has written
+        nothing after that head here (so its ``void`` may still come and override the
+        stalled seat's entry). The coordinator itself never holds: it knows it did not
+        write the ``void``."""
+        log, state = self.replica.log, self.replica.state
+        if state is None:
+            return False
         for stalled, head in self.holds:
             index = log.index_of(head)
             after = index + 1 if index is not None else len(log)
-            if after < len(log) and log.entries[after].seat == stalled:
+            if after >= len(log) or log.entries[after].seat != stalled:
+                continue
+            chief = coordinator(stalled, state.team_of)
+            if chief != self.seat and all(e.seat != chief for e in log.entries[after:]):
                 return True
         return False
 
@@ -1048,7 +1055,7 @@ class TablePeer:
             action = parse_action(text)
         except EngineError as exc:
             raise LocalError(getattr(exc, "rule", "notation"), _detail(exc)) from exc
-        if isinstance(action, Draw | Deal | Void):
+        if not isinstance(action, Word | SingCount | Keep | Play):
             raise LocalError("schema", f"{action} is not a player's decision")
         hand = state.holdings[self.seat]
         if isinstance(action, Play):

@@ -571,6 +571,9 @@ class TableRuntime:
         except (MessageError, VoteError) as exc:
             self.stats.rejected.append(f"vote topic: {exc}")
             return
+        except Exception as exc:  # hostile bytes must never end the pump
+            self.stats.rejected.append(f"vote topic: {type(exc).__name__}")
+            return
         await self._maybe_replace(stalled)
 
     def _taker(self, key: tuple[int, bytes], voter: int) -> bytes | None:
