@@ -205,3 +205,21 @@ def test_a_partner_accepts_no_newcomer_by_default_and_the_game_is_abandoned():
 
     assert [parse_entry(w).type for w in asyncio.run(scenario())] == ["abandon"]
     assert dict(events)["abandoned"]["voters"] == [0, 3]
+
+
+def test_a_joiner_left_out_of_one_open_still_takes_its_seat_from_the_real_one():
+    """A joiner that an ``open`` does not name follows that table as a newcomer; an
+    ``open`` that does name it (the real one, arriving later) still seats it."""
+    from trutnet.crypto import SeededRandom as Rng
+    from trutnet.protocol.table import TablePeer
+
+    table = new_memory_table(TrutConfig(2), "left-out", ["heuristic"] * 2)
+    table_id = table.peers[0].replica.table_id
+    joiner = LocalSeat(table.identities[1], "p1", None, rng=Rng("j"))
+    runtime = TableRuntime(table_id, RecordingLink(), [joiner])
+    other = TablePeer(Identity.generate(Rng("other")), 0, table_id, Rng("o"))
+    stranger = Identity.generate(Rng("stranger")).public
+    runtime.ingest(other.open_table(TrutConfig(2), [other.identity.public, stranger]))
+    assert joiner.peer is not None and joiner.peer.standby()
+    runtime.ingest(table.log[0])  # the real open
+    assert joiner.peer.seated() and joiner.peer.seat == 1 and runtime.local_seats() == {1}

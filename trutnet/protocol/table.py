@@ -880,6 +880,12 @@ class TablePeer:
         seats = self.replica.seats
         return 0 <= self.seat < len(seats) and seats[self.seat] == self.identity.public
 
+    def standby(self) -> bool:
+        """True for a newcomer: the table is open, and this identity holds no seat and
+        never held one."""
+        seats = self.replica.seats
+        return bool(seats) and self.identity.public not in seats and not self.replaced()
+
     def replaced(self) -> bool:
         """True once a ``void`` gave this identity's seat to a newcomer (7.7)."""
         return self.identity.public in self.replica.retired

@@ -290,9 +290,12 @@ class TableRuntime:
         if not isinstance(keys, list):
             return
         for seat in self.seats:
-            if seat.peer is None:
+            mine = seat.identity.public
+            # A newcomer that follows a table may still be named by another open (a
+            # forged open could otherwise keep a joiner out of the real table).
+            standby = seat.peer is not None and seat.peer.standby() and mine in keys
+            if seat.peer is None or standby:
                 # Not named: a newcomer that follows the game and may take a stalled seat (7.7)
-                mine = seat.identity.public
                 index = keys.index(mine) if mine in keys else 0
                 seat.peer = TablePeer(seat.identity, index, self.table_id, seat.rng or _urandom)
                 if seat.store is not None:
@@ -302,7 +305,7 @@ class TableRuntime:
     def ingest(self, wire: bytes) -> bool:
         """Offer one entry to every local seat; True if the log advanced."""
         self.stats.received += 1
-        if any(s.peer is None for s in self.seats):
+        if any(s.peer is None or s.peer.standby() for s in self.seats):
             self._open_for_me(wire)
         advanced = False
         for seat in self.seats:
