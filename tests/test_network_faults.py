@@ -206,6 +206,16 @@ def _events(result, kind):
     return [e for e in result["events"] if e["event"] == kind]
 
 
+def _replays_to(store, result):
+    """The seat's files (a journal: a late entry that a void overrode stays in it,
+    7.6, 7.8) replay to the log and state it ended with."""
+    from trutnet.runtime.seat_process import load_seat
+
+    _, peer, _, _ = load_seat(store)
+    assert len(peer.replica.log) == result["entries"]
+    assert peer.replica.state.state_hash() == result["state_hash"]
+
+
 def test_a_frozen_seat_without_partners_is_abandoned_and_follows_when_it_comes_back(tmp_path):
     """7.7: in 3 players nobody may take a seat: the two others abandon the game (no
     winner, the frozen seat blamed). The frozen seat, continued, writes the entry it
@@ -231,6 +241,7 @@ def test_a_frozen_seat_without_partners_is_abandoned_and_follows_when_it_comes_b
         abandoned = [e for r in results for e in _events(r, "abandoned")]
         assert len(abandoned) == 1 and abandoned[0]["seat"] == seat
         assert sorted(abandoned[0]["voters"]) == sorted({0, 1, 2} - {seat})
+        _replays_to(tmp_path / "p2", back)
     finally:
         broker.stop()
 
@@ -284,5 +295,7 @@ def test_a_newcomer_takes_a_frozen_seat_and_the_frozen_seat_follows(tmp_path):
         assert [e["seat"] for e in _events(results[3], "took_seat")] == [seat]
         assert PeerStore(tmp_path / "new").load_secrets()["seat"] == seat
         assert _events(back, "you_were_replaced")
+        _replays_to(tmp_path / "p2", back)
+        _replays_to(tmp_path / "new", results[3])
     finally:
         broker.stop()
