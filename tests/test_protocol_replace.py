@@ -310,6 +310,15 @@ def test_forged_votes_are_refused():
             )
     real = parse_vote(table.peers[3].vote(1), replica.table_id, replica.seats)
     assert real.voter == 3 and real.taker is None
+    # Inside a void: a forged vote for seat 0 next to the partner's real one is refused.
+    taker = newcomer(table)
+    offer = taker.offer(1, "Nia")
+    offer_id = parse_entry(offer).id
+    forged = make_vote(outsider, replica.table_id, 0, replica.log.head, 1, args[3], offer_id)
+    partner_vote = table.peers[3].vote(1, offer_id)
+    with pytest.raises(VoteError, match="not that seat's"):
+        table.peers[3].replace(1, [forged, partner_vote], offer)
+    assert len(table.peers[3].replica.log) == len(replica.log)  # nothing was signed
     with pytest.raises(VoteError):
         parse_vote(b"\x93" * 20, replica.table_id, replica.seats)
 
