@@ -478,3 +478,31 @@ def test_a_seat_back_before_the_void_goes_on_and_holds_end_with_the_coordinator(
         pass
     assert {p.replica.phase for p in table.peers} == {"done"}
     assert not any(p.replica.changes for p in table.peers) and not table.rejected
+
+
+@pytest.mark.parametrize(
+    ("players", "stalled", "voters", "problem"),
+    [
+        (2, 1, {0}, None),  # abandon only (no partners)
+        (3, 2, {0}, "needed"),
+        (3, 2, {0, 1}, None),
+        (4, 1, {0, 2}, "partners"),  # the two opponents alone
+        (4, 1, {3}, "needed"),
+        (4, 1, {0, 3}, None),
+        (6, 1, {3, 5}, "needed"),  # both partners are not a majority of five
+        (6, 1, {0, 2, 3}, "partners"),
+        (6, 1, {0, 2, 4}, "partners"),  # three opponents
+        (6, 1, {0, 3, 5}, None),
+    ],
+)
+def test_quorum_needs_a_majority_with_every_partner(players, stalled, voters, problem):
+    from trutnet.engine.games.trut.config import teams_for
+    from trutnet.protocol.replace import partners, quorum_problem
+
+    team_of = [
+        next(t for t, team in enumerate(teams_for(players)) if s in team) for s in range(players)
+    ]
+    found = quorum_problem(voters, stalled, team_of)
+    assert (found is None) == (problem is None) and (problem is None or problem in found)
+    mates = partners(stalled, team_of)
+    assert coordinator(stalled, team_of) == (mates[0] if mates else (0 if stalled else 1))
