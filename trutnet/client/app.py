@@ -94,7 +94,7 @@ class TrutApp:
             if kind == "rejected" and data.get("blame"):
                 self.info.blame = str(data["blame"])
             if kind == "you_were_replaced":
-                self.info.message = "the table replaced you with a bot (you stalled)"
+                self.info.message = "a newcomer took your seat (you stalled): you follow the game"
             self.app.invalidate()
 
         runtime.on_event = on_event
