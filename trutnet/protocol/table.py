@@ -819,6 +819,8 @@ class TablePeer:
 
     def receive(self, wire: bytes) -> Entry | None:
         entry = self.replica.receive(wire)
+        if entry is not None and self.holds:
+            self._prune_holds()
         if entry is not None and entry.type == "void":
             seats = self.replica.seats
             if self.identity.public in seats and seats.index(self.identity.public) != self.seat:
@@ -896,18 +898,26 @@ class TablePeer:
         nothing after that head here (so its ``void`` may still come and override the
         stalled seat's entry). The coordinator itself never holds: it knows it did not
         write the ``void``."""
+        return any(self._hold_state(hold) == "holding" for hold in self.holds)
+
+    def _hold_state(self, hold: tuple[int, bytes]) -> str:
+        """``pending`` (the log has not moved past the vote), ``holding``, or ``over``."""
+        stalled, head = hold
         log, state = self.replica.log, self.replica.state
-        if state is None:
-            return False
-        for stalled, head in self.holds:
-            index = log.index_of(head)
-            after = index + 1 if index is not None else len(log)
-            if after >= len(log) or log.entries[after].seat != stalled:
-                continue
-            chief = coordinator(stalled, state.team_of)
-            if chief != self.seat and all(e.seat != chief for e in log.entries[after:]):
-                return True
-        return False
+        index = log.index_of(head)
+        if state is None or index is None or index + 1 == len(log):
+            return "pending"
+        after = log.entries[index + 1 :]
+        chief = coordinator(stalled, state.team_of)
+        if after[0].seat != stalled or chief == self.seat or any(e.seat == chief for e in after):
+            return "over"
+        return "holding"
+
+    def _prune_holds(self) -> None:
+        over = {hold for hold in self.holds if self._hold_state(hold) == "over"}
+        if over:
+            self.holds -= over
+            self._secrets_changed()
 
     def release(self) -> None:
         """Stop holding (the runtime gave up on the votes): follow the stalled seat's entry."""

@@ -766,9 +766,10 @@ class TableRuntime:
         if no void came within twice the void timeout of its vote, it follows that entry."""
         now = time.monotonic()
         for peer in self.peers:
+            for key in peer.holds:  # a hold restored from a crash counts from the resume
+                self._vote_times.setdefault(key, now)
             if peer.holding() and any(
-                now - self._vote_times.get(key, now) >= 2 * self.options.void_timeout
-                for key in peer.holds
+                now - self._vote_times[key] >= 2 * self.options.void_timeout for key in peer.holds
             ):
                 peer.release()
                 self.on_event("vote_released", {"seat": peer.seat})
