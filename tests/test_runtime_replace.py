@@ -13,7 +13,7 @@ from trutnet.engine.games.trut import TrutConfig
 from trutnet.net import topics
 from trutnet.net.memory import new_memory_table, step
 from trutnet.protocol.envelope import parse_entry
-from trutnet.protocol.replace import make_vote
+from trutnet.protocol.replace import make_vote, parse_vote
 from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
 
 
@@ -223,3 +223,31 @@ def test_a_joiner_left_out_of_one_open_still_takes_its_seat_from_the_real_one():
     assert joiner.peer is not None and joiner.peer.standby()
     runtime.ingest(table.log[0])  # the real open
     assert joiner.peer.seated() and joiner.peer.seat == 1 and runtime.local_seats() == {1}
+
+
+def test_a_partner_votes_only_for_the_newcomer_it_named():
+    """``--accept-taker FINGERPRINT`` (any case): of three offers, the partner votes for
+    the one it named, not the lowest offer id."""
+    table = stalled_table()
+    offers = []
+    for name in ("A", "B", "C"):
+        seat = LocalSeat(
+            Identity.generate(SeededRandom(name)), name, make_bot("heuristic", random.Random(1))
+        )
+        runtime = TableRuntime(table.peers[0].replica.table_id, RecordingLink(), [seat])
+        for wire in table.log:
+            runtime.ingest(wire)
+        asyncio.run(runtime._stalled(1, waited=1000.0))
+        offers.append((seat.identity, runtime.link.published[0][1]))
+    named = max(offers, key=lambda o: parse_entry(o[1]).id)  # never the lowest id
+    partner, _ = runtime_for(table, 3, Options(takers=(named[0].fingerprint.lower(),)))
+
+    async def scenario():
+        for _, offer in offers:
+            await partner._on_vote(offer)
+        await partner._stalled(1, waited=150.0)
+
+    asyncio.run(scenario())
+    replica = table.peers[0].replica
+    ((_topic, wire),) = partner.link.published
+    assert parse_vote(wire, replica.table_id, replica.seats).taker == parse_entry(named[1]).id

@@ -593,11 +593,11 @@ class TableRuntime:
             return None
         mates = partners(key[0], replica.state.team_of)
         if voter in mates:
-            accepted = set(self.options.takers)
+            accepted = {t.strip().upper() for t in self.options.takers}
             allowed = [
                 offer_id
                 for offer_id, wire in offers.items()
-                if "any" in accepted or fingerprint(parse_entry(wire).author) in accepted
+                if "ANY" in accepted or fingerprint(parse_entry(wire).author) in accepted
             ]
             return min(allowed, default=None)
         for other, wire in sorted(self.votes.get(key, {}).items()):
