@@ -204,7 +204,24 @@ def test_host_killed_the_table_moves_to_a_successor_broker_and_the_host_comes_ba
         assert [e["waited_for"] for e in r["events"] if e["event"] == "finished"] == [[]]
 
 
-def test_a_frozen_seat_is_voted_out_and_a_bot_takes_it_from_the_next_hand(tmp_path):
+def _events(result, kind):
+    return [e for e in result["events"] if e["event"] == kind]
+
+
+def _replays_to(store, result):
+    """The seat's files (a journal: a late entry that a void overrode stays in it,
+    7.6, 7.8) replay to the log and state it ended with."""
+    from trutnet.runtime.seat_process import load_seat
+
+    _, peer, _, _ = load_seat(store)
+    assert len(peer.replica.log) == result["entries"]
+    assert peer.replica.state.state_hash() == result["state_hash"]
+
+
+def test_a_frozen_seat_without_partners_is_abandoned_and_follows_when_it_comes_back(tmp_path):
+    """7.7: in 3 players nobody may take a seat: the two others abandon the game (no
+    winner, the frozen seat blamed). The frozen seat, continued, writes the entry it
+    owed, is overridden by the abandon (7.8) and ends on the same log."""
     broker = EmbeddedBroker()
     url = broker.start().url
     try:
@@ -216,13 +233,71 @@ def test_a_frozen_seat_is_voted_out_and_a_bot_takes_it_from_the_next_hand(tmp_pa
         seat = PeerStore(tmp_path / "p2").load_secrets()["seat"]
         os.kill(frozen.pid, signal.SIGSTOP)  # alive but silent
         results = [result_of(p) for p in procs[:2]]
-        os.kill(frozen.pid, signal.SIGKILL)
-        frozen.communicate()
-        assert len({r["state_hash"] for r in results}) == 1
-        assert all(r["halted"] is None for r in results)
-        events = [e for r in results for e in r["events"]]
-        assert any(e["event"] == "vote" and e["seat"] == seat for e in events)
-        replaced = [e for e in events if e["event"] == "replaced"]
-        assert replaced and replaced[0]["seat"] == seat
+        os.kill(frozen.pid, signal.SIGCONT)
+        back = result_of(frozen)
+        assert len({r["state_hash"] for r in [*results, back]}) == 1
+        assert len({r["entries"] for r in [*results, back]}) == 1
+        assert all(r["halted"] is None and r["winner"] is None for r in [*results, back])
+        votes = [e for r in results for e in _events(r, "vote")]
+        assert votes and all(e["seat"] == seat and e["for"] == "abandon" for e in votes)
+        abandoned = [e for r in results for e in _events(r, "abandoned")]
+        assert len(abandoned) == 1 and abandoned[0]["seat"] == seat
+        assert sorted(abandoned[0]["voters"]) == sorted({0, 1, 2} - {seat})
+        _replays_to(tmp_path / "p2", back)
+    finally:
+        broker.stop()
+
+
+def test_a_newcomer_takes_a_frozen_seat_and_the_frozen_seat_follows(tmp_path):
+    """7.7 over a real broker, one process per seat: seat p2 freezes; a newcomer
+    process (`join --bot` on a full table) offers; the partner's vote and one more
+    make the void; the newcomer plays the seat to the end with its own keys. The
+    frozen seat, continued, learns it was replaced and follows to the same log."""
+    broker = EmbeddedBroker()
+    url = broker.start().url
+    timeouts = ["--stall-timeout", "1", "--void-timeout", "3", "--accept-taker", "any"]
+    try:
+        table, procs = start_table(url, 4, tmp_path, "newcomer", timeouts)
+        wait_for_entries(tmp_path / "p1", 40)  # the game has started: every seat is taken
+        newcomer = spawn(
+            [
+                "join",
+                "--bot",
+                "heuristic",
+                "--broker",
+                url,
+                "--table",
+                table,
+                "--name",
+                "Nia",
+                "--store",
+                str(tmp_path / "new"),
+                "--json",
+                "--seed",
+                "nia",
+                *timeouts,
+            ]
+        )
+        wait_for_entries(tmp_path / "new", 60)  # it follows the game
+        frozen = procs[2]
+        wait_for_entries(tmp_path / "p2", 100)
+        seat = PeerStore(tmp_path / "p2").load_secrets()["seat"]
+        os.kill(frozen.pid, signal.SIGSTOP)
+        results = [result_of(p) for p in (procs[0], procs[1], procs[3], newcomer)]
+        os.kill(frozen.pid, signal.SIGCONT)
+        back = result_of(frozen)
+        everyone = [*results, back]
+        assert len({r["state_hash"] for r in everyone}) == 1
+        assert len({r["entries"] for r in everyone}) == 1
+        assert all(r["halted"] is None for r in everyone) and results[0]["winner"] is not None
+        replaced = [e for r in results for e in _events(r, "replaced")]
+        assert len(replaced) == 1 and replaced[0]["seat"] == seat and replaced[0]["by"] == "Nia"
+        partner = (seat + 2) % 4
+        assert partner in replaced[0]["voters"] and len(replaced[0]["voters"]) >= 2
+        assert [e["seat"] for e in _events(results[3], "took_seat")] == [seat]
+        assert PeerStore(tmp_path / "new").load_secrets()["seat"] == seat
+        assert _events(back, "you_were_replaced")
+        _replays_to(tmp_path / "p2", back)
+        _replays_to(tmp_path / "new", results[3])
     finally:
         broker.stop()

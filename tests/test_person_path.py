@@ -370,7 +370,7 @@ def test_lobby_announcement_reading_is_strict_and_never_raises():
     good = sign_announcement(host_key, table, body)
     assert seat_process._lobby_status(good, table) == "open"
     assert seat_process._lobby_status(b"", table) is None  # cleared by the host's will
-    forged = sign_announcement(other, table, body)  # not the table's own host (7.8)
+    forged = sign_announcement(other, table, body)  # not the table's own host (7.10)
     assert seat_process._lobby_status(forged, table) is None
     unsigned = packb({"table": table.hex(), "status": "open"})
     for junk in (unsigned, b"\xc1", b"\x91" * 5000, b"\xdd\xff\xff\xff\xff", b"\x00" * 70000):

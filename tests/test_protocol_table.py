@@ -396,7 +396,7 @@ def test_lobby_seats_signed_join_requests_and_opens_the_table():
 
 
 def test_only_the_tables_own_host_can_open_it():
-    """7.8: a table id is bound to its host's key. Anyone may sign an ``open`` naming a
+    """7.10: a table id is bound to its host's key. Anyone may sign an ``open`` naming a
     joiner's key (the joiner's key is public in its join request); the joiner refuses
     it and still takes the real host's ``open`` afterwards."""
     from trutnet.crypto import Identity
@@ -560,7 +560,7 @@ def test_a_handler_broken_by_a_body_refuses_the_entry_like_any_other(monkeypatch
 
 
 def test_a_lobby_announcement_counts_only_signed_by_the_tables_host():
-    """9.1, 7.8: a retained lobby message forged by anyone else, or for another table,
+    """9.1, 7.10: a retained lobby message forged by anyone else, or for another table,
     is refused, so no one can hide a table or point `tables` at another broker."""
     import msgpack
 

@@ -252,6 +252,10 @@ def _verify(args: argparse.Namespace) -> int:
         for event in state.events:
             for line in narrate(event, state, show_hands=False):
                 print(line)
+    from trutnet.protocol.replace import describe
+
+    for change in report.replica.changes:  # 7.7: replaced seats, an abandoned game
+        print(describe(change))
     counts = report.counts
     print(
         f"entries checked: {report.entries} of {len(wires)} (signatures, chain, turns); "
@@ -265,6 +269,9 @@ def _verify(args: argparse.Namespace) -> int:
             print(f"blame: {report.blame}", file=sys.stderr)
         return 1
     assert state is not None
+    if report.replica.abandoned is not None:
+        print(f"OK: the transcript is valid; abandoned (seat {report.replica.abandoned.seat})")
+        return 0
     print(
         f"OK: the transcript is valid; {side_name(state.teams, state.winner)} wins, "
         f"Longs {state.longs}, Petits {state.petits}"

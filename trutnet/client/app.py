@@ -63,7 +63,7 @@ STYLE = Style.from_dict(
     }
 )
 
-REPLACED = "the table replaced you with a bot (you stalled)"  # stays: it is not an error
+REPLACED = "a newcomer took your seat (you stalled): you follow the game"  # not an error
 SUMMARY_SECONDS = 5.0  # how long a finished hand stays on screen unless Enter is pressed
 
 # Automatic steps (nobody decides: each seat's program writes them), as people say them.

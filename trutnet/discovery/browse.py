@@ -6,7 +6,7 @@ that its host is alive (a killed host stays listed until its records expire). A
 found table is shown as open only if its broker answers and still holds the host's
 retained lobby message, which the host's last will clears when it dies. That message
 must be signed by the table's own host (the table id names its key,
-``docs/protocol.md`` 7.8) and name the fingerprint the mDNS records give: a forged or
+``docs/protocol.md`` 7.10) and name the fingerprint the mDNS records give: a forged or
 mismatched announcement hides nothing and points nowhere.
 A private table's broker lets no one read that message without the password:
 it is shown (as private, from its TXT records) when its broker answers MQTT at all,

@@ -47,10 +47,10 @@ class MemoryTable:
         store = self.stores.get(index)
         if store is None:
             return
-        entries = self.peers[index].replica.log.entries
+        journal = self.peers[index].replica.journal  # forks included (7.8)
         stored = len(store.entries())
-        for entry in entries[stored:]:
-            store.append(entry.wire)
+        for wire in journal[stored:]:
+            store.append(wire)
 
     def attach_stores(self, directory: Path) -> None:
         """Persist every peer's log and secrets under ``directory/seat-N``."""

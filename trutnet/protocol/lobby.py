@@ -7,7 +7,7 @@ arrive (a second request from a seated key changes nothing), may seat bots, and
 once every seat is taken writes the ``open`` entry with every seat's key and name:
 that entry is the seat assignment everyone then checks.
 
-A table id names its host (7.8): it is the first 16 bytes of
+A table id names its host (7.10): it is the first 16 bytes of
 ``SHA-256("trutnet/v1/table-id" || host key || nonce)`` for a random 16-byte nonce
 that the ``open`` entry carries. Whoever knows the table id (from the lobby, from
 discovery, or from a friend) can therefore check that an ``open`` comes from the host
@@ -29,7 +29,7 @@ TABLE_ID_DOMAIN = b"trutnet/v1/table-id"
 
 
 def table_id_for(host_key: bytes, nonce: bytes) -> bytes:
-    """The table id bound to ``host_key`` by ``nonce`` (7.8)."""
+    """The table id bound to ``host_key`` by ``nonce`` (7.10)."""
     return hashlib.sha256(TABLE_ID_DOMAIN + host_key + nonce).digest()[:16]
 
 
@@ -143,7 +143,7 @@ MAX_ANNOUNCEMENT = 2048
 
 def sign_announcement(host: Identity, table_id: bytes, body: dict[str, Any]) -> bytes:
     """The host's retained lobby message: an entry-shaped message (7.1) of type
-    ``lobby`` whose body is the announcement, nonce included (7.8)."""
+    ``lobby`` whose body is the announcement, nonce included (7.10)."""
     return sign_entry(
         host, table=table_id, seat=0, seq=0, prev=GENESIS, type="lobby", body=body
     ).wire
@@ -163,7 +163,7 @@ def check_announcement(wire: Any, table_id: bytes) -> dict[str, Any]:
         raise LobbyError("not a lobby announcement")
     nonce = body["nonce"]
     if not isinstance(nonce, bytes) or table_id_for(entry.author, nonce) != table_id:
-        raise LobbyError("an announcement not signed by the table's host (7.8)")
+        raise LobbyError("an announcement not signed by the table's host (7.10)")
     texts = ("game", "variant", "name", "host", "table", "broker", "status")
     if (
         not all(isinstance(body[k], str) and len(body[k]) <= 64 for k in texts)

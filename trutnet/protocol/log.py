@@ -2,7 +2,10 @@
 
 A replica accepts an entry only if it extends its current head (``prev`` is the head's
 id) and carries its author's next sequence number. Two different signed entries from
-one author with the same sequence number are proof of equivocation. Pure: no I/O.
+one author with the same sequence number extending the same entry are proof of
+equivocation. (The same author and number after two different entries is not: the
+only fork an honest author can see is a stalled seat's entry overridden by a
+``void``, 7.8, after which it writes its next entry again.) Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -27,23 +30,28 @@ class TableLog:
         self.entries: list[Entry] = []
         self._next_seq: dict[bytes, int] = {}
         self._by_author_seq: dict[tuple[bytes, int], Entry] = {}
-        self._position: dict[bytes, int] = {}  # entry id -> index
+        self._index: dict[bytes, int] = {}  # entry id -> position
 
     @property
     def head(self) -> bytes:
         return self.entries[-1].id if self.entries else GENESIS
 
-    def position(self, entry_id: bytes) -> int | None:
-        """The index of the entry with id ``entry_id``, or None if it is not here."""
-        return self._position.get(entry_id)
-
     def next_seq(self, author: bytes) -> int:
         return self._next_seq.get(author, 0)
 
+    def index_of(self, entry_id: bytes) -> int | None:
+        """The position of the entry with this id, if it is in the log."""
+        return self._index.get(entry_id)
+
+    def known(self, entry: Entry) -> Entry | None:
+        """The logged entry with ``entry``'s author and sequence number, if any."""
+        return self._by_author_seq.get((entry.author, entry.seq))
+
     def equivocation(self, entry: Entry) -> Blame | None:
-        """A blame if ``entry`` conflicts with an entry of the same author and sequence."""
+        """A blame if ``entry`` conflicts with an entry of the same author and sequence
+        that extends the same entry."""
         known = self._by_author_seq.get((entry.author, entry.seq))
-        if known is None or known.wire == entry.wire:
+        if known is None or known.wire == entry.wire or known.prev != entry.prev:
             return None
         return Blame(
             entry.seat,
@@ -57,8 +65,11 @@ class TableLog:
         blame = self.equivocation(entry)
         if blame is not None:
             raise LogError("equivocation", blame.detail, blame)
-        if (entry.author, entry.seq) in self._by_author_seq:
+        known = self._by_author_seq.get((entry.author, entry.seq))
+        if known is not None and known.wire == entry.wire:
             raise LogError("duplicate", "entry already in the log")
+        if known is not None:
+            raise LogError("chain", "entry of another branch (7.8)")
         if entry.prev != self.head:
             raise LogError("chain", "entry does not extend the head of the log")
         expected = self.next_seq(entry.author)
@@ -76,10 +87,10 @@ class TableLog:
 
     def append(self, entry: Entry) -> None:
         self.check(entry)
+        self._index[entry.id] = len(self.entries)
         self.entries.append(entry)
         self._next_seq[entry.author] = entry.seq + 1
         self._by_author_seq[(entry.author, entry.seq)] = entry
-        self._position[entry.id] = len(self.entries) - 1
 
     def __len__(self) -> int:
         return len(self.entries)

@@ -18,7 +18,11 @@ shares of the Fortial opponents' cards are withheld until the Fortial decision i
 over, T15) -> game actions: ``act`` (trut, accept, fold, pass, sing, keep ...) and
 ``play`` (a position and the player's own share), each ``play`` followed by the other
 seats' ``shares`` of that position -> ``checkpoint`` (every seat signs the state
-hash after the hand) -> ... -> ``result`` (every seat signs the final state).
+hash after the hand) -> ... -> ``result`` (every seat signs the final state). While the
+table waits for a seat, its coordinator may instead write ``void`` (a newcomer takes
+the seat from the next hand) or ``abandon`` (the game ends), with a quorum of votes
+(7.7, :mod:`trutnet.protocol.replace`); a ``void`` overrides the stalled seat's own
+entry at the same point (7.8).
 
 A bad entry is dropped and produces a :class:`~trutnet.protocol.blame.Blame`. When
 the seat whose turn it is signs a bad entry for its turn, or equivocates, the table
@@ -54,7 +58,7 @@ from trutnet.crypto import (
 )
 from trutnet.crypto.elgamal import Deck
 from trutnet.crypto.group import Point, RandomBytes
-from trutnet.crypto.identity import Identity, decode_public
+from trutnet.crypto.identity import Identity
 from trutnet.crypto.randomness import commitment, draw
 from trutnet.engine.api import CHANCE
 from trutnet.engine.cards import FULL_DECK, card_from_index
@@ -77,7 +81,17 @@ from trutnet.protocol.lobby import (
     table_id_for,
 )
 from trutnet.protocol.log import LogError, TableLog
-from trutnet.protocol.replace import VoteError, check_votes, coordinator, make_vote
+from trutnet.protocol.replace import (
+    Offer,
+    SeatChange,
+    VoteError,
+    check_votes,
+    coordinator,
+    make_offer,
+    make_vote,
+    parse_offer,
+    partners,
+)
 
 DECK_NAME = "french32"
 AUTOMATIC = ("keys", "commit", "reveal", "shuffle", "shares", "checkpoint", "result")
@@ -93,6 +107,7 @@ TYPE_LIMITS = {
     "play": 1024,
     "checkpoint": 512,
     "void": 8192,
+    "abandon": 4096,
     "result": 512,
 }
 
@@ -105,8 +120,20 @@ class Rejected(Exception):
     ) -> None:
         super().__init__(f"[{rule}] {message}")
         self.rule = rule
+        self.message = message
         self.blame = blame
         self.halt = halt
+
+
+class LocalError(Exception):
+    """This seat's own decision is not legal now: refused before anything is signed,
+    and nothing changed (h11's ``LocalProtocolError``; a peer's bad entry is a
+    :class:`Rejected` with a blame instead)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"[{rule}] {message}")
+        self.rule = rule
+        self.message = message
 
 
 @dataclass
@@ -122,6 +149,16 @@ class ShareRound:
 
     def positions_for(self, seat: int) -> list[int]:
         return sorted(p for owner, ps in self.owners.items() if owner != seat for p in ps)
+
+
+def _detail(exc: Exception) -> str:
+    """An error's message without its ``[rule]`` prefix (so that a rule is named once)."""
+    message = getattr(exc, "message", None)
+    if isinstance(message, str):
+        return message
+    text, rule = str(exc), getattr(exc, "rule", None)
+    prefix = f"[{rule}] "
+    return text[len(prefix) :] if rule and text.startswith(prefix) else text
 
 
 def _bytes_field(
@@ -162,6 +199,10 @@ class TableReplica:
         self.names: list[str] = []
         self.fallbacks: list[str] = []
         self.replaced: list[tuple[int, int]] = []  # (seat, log length) of each replacement
+        self.changes: list[SeatChange] = []  # every void and abandon (7.7), for audits
+        self.retired: set[bytes] = set()  # identity keys that lost their seat (7.7)
+        self.journal: list[bytes] = []  # every entry applied, in order, forks included (7.8)
+        self.forks = 0  # how many times a void overrode the stalled seat's entry (7.8)
         self.config: TrutConfig | None = None
         self.state: TrutState | None = None
         self.cards = CardTable(DECK_NAME, len(FULL_DECK))
@@ -176,13 +217,19 @@ class TableReplica:
         self.pending_play: tuple[int, int] | None = None
         self.checkpoints: dict[int, bytes] = {}
         self.revealed: dict[int, int] = {}  # position -> card index, public reveals
-        self.on_private: Callable[[ShareRound], None] | None = None
+        self.on_private: Callable[[TableReplica, ShareRound], None] | None = None
 
     # ------------------------------------------------------------ who acts
 
     @property
     def n(self) -> int:
         return len(self.seats)
+
+    @property
+    def abandoned(self) -> SeatChange | None:
+        """The ``abandon`` that ended the game (7.7), if one did."""
+        last = self.changes[-1] if self.changes else None
+        return last if last is not None and last.kind == "abandoned" else None
 
     def expected(self) -> tuple[int, tuple[str, ...]] | None:
         """The seat that must write the next entry, and the types it may write."""
@@ -218,7 +265,7 @@ class TableReplica:
         try:
             entry = parse_entry(wire, self.table_id)
         except MessageError as exc:
-            raise Rejected(exc.rule, str(exc)) from exc
+            raise Rejected(exc.rule, _detail(exc)) from exc
         limit = TYPE_LIMITS.get(entry.type)
         if limit is None:
             raise Rejected("schema", f"unknown entry type {entry.type!r}")
@@ -240,18 +287,30 @@ class TableReplica:
             )
         if any(e.wire == entry.wire for e in self.log.entries[-64:]):
             return None
+        if entry.type in ("void", "abandon") and entry.prev != self.log.head:
+            known = self.log.known(entry)
+            if known is not None:
+                if known.wire == entry.wire:
+                    return None
+            elif self.log.index_of(entry.prev) is not None:
+                return self._fork(entry)
         try:
             self.log.check(entry)
         except LogError as exc:
             if exc.rule == "equivocation":
                 self._halt(exc.blame)
-            raise Rejected(exc.rule, str(exc), exc.blame, exc.rule == "equivocation") from exc
+            raise Rejected(exc.rule, _detail(exc), exc.blame, exc.rule == "equivocation") from exc
         expected = self.expected()
         if expected is None:
             raise Rejected("over", "the game is over: no entry is expected")
         seat, kinds = expected
-        if entry.type == "void" and self.can_void(seat) and entry.seat == coordinator(seat, self.n):
-            kinds = (*kinds, "void")  # 7.7: the coordinator replaces the stalled seat
+        if (
+            entry.type in ("void", "abandon")
+            and self.can_void(seat)
+            and self.state is not None
+            and entry.seat == coordinator(seat, self.state.team_of)
+        ):
+            kinds = (*kinds, entry.type)  # 7.7: the coordinator acts for the table
             seat = entry.seat
         if entry.seat != seat or entry.type not in kinds:
             blame = Blame(
@@ -265,18 +324,56 @@ class TableReplica:
             try:
                 self._apply(entry)
             except (EngineError, CryptoError, LobbyError) as exc:
-                raise Rejected(getattr(exc, "rule", "schema"), str(exc)) from exc
+                raise Rejected(getattr(exc, "rule", "schema"), _detail(exc)) from exc
             except (KeyError, TypeError, ValueError, IndexError, AssertionError) as exc:
                 # A body that slipped past a schema check: the same refusal everywhere.
                 raise Rejected("schema", f"{entry.type}: {type(exc).__name__}: {exc}") from exc
         except Rejected as exc:
             if not self.seats:  # before the open, no one is seated: nobody to blame (7.5)
-                raise Rejected(exc.rule, str(exc)) from exc
-            blame = exc.blame or Blame(entry.seat, exc.rule, str(exc), (entry.wire,))
+                raise Rejected(exc.rule, exc.message) from exc
+            blame = exc.blame or Blame(entry.seat, exc.rule, exc.message, (entry.wire,))
             self._halt(blame)
-            raise Rejected(exc.rule, str(exc), blame, True) from exc
+            raise Rejected(exc.rule, exc.message, blame, True) from exc
         self.log.append(entry)
+        self.journal.append(entry.wire)
         return entry
+
+    def _fork(self, entry: Entry) -> Entry:
+        """7.8: a valid ``void``/``abandon`` at an earlier head ``H`` beats the stalled
+        seat's own entry at ``H``: the log is replayed up to ``H`` and the void applied.
+        Refused unless the entry after ``H`` is the stalled seat's and no voter (nor the
+        coordinator) wrote after ``H`` on this branch: honest voters never build on it,
+        so a quorum cannot rewrite a history it took part in."""
+        index = self.log.index_of(entry.prev)
+        assert index is not None
+        suffix = self.log.entries[index + 1 :]
+        rebuilt = TableReplica(self.table_id)
+        rebuilt.on_private = self.on_private
+        for old in self.log.entries[: index + 1]:
+            rebuilt.receive(old.wire)
+        expected = rebuilt.expected()
+        if expected is None or suffix[0].seat != expected[0]:
+            raise Rejected("chain", f"{entry.type} does not extend the head of the log")
+        try:
+            applied = rebuilt.receive(entry.wire)
+        except Rejected as exc:  # a bad void off this branch: dropped, its blame kept
+            if exc.blame is not None:
+                self.blames.append(exc.blame)
+            raise Rejected(exc.rule, exc.message, exc.blame) from exc
+        assert applied is not None
+        change = rebuilt.changes[-1]
+        builders = sorted({e.seat for e in suffix if e.seat in (*change.voters, entry.seat)})
+        if builders:
+            raise Rejected(
+                "fork",
+                f"seats {builders} voted at this point and then wrote after it: "
+                f"{entry.type} refused",
+            )
+        journal, forks = [*self.journal, entry.wire], self.forks + 1
+        blames = [b for b in self.blames if b not in rebuilt.blames]
+        self.__dict__.update(rebuilt.__dict__)
+        self.journal, self.forks, self.blames = journal, forks, [*self.blames, *blames]
+        return applied
 
     def _halt(self, blame: Blame | None) -> None:
         if blame is not None:
@@ -292,7 +389,7 @@ class TableReplica:
     def _on_open(self, entry: Entry, body: dict[str, Any]) -> None:
         _exact_fields(body, {"game", "config", "seats", "names", "fallbacks", "nonce"})
         if table_id_for(entry.author, _bytes_field(body, "nonce", NONCE_BYTES)) != self.table_id:
-            raise Rejected("table", "open: the table id is not bound to this host's key (7.8)")
+            raise Rejected("table", "open: the table id is not bound to this host's key (7.10)")
         seats, names, fallbacks = body["seats"], body["names"], body["fallbacks"]
         if not all(isinstance(x, list) for x in (seats, names, fallbacks)) or not (
             len(names) == len(seats) == len(fallbacks)
@@ -443,7 +540,7 @@ class TableReplica:
             return
         self.shares = None
         if self.on_private is not None:
-            self.on_private(round_)
+            self.on_private(self, round_)
         if -1 in round_.owners:
             self._finish_play(round_)
         else:
@@ -480,7 +577,7 @@ class TableReplica:
             before = [list(h) for h in state.holdings]
             state.apply(action)
         except EngineError as exc:
-            raise Rejected(getattr(exc, "rule", "engine"), str(exc)) from exc
+            raise Rejected(getattr(exc, "rule", "engine"), _detail(exc)) from exc
         if isinstance(action, SingCount):  # T19: the new cards are revealed to their owners
             new = {s: [p for p in state.holdings[s] if p not in before[s]] for s in range(self.n)}
             self._start_shares("sing", new)
@@ -524,13 +621,15 @@ class TableReplica:
         try:
             self.state.apply(Play(CardRef(card, pos)))
         except EngineError as exc:
-            raise Rejected(getattr(exc, "rule", "engine"), str(exc)) from exc
+            raise Rejected(getattr(exc, "rule", "engine"), _detail(exc)) from exc
         self._resume_game()
 
     def _on_checkpoint(self, entry: Entry, body: dict[str, Any]) -> None:
         _exact_fields(body, {"hand", "state"})
         assert self.state is not None
         digest = _bytes_field(body, "state", 32)
+        if body["hand"] != self.state.hand_number or type(body["hand"]) is not int:
+            raise Rejected("checkpoint", f"the checkpoint is for hand {self.state.hand_number}")
         if digest != bytes.fromhex(self.state.state_hash()):
             raise Rejected("checkpoint", "the signed state hash is not the table's")
         self._advance_turn(self._after_checkpoint)
@@ -550,41 +649,109 @@ class TableReplica:
             and expected[0] == seat
             and self.n >= 2
             and self.phase in ("shuffle", "shares", "game", "checkpoint")
+            and self.state is not None
+            and self.state.phase != "over"
         )
 
-    def _on_void(self, entry: Entry, body: dict[str, Any]) -> None:
-        _exact_fields(body, {"seat", "votes", "identity", "elgamal", "proof", "name"})
-        state = self.state
-        assert state is not None
+    def _stalled_quorum(
+        self, author: int, prev: bytes, body: dict[str, Any], taker: bytes | None
+    ) -> tuple[int, tuple[int, ...]]:
+        """The stalled seat and the voters of a ``void``/``abandon`` (7.7)."""
+        state, expected = self.state, self.expected()
+        assert state is not None and expected is not None
         stalled = _int_field(body, "seat", 0, self.n - 1)
+        if stalled != expected[0] or not self.can_void(stalled):
+            raise Rejected("votes", f"the table waits for seat {expected[0]}, not {stalled}")
+        if author != coordinator(stalled, state.team_of):
+            raise Rejected("votes", f"seat {author} is not the coordinator for seat {stalled}")
         try:
-            check_votes(
-                body["votes"], self.table_id, self.seats, entry.prev, stalled, state.hand_number
+            votes = check_votes(
+                body["votes"],
+                self.table_id,
+                self.seats,
+                state.team_of,
+                prev,
+                stalled,
+                state.hand_number,
+                taker,
             )
         except VoteError as exc:
             raise Rejected("votes", str(exc)) from exc
-        identity = _bytes_field(body, "identity", 32)
-        if identity in self.seats:
-            raise Rejected("schema", "the replacement needs a new identity key")
+        if author not in {v.voter for v in votes}:
+            raise Rejected("votes", "the coordinator votes too")
+        return stalled, tuple(v.voter for v in votes)
+
+    def check_void(
+        self, author: int, prev: bytes, body: dict[str, Any]
+    ) -> tuple[Offer, int, tuple[int, ...]]:
+        """Raise :class:`Rejected` unless ``body`` is a valid ``void`` now; changes nothing."""
+        _exact_fields(body, {"seat", "votes", "offer"})
+        state = self.state
+        assert state is not None
         try:
-            decode_public(identity)
-            name = check_name(body["name"])
-            key = decode_point(_bytes_field(body, "elgamal", 33))
-            proof = KeyProof.from_bytes(_bytes_field(body, "proof", 64))
-            verify_key(key, proof, self.context("keys/replace"), stalled)
-        except (CryptoError, LobbyError) as exc:
-            raise Rejected("key-proof", str(exc)) from exc
-        if any(bytes(k) == bytes(key) for i, k in enumerate(self.elgamal) if i != stalled):
-            raise Rejected("key-proof", "a key already used by another seat")
+            offer = parse_offer(body["offer"], self.table_id)
+        except VoteError as exc:
+            raise Rejected("offer", str(exc)) from exc
+        stalled, voters = self._stalled_quorum(author, prev, body, offer.id)
+        if (offer.seat, offer.hand, offer.entry.prev) != (stalled, state.hand_number, prev):
+            raise Rejected("offer", "the offer is for this seat, hand and point of the log")
+        if offer.identity in self.seats or offer.identity in self.retired:
+            raise Rejected("offer", "the taker must be a newcomer: a key that never held a seat")
+        if any(bytes(k) == bytes(offer.key) for k in self.elgamal):
+            raise Rejected("offer", "an ElGamal key already used at this table")
+        return offer, stalled, voters
+
+    def check_abandon(self, author: int, prev: bytes, body: dict[str, Any]) -> tuple[int, ...]:
+        """Raise :class:`Rejected` unless ``body`` is a valid ``abandon`` now."""
+        _exact_fields(body, {"seat", "votes"})
+        return self._stalled_quorum(author, prev, body, None)[1]
+
+    def _on_void(self, entry: Entry, body: dict[str, Any]) -> None:
+        """A newcomer takes the stalled seat with its own keys, from the next hand."""
+        offer, stalled, voters = self.check_void(entry.seat, entry.prev, body)
+        state = self.state
+        assert state is not None
         if state.phase not in ("draw", "deal", "over"):
             state.apply(Void())  # D16: no score, the same Donneur deals again
-        self.seats[stalled], self.names[stalled] = identity, name
-        self.elgamal[stalled] = key
+        self.retired.add(self.seats[stalled])
+        self.seats[stalled], self.names[stalled] = offer.identity, offer.name
+        self.elgamal[stalled] = offer.key
         self.joint = joint_key(self.elgamal)
         self.shares, self.pending_play, self.withheld = None, None, {}
         self.deck, self.revealed, self.checkpoints = (), {}, {}
         self.phase, self.turn = "shuffle", 0
         self.replaced.append((stalled, len(self.log)))
+        self.changes.append(
+            SeatChange(
+                "replaced",
+                stalled,
+                len(self.log),
+                state.hand_number,
+                voters,
+                entry.seat,
+                offer.identity,
+                offer.name,
+            )
+        )
+
+    def _on_abandon(self, entry: Entry, body: dict[str, Any]) -> None:
+        """The game ends here with no winner; the stalled seat is blamed."""
+        voters = self.check_abandon(entry.seat, entry.prev, body)
+        stalled = body["seat"]
+        state = self.state
+        assert state is not None
+        self.changes.append(
+            SeatChange("abandoned", stalled, len(self.log), state.hand_number, voters, entry.seat)
+        )
+        self.blames.append(
+            Blame(
+                stalled,
+                "stalled",
+                f"the table waited for seat {stalled}; seats {list(voters)} abandoned the game",
+                tuple(body["votes"]),
+            )
+        )
+        self.phase = "done"
 
     def _on_result(self, entry: Entry, body: dict[str, Any]) -> None:
         _exact_fields(body, {"winner", "state"})
@@ -601,7 +768,13 @@ class TablePeer:
 
     ``receive(wire)`` takes any entry from the network; ``outbox()`` returns the entries
     this seat must send now (its automatic steps); ``decide()`` says whether the game
-    waits for this seat's decision, and ``act(text)`` makes it.
+    waits for this seat's decision, and ``act(text)`` makes it. A decision that is not
+    legal now raises :class:`LocalError` before anything is signed.
+
+    A peer whose identity holds no seat is a **newcomer** (7.7): it follows the log like
+    a spectator, and may :meth:`offer` to take a stalled seat with its own fresh keys;
+    it plays once a ``void`` names its offer. A seated peer that a ``void`` replaced
+    (:meth:`replaced`) writes nothing more and follows the game.
     """
 
     def __init__(self, identity: Identity, seat: int, table_id: bytes, rng: RandomBytes) -> None:
@@ -612,6 +785,7 @@ class TablePeer:
         self.replica.on_private = self._learn
         self.elgamal = KeyPair.generate(rng)
         self._values: dict[int, bytes] = {}
+        self.holds: set[tuple[int, bytes]] = set()  # (stalled seat, head) this seat voted at
         self.on_secrets: Callable[[dict[str, Any]], None] | None = None
 
     def secrets(self) -> dict[str, Any]:
@@ -621,6 +795,7 @@ class TablePeer:
             "table": self.replica.table_id.hex(),
             "elgamal": hex(self.elgamal.secret),
             "values": {str(k): v.hex() for k, v in self._values.items()},
+            "holds": sorted([s, h.hex()] for s, h in self.holds),
         }
 
     def _secrets_changed(self) -> None:
@@ -631,10 +806,12 @@ class TablePeer:
     def restore(
         cls, identity: Identity, secrets: dict[str, Any], entries: Sequence[bytes], rng: RandomBytes
     ) -> TablePeer:
-        """A seat back from a crash: its secrets, then its own log replayed."""
+        """A seat back from a crash: its secrets, then its own journal replayed (forks
+        included: a void that overrode this seat's entry overrides it again, 7.8)."""
         peer = cls(identity, int(secrets["seat"]), bytes.fromhex(secrets["table"]), rng)
         peer.elgamal = KeyPair(int(secrets["elgamal"], 16))
         peer._values = {int(k): bytes.fromhex(v) for k, v in secrets["values"].items()}
+        peer.holds = {(int(s), bytes.fromhex(h)) for s, h in secrets.get("holds", [])}
         for wire in entries:
             peer.receive(wire)
         return peer
@@ -642,9 +819,12 @@ class TablePeer:
     def catch_up(self, entries: Sequence[bytes]) -> int:
         """Apply the entries after this seat's head (from any peer's log); verified as
         always, so a lying source is detected. Returns how many were applied."""
-        head = self.replica.log.head
+        log = self.replica.log
         ids = [parse_entry(w).id for w in entries]
-        start = ids.index(head) + 1 if head in ids else 0
+        # After the last entry both logs share (a replaced seat's own entry is not shared).
+        start = next(
+            (i + 1 for i in reversed(range(len(ids))) if log.index_of(ids[i]) is not None), 0
+        )
         applied = 0
         for wire in entries[start:]:
             if self.receive(wire) is not None:
@@ -654,19 +834,29 @@ class TablePeer:
     # -- intake
 
     def receive(self, wire: bytes) -> Entry | None:
-        return self.replica.receive(wire)
+        entry = self.replica.receive(wire)
+        if entry is not None and self.holds:
+            self._prune_holds()
+        if entry is not None and entry.type == "void":
+            seats = self.replica.seats
+            if self.identity.public in seats and seats.index(self.identity.public) != self.seat:
+                self.seat = seats.index(self.identity.public)  # a newcomer took its seat
+                self._secrets_changed()
+        return entry
 
-    def _learn(self, round_: ShareRound) -> None:
+    def _learn(self, replica: TableReplica, round_: ShareRound) -> None:
         """Decrypt this seat's own cards of a finished private share round."""
-        mine = round_.owners.get(self.seat, [])
-        if self.replica.elgamal[self.seat] != self.elgamal.public:
+        if not 0 <= self.seat < replica.n or replica.seats[self.seat] != self.identity.public:
+            return  # not seated (a newcomer, or replaced)
+        if replica.elgamal[self.seat] != self.elgamal.public:
             return  # a round from before this seat was re-keyed (7.7): not our cards
-        state = self.replica.state
+        mine = round_.owners.get(self.seat, [])
+        state = replica.state
         assert state is not None
         for pos in mine:
-            ct = self.replica.deck[pos]
+            ct = replica.deck[pos]
             parts = [*round_.shares[pos].values(), own_share(self.elgamal, ct)]
-            index = self.replica.cards.index_of(combine(ct, parts))
+            index = replica.cards.index_of(combine(ct, parts))
             state.learn(pos, card_from_index(index))
 
     # -- output
@@ -695,7 +885,7 @@ class TablePeer:
         nonce: bytes,
     ) -> bytes:
         """The host's ``open`` entry: seat assignment (see :class:`~.lobby.Lobby`);
-        ``nonce`` binds the table id to this seat's key (7.8)."""
+        ``nonce`` binds the table id to this seat's key (7.10)."""
         if table_id_for(self.identity.public, nonce) != self.replica.table_id:
             raise ValueError("this table id is not bound to this host's key and nonce")
         count = len(seats)
@@ -709,9 +899,56 @@ class TablePeer:
         }
         return self._sign("open", body)
 
+    def seated(self) -> bool:
+        """True while this identity holds its seat."""
+        seats = self.replica.seats
+        return 0 <= self.seat < len(seats) and seats[self.seat] == self.identity.public
+
+    def standby(self) -> bool:
+        """True for a newcomer: the table is open, and this identity holds no seat and
+        never held one."""
+        seats = self.replica.seats
+        return bool(seats) and self.identity.public not in seats and not self.replaced()
+
+    def replaced(self) -> bool:
+        """True once a ``void`` gave this identity's seat to a newcomer (7.7)."""
+        return self.identity.public in self.replica.retired
+
+    def holding(self) -> bool:
+        """True while this seat must not write (7.8): it voted to replace a seat at a head
+        that the stalled seat has since extended, and the coordinator has written
+        nothing after that head here (so its ``void`` may still come and override the
+        stalled seat's entry). The coordinator itself never holds: it knows it did not
+        write the ``void``."""
+        return any(self._hold_state(hold) == "holding" for hold in self.holds)
+
+    def _hold_state(self, hold: tuple[int, bytes]) -> str:
+        """``pending`` (the log has not moved past the vote), ``holding``, or ``over``."""
+        stalled, head = hold
+        log, state = self.replica.log, self.replica.state
+        index = log.index_of(head)
+        if state is None or index is None or index + 1 == len(log):
+            return "pending"
+        after = log.entries[index + 1 :]
+        chief = coordinator(stalled, state.team_of)
+        if after[0].seat != stalled or chief == self.seat or any(e.seat == chief for e in after):
+            return "over"
+        return "holding"
+
+    def _prune_holds(self) -> None:
+        over = {hold for hold in self.holds if self._hold_state(hold) == "over"}
+        if over:
+            self.holds -= over
+            self._secrets_changed()
+
+    def release(self) -> None:
+        """Stop holding (the runtime gave up on the votes): follow the stalled seat's entry."""
+        self.holds.clear()
+        self._secrets_changed()
+
     def next_automatic(self) -> bytes | None:
         """Sign and apply the next automatic entry if it is this seat's to write now."""
-        if self.replaced():
+        if not self.seated() or self.holding():
             return None
         expected = self.replica.expected()
         if expected is None or expected[0] != self.seat or expected[1][0] not in AUTOMATIC:
@@ -767,81 +1004,110 @@ class TablePeer:
             return {"hand": state.hand_number, "state": bytes.fromhex(state.state_hash())}
         return {"winner": state.winner, "state": bytes.fromhex(state.state_hash())}
 
-    def vote(self, stalled: int) -> bytes:
-        """This seat's signed vote to replace ``stalled`` at the current head (7.7)."""
+    # -- replacing a stalled seat (7.7)
+
+    def _stall_point(self, stalled: int) -> int:
         state = self.replica.state
-        assert state is not None
-        return make_vote(
+        if state is None or not self.replica.can_void(stalled):
+            raise LocalError("void", f"the table is not waiting for seat {stalled} in a game")
+        return state.hand_number
+
+    def offer(self, stalled: int, name: str) -> bytes:
+        """As a newcomer: a signed offer to take ``stalled`` with this peer's own keys."""
+        replica = self.replica
+        if self.identity.public in replica.seats or self.replaced():
+            raise LocalError("offer", "a seated (or replaced) player cannot take a seat")
+        hand = self._stall_point(stalled)
+        assert replica.state is not None
+        if not partners(stalled, replica.state.team_of):
+            raise LocalError("offer", "only a seat with partners can be taken (else: abandon)")
+        try:
+            check_name(name)
+        except LobbyError as exc:
+            raise LocalError("offer", str(exc)) from exc
+        self.seat = stalled
+        self._secrets_changed()  # the ElGamal key is kept before the offer leaves
+        return make_offer(
             self.identity,
-            self.replica.table_id,
-            self.seat,
-            self.replica.log.head,
+            self.elgamal,
+            replica.table_id,
             stalled,
-            state.hand_number,
+            replica.log.head,
+            hand,
+            name,
+            self.rng,
         )
 
-    def replace(
-        self, stalled: int, votes: Sequence[bytes], name: str = "Bot"
-    ) -> tuple[bytes, TablePeer]:
-        """As coordinator: write the ``void`` entry and build the bot's peer for the seat.
-
-        Raises :class:`~.replace.VoteError` (signing nothing) unless the votes are a
-        valid majority for this point of the log.
-        """
-        state = self.replica.state
-        assert state is not None
-        if not self.replica.can_void(stalled) or self.seat != coordinator(stalled, self.replica.n):
-            raise VoteError(f"seat {self.seat} cannot replace seat {stalled} now")
-        check_votes(
-            list(votes),
-            self.replica.table_id,
-            self.replica.seats,
-            self.replica.log.head,
-            stalled,
-            state.hand_number,
+    def vote(self, stalled: int, taker: bytes | None = None) -> bytes:
+        """This seat's signed vote at the current head: give ``stalled`` to the offer
+        ``taker`` (its id), or abandon the game (None). From now on this seat writes
+        nothing on top of the stalled seat's entry at this head (:meth:`holding`)."""
+        if not self.seated() or stalled == self.seat:
+            raise LocalError("vote", "only another seated player votes on a stalled seat")
+        hand = self._stall_point(stalled)
+        head = self.replica.log.head
+        self.holds.add((stalled, head))
+        self._secrets_changed()  # the hold outlives a crash (7.8)
+        return make_vote(
+            self.identity, self.replica.table_id, self.seat, head, stalled, hand, taker
         )
-        identity = Identity.generate(self.rng)
-        key = KeyPair.generate(self.rng)
-        proof = key.prove(self.replica.context("keys/replace"), stalled, self.rng)
-        wire = self._sign(
-            "void",
-            {
-                "seat": stalled,
-                "votes": list(votes),
-                "identity": identity.public,
-                "elgamal": bytes(key.public),
-                "proof": proof.to_bytes(),
-                "name": name,
-            },
-        )
-        bot = TablePeer(identity, stalled, self.replica.table_id, self.rng)
-        bot.elgamal = key
-        for entry in self.replica.log.entries:
-            bot.receive(entry.wire)
-        return wire, bot
 
-    def replaced(self) -> bool:
-        """True once this seat's key is no longer the seat's (a vote replaced it)."""
-        seats = self.replica.seats
-        return bool(seats) and seats[self.seat] != self.identity.public
+    def replace(self, stalled: int, votes: Sequence[bytes], offer: bytes) -> bytes:
+        """As coordinator: the ``void`` that gives ``stalled`` to the newcomer of
+        ``offer``. Raises :class:`~.replace.VoteError`, signing nothing, unless it is valid."""
+        body = {"seat": stalled, "votes": list(votes), "offer": offer}
+        try:
+            self.replica.check_void(self.seat, self.replica.log.head, body)
+        except Rejected as exc:
+            raise VoteError(exc.message) from exc
+        return self._sign("void", body)
+
+    def abandon(self, stalled: int, votes: Sequence[bytes]) -> bytes:
+        """As coordinator: the ``abandon`` that ends the game, blaming ``stalled``."""
+        body = {"seat": stalled, "votes": list(votes)}
+        try:
+            self.replica.check_abandon(self.seat, self.replica.log.head, body)
+        except Rejected as exc:
+            raise VoteError(exc.message) from exc
+        return self._sign("abandon", body)
+
+    # -- decisions
 
     def decide(self) -> bool:
-        if self.replaced():
+        if not self.seated() or self.holding():
             return False
         expected = self.replica.expected()
         return expected is not None and expected[0] == self.seat and expected[1][0] == "act"
 
     def act(self, text: str) -> bytes:
-        """This seat's game decision: ``play 7h`` (or any engine notation)."""
+        """This seat's game decision: ``play 7h`` (or any engine notation).
+
+        Raises :class:`LocalError` (nothing signed, nothing changed) if it is not this
+        seat's decision now or the rules forbid it.
+        """
+        if not self.decide():
+            raise LocalError("turn", "this seat has no decision to make now")
         state = self.replica.state
         assert state is not None
-        action = parse_action(text)
+        try:
+            action = parse_action(text)
+        except EngineError as exc:
+            raise LocalError(getattr(exc, "rule", "notation"), _detail(exc)) from exc
+        if not isinstance(action, Word | SingCount | Keep | Play):
+            raise LocalError("schema", f"{action} is not a player's decision")
+        hand = state.holdings[self.seat]
+        if isinstance(action, Play):
+            pos = self._position(action.ref, hand)
+            action = Play(CardRef(state.known.get(pos), pos))
+        elif isinstance(action, Keep):
+            action = Keep(tuple(CardRef(None, self._position(r, hand)) for r in action.refs))
+        try:
+            state.clone().apply(action)  # the rules judge a copy: nothing changes here
+        except EngineError as exc:
+            raise LocalError(getattr(exc, "rule", "engine"), _detail(exc)) from exc
         if isinstance(action, Play):
             pos = action.ref.pos
-            if pos is None:
-                pos = next(
-                    p for p in state.holdings[self.seat] if state.known.get(p) == action.ref.card
-                )
+            assert pos is not None
             batch = make_shares(
                 self.elgamal,
                 self.seat,
@@ -851,16 +1117,16 @@ class TablePeer:
                 self.rng,
             )
             return self._sign("play", {"position": pos, "shares": batch.to_bytes()})
-        if isinstance(action, Keep):
-            refs = []
-            for ref in action.refs:
-                pos = (
-                    ref.pos
-                    if ref.pos is not None
-                    else next(
-                        p for p in state.holdings[self.seat] if state.known.get(p) == ref.card
-                    )
-                )
-                refs.append(CardRef(None, pos))
-            action = Keep(tuple(refs))
         return self._sign("act", {"action": str(action)})
+
+    def _position(self, ref: CardRef, hand: Sequence[int]) -> int:
+        """The deck position of one of this seat's cards named by ``ref``."""
+        known = self.replica.state.known if self.replica.state is not None else {}
+        if ref.pos is not None:
+            if ref.pos not in hand or (ref.card is not None and known.get(ref.pos) != ref.card):
+                raise LocalError("T5", f"{ref} is not a card in this seat's hand")
+            return ref.pos
+        pos = next((p for p in hand if known.get(p) == ref.card), None)
+        if pos is None:
+            raise LocalError("T5", f"{ref} is not a card in this seat's hand")
+        return pos

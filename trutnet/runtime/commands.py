@@ -113,6 +113,7 @@ def _options(args: argparse.Namespace) -> Options:
     return Options(
         stall_timeout=args.stall_timeout,
         void_timeout=args.void_timeout,
+        takers=tuple(args.accept_taker),
         give_up_after=args.give_up_after,
         linger=args.linger,
     )
@@ -331,7 +332,7 @@ def choose_table(args: argparse.Namespace) -> tuple[Endpoint, bytes, bool] | Non
 
 def announced_table(proc: subprocess.Popen[str], timeout: float = 60.0) -> tuple[str, list[str]]:
     """The table id that a ``trutnet host --json`` process announces (its first
-    ``table`` event; the id is bound to the host's key, 7.8, so only the host knows it
+    ``table`` event; the id is bound to the host's key, 7.10, so only the host knows it
     in advance), and the lines it printed until then."""
     assert proc.stdout is not None
     lines: list[str] = []
@@ -779,8 +780,17 @@ def _timing_options(p: argparse.ArgumentParser) -> None:
         "--void-timeout",
         type=_seconds,
         default=120.0,
-        help="vote to void the hand and give a bot the seat the table waited "
-        "for longer than this (s)",
+        help="after this long waiting for a seat (s), vote: for a newcomer's offer to take "
+        "it (a partner's seat) or to abandon the game (docs/protocol.md 7.7)",
+    )
+    p.add_argument(
+        "--accept-taker",
+        action="append",
+        default=[],
+        metavar="FINGERPRINT|any",
+        help="when your partner stalls, vote to give the seat to this newcomer (its key "
+        "fingerprint; repeatable), or to any newcomer: an opponent could be one. "
+        "Default: nobody (the game is abandoned)",
     )
     p.add_argument(
         "--give-up-after",

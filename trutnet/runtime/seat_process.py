@@ -187,7 +187,7 @@ async def host(
 ) -> SeatResult:
     """Host a table at ``endpoints[0]``; ``own_broker``: that broker is this process's
     embedded one, so a resumed host starts it again if it is gone (9.3). The table id
-    is bound to the host's key by ``nonce`` (7.8; random unless given or seeded);
+    is bound to the host's key by ``nonce`` (7.10; random unless given or seeded);
     ``password``: a private table's password (for the broker, never announced)."""
     hooks = hooks or Hooks()
     in_loop = None
@@ -417,7 +417,7 @@ async def probe_broker(
 def _lobby_status(payload: bytes, table_id: bytes) -> str | None:
     """The status ("open", "playing") of the host's retained lobby announcement, or
     None when there is none (cleared by the host's last will) or it is not one the
-    table's own host signed (7.8). Only used to tell a person why a join cannot go
+    table's own host signed (7.10). Only used to tell a person why a join cannot go
     on."""
     if not payload:
         return None

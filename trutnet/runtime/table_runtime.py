@@ -70,6 +70,9 @@ class Options:
     linger: float = 30.0  # at most this long after the end, helping others finish
     rehost_after: float = 3.0  # seconds without any broker before a successor re-hosts
     void_timeout: float = 120.0  # seconds waiting for a seat before voting to replace it
+    # 7.7: newcomers (key fingerprints, or "any") this process's seats accept in place of
+    # a stalled partner; none by default, and then a stalled game is abandoned
+    takers: tuple[str, ...] = ()
     give_up_after: float = 900.0  # seconds without any progress before this peer stops
 
 
@@ -122,9 +125,18 @@ class TableRuntime:
         link._endpoints = self.candidates
         self.successor_broker: Any = None
         self.own_broker: Any = None  # the table's broker, ours to restart if it is gone
+        # 7.7: (stalled seat, head) -> voter -> vote; -> offer id -> offer
         self.votes: dict[tuple[int, bytes], dict[int, bytes]] = {}
-        self._voted: set[tuple[int, bytes]] = set()
+        self.offers: dict[tuple[int, bytes], dict[bytes, bytes]] = {}
+        # (stalled, head, voter) -> (taker voted for, when it was last said)
+        self._voted: dict[tuple[int, bytes, int], tuple[bytes | None, float]] = {}
+        self._vote_times: dict[tuple[int, bytes], float] = {}
+        self._offered: dict[tuple[int, bytes], tuple[bytes, float]] = {}  # our offers
         self._told_replaced: set[int] = set()
+        self._told_taken: set[int] = set()
+        self._changes_seen = 0
+        self._void_answered = 0.0
+        self._void_pending: bytes | None = None  # a void to tell a peer off our log (7.8)
         self.on_over: Callable[[], None] | None = None  # the game is over (before lingering)
         self._stop_lingering = asyncio.Event()
         self._sync_from: int | None = None  # earliest log position asked for (sync)
@@ -264,8 +276,15 @@ class TableRuntime:
         elif head == GENESIS:
             start = 0
         else:
-            start = replica.log.position(head)
+            start = replica.log.index_of(head)
             if start is None:
+                # 7.8: maybe a replaced seat that wrote at its place: tell it (at most 1/s)
+                void = self.recent_void()
+                now = time.monotonic()
+                if void is not None and now - self._void_answered >= 1.0:
+                    self._void_answered = now
+                    self._void_pending = void
+                    self._sync_wanted.set()
                 return  # not in our log: someone else may answer
             start += 1
         if self._sync_from is None or start < self._sync_from:
@@ -286,6 +305,9 @@ class TableRuntime:
         while True:
             await self._sync_wanted.wait()
             self._sync_wanted.clear()
+            if self._void_pending is not None:
+                void, self._void_pending = self._void_pending, None
+                await self.link.publish(topics.log(self.table_id), void, wait=5)
             if self._sync_from is None:
                 continue
             self.stats.syncs_answered += 1
@@ -347,10 +369,15 @@ class TableRuntime:
         if not isinstance(keys, list):
             return opened
         for seat in self.seats:
-            if seat.peer is None and seat.identity.public in keys:
-                index = keys.index(seat.identity.public)
+            mine = seat.identity.public
+            # A newcomer that follows a table may still be named by another open (a
+            # forged open could otherwise keep a joiner out of the real table).
+            standby = seat.peer is not None and seat.peer.standby() and mine in keys
+            if seat.peer is None or standby:
+                # Not named: a newcomer that follows the game and may take a stalled seat (7.7)
+                index = keys.index(mine) if mine in keys else 0
                 peer = TablePeer(seat.identity, index, self.table_id, seat.rng or _urandom)
-                try:  # only the table's own host can open it (7.8): check before taking it
+                try:  # only the table's own host can open it (7.10): check before taking it
                     peer.receive(wire)
                 except Rejected as exc:
                     self.stats.dropped += 1
@@ -366,7 +393,8 @@ class TableRuntime:
     def ingest(self, wire: bytes) -> bool:
         """Offer one entry to every local seat; True if the log advanced."""
         self.stats.received += 1
-        opened = self._open_for_me(wire) if any(s.peer is None for s in self.seats) else []
+        waiting = any(s.peer is None or s.peer.standby() for s in self.seats)
+        opened = self._open_for_me(wire) if waiting else []
         advanced = False
         for seat in self.seats:
             peer = seat.peer
@@ -407,6 +435,7 @@ class TableRuntime:
             self._persist(seat)
         if advanced:
             self._touch()
+            self._notice_replaced()
             replica = self.replica
             if replica is not None and replica.state is not None:
                 hand = replica.state.hand_number
@@ -426,15 +455,15 @@ class TableRuntime:
         if replica is None:
             return
         head = replica.log.head
-        for prev in [p for p in self.buffer if p != head and replica.log.position(p) is not None]:
+        for prev in [p for p in self.buffer if p != head and replica.log.index_of(p) is not None]:
             del self.buffer[prev]
 
     def _persist(self, seat: LocalSeat) -> None:
         if seat.store is None or seat.peer is None:
             return
         stored = seat.store.count()
-        for entry in seat.peer.replica.log.entries[stored:]:
-            seat.store.append(entry.wire)
+        for wire in seat.peer.replica.journal[stored:]:  # forks included (7.8)
+            seat.store.append(wire)
 
     def wake(self) -> None:
         """Something local changed (a person decided): write now."""
@@ -564,14 +593,14 @@ class TableRuntime:
     # ------------------------------------------------------- the end (9.2)
 
     def local_seats(self) -> set[int]:
-        return {p.seat for p in self.peers if not p.replaced()}
+        return {p.seat for p in self.peers if p.seated()}
 
     def _done_message(self) -> bytes:
         """Every local seat's signed ``done`` (9.2): a vote-shaped message naming the
         head of the finished log."""
         wires = []
         for peer in self.peers:
-            if not peer.replaced():
+            if peer.seated():  # not a newcomer following the table, not a replaced seat
                 wires.append(
                     sign_entry(
                         peer.identity,
@@ -611,6 +640,8 @@ class TableRuntime:
         seats = set(range(replica.n)) - self.local_seats()
         if replica.halted is not None:
             seats.discard(replica.halted.seat)
+        if replica.abandoned is not None:  # 7.7: the stalled seat is not waited for
+            seats.discard(replica.abandoned.seat)
         head = self.head()
         return {s for s in seats if self._done_heads.get(s) != head}
 
@@ -643,80 +674,261 @@ class TableRuntime:
 
     # --------------------------------------------------- replacing a seat (7.7)
 
+    def _stall_key(self, stalled: int) -> tuple[int, bytes] | None:
+        """(stalled seat, head) if the table is stuck on ``stalled`` in a game now."""
+        replica = self.replica
+        if replica is None or not replica.can_void(stalled):
+            return None
+        return stalled, replica.log.head
+
+    def _keep(self, book: dict[tuple[int, bytes], Any]) -> None:
+        """Offers and votes only matter at the head the table is stuck at: drop the rest."""
+        head = self.head()
+        for key in [k for k in book if k[1] != head][: max(0, len(book) - 8)]:
+            del book[key]
+
     async def _on_vote(self, wire: bytes) -> None:
+        """A vote or an offer from the ``vote`` topic: kept only if it is signed by the
+        key it claims (a vote: its voter's seated key) and is for the point the table
+        is stuck at; anything else is dropped and counted."""
+        from trutnet.protocol.replace import VoteError, parse_offer, parse_vote
+
+        replica = self.replica
+        if replica is None or replica.state is None:
+            return
         try:
-            vote = parse_entry(wire, self.table_id)
-            stalled = int(vote.body["seat"])
-        except (MessageError, KeyError, TypeError, ValueError):
+            if not isinstance(wire, bytes) or len(wire) > 1024:
+                raise VoteError("not a vote or an offer")
+            entry = parse_entry(wire, self.table_id)
+            if entry.type == "offer":
+                if self._stall_key(entry.seat) != (entry.seat, entry.prev):
+                    raise VoteError("an offer for a seat the table is not stuck on here")
+                offer = parse_offer(wire, self.table_id)  # the key proof: checked last
+                key = (offer.seat, offer.entry.prev)
+                offers = self.offers.setdefault(key, {})
+                if len(offers) < 8 and replica.n > offer.seat:
+                    offers[offer.id] = wire
+                self._keep(self.offers)
+                stalled = offer.seat
+            else:
+                vote = parse_vote(wire, self.table_id, replica.seats)
+                self.votes.setdefault((vote.stalled, vote.head), {})[vote.voter] = wire
+                self._keep(self.votes)
+                stalled = vote.stalled
+        except (MessageError, VoteError) as exc:
+            self.stats.rejected.append(f"vote topic: {exc}")
             return
-        if vote.type != "vote":
+        except Exception as exc:  # hostile bytes must never end the pump
+            self.stats.rejected.append(f"vote topic: {type(exc).__name__}")
             return
-        self.votes.setdefault((stalled, vote.prev), {})[vote.seat] = wire
         await self._maybe_replace(stalled)
 
-    async def _vote(self, stalled: int) -> None:
+    def _taker(self, key: tuple[int, bytes], voter: int) -> bytes | None:
+        """The offer ``voter`` (a local seat) votes for. A partner of the stalled seat
+        chooses among the newcomers it accepts (``Options.takers``), the lowest offer id
+        first; any other seat follows a partner's choice, and never chooses itself: who
+        plays a seat is its team's decision (7.7)."""
+        from trutnet.crypto.identity import fingerprint
+        from trutnet.protocol.replace import VoteError, parse_vote, partners
+
         replica = self.replica
-        if replica is None:
+        offers = self.offers.get(key, {})
+        if replica is None or replica.state is None or not offers:
+            return None
+        mates = partners(key[0], replica.state.team_of)
+        if voter in mates:
+            accepted = {t.strip().upper() for t in self.options.takers}
+            allowed = [
+                offer_id
+                for offer_id, wire in offers.items()
+                if "ANY" in accepted or fingerprint(parse_entry(wire).author) in accepted
+            ]
+            return min(allowed, default=None)
+        for other, wire in sorted(self.votes.get(key, {}).items()):
+            try:
+                taker = parse_vote(wire, self.table_id, replica.seats).taker
+            except VoteError:
+                continue
+            if other in mates and taker in offers:
+                return taker
+        return None
+
+    async def _vote(self, stalled: int, abandon: bool) -> None:
+        """Each local seat votes on ``stalled``: for the newcomer its team accepts, or
+        (``abandon``, or a seat without partners) to abandon the game. A vote is signed
+        again only when it changes."""
+        from trutnet.protocol.replace import partners
+
+        key = self._stall_key(stalled)
+        replica = self.replica
+        if key is None or replica is None or replica.state is None:
             return
-        key = (stalled, replica.log.head)
-        if key in self._voted:
-            return
-        self._voted.add(key)
+        team_game = bool(partners(stalled, replica.state.team_of))
         for peer in self.peers:
-            if peer.seat != stalled and not peer.replaced():
-                wire = peer.vote(stalled)
-                self.votes.setdefault(key, {})[peer.seat] = wire
-                self.on_event("vote", {"seat": stalled, "voter": peer.seat})
-                await self.link.publish(topics.vote(self.table_id), wire, wait=5)
+            if peer.seat == stalled or not peer.seated():
+                continue
+            taker = self._taker(key, peer.seat) if team_game else None
+            if taker is None and team_game and not abandon:
+                continue  # a team game waits for a newcomer's offer first
+            said = self._voted.get((*key, peer.seat))
+            if said is not None and said[0] == taker:  # the same vote: said again every 2 s
+                if time.monotonic() - said[1] >= 2.0:
+                    self._voted[(*key, peer.seat)] = (taker, time.monotonic())
+                    wire = self.votes.get(key, {}).get(peer.seat)
+                    if wire is not None:
+                        await self.link.publish(topics.vote(self.table_id), wire, wait=5)
+                continue
+            self._voted[(*key, peer.seat)] = (taker, time.monotonic())
+            self._vote_times.setdefault(key, time.monotonic())
+            wire = peer.vote(stalled, taker)
+            self.votes.setdefault(key, {})[peer.seat] = wire
+            self.on_event(
+                "vote",
+                {
+                    "seat": stalled,
+                    "voter": peer.seat,
+                    "for": "abandon" if taker is None else "newcomer",
+                },
+            )
+            await self.link.publish(topics.vote(self.table_id), wire, wait=5)
         await self._maybe_replace(stalled)
 
     async def _maybe_replace(self, stalled: int) -> None:
-        from trutnet.bots import make_bot
-        from trutnet.protocol.replace import VoteError, coordinator, votes_needed
+        """As the coordinator: write the ``void`` (or ``abandon``) once a quorum agrees."""
+        from trutnet.protocol.replace import VoteError, coordinator, pick_quorum
 
+        key = self._stall_key(stalled)
         replica = self.replica
-        if replica is None or not replica.can_void(stalled):
+        if key is None or replica is None or replica.state is None:
             return
-        votes = self.votes.get((stalled, replica.log.head), {})
-        chief = next(
-            (
-                p
-                for p in self.peers
-                if p.seat == coordinator(stalled, replica.n) and not p.replaced()
-            ),
-            None,
+        chief_seat = coordinator(stalled, replica.state.team_of)
+        chief = next((p for p in self.peers if p.seat == chief_seat and p.seated()), None)
+        if chief is None:
+            return
+        chosen = pick_quorum(
+            self.votes.get(key, {}),
+            self.offers.get(key, {}),
+            self.table_id,
+            replica.seats,
+            replica.state.team_of,
+            key[1],
+            stalled,
+            replica.state.hand_number,
         )
-        if chief is None or len(votes) < votes_needed(replica.n):
+        if chosen is None:
             return
+        offer, votes = chosen
         try:
-            wire, bot_peer = chief.replace(stalled, list(votes.values()), f"Bot {stalled}")
+            wire = chief.replace(stalled, votes, offer) if offer else chief.abandon(stalled, votes)
         except VoteError:
             return
-        import random
-
-        bot_seat = LocalSeat(
-            bot_peer.identity,
-            f"Bot {stalled}",
-            make_bot("heuristic", random.Random()),
-            None,
-            bot_peer,
+        self.ingest_local(chief, wire)
+        change = chief.replica.changes[-1]
+        self.on_event(
+            change.kind,
+            {
+                "seat": stalled,
+                "voters": list(change.voters),
+                "coordinator": chief.seat,
+                "by": change.name,
+            },
         )
-        self.seats.append(bot_seat)
+        await self.link.publish(topics.log(self.table_id), wire)
+
+    def ingest_local(self, author: TablePeer, wire: bytes) -> None:
+        """An entry that a local seat just signed: every other local seat takes it."""
         for seat in self.seats:
-            if seat.peer is not None and seat.peer is not chief and seat is not bot_seat:
+            if seat.peer is not None and seat.peer is not author:
                 self.ingest(wire)
                 break
         for seat in self.seats:
             self._persist(seat)
         self._touch()
-        self.on_event("replaced", {"seat": stalled, "by": "bot", "coordinator": chief.seat})
-        await self.link.publish(topics.log(self.table_id), wire)
+
+    async def _offer(self, stalled: int) -> None:
+        """As a newcomer (a local peer that holds no seat): offer to take ``stalled``."""
+        from trutnet.protocol.replace import partners
+        from trutnet.protocol.table import LocalError
+
+        key = self._stall_key(stalled)
+        replica = self.replica
+        if key is None or replica is None or replica.state is None:
+            return
+        if not partners(stalled, replica.state.team_of):
+            return
+        if key in self._offered:  # said again every 2 s: a seat may have been behind
+            wire, said = self._offered[key]
+            if time.monotonic() - said >= 2.0:
+                self._offered[key] = (wire, time.monotonic())
+                await self.link.publish(topics.vote(self.table_id), wire, wait=5)
+            return
+        for seat in self.seats:
+            peer = seat.peer
+            if peer is None or peer.seated() or peer.replaced() or seat.bot is None:
+                continue
+            try:
+                wire = peer.offer(stalled, seat.name)
+            except LocalError:
+                continue
+            self._offered[key] = (wire, time.monotonic())
+            self._keep(self._offered)
+            self.offers.setdefault(key, {})[parse_entry(wire).id] = wire
+            self.on_event("offer", {"seat": stalled, "name": seat.name})
+            await self.link.publish(topics.vote(self.table_id), wire, wait=5)
+            return
 
     def _notice_replaced(self) -> None:
+        """Say once that a local seat was replaced, or that a local newcomer took a seat."""
+        replica = self.replica
+        changes = len(replica.changes) if replica is not None else 0
+        if changes == self._changes_seen:
+            return
+        self._changes_seen = changes
         for peer in self.peers:
             if peer.replaced() and peer.seat not in self._told_replaced:
                 self._told_replaced.add(peer.seat)
                 self.on_event("you_were_replaced", {"seat": peer.seat})
+        for seat in self.seats:  # a newcomer whose offer a void accepted
+            peer = seat.peer
+            if peer is None or id(peer) in self._told_taken or not peer.seated():
+                continue
+            if any(c.taker == peer.identity.public for c in peer.replica.changes):
+                self._told_taken.add(id(peer))
+                self.on_event("took_seat", {"seat": peer.seat})
+
+    async def _stalled(self, stalled: int, waited: float) -> None:
+        """The table has waited ``waited`` seconds for ``stalled``, a seat not played here."""
+        opts = self.options
+        if waited >= min(opts.stall_timeout, opts.void_timeout):
+            await self._offer(stalled)
+        if waited >= opts.void_timeout:
+            await self._vote(stalled, abandon=waited >= 2 * opts.void_timeout)
+            await self._maybe_replace(stalled)  # votes may have come before our head did
+
+    def _release_holds(self) -> None:
+        """A local seat that voted, then saw the stalled seat's late entry, holds (7.8);
+        if no void came within twice the void timeout of its vote, it follows that entry."""
+        now = time.monotonic()
+        for peer in self.peers:
+            for key in peer.holds:  # a hold restored from a crash counts from the resume
+                self._vote_times.setdefault(key, now)
+            if peer.holding() and any(
+                now - self._vote_times[key] >= 2 * self.options.void_timeout for key in peer.holds
+            ):
+                peer.release()
+                self.on_event("vote_released", {"seat": peer.seat})
+                self._touch()
+
+    def recent_void(self) -> bytes | None:
+        """The last ``void`` or ``abandon`` in the log, if it is among the last 2,000
+        entries: what a replaced seat that wrote at its place needs (7.8)."""
+        replica = self.replica
+        if replica is None or not replica.changes:
+            return None
+        index = replica.changes[-1].entry
+        if len(replica.log) - index > MAX_SYNC_ANSWER:
+            return None
+        return replica.log.entries[index].wire
 
     async def _idle(self) -> None:
         """Nothing happened for a while: fill gaps, report a stalled seat, vote."""
@@ -741,7 +953,7 @@ class TableRuntime:
                 "seconds": round(waited),
             }
             self.on_event("stall", notice)
-            reporter = next((p for p in self.peers if not p.replaced()), None)
+            reporter = next((p for p in self.peers if p.seated()), None)
             if reporter is not None:
                 signed = sign_entry(
                     reporter.identity,
@@ -755,9 +967,9 @@ class TableRuntime:
                 await self.link.publish(topics.notice(self.table_id), signed.wire, wait=5)
         elif waited >= 2 * self.options.gap_timeout:
             await self._ask_sync()
-        local = {p.seat for p in self.peers if not p.replaced()}
-        if waited >= self.options.void_timeout and expected[0] not in local:
-            await self._vote(expected[0])
+        if expected[0] not in self.local_seats():
+            await self._stalled(expected[0], waited)
+        self._release_holds()
 
 
 def _urandom(size: int) -> bytes:
