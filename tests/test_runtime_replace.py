@@ -217,10 +217,20 @@ def test_a_joiner_left_out_of_one_open_still_takes_its_seat_from_the_real_one():
     table_id = table.peers[0].replica.table_id
     joiner = LocalSeat(table.identities[1], "p1", None, rng=Rng("j"))
     runtime = TableRuntime(table_id, RecordingLink(), [joiner])
-    other = TablePeer(Identity.generate(Rng("other")), 0, table_id, Rng("o"))
+    from trutnet.protocol.envelope import GENESIS, sign_entry
+
+    real = parse_entry(table.log[0])
+    other = Identity.generate(Rng("other"))
     stranger = Identity.generate(Rng("stranger")).public
-    runtime.ingest(other.open_table(TrutConfig(2), [other.identity.public, stranger]))
-    assert joiner.peer is not None and joiner.peer.standby()
+    forged = sign_entry(other, table=table_id, seat=0, seq=0, prev=GENESIS, type="open",
+                        body={**real.body, "seats": [other.public, stranger]})  # fmt: skip
+    runtime.ingest(forged.wire)  # not the table's host (7.10): refused, nothing taken
+    assert joiner.peer is None and runtime.stats.dropped == 1
+    host = TablePeer(table.identities[0], 0, table_id, Rng("h"))
+    nonce = real.body["nonce"]
+    runtime.ingest(host.open_table(TrutConfig(2), [table.identities[0].public, stranger],
+                                   nonce=nonce))  # fmt: skip
+    assert joiner.peer is not None and joiner.peer.standby()  # an open without it: follows
     runtime.ingest(table.log[0])  # the real open
     assert joiner.peer.seated() and joiner.peer.seat == 1 and runtime.local_seats() == {1}
 
