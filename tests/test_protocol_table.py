@@ -427,62 +427,6 @@ def test_only_the_tables_own_host_can_open_it():
     assert guest.replica.seats == [host.public, ana.public]
 
 
-def test_a_stalled_seat_is_voted_out_and_a_bot_finishes_the_game():
-    """7.7, D16: votes from a majority of the other seats, then the coordinator's void."""
-    from trutnet.bots import make_bot
-    from trutnet.net.memory import new_memory_table, step
-    from trutnet.protocol.replace import VoteError, coordinator
-
-    table = new_memory_table(TrutConfig(4), "replace", ["heuristic"] * 4)
-    while not (
-        table.peers[0].replica.phase == "game" and table.peers[0].replica.expected()[0] == 2
-    ):
-        assert step(table)
-    table.kill(2)  # seat 2 stops answering
-    replica = table.peers[0].replica
-    longs, petits = list(replica.state.longs), list(replica.state.petits)
-    hand = replica.state.hand_number
-    votes = {s: table.peers[s].vote(2) for s in (0, 1, 3)}
-    chief = table.peers[coordinator(2, 4)]
-    # Too few votes, a vote for another seat, a void from a non-coordinator: refused.
-    with pytest.raises(VoteError, match="needed"):
-        chief.replace(2, [votes[0]])
-    with pytest.raises(VoteError, match="this seat"):
-        chief.replace(2, [votes[0], table.peers[1].vote(3)])
-    with pytest.raises(VoteError, match="cannot replace"):
-        table.peers[1].replace(2, list(votes.values()))  # not the coordinator
-    intruder = forge(
-        table.peers[3],
-        "void",
-        {
-            "seat": 2,
-            "votes": list(votes.values()),
-            "identity": bytes(32),
-            "elgamal": bytes(33),
-            "proof": bytes(64),
-            "name": "x",
-        },
-    )
-    for peer in (table.peers[0], table.peers[1]):
-        with pytest.raises(Rejected, match="turn"):
-            peer.receive(intruder)
-    wire, bot = chief.replace(2, list(votes.values()))
-    table.broadcast(wire)
-    for seat in (0, 1, 3):
-        r = table.peers[seat].replica
-        assert r.replaced == [(2, len(r.log) - 1)] and r.seats[2] == bot.identity.public
-        assert r.state.hand_number == hand + 1 and r.phase == "shuffle"  # the hand is void
-        assert (r.state.longs, r.state.petits) == (longs, petits)  # nobody scored
-        assert r.state.dealer == replica.state.dealer
-    table.peers[2] = bot
-    table.down.discard(2)
-    table.bots[2] = make_bot("heuristic", __import__("random").Random(7))
-    while step(table):
-        pass
-    assert {p.replica.phase for p in table.peers} == {"done"}
-    assert len({p.replica.state.state_hash() for p in table.peers}) == 1
-
-
 def _signed_by_turn(peer, body, kind):
     replica = peer.replica
     return sign_entry(
