@@ -1,0 +1,68 @@
+"""Fuzz ``trutnet verify FILE``: transcript loading (``store.load_transcript``) and the
+audit and narration behind it, through the CLI's own entry point.
+
+Input: the file's bytes. Seeds: real transcripts of the corpus game (whole, and cut
+after a few entries so that each run is fast), and nested JSON.
+Property: ``verify`` returns an exit code (0, 1 or 2) with a message; it never
+raises (a traceback is a crash to a person).
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import io
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import atheris
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+with atheris.instrument_imports(include=["trutnet"]):
+    from trutnet import cli
+
+from tests.fuzz import common
+
+NAME = "transcript"
+ALLOWED = ()
+FILE = Path(tempfile.mkdtemp(prefix="trutnet-fuzz-")) / "t.json"
+
+
+def check(data: bytes) -> None:
+    FILE.write_bytes(data)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        code = cli.main(["verify", str(FILE)])
+    if code not in (0, 1, 2):
+        raise AssertionError(f"verify returned {code!r}")
+
+
+def transcript(table_id: bytes, wires: list[bytes]) -> bytes:
+    doc = {
+        "format": "trutnet-transcript",
+        "version": 1,
+        "table": table_id.hex(),
+        "entries": [base64.b64encode(w).decode() for w in wires],
+    }
+    return json.dumps(doc, indent=0).encode()
+
+
+def seeds() -> list[bytes]:
+    table_id, wires = common.game()
+    deep = common.nested_body_entry(wires[1], 100)
+    return [transcript(table_id, wires[:n]) for n in (0, 1, 3, 8)] + [
+        transcript(table_id, wires),
+        transcript(table_id, [wires[0], deep]),
+        b"[" * 100 + b"]" * 100,
+        b'{"format": "trutnet-transcript", "version": 1, "table": [[[[]]]], "entries": {}}',
+    ]
+
+
+test_one_input = common.guard(NAME, check, ALLOWED)
+
+if __name__ == "__main__":
+    os.environ.setdefault("COLUMNS", "80")
+    common.main(NAME, test_one_input, seeds())
