@@ -1,8 +1,10 @@
 """Fuzz ``trutnet verify FILE``: transcript loading (``store.load_transcript``) and the
 audit and narration behind it, through the CLI's own entry point.
 
-Input: the file's bytes. Seeds: real transcripts of the corpus game (whole, and cut
-after a few entries so that each run is fast), and nested JSON.
+Input: the file's bytes; or, after a zero byte, one entry's bytes, put after the real
+``open`` in a valid transcript (so the entry decoders are reached from a file).
+Seeds: real transcripts of the corpus game (whole, and cut after a few entries so that
+each run is fast), nested JSON, and entries nested 400 deep.
 Property: ``verify`` returns an exit code (0, 1 or 2) with a message; it never
 raises (a traceback is a crash to a person).
 """
@@ -33,6 +35,9 @@ FILE = Path(tempfile.mkdtemp(prefix="trutnet-fuzz-")) / "t.json"
 
 
 def check(data: bytes) -> None:
+    if data[:1] == b"\x00":  # an entry (msgpack) inside a valid transcript, after the open
+        table_id, wires = common.game()
+        data = transcript(table_id, [wires[0], data[1:]])
     FILE.write_bytes(data)
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         code = cli.main(["verify", str(FILE)])
@@ -57,6 +62,9 @@ def seeds() -> list[bytes]:
         transcript(table_id, wires),
         transcript(table_id, [wires[0], deep]),
         b"[" * 100 + b"]" * 100,
+        b"\x00" + wires[1],
+        b"\x00" + common.nested_body_entry(wires[1], 400),
+        b"\x00" + common.nested_body_entry(wires[1], 400, True),
         b'{"format": "trutnet-transcript", "version": 1, "table": [[[[]]]], "entries": {}}',
     ]
 
