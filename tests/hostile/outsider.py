@@ -36,7 +36,7 @@ from ..network_helpers import spawn
 
 ROOT = "trutnet/v1"
 GIVE_UP = 15.0  # a peer with no progress for this long stops: a hang shows as "gave up"
-DEADLINE = 90.0  # no game of this suite may take longer, whatever happens
+DEADLINE = 60.0  # no game of this suite may take longer, whatever happens
 
 
 @dataclass

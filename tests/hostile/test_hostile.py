@@ -550,7 +550,7 @@ async def sync_flood_from_every_head(out: Outsider) -> None:
         ),
         pytest.param(
             sync_flood_from_every_head,
-            marks=xfail("hang: both peers still answering syncs at the deadline"),
+            marks=xfail("hang or stopped (varies): peers still answering syncs at the deadline"),
         ),
     ],
     ids=lambda f: getattr(f, "__name__", str(f)),
@@ -585,7 +585,7 @@ def test_message_flood(broker, tmp_path, honest_hash):
 @pytest.mark.parametrize(
     "players, extra",
     [
-        pytest.param(2, [], marks=xfail("hang: the victim is cut off for good by one CONNECT")),
+        pytest.param(2, [], marks=xfail("stopped: the victim is cut off for good; both give up")),
         pytest.param(
             3,
             ["--stall-timeout", "1", "--void-timeout", "4"],
