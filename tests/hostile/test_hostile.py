@@ -230,6 +230,22 @@ def test_deep_nesting(broker, tmp_path, honest_hash, case):
     assert_fair(play_attacked(broker, tmp_path, attack), honest_hash)
 
 
+@xfail("crash: the host's lobby (Lobby.receive) raises RecursionError; the host exits 1")
+def test_deep_nesting_in_the_lobby(broker, tmp_path):
+    """Issue 10, 7: the same message as a join request while the host seats players."""
+
+    async def attack(out: Outsider) -> None:
+        await out.wait_leaf("lobby")
+        out.game.spawn_joiner(1)
+        request = await out.wait_leaf("join")
+        for depth, as_map in ((600, False), (1000, True)):
+            await out.publish("join", nested_body_entry(request, depth, as_map))
+        await asyncio.sleep(0.5)
+        out.game.spawn_joiner(2)
+
+    assert_fair(play_attacked(broker, tmp_path, attack, players=3, gate_joiners=True))
+
+
 @pytest.mark.parametrize(
     "attack",
     [random_bytes, truncations, huge_headers, oversized],
@@ -353,7 +369,7 @@ def test_forged_votes_do_not_block_a_real_replacement(broker, tmp_path):
 # ----------------------------------------------------------- the lobby (open)
 
 
-@xfail("stopped: the joiner takes the forged open; all three peers give up (no progress)")
+@xfail("stopped or hang (varies): the joiner takes the forged open; no peer progresses")
 def test_forged_open_naming_a_joiner(broker, tmp_path):
     """Issue 10, 9: the outsider reads a joiner's key from its join request and opens
     the table itself (its own key in seat 0, the joiner in seat 1)."""
@@ -545,9 +561,7 @@ async def sync_flood_from_every_head(out: Outsider) -> None:
     [
         pytest.param(
             sync_flood,
-            marks=xfail(
-                "hang: the host answers from its receive loop, still running at the deadline"
-            ),
+            marks=xfail("stopped or hang (varies): peers answer from the receive loop and give up"),
         ),
         pytest.param(
             sync_flood_from_every_head,
