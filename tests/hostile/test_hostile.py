@@ -326,7 +326,7 @@ async def forged_votes(out: Outsider) -> None:
 
 
 def test_forged_votes_replace_no_one(broker, tmp_path, honest_hash):
-    game = play_attacked(broker, tmp_path, forged_votes, extra=["--void-timeout", "2"])
+    game = play_attacked(broker, tmp_path, forged_votes)
     assert_fair(game, honest_hash)
 
 
