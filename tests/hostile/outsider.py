@@ -1,0 +1,316 @@
+"""An outsider on the table's LAN, and real games to attack (for the hostile suite).
+
+The table's broker accepts anonymous clients and has no topic rules, so anyone on the
+LAN can subscribe to a table's topics, read every message and publish anything,
+retained messages included. :class:`Outsider` is such a client (aiomqtt, no
+credentials), run in its own thread while real peers (separate OS processes, the
+project's own ``trutnet host`` / ``trutnet join``) play over the real embedded broker.
+
+:func:`play_attacked` runs one game with one attack and returns what every peer
+reported; :func:`assert_fair` says whether the game came out as an honest one would:
+every peer finished, in bounded time, on one state hash (the honest game's, when the
+seating is deterministic), with one result each, no seat stopped or replaced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import subprocess
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiomqtt
+
+from trutnet.crypto.identity import Identity
+from trutnet.net.broker import parse_broker_url
+from trutnet.protocol.envelope import GENESIS, entry_id, parse_entry
+
+from ..network_helpers import spawn
+
+ROOT = "trutnet/v1"
+GIVE_UP = 15.0  # a peer with no progress for this long stops: a hang shows as "gave up"
+DEADLINE = 60.0  # no game of this suite may take longer, whatever happens
+
+
+@dataclass
+class Traffic:
+    """What the outsider has seen, by topic leaf (``log``, ``join``, ``presence/<fp>``...)."""
+
+    messages: list[tuple[str, bytes]] = field(default_factory=list)
+    log: list[bytes] = field(default_factory=list)
+    log_ids: set[bytes] = field(default_factory=set)
+
+    def leaf(self, name: str) -> list[bytes]:
+        return [p for t, p in self.messages if t == name]
+
+    def leaves(self, prefix: str) -> list[str]:
+        return sorted({t for t, _ in self.messages if t.startswith(prefix)})
+
+
+class Outsider:
+    """An anonymous client of the table's broker: reads everything, publishes anything."""
+
+    def __init__(self, url: str, table: str, game: Game) -> None:
+        self.endpoint = parse_broker_url(url)
+        self.url = url
+        self.table = table
+        self.table_id = bytes.fromhex(table)
+        self.game = game
+        self.identity = Identity.from_seed(os.urandom(32))  # the outsider's own key
+        self.seen = Traffic()
+        self.client: aiomqtt.Client | None = None
+        self.sent = 0
+        self._changed = asyncio.Event()
+
+    # -- topics
+    def topic(self, leaf: str) -> str:
+        if leaf == "lobby":
+            return f"{ROOT}/lobby/{self.table}"
+        return f"{ROOT}/table/{self.table}/{leaf}"
+
+    async def publish(self, leaf: str, payload: bytes, retain: bool = False, qos: int = 0) -> None:
+        assert self.client is not None
+        await self.client.publish(self.topic(leaf), payload, qos=qos, retain=retain)
+        self.sent += 1
+
+    async def everywhere(self, payload: bytes, retain_too: bool = False) -> None:
+        """On every topic of the table: log, join, sync, vote, notice, done/presence (a
+        real peer's fingerprint if seen, else a made-up one) and the lobby."""
+        fps = self.fingerprints() or ["AAAA-BBBB-CCCC-DDDD"]
+        leaves = ["log", "join", "sync", "vote", "notice", "lobby"]
+        leaves += [f"done/{fp}" for fp in fps] + [f"presence/{fp}" for fp in fps]
+        for leaf in leaves:
+            retain = retain_too and (leaf.startswith(("done/", "presence/")))
+            await self.publish(leaf, payload, retain=retain)
+
+    def fingerprints(self) -> list[str]:
+        return [t.split("/", 1)[1] for t in self.seen.leaves("presence/")]
+
+    # -- what was seen
+    def head(self) -> bytes:
+        return entry_id(self.seen.log[-1]) if self.seen.log else GENESIS
+
+    async def wait_log(self, count: int, timeout: float = 60) -> None:
+        """Wait until ``count`` distinct log entries went by."""
+        deadline = time.monotonic() + timeout
+        while len(self.seen.log) < count:
+            if time.monotonic() > deadline or self.game.over.is_set():
+                raise TimeoutError(f"only {len(self.seen.log)} log entries seen")
+            self._changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), 0.2)
+
+    async def wait_leaf(self, leaf: str, timeout: float = 30) -> bytes:
+        deadline = time.monotonic() + timeout
+        while not self.seen.leaf(leaf):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"nothing on {leaf}")
+            await asyncio.sleep(0.02)
+        return self.seen.leaf(leaf)[-1]
+
+    async def _listen(self) -> None:
+        assert self.client is not None
+        prefix = f"{ROOT}/table/{self.table}/"
+        async for message in self.client.messages:
+            topic = str(message.topic)
+            payload = (
+                bytes(message.payload) if isinstance(message.payload, bytes | bytearray) else b""
+            )
+            leaf = topic[len(prefix) :] if topic.startswith(prefix) else "lobby"
+            self.seen.messages.append((leaf, payload))
+            if leaf == "log":
+                try:
+                    entry = parse_entry(payload, self.table_id)
+                except Exception:
+                    continue
+                if entry.id not in self.seen.log_ids:
+                    self.seen.log_ids.add(entry.id)
+                    self.seen.log.append(payload)
+                    self._changed.set()
+
+    async def run(
+        self, attack: Callable[[Outsider], Awaitable[None]], ready: threading.Event
+    ) -> None:
+        async with aiomqtt.Client(
+            self.endpoint.host, self.endpoint.port, identifier=f"outsider-{os.urandom(6).hex()}"
+        ) as client:
+            self.client = client
+            await client.subscribe(f"{ROOT}/table/{self.table}/#", qos=0)
+            await client.subscribe(f"{ROOT}/lobby/{self.table}", qos=0)
+            listener = asyncio.create_task(self._listen())
+            ready.set()
+            try:
+                await attack(self)
+                while not self.game.over.is_set():  # keep watching until the end
+                    await asyncio.sleep(0.1)
+            finally:
+                listener.cancel()
+
+
+@dataclass
+class Peer:
+    name: str
+    proc: subprocess.Popen[str]
+    out: str = ""
+    err: str = ""
+    timed_out: bool = False
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        out = []
+        for line in self.out.splitlines():
+            if line.startswith("{"):
+                with contextlib.suppress(ValueError):
+                    out.append(json.loads(line))
+        return out
+
+    @property
+    def results(self) -> list[dict[str, Any]]:
+        return [e for e in self.events if e.get("event") == "result"]
+
+
+@dataclass
+class Game:
+    """A table of real peer processes on a real broker."""
+
+    url: str
+    store: Path
+    players: int
+    seed: str
+    extra: list[str]
+    table: str = field(default_factory=lambda: os.urandom(16).hex())
+    peers: list[Peer] = field(default_factory=list)
+    over: threading.Event = field(default_factory=threading.Event)
+    seconds: float = 0.0
+    attack_error: BaseException | None = None
+    outsider: Outsider | None = None
+
+    def common(self) -> list[str]:
+        return [
+            "--seed",
+            self.seed,
+            "--json",
+            "--give-up-after",
+            str(GIVE_UP),
+            "--linger",
+            "8",
+            *self.extra,
+        ]
+
+    def spawn_host(self) -> None:
+        args = ["host", "--players", str(self.players), "--broker", self.url]
+        args += ["--table-id", self.table, "--no-announce", "--store", str(self.store / "host")]
+        self.peers.append(Peer("host", spawn([*args, *self.common()])))
+
+    def spawn_joiner(self, k: int, url: str | None = None) -> None:
+        args = ["join", "--bot", "heuristic", "--broker", url or self.url, "--table", self.table]
+        args += ["--name", f"p{k}", "--store", str(self.store / f"p{k}")]
+        self.peers.append(Peer(f"p{k}", spawn([*args, *self.common()])))
+
+    def finish(self, deadline: float) -> None:
+        threads = [threading.Thread(target=_communicate, args=(p, deadline)) for p in self.peers]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+
+
+def _communicate(peer: Peer, deadline: float) -> None:
+    try:
+        peer.out, peer.err = peer.proc.communicate(timeout=max(1.0, deadline - time.monotonic()))
+    except subprocess.TimeoutExpired:
+        peer.timed_out = True
+        peer.proc.kill()
+        peer.out, peer.err = peer.proc.communicate(timeout=30)
+
+
+def play_attacked(
+    url: str,
+    store: Path,
+    attack: Callable[[Outsider], Awaitable[None]],
+    players: int = 2,
+    seed: str = "hostile",
+    extra: list[str] | None = None,
+    gate_joiners: bool = False,
+    victim_url: str | None = None,
+    deadline: float = DEADLINE,
+) -> Game:
+    """One game of ``players`` peer processes (a host, then joiners) with ``attack``
+    running in an outsider's thread from before the host starts. With
+    ``gate_joiners`` the attack spawns the joiners itself (``out.game.spawn_joiner``);
+    ``victim_url``: joiner 1 reaches the broker there (a sniffing proxy)."""
+    game = Game(url, store, players, seed, list(extra or []))
+    outsider = Outsider(url, game.table, game)
+    game.outsider = outsider
+    ready = threading.Event()
+
+    def attacker() -> None:
+        try:
+            asyncio.run(outsider.run(attack, ready))
+        except BaseException as exc:  # reported by the test, after the game
+            game.attack_error = exc
+            ready.set()
+
+    thread = threading.Thread(target=attacker, daemon=True)
+    thread.start()
+    assert ready.wait(15), "the outsider could not connect"
+    start = time.monotonic()
+    game.spawn_host()
+    if not gate_joiners:
+        time.sleep(0.3)
+        for k in range(1, players):
+            game.spawn_joiner(k, victim_url if k == 1 else None)
+    else:
+        gate_deadline = time.monotonic() + 60
+        while len(game.peers) < players and time.monotonic() < gate_deadline:
+            time.sleep(0.05)
+    game.finish(start + deadline)
+    game.seconds = time.monotonic() - start
+    game.over.set()
+    thread.join(30)
+    return game
+
+
+def assert_fair(
+    game: Game, reference: str | None = None, replaced_ok: bool = False
+) -> list[dict[str, Any]]:
+    """The game ended as an honest one: every peer finished in time with exit 0 and
+    exactly one result, all on one state hash (``reference`` if given), no seat
+    stopped on a blame, gave up, or was replaced. Names the failure: hang, crash,
+    split or a wrong result."""
+    assert game.attack_error is None, f"the attack itself failed: {game.attack_error!r}"
+    hung = [p.name for p in game.peers if p.timed_out]
+    assert not hung, f"hang: {hung} still running after {game.seconds:.0f} s"
+    bad = [
+        (p.name, p.proc.returncode, p.err.strip().splitlines()[-3:])
+        for p in game.peers
+        if p.proc.returncode != 0
+    ]
+    last = {p.name: (p.results[-1] if p.results else None) for p in game.peers}
+    gave_up = [n for n, r in last.items() if r and r.get("halted")]
+    halted = {n: r.get("halted") for n, r in last.items() if r}
+    assert not bad, f"crash or stop: exit codes and last lines {bad}; halted {halted}"
+    assert not gave_up, f"stopped: {[(n, last[n]['halted']) for n in gave_up]}"
+    counts = {p.name: len(p.results) for p in game.peers}
+    assert all(c == 1 for c in counts.values()), (
+        f"wrong result: result lines per peer {counts}: "
+        f"{[r for p in game.peers for r in p.results][:4]}"
+    )
+    results = [p.results[0] for p in game.peers]
+    hashes = {r.get("state_hash") for r in results}
+    assert len(hashes) == 1, f"split: state hashes {hashes}"
+    if reference is not None:
+        assert hashes == {reference}, f"wrong result: {hashes} instead of the honest {reference}"
+    seats = sorted(s for r in results for s in r["seats"])
+    assert seats == list(range(game.players)), f"seats {seats}"
+    if not replaced_ok:
+        replaced = [e for p in game.peers for e in p.events if e.get("event") == "replaced"]
+        assert not replaced, f"a seat was replaced: {replaced[:2]}"
+    return results
