@@ -39,10 +39,21 @@ PLAYERS = 2
 _seen: set[str] = set()
 
 
+def _code_version() -> str:
+    """A digest of the code that makes the corpus game: a cached game from older code
+    (another entry format) is never reused."""
+    digest = hashlib.sha256()
+    package = ROOT / "trutnet"
+    for path in sorted([*package.glob("protocol/*.py"), *package.glob("crypto/*.py"),
+                        package / "net" / "memory.py"]):  # fmt: skip
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def game() -> tuple[bytes, list[bytes]]:
     """Table id and every entry of one real 2-player game (cached on disk)."""
     CACHE.mkdir(parents=True, exist_ok=True)
-    path = CACHE / f"game-{GAME_SEED}-{PLAYERS}.pickle"
+    path = CACHE / f"game-{GAME_SEED}-{PLAYERS}-{_code_version()}.pickle"
     if path.exists():
         with path.open("rb") as f:
             return pickle.load(f)

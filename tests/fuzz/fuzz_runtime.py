@@ -28,7 +28,8 @@ with atheris.instrument_imports(include=["trutnet"]):
     from trutnet.crypto.identity import fingerprint
     from trutnet.net import topics
     from trutnet.net.broker import Endpoint
-    from trutnet.protocol.envelope import parse_entry
+    from trutnet.protocol.envelope import parse_entry, sign_entry
+    from trutnet.protocol.replace import make_vote
     from trutnet.protocol.table import TablePeer
     from trutnet.runtime.commands import _printer
     from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
@@ -134,7 +135,11 @@ def seeds() -> list[bytes]:
         out += [b"\x01" + s + msgpack.packb({"head": h}) for h in heads]
         peer = SNAPS[state]
         if peer is not None and peer.replica.state is not None:
-            out.append(b"\x02" + s + peer.vote(0))
+            head, hand = peer.replica.log.head, peer.replica.state.hand_number
+            out.append(b"\x02" + s + make_vote(IDS[1], TABLE_ID, 1, head, 0, hand, None))
+            done_entry = sign_entry(IDS[0], table=TABLE_ID, seat=0, seq=0, prev=head,
+                                    type="done", body={})  # fmt: skip
+            out.append(b"\x03" + s + msgpack.packb([done_entry.wire]))
         key = IDS[0].public
         done = {"name": "x", "key": key, "seats": [0], "status": "online"}
         out.append(b"\x03" + s + msgpack.packb(done))

@@ -185,12 +185,26 @@ class Game:
     players: int
     seed: str
     extra: list[str]
-    table: str = field(default_factory=lambda: os.urandom(16).hex())
+    table: str = ""
     peers: list[Peer] = field(default_factory=list)
     over: threading.Event = field(default_factory=threading.Event)
     seconds: float = 0.0
     attack_error: BaseException | None = None
     outsider: Outsider | None = None
+
+    def __post_init__(self) -> None:
+        """The host's key is written before it starts (its seat folder), and its nonce
+        follows from the seed, so the table id (bound to both, protocol 7.10) is known
+        in advance and the outsider can attack from before the host is up."""
+        from trutnet.crypto import Identity, SeededRandom
+        from trutnet.keystore import save_identity
+        from trutnet.protocol.lobby import table_id_for
+
+        key = Identity.generate(os.urandom)
+        folder = self.store / "host" / "seat-0"
+        folder.mkdir(parents=True, exist_ok=True)
+        save_identity(key, folder / "identity.key")
+        self.table = table_id_for(key.public, SeededRandom(f"{self.seed}/table")(16)).hex()
 
     def common(self) -> list[str]:
         return [
@@ -206,7 +220,7 @@ class Game:
 
     def spawn_host(self) -> None:
         args = ["host", "--players", str(self.players), "--broker", self.url]
-        args += ["--table-id", self.table, "--no-announce", "--store", str(self.store / "host")]
+        args += ["--no-announce", "--store", str(self.store / "host")]
         self.peers.append(Peer("host", spawn([*args, *self.common()])))
 
     def spawn_joiner(self, k: int, url: str | None = None) -> None:

@@ -7,11 +7,10 @@ the table's topics (``trutnet/net/topics.py``). Each must end as an honest game 
 on one state hash (for 2 players, the very hash of the same game played with no
 attacker), one result each, no seat stopped or replaced.
 
-Cases that fail on today's code are marked ``xfail(strict=False)`` with how they fail
-(hang, crash, split, wrong result); the marks go once the product is fixed. The
-attacks are written against the protocol's intent, not its current details, so that
-fixes (votes bound to the voter's seated key, signed ``done``, table ids bound to the
-host's key) keep them meaningful.
+Every case passes today: each of them hung, crashed, split the table or printed a
+wrong result before the fixes of issue 10 (bounded decoding, a receive loop that
+survives any payload, merged and paced syncs, signed votes, ``done`` and notices,
+table ids and lobby announcements bound to the host's key, random client ids).
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ import random
 import signal
 import time
 
+import aiomqtt
 import msgpack
 import pytest
 
@@ -36,10 +36,6 @@ from .outsider import Outsider, assert_fair, play_attacked
 from .proxy import SniffingProxy
 
 SEED = "hostile"
-
-
-def xfail(reason: str):
-    return pytest.mark.xfail(strict=False, reason=f"today: {reason}")
 
 
 @pytest.fixture(scope="module")
@@ -191,9 +187,12 @@ async def oversized(out: Outsider) -> None:
     rng = random.Random(2)
     await out.everywhere(rng.randbytes(70_000))
     big = msgpack.packb([[1, rng.randbytes(1_000_000)], rng.randbytes(64)])
-    for leaf in ("log", "vote", "sync", "join"):
-        await out.publish(leaf, big)
-    await out.publish("log", rng.randbytes(4_000_000))
+    # A broker may cut off a client that sends a packet this large (the embedded
+    # Mosquitto does, above 256 KiB): that is a defence, not a failed attack.
+    with contextlib.suppress(aiomqtt.MqttError):
+        for leaf in ("log", "vote", "sync", "join"):
+            await out.publish(leaf, big)
+        await out.publish("log", rng.randbytes(4_000_000))
 
 
 DEEP_CASES = {
@@ -201,14 +200,13 @@ DEEP_CASES = {
     "vote": ["vote"],
     "other-topics": ["join", "sync", "notice", "done", "presence", "lobby"],
 }
-DEEP_CRASH = "crash: RecursionError in engine/canonical.py, every peer exits 1 with a traceback"
 
 
 @pytest.mark.parametrize(
     "case",
     [
-        pytest.param("log", marks=xfail(DEEP_CRASH)),
-        pytest.param("vote", marks=xfail(DEEP_CRASH)),
+        "log",
+        "vote",
         "other-topics",
     ],
 )
@@ -230,7 +228,6 @@ def test_deep_nesting(broker, tmp_path, honest_hash, case):
     assert_fair(play_attacked(broker, tmp_path, attack), honest_hash)
 
 
-@xfail("crash: the host's lobby (Lobby.receive) raises RecursionError; the host exits 1")
 def test_deep_nesting_in_the_lobby(broker, tmp_path):
     """Issue 10, 7: the same message as a join request while the host seats players."""
 
@@ -331,10 +328,10 @@ def test_forged_votes_replace_no_one(broker, tmp_path, honest_hash):
 
 
 @pytest.mark.slow
-@xfail("stopped: forged votes overwrite the real ones; no replacement, both peers give up")
 def test_forged_votes_do_not_block_a_real_replacement(broker, tmp_path):
-    """A frozen seat is voted out (7.7) while the outsider floods votes claiming the
-    voters' seats: the real votes must still count."""
+    """A frozen seat is voted on (7.7) while the outsider floods votes claiming the
+    voters' seats: the real votes must still count. In 3 players nobody may take a
+    seat, so the real votes abandon the game, blaming the frozen seat."""
 
     async def attack(out: Outsider) -> None:
         await out.wait_log(80)
@@ -363,13 +360,15 @@ def test_forged_votes_do_not_block_a_real_replacement(broker, tmp_path):
     events = [e for p in game.peers for e in p.events]
     halted = [r.get("halted") for p in game.peers for r in p.results]
     assert halted == [None, None], f"stopped: {halted}"
-    assert any(e["event"] == "replaced" for e in events), "no replacement happened"
+    abandoned = [e for e in events if e["event"] == "abandoned"]
+    assert abandoned, "the real votes did not count: no abandon"
+    for e in abandoned:  # the two live seats' own votes, not the outsider's
+        assert len(set(e["voters"])) == 2 and e["seat"] not in e["voters"], e
 
 
 # ----------------------------------------------------------- the lobby (open)
 
 
-@xfail("stopped or hang (varies): the joiner takes the forged open; no peer progresses")
 def test_forged_open_naming_a_joiner(broker, tmp_path):
     """Issue 10, 9: the outsider reads a joiner's key from its join request and opens
     the table itself (its own key in seat 0, the joiner in seat 1)."""
@@ -396,18 +395,30 @@ def test_forged_open_naming_a_joiner(broker, tmp_path):
     assert_fair(game)
 
 
-async def lobby_of(out: Outsider) -> dict | None:
-    """What ``trutnet tables`` / ``join`` read of the table: the real code path."""
+async def lobby_of(out: Outsider, fingerprint: str) -> dict | None:
+    """What ``trutnet tables`` / ``join`` read of the table: the real code path (the
+    mDNS records name the host's fingerprint)."""
     from trutnet.discovery.browse import FoundTable, _liveness
 
-    found = FoundTable("t", out.table, out.endpoint, {"v": "1", "table": out.table})
+    txt = {"v": "1", "table": out.table, "fp": fingerprint}
+    found = FoundTable("t", out.table, out.endpoint, txt)
     await _liveness(found, 3.0)
     return found.live
 
 
+def announcement_in(out: Outsider, payload: bytes) -> dict | None:
+    """The announcement ``payload`` holds if the table's own host signed it, else None."""
+    from trutnet.protocol.lobby import LobbyError, check_announcement
+
+    try:
+        return check_announcement(payload, out.table_id)
+    except LobbyError:
+        return None
+
+
 async def retained_lobby(out: Outsider) -> list[dict | None]:
     """Every retained message a new subscriber gets on the table's exact lobby topic
-    (decoded, None if undecodable), whatever else the broker sends with them."""
+    (the host's valid announcement, or None), whatever else the broker sends."""
     import aiomqtt
 
     got: list[dict | None] = []
@@ -419,43 +430,28 @@ async def retained_lobby(out: Outsider) -> list[dict | None]:
             await client.subscribe(out.topic("lobby"), qos=1)
             async for message in client.messages:
                 if str(message.topic) == out.topic("lobby"):
-                    try:
-                        got.append(msgpack.unpackb(message.payload, raw=False))
-                    except Exception:
-                        got.append(None)
+                    got.append(announcement_in(out, bytes(message.payload)))
     return got
 
 
-@pytest.mark.parametrize(
-    "forgery",
-    [
-        pytest.param("empty", marks=xfail("hidden: a retained empty message clears the lobby")),
-        pytest.param(
-            "elsewhere", marks=xfail("wrong: a forged announcement points at another broker")
-        ),
-        pytest.param("garbage", marks=xfail("hidden: a retained garbage message hides the table")),
-        pytest.param(  # the control: with no forgery, the real announcement is read
-            "none",
-            marks=xfail(
-                "hidden even unattacked: amqtt 0.12.1 delivers retained messages of"
-                " non-matching topics and browse._liveness takes the first message"
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("forgery", ["empty", "elsewhere", "garbage", "none"])
 def test_forged_lobby_announcement(broker, tmp_path, forgery):
     """Issue 10, 9: while the host waits for players, the outsider overwrites the
-    table's retained lobby message. A person's ``tables``/``join`` must still find
-    the real table (after a short while), then the game is played."""
+    table's retained lobby message (with nothing, garbage, or an announcement of its
+    own pointing elsewhere; "none" is the control). The host says its own again, so a
+    person's ``tables``/``join`` still find the real table, then the game is played."""
+    from trutnet.protocol.lobby import sign_announcement
+
     found: dict = {}
 
     async def attack(out: Outsider) -> None:
-        real = msgpack.unpackb(await out.wait_leaf("lobby"), raw=False)
+        real = announcement_in(out, await out.wait_leaf("lobby"))
+        assert real is not None, "the host's own announcement does not check"
+        forged = {**real, "broker": "mqtt://10.255.255.1:1883", "name": "Mallory's",
+                  "host": out.identity.fingerprint, "nonce": os.urandom(16)}  # fmt: skip
         payload = {
             "empty": b"",
-            "elsewhere": msgpack.packb(
-                {**real, "broker": "mqtt://10.255.255.1:1883", "name": "Mallory's"}
-            ),
+            "elsewhere": sign_announcement(out.identity, out.table_id, forged),
             "garbage": os.urandom(300),
             "none": None,
         }[forgery]
@@ -464,7 +460,8 @@ def test_forged_lobby_announcement(broker, tmp_path, forgery):
             await asyncio.sleep(0.2)
         await asyncio.sleep(3.0)
         found["retained"] = await retained_lobby(out)
-        found["live"] = await lobby_of(out)
+        found["live"] = await lobby_of(out, real["host"])
+        found["forged_live"] = await lobby_of(out, out.identity.fingerprint)
         for k in range(1, 3):
             out.game.spawn_joiner(k)
 
@@ -476,6 +473,7 @@ def test_forged_lobby_announcement(broker, tmp_path, forgery):
     live = found["live"]  # what ``trutnet tables`` and ``join`` make of it
     assert live is not None, "hidden: trutnet tables does not see the table"
     assert live.get("broker") == broker and live.get("table") == game.table, f"wrong: {live}"
+    assert found["forged_live"] is None  # an announcement naming another host: not shown
 
 
 # ----------------------------------------------- presence, done, notice
@@ -527,10 +525,7 @@ async def notice_posing_as_result(out: Outsider) -> None:
         forged_presence,
         forged_done,
         forged_notices,
-        pytest.param(
-            notice_posing_as_result,
-            marks=xfail("wrong result: every --json peer prints the notice as a result line"),
-        ),
+        notice_posing_as_result,
     ],
     ids=lambda f: getattr(f, "__name__", str(f)),
 )
@@ -559,14 +554,8 @@ async def sync_flood_from_every_head(out: Outsider) -> None:
 @pytest.mark.parametrize(
     "attack",
     [
-        pytest.param(
-            sync_flood,
-            marks=xfail("stopped or hang (varies): peers answer from the receive loop and give up"),
-        ),
-        pytest.param(
-            sync_flood_from_every_head,
-            marks=xfail("hang or stopped (varies): peers still answering syncs at the deadline"),
-        ),
+        sync_flood,
+        sync_flood_from_every_head,
     ],
     ids=lambda f: getattr(f, "__name__", str(f)),
 )
@@ -600,14 +589,11 @@ def test_message_flood(broker, tmp_path, honest_hash):
 @pytest.mark.parametrize(
     "players, extra",
     [
-        pytest.param(2, [], marks=xfail("stopped: the victim is cut off for good; both give up")),
+        pytest.param(2, []),
         pytest.param(
             3,
             ["--stall-timeout", "1", "--void-timeout", "4"],
-            marks=[
-                pytest.mark.slow,
-                xfail("hang: the victim is cut off; the host still running at the deadline"),
-            ],
+            marks=pytest.mark.slow,
         ),
     ],
     ids=["two-players", "three-players-short-void"],
@@ -649,10 +635,7 @@ def test_connect_with_a_peers_client_id(broker, tmp_path, honest_hash, players, 
     "forged",
     [
         False,  # the control: the others linger until the resumed seat has caught up
-        pytest.param(
-            True,
-            marks=xfail("stopped: the others leave at once; the resumed seat gives up"),
-        ),
+        True,
     ],
     ids=["control", "forged-done"],
 )

@@ -135,8 +135,11 @@ async def _liveness(table: FoundTable, timeout: float) -> None:
             aiomqtt.Client(table.endpoint.host, table.endpoint.port, timeout=timeout) as client,
         ):
             table_id = bytes.fromhex(table.table)
-            await client.subscribe(topics.lobby(table_id), qos=1)
+            lobby = topics.lobby(table_id)
+            await client.subscribe(lobby, qos=1)
             async for message in client.messages:
+                if str(message.topic) != lobby:
+                    continue  # amqtt 0.12 also hands out other topics' retained messages
                 payload = message.payload
                 if isinstance(payload, bytes) and payload:
                     live = check_announcement(payload, table_id)  # signed by the host
