@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The test command (README and .ci/run): install what the tests need, then run them.
-# System packages (Mosquitto for the external-broker tests, iproute2 for the network
-# namespaces of the discovery test, tmux for the terminal-client test) come from apt
-# when we are root and they are missing.
+# System packages (Mosquitto: the embedded broker when installed, and the external-broker
+# tests; iproute2 for the network namespaces of the LAN tests; tmux for the terminal
+# tests) come from apt when we are root and they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then

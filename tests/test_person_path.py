@@ -327,8 +327,9 @@ def test_join_that_gives_up_before_the_table_opens_says_so(tmp_path, broker):
 
 
 def test_join_a_table_that_is_already_playing(tmp_path):
-    """Every seat taken (the host seated a bot): the screen is not even opened, and a
-    bot joiner is told after the lobby timeout."""
+    """Every seat taken (the host seated a bot): a person is told at once and the
+    screen is not even opened. A bot joiner (``join --bot``) is a newcomer instead
+    (7.7): it follows the game to its end, ready to offer for a stalled seat."""
     env = person_env(tmp_path)
     host = track(
         subprocess.Popen(
@@ -348,13 +349,14 @@ def test_join_a_table_that_is_already_playing(tmp_path):
     assert err.strip().splitlines() == [
         f"trutnet join: table {first['table']} is playing: every seat is taken"
     ]
-    code, _, err, took = run_cli(
-        ["join", *where, "--bot", "heuristic", "--lobby-timeout", "2"], env, tmp_path
+    code, out, err, _ = run_cli(
+        ["join", *where, "--bot", "heuristic", "--lobby-timeout", "2", "--json"], env, tmp_path
     )
-    assert code == 1 and took < 15
-    assert err.strip().splitlines() == [
-        f"trutnet join: table {first['table']} is playing without this seat: every seat is taken"
-    ]
+    assert code == 0, err
+    followed = [json.loads(x) for x in out.splitlines() if '"event": "result"' in x]
+    assert followed[-1]["seats"] == []  # it held no seat
+    assert followed[-1]["winner"] is not None and followed[-1]["halted"] is None
+    assert followed[-1]["entries"] > 50  # it followed the whole game to the result
 
 
 def test_lobby_announcement_reading_is_strict_and_never_raises():

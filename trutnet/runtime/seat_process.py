@@ -126,7 +126,7 @@ def _result(runtime: TableRuntime) -> SeatResult:
         why = "gave up" if runtime.gave_up else "stopped"
         raise JoinError(f"{why} before the table opened: no host seated this seat")
     return SeatResult(
-        seats=[p.seat for p in runtime.peers],
+        seats=[p.seat for p in runtime.peers if p.seated()],
         state_hash=replica.state.state_hash(),
         winner=replica.state.winner,
         hands=replica.state.hand_number + 1,
