@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import os
+import re
 import shlex
 import signal
 import socket
@@ -760,6 +761,7 @@ def test_selfplay_prints_the_seed_a_person_can_run_again(capsys):
     again = capsys.readouterr().out
     game_1 = out.split("=== Game 2")[0].split("===", 2)[2]
     assert game_1 in again  # game 1 of --seed 7 is the same game on its own
+    assert re.search(r"team \d\+\d: 1 win$", again, re.M)  # one game: "1 win", not "1 wins"
 
 
 # ---------------------------------------------------- item 6: private files

@@ -177,7 +177,7 @@ def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     teams = [list(t) for t in config.teams]
     for team, wins in enumerate(summary["wins"]):
-        print(f"  {side_name(teams, team)}: {wins} wins")
+        print(f"  {side_name(teams, team)}: {wins} win{'' if wins == 1 else 's'}")
     return 0
 
 
