@@ -485,7 +485,8 @@ class TrutApp:
             lines.append(
                 f"{'The bot' if len(bots) == 1 else f'The {len(bots)} bots'} seated by this"
                 f" program ({', '.join(s.name for s in bots)}) stopped with it (a bot's key"
-                f" is not kept): the table waits for {them} until it replaces {them}."
+                f" is not kept): the others wait for {them}, then a newcomer they accept"
+                f" takes the seat or the game is abandoned (docs/protocol.md 7.7)."
             )
         return "\n".join(lines)
 
