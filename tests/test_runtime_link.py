@@ -388,3 +388,50 @@ def test_entries_waiting_for_a_gap_are_bounded():
         runtime.ingest(entry.wire)
     assert len(runtime.buffer) == MAX_BUFFERED
     assert runtime.ingest(play_memory_game_entries(13)[12])  # the real next entry applies
+
+
+def test_the_cli_loop_keeps_the_mqtt_socket_race_off_screen_and_shows_anything_else():
+    """A broker that resets the connection can close paho's socket before the loop
+    registers it (``add_writer`` on a dead fd): that is reported by the link itself, not
+    as a traceback on a person's screen. Any other loop error is still shown."""
+    from trutnet.runtime.commands import _quiet_loop
+
+    shown: list[dict] = []
+
+    class Loop:
+        def default_exception_handler(self, context: dict) -> None:
+            shown.append(context)
+
+    loop = Loop()
+
+    class Handle:
+        def __repr__(self) -> str:
+            return "<Handle BaseSelectorEventLoop.add_writer(6, <function cb>)>"
+
+    _quiet_loop(loop, {"exception": OSError(9, "Bad file descriptor"), "handle": Handle()})
+    _quiet_loop(loop, {"exception": KeyError("6 is not registered"), "handle": Handle()})
+    assert shown == []
+    other = {"exception": OSError(9, "Bad file descriptor"), "handle": "<Handle other()>"}
+    _quiet_loop(loop, other)
+    bug = {"exception": ZeroDivisionError(), "handle": Handle()}
+    _quiet_loop(loop, bug)
+    assert shown == [other, bug]
+
+
+def test_paho_lines_about_a_lost_socket_do_not_reach_stderr():
+    """paho logs 'failed to receive on socket' at ERROR; Python's last-resort handler
+    would print it on a person's screen. The link's client logger keeps it back (a fresh
+    process, as a person's: no logging configured)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import logging\n"
+        "from trutnet.net.mqtt_link import client_log\n"
+        "client_log.error('failed to receive on socket: reset')\n"
+        "logging.getLogger('trutnet.net.elsewhere').error('still shown')\n"
+    )
+    err = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stderr
+    assert "failed to receive" not in err and "still shown" in err

@@ -33,6 +33,10 @@ from trutnet.net.broker import Endpoint
 from trutnet.net.private import credentials, refusal, refused_message
 
 log = logging.getLogger("trutnet.net")
+# paho's own lines ("failed to receive on socket: ...") are for debugging only: the link
+# reports a lost broker itself, and Python would print them on a person's screen.
+client_log = logging.getLogger("trutnet.net.mqtt")
+client_log.setLevel(logging.CRITICAL)
 MAX_PAYLOAD = 80 * 1024  # above the largest entry (64 KiB) and any other message
 INBOX_SIZE = 4096
 
@@ -130,6 +134,7 @@ class MqttLink:
             keepalive=10,
             timeout=5,
             clean_session=True,
+            logger=client_log,
             **credentials(self.password),
         )
         async with client:

@@ -64,9 +64,19 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 
 
 def _quiet_loop(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-    # aiomqtt leaves a disconnect future unretrieved when a session is cancelled.
-    if "MqttCodeError" in repr(context.get("exception")) or "MqttError" in repr(
-        context.get("exception")
+    """Keep the MQTT client's known races off a person's screen; anything else is shown.
+
+    aiomqtt leaves a disconnect future unretrieved when a session is cancelled, and
+    hands paho's socket to ``add_reader``/``add_writer`` from another thread, so that a
+    socket the broker has just reset can be closed before the loop registers it (an
+    ``OSError``/``KeyError`` in that callback). Either way the link reports the lost
+    connection itself, in one line."""
+    exception = context.get("exception")
+    if "MqttCodeError" in repr(exception) or "MqttError" in repr(exception):
+        return
+    handle = repr(context.get("handle"))
+    if isinstance(exception, (OSError, KeyError, ValueError)) and (
+        "add_writer" in handle or "add_reader" in handle
     ):
         return
     loop.default_exception_handler(context)
