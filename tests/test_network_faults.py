@@ -248,11 +248,6 @@ def test_a_frozen_seat_without_partners_is_abandoned_and_follows_when_it_comes_b
         broker.stop()
 
 
-@pytest.mark.skip(
-    reason="hangs intermittently (1 of 2 clean-clone runs timed out at 300 s): the newcomer"
-    " flow over a real broker is left for the next session; tests/test_protocol_replace.py"
-    " and tests/test_runtime_replace.py cover the protocol and runtime in process"
-)
 def test_a_newcomer_takes_a_frozen_seat_and_the_frozen_seat_follows(tmp_path):
     """7.7 over a real broker, one process per seat: seat p2 freezes; a newcomer
     process (`join --bot` on a full table) offers; the partner's vote and one more

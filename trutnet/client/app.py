@@ -14,7 +14,6 @@ command that brings the seat back.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import shlex
 import sys
 import time
@@ -43,6 +42,7 @@ from trutnet.client.view import (
 from trutnet.crypto.identity import fingerprint
 from trutnet.engine.cards import parse_card
 from trutnet.engine.games.trut.observation import TrutObservation
+from trutnet.net.tasks import stop_tasks
 from trutnet.runtime.seat_process import Hooks, SeatResult
 from trutnet.runtime.table_runtime import LocalSeat, TableRuntime
 
@@ -569,9 +569,7 @@ async def play_with_ui(
             ui.runtime.stop_lingering()
         return await game
     if game not in done:  # the person quit during the game
-        game.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await game
+        await stop_tasks(game)
         print(ui.left_message(), file=sys.stderr)
         return None
     result = game.result()

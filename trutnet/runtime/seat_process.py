@@ -34,6 +34,7 @@ from trutnet.net import topics
 from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.net.private import credentials
+from trutnet.net.tasks import stop_tasks
 from trutnet.protocol.lobby import (
     ANNOUNCE_VERSION,
     Lobby,
@@ -358,10 +359,7 @@ async def join(
             raise watcher.exception()  # type: ignore[misc]
         await game
     finally:
-        for task in (watcher, game):
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await stop_tasks(watcher, game)
         await link.close()
     return _result(runtime)
 

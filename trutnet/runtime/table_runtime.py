@@ -34,6 +34,7 @@ from trutnet.bots import Bot
 from trutnet.crypto.identity import Identity, fingerprint
 from trutnet.net import topics
 from trutnet.net.mqtt_link import MqttLink
+from trutnet.net.tasks import stop_tasks
 from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry, sign_entry
 from trutnet.protocol.lobby import join_request
 from trutnet.protocol.table import Rejected, TablePeer
@@ -538,10 +539,7 @@ class TableRuntime:
                 await self._linger()
         finally:
             self.stop_successor()
-            for task in (pump, watchdog, sender):
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+            await stop_tasks(pump, watchdog, sender)
 
     async def _request_seats(self) -> None:
         for seat in self.seats:
