@@ -1,6 +1,12 @@
-"""Test-wide fixtures: peer processes a test spawned never outlive it."""
+"""Test-wide fixtures: peer processes a test spawned never outlive it; brokers of both
+kinds; two machines on one LAN (network namespaces)."""
 
 from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import uuid
 
 import pytest
 
@@ -23,3 +29,33 @@ def broker_kind(request, monkeypatch):
     every peer process it spawns: the same tests for both."""
     monkeypatch.setenv("TRUTNET_EMBEDDED_BROKER", request.param)
     return request.param
+
+
+def _ip(*args: str) -> None:
+    subprocess.run(["ip", *args], check=True, capture_output=True, timeout=30)
+
+
+@pytest.fixture
+def two_machines():
+    """Two network namespaces joined by a veth pair, like two machines on one LAN: a
+    default route (as a LAN has) and multicast on, for mDNS; removed always. Yields
+    ``[(namespace, address), (namespace, address)]``."""
+    if os.geteuid() != 0 or shutil.which("ip") is None:
+        pytest.fail("this test needs root and iproute2 (CI installs and runs as root)")
+    tag = uuid.uuid4().hex[:6]
+    a, b = f"tn-a-{tag}", f"tn-b-{tag}"
+    addresses = {a: "10.199.7.1", b: "10.199.7.2"}
+    try:
+        _ip("netns", "add", a)
+        _ip("netns", "add", b)
+        _ip("link", "add", f"va{tag}", "type", "veth", "peer", "name", f"vb{tag}")
+        for ns, dev in ((a, f"va{tag}"), (b, f"vb{tag}")):
+            _ip("link", "set", dev, "netns", ns)
+            _ip("-n", ns, "link", "set", "lo", "up")
+            _ip("-n", ns, "addr", "add", f"{addresses[ns]}/24", "dev", dev)
+            _ip("-n", ns, "link", "set", dev, "multicast", "on", "up")
+            _ip("-n", ns, "route", "add", "default", "dev", dev)
+        yield [(ns, addresses[ns]) for ns in (a, b)]
+    finally:
+        for ns in (a, b):
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=30)

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
 import time
 import uuid
-
-import pytest
 
 from .network_helpers import result_of, spawn, track
 
@@ -63,36 +60,8 @@ def test_tables_lists_a_live_table_and_drops_a_dead_host_on_loopback():
             host.communicate()
 
 
-def _ip(*args: str) -> None:
-    subprocess.run(["ip", *args], check=True, capture_output=True, timeout=30)
-
-
-@pytest.fixture
-def two_hosts():
-    """Two network namespaces joined by a veth pair, multicast on, cleaned up always."""
-    if os.geteuid() != 0 or shutil.which("ip") is None:
-        pytest.fail("this test needs root and iproute2 (CI installs and runs as root)")
-    tag = uuid.uuid4().hex[:6]
-    a, b = f"tn-a-{tag}", f"tn-b-{tag}"
-    addresses = {a: "10.199.7.1", b: "10.199.7.2"}
-    try:
-        _ip("netns", "add", a)
-        _ip("netns", "add", b)
-        _ip("link", "add", f"va{tag}", "type", "veth", "peer", "name", f"vb{tag}")
-        for ns, dev in ((a, f"va{tag}"), (b, f"vb{tag}")):
-            _ip("link", "set", dev, "netns", ns)
-            _ip("-n", ns, "link", "set", "lo", "up")
-            _ip("-n", ns, "addr", "add", f"{addresses[ns]}/24", "dev", dev)
-            _ip("-n", ns, "link", "set", dev, "multicast", "on", "up")
-            _ip("-n", ns, "route", "add", "224.0.0.0/4", "dev", dev)
-        yield [(ns, addresses[ns]) for ns in (a, b)]
-    finally:
-        for ns in (a, b):
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=30)
-
-
-def test_discovery_and_a_whole_game_across_two_network_namespaces(two_hosts):
-    (ns_a, addr_a), (ns_b, addr_b) = two_hosts
+def test_discovery_and_a_whole_game_across_two_network_namespaces(two_machines):
+    (ns_a, addr_a), (ns_b, addr_b) = two_machines
     name = "Netns table"
     host = track(
         subprocess.Popen(

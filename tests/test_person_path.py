@@ -584,35 +584,6 @@ def test_leaving_the_lobby_of_play_leaves_no_table_folder(tmp_path, screen):
 # ------------------------------------------- two machines, default arguments
 
 
-def _ip(*args: str) -> None:
-    subprocess.run(["ip", *args], check=True, capture_output=True, timeout=30)
-
-
-@pytest.fixture
-def two_machines():
-    """Two network namespaces joined by a veth pair, like two machines on one LAN
-    (with a default route, as a LAN has); removed always."""
-    if os.geteuid() != 0:
-        pytest.fail("this test needs root and iproute2 (CI installs and runs as root)")
-    tag = uuid.uuid4().hex[:6]
-    a, b = f"tp-a-{tag}", f"tp-b-{tag}"
-    addresses = {a: "10.198.7.1", b: "10.198.7.2"}
-    try:
-        _ip("netns", "add", a)
-        _ip("netns", "add", b)
-        _ip("link", "add", f"pa{tag}", "type", "veth", "peer", "name", f"pb{tag}")
-        for ns, dev in ((a, f"pa{tag}"), (b, f"pb{tag}")):
-            _ip("link", "set", dev, "netns", ns)
-            _ip("-n", ns, "link", "set", "lo", "up")
-            _ip("-n", ns, "addr", "add", f"{addresses[ns]}/24", "dev", dev)
-            _ip("-n", ns, "link", "set", dev, "multicast", "on", "up")
-            _ip("-n", ns, "route", "add", "default", "dev", dev)
-        yield [(ns, addresses[ns]) for ns in (a, b)]
-    finally:
-        for ns in (a, b):
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=30)
-
-
 @pytest.mark.timeout(240)
 def test_two_machines_find_and_join_a_table_with_default_arguments(tmp_path, two_machines, screen):
     """Machine A: ``trutnet host --players 3 --bind A``. Machine B: ``trutnet tables``
