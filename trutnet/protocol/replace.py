@@ -147,17 +147,29 @@ def make_offer(
     ).wire
 
 
-def parse_offer(wire: Any, table_id: bytes) -> Offer:
-    """A well-formed, well-signed offer with a valid key proof (not yet its place)."""
-    if not isinstance(wire, bytes) or len(wire) > MAX_OFFER_BYTES:
-        raise VoteError("an offer is a signed entry of at most 1024 bytes")
+def _signed_message(
+    wire: Any, table_id: bytes, kind: str, limit: int, fields: tuple[str, ...]
+) -> Entry:
+    """A signed ``offer``/``vote`` entry of this table, of at most ``limit`` bytes, with
+    exactly ``fields`` in its body (else VoteError: hostile bytes never crash)."""
+    article = "an" if kind[0] in "aeiou" else "a"
+    if not isinstance(wire, bytes) or len(wire) > limit:
+        raise VoteError(f"{article} {kind} is a signed entry of at most {limit} bytes")
     try:
         entry = parse_entry(wire, table_id)
-    except (MessageError, RecursionError, ValueError) as exc:  # hostile bytes: never a crash
-        raise VoteError(f"bad offer: {exc}") from exc
+    except (MessageError, RecursionError, ValueError) as exc:
+        raise VoteError(f"bad {kind}: {exc}") from exc
+    if entry.type != kind or entry.seq != 0 or set(entry.body) != set(fields):
+        raise VoteError(f"{article} {kind} is an entry of type {kind}: {', '.join(fields)}")
+    return entry
+
+
+def parse_offer(wire: Any, table_id: bytes) -> Offer:
+    """A well-formed, well-signed offer with a valid key proof (not yet its place)."""
+    entry = _signed_message(
+        wire, table_id, "offer", MAX_OFFER_BYTES, ("hand", "elgamal", "proof", "name")
+    )
     body = entry.body
-    if entry.type != "offer" or entry.seq != 0 or set(body) != {"hand", "elgamal", "proof", "name"}:
-        raise VoteError("an offer is an entry of type offer: hand, elgamal, proof, name")
     hand = body["hand"]
     if type(hand) is not int or not 0 <= hand < 2**32:
         raise VoteError("an offer names a hand number")
@@ -197,15 +209,8 @@ def make_vote(
 
 def parse_vote(wire: Any, table_id: bytes, seats: Sequence[bytes]) -> Vote:
     """A vote signed by its voter's seated key, for another seat (else VoteError)."""
-    if not isinstance(wire, bytes) or len(wire) > MAX_VOTE_BYTES:
-        raise VoteError("a vote is a signed entry of at most 512 bytes")
-    try:
-        entry = parse_entry(wire, table_id)
-    except (MessageError, RecursionError, ValueError) as exc:  # hostile bytes: never a crash
-        raise VoteError(f"bad vote: {exc}") from exc
+    entry = _signed_message(wire, table_id, "vote", MAX_VOTE_BYTES, ("seat", "hand", "taker"))
     body = entry.body
-    if entry.type != "vote" or entry.seq != 0 or set(body) != {"seat", "hand", "taker"}:
-        raise VoteError("a vote is an entry of type vote: seat, hand, taker")
     stalled, hand, taker = body["seat"], body["hand"], body["taker"]
     if entry.seat >= len(seats) or seats[entry.seat] != entry.author:
         raise VoteError(f"a vote for seat {entry.seat} signed by a key that is not that seat's")
