@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from trutnet.bots import make_bot
-from trutnet.engine.api import CHANCE, Action
+from trutnet.engine.api import CHANCE, Action, GameState
 from trutnet.engine.cards import FULL_DECK, Card
 from trutnet.engine.errors import IllegalAction, NotationError
 from trutnet.engine.games.trut import (
@@ -37,6 +37,7 @@ from trutnet.engine.games.trut import (
     TrutState,
     deck_for_hands,
 )
+from trutnet.engine.games.trut.actions import TRUT as TRUT_WORD
 from trutnet.engine.games.trut.hidden import DECK, pos
 from trutnet.engine.hidden import (
     Deck,
@@ -516,3 +517,62 @@ def test_the_real_table_runs_the_rounds_the_description_asks_for(config, seed, b
             pick = draw(hashlib.sha256(seed + k.to_bytes(4, "big")).digest(), len(step.outcomes))
             assert step.outcomes[pick[0]] == expected
             replay.apply(expected)
+
+
+class _Countdown(GameState):
+    """A game with no hidden card and no chance: the defaults describe it."""
+
+    def __init__(self, left: int = 2) -> None:
+        self.left, self.done = left, []
+
+    game = None  # type: ignore[assignment]
+
+    def current_seat(self):
+        return None if self.left == 0 else self.left % 2
+
+    def is_terminal(self):
+        return self.left == 0
+
+    def legal_actions(self, seat=None):
+        return []
+
+    def apply(self, action):
+        self.left -= 1
+        return []
+
+    def sample_chance(self, rng):
+        raise AssertionError
+
+    def parse_action(self, text):
+        raise NotationError(text)
+
+    def returns(self):
+        return [0.0, 0.0]
+
+    def observation(self, seat):
+        return self.left
+
+    def public_state(self):
+        return {"left": self.left}
+
+    def history(self):
+        return []
+
+    def clone(self):
+        return _Countdown(self.left)
+
+
+def test_a_game_with_nothing_hidden_needs_no_description():
+    state = _Countdown()
+    assert state.table_requests() == (Turn(0),)
+    assert state.sight() == {} and state.holders() == {}
+    assert state.reveals(0, Play(CardRef(None, 1))) == ()
+    assert state.identify(TRUT_WORD, {}) is TRUT_WORD
+    assert state.conceal(0, TRUT_WORD) is TRUT_WORD
+    assert state.identity_of(pos(0)) is None
+    with pytest.raises(IllegalAction):
+        state.see(pos(0), "7h")
+    state.apply(None)
+    assert state.table_requests() == (Turn(1),)
+    state.apply(None)
+    assert state.table_requests() == () and state.next_step() is None

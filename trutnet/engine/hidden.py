@@ -145,8 +145,8 @@ class Shuffle:
 
     The new deck is the deck's own cards, freshly encrypted, followed by the
     ciphertexts of the ``carry`` positions (cards kept from an earlier deck without
-    revealing them). Every position of ``deck`` is new afterwards: what was disclosed
-    of it before is forgotten."""
+    revealing them). Every position of ``deck`` is new afterwards: the table forgets
+    what it disclosed of it, and each replica, applying ``then``, what it knew."""
 
     deck: str
     then: Action
