@@ -249,3 +249,45 @@ def test_registering_a_game_and_its_configuration():
     for bad in ({"rounds": 0}, {"rounds": 4}, {"rounds": True}, {"players": 3}):
         with pytest.raises(ConfigError):
             make_game("tokens", bad)
+
+
+POOL = (
+    [f"bet {k}" for k in range(5)]
+    + [f"pick deck{d}@{i}" for d in (0, 1) for i in range(6)]
+    + [f"pick deck0@{i}=r{v}" for i in range(6) for v in (1, 4, 6)]
+    + [
+        "seal bet 9",
+        "seal pick deck1@0",
+        "die 2",
+        "die 4",
+        "first 1",
+        "deal deck1",
+        "show deck0@0=r1",
+    ]
+)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=seeds)
+def test_legal_actions_apply_and_anything_else_is_refused_and_changes_nothing(seed):
+    rng = random.Random(seed)
+    state = make_game("tokens").new_initial_state()
+    while not state.is_terminal():
+        if state.current_seat() != CHANCE:
+            legal = state.legal_actions()
+            assert legal and state.legal_actions(1 - state.current_seat()) == []
+            for action in legal:
+                state.clone().apply(action)
+            seat = state.current_seat()
+            allowed = {*legal, *(state.conceal(seat, a) for a in legal)}  # also as written
+            for text in rng.sample(POOL, 10):
+                action = state.parse_action(text)
+                if action in allowed or (isinstance(action, Seal) and action.choice in allowed):
+                    continue
+                before = (state.state_hash(), len(state.history()), dict(state.secrets))
+                with pytest.raises(EngineError):
+                    state.apply(action)
+                assert (state.state_hash(), len(state.history()), dict(state.secrets)) == before
+            state.apply(rng.choice(legal))
+        else:
+            state.apply(state.sample_chance(rng))

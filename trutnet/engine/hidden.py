@@ -143,10 +143,10 @@ class Shuffle:
     """Chance: shuffle ``deck`` jointly, so that no seat knows the order, then apply
     ``then`` (the hidden outcome, e.g. a deal that names no card).
 
-    The new deck is the deck's own cards, freshly encrypted, followed by the
-    ciphertexts of the ``carry`` positions (cards kept from an earlier deck without
-    revealing them). Every position of ``deck`` is new afterwards: the table forgets
-    what it disclosed of it, and each replica, applying ``then``, what it knew."""
+    The new deck is the deck's own cards followed by the cards at the ``carry``
+    positions (cards kept from an earlier deck, moved without being revealed).
+    Every position of ``deck`` is new afterwards: the table forgets what it
+    disclosed of it, and each replica, applying ``then``, what it knew."""
 
     deck: str
     then: Action
