@@ -6,7 +6,7 @@ or the network.
 
 from trutnet.engine.api import CHANCE, Action, Game, GameState
 from trutnet.engine.errors import ConfigError, EngineError, HiddenCard, IllegalAction, NotationError
-from trutnet.engine.registry import GAMES, load_game, make_game
+from trutnet.engine.registry import GAMES, load_game, make_game, register_game
 
 __all__ = [
     "CHANCE",
@@ -21,4 +21,5 @@ __all__ = [
     "NotationError",
     "load_game",
     "make_game",
+    "register_game",
 ]

@@ -12,7 +12,11 @@ Modelled on OpenSpiel's State API and python-chess's values:
   been shown; ``public_state()`` never depends on an unrevealed card, so every
   replica computes the same ``state_hash()``;
 * ``observation(seat)`` is what that seat may see, and all a bot is given;
-* a game serialises as its configuration plus the list of actions applied.
+* a game serialises as its configuration plus the list of actions applied;
+* a game describes its hidden information without crypto (:mod:`trutnet.engine.hidden`):
+  its decks, who holds each position, who may see it and when, and what the table must
+  run next (``next_step()``, ``sight()``, ``table_requests()``), so that a table of
+  peers can play any game from this description alone.
 
 Actions are small immutable values whose ``str`` is their notation; ``parse_action``
 turns the notation back into the same value.
@@ -22,10 +26,20 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from trutnet.engine.canonical import state_digest
+from trutnet.engine.errors import IllegalAction
+from trutnet.engine.hidden import (
+    Deck,
+    Holder,
+    Pos,
+    Request,
+    Step,
+    Turn,
+    pending_disclosures,
+)
 
 CHANCE = -1
 """The pseudo-seat that acts at a chance node."""
@@ -106,6 +120,83 @@ class GameState(ABC):
             "actions": [str(a) for a in self.history()],
         }
 
+    # ------------------------------------------------ hidden information
+    # (trutnet.engine.hidden; docs/engine.md, "Hidden information"). The defaults
+    # describe a game with no hidden card and no chance node.
+
+    def next_step(self) -> Step | None:
+        """What the table runs next for the game to go on; None once it is over.
+
+        A seat to act gives :class:`~trutnet.engine.hidden.Turn` (or a
+        ``SecretChoice`` / ``Open`` when its decision is sealed); a chance node gives a
+        ``Shuffle``, a ``JointRandom`` draw or a public ``Reveal``. It depends on the
+        public state only, so every replica asks the same."""
+        seat = self.current_seat()
+        if seat is None:
+            return None
+        if seat == CHANCE:
+            raise NotImplementedError(f"{type(self).__name__} does not describe its chance nodes")
+        return Turn(seat)
+
+    def sight(self) -> Mapping[int, frozenset[Pos]]:
+        """For each seat, the positions whose identities it is to be shown, privately,
+        by now: its own cards, a partner's cards it may look at... A position withheld
+        until a decision is over enters sight only then; one never revealed, never.
+        Positions revealed to everyone need not be listed. It depends on the public
+        state only. Empty when the game is over."""
+        return {}
+
+    def holders(self) -> Mapping[Holder, tuple[Pos, ...]]:
+        """Who holds each position of the decks in play: seats, and named piles
+        (``stock``, ``discard``, ``aside``, ``table``...). Every position of a deck in
+        play is held by exactly one holder; a position moves between holders as the
+        rules say (a draw, an exchange). Public."""
+        return {}
+
+    def table_requests(
+        self, disclosed: Mapping[int, Collection[Pos]] | None = None
+    ) -> tuple[Request, ...]:
+        """What the table must do now, in order: the private disclosures that
+        :meth:`sight` asks for beyond ``disclosed`` (what the table has shown each
+        seat of the decks as last shuffled), one per seat in seat order, then the
+        :meth:`next_step`. The disclosures come first: a seat decides knowing its
+        cards. Nothing is disclosed once the game is over."""
+        if self.is_terminal():
+            return ()
+        requests: list[Request] = list(pending_disclosures(self.sight(), disclosed or {}))
+        step = self.next_step()
+        if step is not None:
+            requests.append(step)
+        return tuple(requests)
+
+    def reveals(self, seat: int, action: Action) -> tuple[Pos, ...]:
+        """The positions that ``action`` of ``seat`` (in its concealed form) shows to
+        everyone, to be revealed before :meth:`identify` and :meth:`apply`. Raises
+        :class:`~trutnet.engine.errors.IllegalAction` when the action could not be
+        legal whatever those cards are (a position not in the seat's hand): the table
+        must never reveal a card for an action it then refuses."""
+        return ()
+
+    def conceal(self, seat: int, action: Action) -> Action:
+        """``action`` of ``seat`` as it is written to the table: cards named by
+        position, with no identity another seat may not know yet (``play 7h`` ->
+        ``play @12``). Raises ``IllegalAction`` if it names a card the seat lacks."""
+        return action
+
+    def identify(self, action: Action, cards: Mapping[Pos, str]) -> Action:
+        """``action`` with the identities of its revealed positions filled in from
+        ``cards`` (position -> card notation of its deck), ready to :meth:`apply`."""
+        return action
+
+    def see(self, pos: Pos, card: str) -> None:
+        """This replica is shown that ``pos`` holds ``card`` (a private disclosure).
+        Private knowledge: it never changes the public state or the hash."""
+        raise IllegalAction("hidden", f"{type(self).__name__} has no hidden position {pos}")
+
+    def identity_of(self, pos: Pos) -> str | None:
+        """The card at ``pos`` if this replica knows it, else None."""
+        return None
+
 
 class Game(ABC):
     """A game with its configuration; a factory of states."""
@@ -124,6 +215,11 @@ class Game(ABC):
     @abstractmethod
     def new_initial_state(self) -> GameState:
         """The state before anything happened (the first chance event, usually)."""
+
+    def decks(self) -> tuple[Deck, ...]:
+        """The decks this game (with this configuration) shuffles, named, with their
+        card encodings (:class:`~trutnet.engine.hidden.Deck`); none by default."""
+        return ()
 
     def replay(self, actions: Sequence[str | Action]) -> GameState:
         """A new initial state with ``actions`` applied in order."""

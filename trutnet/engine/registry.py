@@ -17,6 +17,16 @@ from trutnet.engine.games.trut import TrutGame
 GAMES: dict[str, type[Game]] = {"trut": TrutGame}
 
 
+def register_game(cls: type[Game]) -> type[Game]:
+    """Add a game plugin under its ``name`` (usable as a class decorator). A name
+    names one game: registering another class under a taken name is refused."""
+    existing = GAMES.get(cls.name)
+    if existing is not None and existing is not cls:
+        raise ConfigError(f"a game named {cls.name!r} is already registered")
+    GAMES[cls.name] = cls
+    return cls
+
+
 def make_game(name: str, config: Mapping[str, Any] | None = None) -> Game:
     """The game ``name`` built from a plain-data configuration."""
     cls = GAMES.get(name)

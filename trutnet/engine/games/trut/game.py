@@ -7,7 +7,9 @@ from typing import Any
 
 from trutnet.engine.api import Game
 from trutnet.engine.games.trut.config import TrutConfig
+from trutnet.engine.games.trut.hidden import DECK
 from trutnet.engine.games.trut.state import TrutState
+from trutnet.engine.hidden import Deck
 
 
 class TrutGame(Game):
@@ -28,6 +30,9 @@ class TrutGame(Game):
 
     def new_initial_state(self) -> TrutState:
         return TrutState(self)
+
+    def decks(self) -> tuple[Deck, ...]:
+        return (DECK,)  # T1: the 32 cards, whatever the variant
 
     def __repr__(self) -> str:
         return f"TrutGame({self._config_dict})"

@@ -42,6 +42,7 @@ from trutnet.engine.games.trut.actions import (
     Word,
     parse_action,
 )
+from trutnet.engine.games.trut.hidden import DECK_SIZE, TrutHidden
 from trutnet.engine.games.trut.observation import TrickView, TrutObservation, TrutView
 from trutnet.engine.games.trut.tricks import POURRIE, UNDECIDED, hand_winner, resolve_trick
 
@@ -50,7 +51,6 @@ if TYPE_CHECKING:
 
 Event = dict[str, Any]
 HAND_SIZE = 3
-DECK_SIZE = 32
 
 
 class TrutCall:
@@ -86,8 +86,9 @@ class TrutCall:
         }
 
 
-class TrutState(GameState):
-    """A Trut game in progress. Mutated only by :meth:`apply` and :meth:`learn`."""
+class TrutState(TrutHidden, GameState):
+    """A Trut game in progress. Mutated only by :meth:`apply` and :meth:`learn`;
+    its hidden information is described by :class:`TrutHidden`."""
 
     def __init__(self, game: TrutGame) -> None:
         config = game.config
@@ -171,20 +172,6 @@ class TrutState(GameState):
                 value = value.copy()
             other.__dict__[name] = value
         return other
-
-    def learn(self, pos: int, card: Card) -> None:
-        """Record that this replica was shown the card at deck position ``pos``.
-
-        Private knowledge (a networked seat decrypting its own cards): it never changes
-        the public state or the hash. A contradiction with what is known is refused.
-        """
-        if not 0 <= pos < DECK_SIZE:
-            raise IllegalAction("T4", f"no deck position {pos}")
-        if self.known.get(pos, card) != card:
-            raise IllegalAction("T1", f"position {pos} is already known as {self.known[pos]}")
-        if any(c == card and p != pos for p, c in self.known.items()):
-            raise IllegalAction("T1", f"{card} is already known at another position")
-        self.known[pos] = card
 
     # ------------------------------------------------------------- legal actions
 
@@ -733,14 +720,6 @@ class TrutState(GameState):
             "fortial_team": self.fortial_team,
         }
 
-    def hidden_from_owner(self, seat: int) -> bool:
-        """T15: during the Fortial decision, the opponents may not see their own cards."""
-        return (
-            self.phase == "fortial"
-            and self.fortial_team is not None
-            and self.team_of[seat] != self.fortial_team
-        )
-
     def observation(self, seat: int) -> TrutObservation:
         if not 0 <= seat < self.n:
             raise IllegalAction("T2", f"no seat {seat}")
@@ -776,16 +755,6 @@ class TrutState(GameState):
             winner=self.winner,
             legal=tuple(self.legal_actions(seat)),
         )
-
-    def hand_of(self, seat: int) -> list[Card]:
-        """The known cards of ``seat`` (full knowledge: the whole hand)."""
-        cards = []
-        for pos in self.holdings[seat]:
-            card = self.known.get(pos)
-            if card is None:
-                raise HiddenCard(f"position {pos} of seat {seat} is not known here")
-            cards.append(card)
-        return cards
 
 
 _PHASE_RULE = {

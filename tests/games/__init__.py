@@ -1,0 +1,1 @@
+"""Games written only for the tests (registered by the tests that use them)."""

@@ -1,0 +1,178 @@
+"""Trut's hidden information, in the engine's words (:mod:`trutnet.engine.hidden`).
+
+One deck, ``french32`` (the 32 cards in index order, ``docs/protocol.md`` 2); a hand's
+positions are held by the seats, the ``stock``, the ``discard`` (la Chanson's
+``keep``) and the ``table`` (played cards). What a table of peers must do:
+
+* the first-Donneur draw [T3]: joint draws among the cards not drawn yet;
+* each hand [T4]: a joint shuffle, then ``deal`` (no card named);
+* each seat sees its own cards; during the Fortial decision the opponents of the
+  Fortial team do not [T15]: their positions enter their sight once the decision is
+  over and the hand goes on, and never if it ends without play;
+* la Chanson [T19]: ``sing N`` puts new positions in each seat's sight; ``keep``
+  discards by position, never revealed;
+* a ``play`` reveals its position to everyone [T5].
+
+This mixin holds what a replica knows (``known``) and answers the description's
+questions from :class:`~trutnet.engine.games.trut.state.TrutState`'s public fields.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
+
+from trutnet.engine.api import Action
+from trutnet.engine.cards import FULL_DECK, Card, parse_card
+from trutnet.engine.errors import HiddenCard, IllegalAction, NotationError
+from trutnet.engine.games.trut.actions import CardRef, Deal, Draw, Keep, Play
+from trutnet.engine.hidden import Deck, Holder, JointRandom, Pos, Shuffle, Step, Turn
+
+if TYPE_CHECKING:
+    from trutnet.engine.games.trut.state import TrutCall
+
+DECK = Deck("french32", tuple(str(c) for c in FULL_DECK))
+"""The 32 cards, a card's encoding being its index (``docs/protocol.md`` 2)."""
+DECK_SIZE = len(DECK)
+
+
+def pos(index: int) -> Pos:
+    """The position ``index`` of Trut's deck."""
+    return Pos(DECK.name, index)
+
+
+class TrutHidden:
+    """Hidden-information bookkeeping of a Trut state (mixed into ``TrutState``)."""
+
+    # Fields of TrutState read here.
+    n: int
+    phase: str
+    to_act: int | None
+    team_of: tuple[int, ...]
+    fortial_team: int | None
+    known: dict[int, Card]  # private: identities this replica was shown
+    holdings: list[list[int]]
+    next_stock: int
+    discarded: list[int]
+    trick: list[tuple[int, int, Card]]
+    tricks: list[tuple[tuple[tuple[int, int, Card], ...], int | None, int | None]]
+    draw_used: set[Card]
+    trut: TrutCall | None
+
+    def learn(self, pos: int, card: Card) -> None:
+        """Record that this replica was shown the card at deck position ``pos``.
+
+        Private knowledge (a networked seat decrypting its own cards): it never changes
+        the public state or the hash. A contradiction with what is known is refused.
+        """
+        if not 0 <= pos < DECK_SIZE:
+            raise IllegalAction("T4", f"no deck position {pos}")
+        if self.known.get(pos, card) != card:
+            raise IllegalAction("T1", f"position {pos} is already known as {self.known[pos]}")
+        if any(c == card and p != pos for p, c in self.known.items()):
+            raise IllegalAction("T1", f"{card} is already known at another position")
+        self.known[pos] = card
+
+    def hidden_from_owner(self, seat: int) -> bool:
+        """T15: during the Fortial decision, the opponents may not see their own cards."""
+        return (
+            self.phase == "fortial"
+            and self.fortial_team is not None
+            and self.team_of[seat] != self.fortial_team
+        )
+
+    def hand_of(self, seat: int) -> list[Card]:
+        """The known cards of ``seat`` (full knowledge: the whole hand)."""
+        cards = []
+        for p in self.holdings[seat]:
+            card = self.known.get(p)
+            if card is None:
+                raise HiddenCard(f"position {p} of seat {seat} is not known here")
+            cards.append(card)
+        return cards
+
+    # ------------------------------------------------------- the description
+
+    def next_step(self) -> Step | None:
+        if self.phase == "over":
+            return None
+        if self.phase == "draw":  # T3: face-up cards, from a joint draw (protocol 7.4)
+            unused = tuple(Draw(c) for c in FULL_DECK if c not in self.draw_used)
+            return JointRandom("first-donneur", unused)
+        if self.phase == "deal":  # T4: an order that no seat learns
+            return Shuffle(DECK.name, Deal(None))
+        assert self.to_act is not None
+        return Turn(self.to_act)
+
+    def sight(self) -> Mapping[int, frozenset[Pos]]:
+        if self.phase == "over":  # T11: no unplayed card is ever shown
+            return {}
+        return {
+            s: frozenset() if self.hidden_from_owner(s) else frozenset(map(pos, self.holdings[s]))
+            for s in range(self.n)
+        }
+
+    def holders(self) -> Mapping[Holder, tuple[Pos, ...]]:
+        if self.next_stock == 0:  # no deal in progress
+            return {}
+        played = [p for cards, _, _ in self.tricks for _, p, _ in cards]
+        played += [p for _, p, _ in self.trick]
+        held: dict[Holder, tuple[Pos, ...]] = {
+            s: tuple(map(pos, self.holdings[s])) for s in range(self.n)
+        }
+        held["stock"] = tuple(map(pos, range(self.next_stock, DECK_SIZE)))
+        held["discard"] = tuple(map(pos, self.discarded))  # T19: never revealed
+        held["table"] = tuple(map(pos, played))
+        return held
+
+    def _index(self, p: Pos) -> int:
+        if p.deck != DECK.name or not 0 <= p.index < DECK_SIZE:
+            raise IllegalAction("T4", f"no position {p} in Trut's deck")
+        return p.index
+
+    def reveals(self, seat: int, action: Action) -> tuple[Pos, ...]:
+        if not isinstance(action, Play):
+            return ()
+        # The checks of a play before its card is shown (T5; protocol 7.4).
+        if self.phase != "play" or seat != self.to_act:
+            raise IllegalAction("T5", f"seat {seat} cannot play a card now")
+        index = action.ref.pos
+        if index is None:
+            raise NotationError("a play to reveal names its deck position (play @12)")
+        if index not in self.holdings[seat]:
+            raise IllegalAction("T5", f"position {index} was not dealt to seat {seat}")
+        return (pos(index),)
+
+    def conceal(self, seat: int, action: Action) -> Action:
+        if isinstance(action, Play):
+            return Play(CardRef(None, self._position(seat, action.ref)))
+        if isinstance(action, Keep):
+            return Keep(tuple(CardRef(None, self._position(seat, r)) for r in action.refs))
+        return action
+
+    def _position(self, seat: int, ref: CardRef) -> int:
+        """The position of one of ``seat``'s cards named by ``ref`` (T5, T19)."""
+        hand = self.holdings[seat] if 0 <= seat < self.n else []
+        if ref.pos is not None:
+            known = self.known.get(ref.pos)
+            if ref.pos in hand and ref.card in (None, known):
+                return ref.pos
+        else:
+            found = next((p for p in hand if self.known.get(p) == ref.card), None)
+            if found is not None:
+                return found
+        raise IllegalAction("T5", f"{ref} is not a card in seat {seat}'s hand")
+
+    def identify(self, action: Action, cards: Mapping[Pos, str]) -> Action:
+        if isinstance(action, Play) and action.ref.pos is not None:
+            card = cards.get(pos(action.ref.pos))
+            if card is not None:
+                return Play(CardRef(parse_card(card), action.ref.pos))
+        return action
+
+    def see(self, p: Pos, card: str) -> None:
+        self.learn(self._index(p), parse_card(card))
+
+    def identity_of(self, p: Pos) -> str | None:
+        card = self.known.get(self._index(p))
+        return None if card is None else str(card)

@@ -1,0 +1,250 @@
+"""Hidden information, described without crypto: decks, positions, who may see what, when.
+
+A game says, in these small values, what a table of peers must do so that no seat
+learns more than the rules allow; the table makes it true (with shuffles, decryption
+shares and commitments, :mod:`trutnet.crypto`), and never needs to know which game
+it runs. Nothing here knows a share, a key or a proof.
+
+* A :class:`Deck` is a named list of card notations; a card's index in it is its
+  encoding. A game may have several (one per player, a pool of special cards).
+* A :class:`Pos` is one slot of a deck after a joint shuffle: ``french32@12``. Nobody
+  knows which card it holds until the table discloses it.
+* Holders (``GameState.holders()``): a seat (an ``int``) or a named pile
+  (``"stock"``, ``"discard"``, ``"aside"``, ``"table"``...), each with its positions.
+* Sight (``GameState.sight()``): for each seat, the positions whose identity it is to
+  be shown, privately, now. The table discloses what sight holds and it has not yet
+  disclosed: a :class:`Disclose` request. A position withheld until a decision is
+  over simply enters sight later; one never revealed never does.
+* The next step (``GameState.next_step()``): what the table runs for the game to go
+  on: a :class:`Shuffle`, a :class:`JointRandom` draw, a public :class:`Reveal`, a
+  seat's :class:`Turn`, a sealed :class:`SecretChoice`, or the :class:`Open` of one.
+* Actions that carry a card (a play) name positions; ``GameState.reveals(seat,
+  action)`` lists the positions the table reveals to everyone before the engine
+  applies ``GameState.identify(action, cards)``.
+
+``docs/engine.md`` ("Hidden information") explains the whole contract, maps the
+needs of Trut, Truco, Lutin & Troll and Trut Deluxe onto it, and walks through a
+small game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from trutnet.engine.errors import NotationError
+
+if TYPE_CHECKING:
+    from trutnet.engine.api import Action
+
+MAX_DECK = 4096
+"""Largest deck a game may declare (a bound for whoever decodes a position)."""
+
+
+def _check_name(name: str, what: str) -> None:
+    if (
+        not isinstance(name, str)
+        or not 1 <= len(name) <= 32
+        or not all(c.isascii() and (c.isalnum() or c in "-_/") for c in name)
+    ):
+        raise NotationError(f"bad {what} name {name!r}: 1-32 of a-z A-Z 0-9 - _ /")
+
+
+@dataclass(frozen=True, slots=True)
+class Deck:
+    """A named deck: ``cards[i]`` is the notation of the card whose encoding is ``i``."""
+
+    name: str
+    cards: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        _check_name(self.name, "deck")
+        if not 1 <= len(self.cards) <= MAX_DECK or len(set(self.cards)) != len(self.cards):
+            raise NotationError(f"deck {self.name}: 1..{MAX_DECK} distinct card notations")
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def __str__(self) -> str:
+        return f"{self.name}[{len(self.cards)}]"
+
+    def index(self, card: str) -> int:
+        """The encoding of ``card`` in this deck."""
+        try:
+            return self.cards.index(card)
+        except ValueError:
+            raise NotationError(f"{card!r} is not a card of deck {self.name}") from None
+
+    def position(self, index: int) -> Pos:
+        return Pos(self.name, index)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Pos:
+    """One position (slot) of a shuffled deck: ``str`` is ``deck@index``."""
+
+    deck: str
+    index: int
+
+    def __post_init__(self) -> None:
+        _check_name(self.deck, "deck")
+        if type(self.index) is not int or not 0 <= self.index < MAX_DECK:
+            raise NotationError(f"position index out of range: {self.index!r}")
+
+    def __str__(self) -> str:
+        return f"{self.deck}@{self.index}"
+
+    def __repr__(self) -> str:
+        return f"Pos.parse({str(self)!r})"
+
+    @staticmethod
+    def parse(text: str) -> Pos:
+        """Parse ``deck@index`` exactly (no sign, no leading zero)."""
+        deck, at, index = text.partition("@") if isinstance(text, str) else ("", "", "")
+        if (
+            not at
+            or not index.isdigit()
+            or not index.isascii()
+            or (len(index) > 1 and index[0] == "0")
+        ):
+            raise NotationError(f"not a position: {text!r} (expected deck@index)")
+        return Pos(deck, int(index))
+
+
+Holder = int | str
+"""Who holds a position: a seat number, or the name of a pile (``"stock"``...)."""
+
+
+def _positions(positions: Collection[Pos]) -> str:
+    return " ".join(str(p) for p in positions)
+
+
+# ------------------------------------------------------------------ requests
+
+
+@dataclass(frozen=True, slots=True)
+class Disclose:
+    """Show the identities of ``positions`` to seat ``to`` alone (a private reveal).
+
+    Nothing public changes: the seat's replica is told with ``GameState.see``. A
+    position may be disclosed to several seats, one request each (a Falcon's holder
+    sees its partner's cards)."""
+
+    positions: tuple[Pos, ...]
+    to: int
+
+    def __str__(self) -> str:
+        return f"disclose {_positions(self.positions)} to seat {self.to}"
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle:
+    """Chance: shuffle ``deck`` jointly, so that no seat knows the order, then apply
+    ``then`` (the hidden outcome, e.g. a deal that names no card).
+
+    The new deck is the deck's own cards followed by the cards at the ``carry``
+    positions (cards kept from an earlier deck, moved without being revealed).
+    Every position of ``deck`` is new afterwards: the table forgets what it
+    disclosed of it, and each replica, applying ``then``, what it knew."""
+
+    deck: str
+    then: Action
+    carry: tuple[Pos, ...] = ()
+
+    def __str__(self) -> str:
+        carry = f" carrying {_positions(self.carry)}" if self.carry else ""
+        return f"shuffle {self.deck}{carry}, then {self.then}"
+
+
+@dataclass(frozen=True, slots=True)
+class JointRandom:
+    """Chance: draw one of ``outcomes`` uniformly, jointly, so that no seat chooses or
+    foresees it (commit-reveal among every seat); apply the outcome drawn.
+
+    The outcomes are listed in a fixed order that every replica computes alike; the
+    table applies ``outcomes[k]`` for the joint integer ``k`` in ``0..len-1``."""
+
+    label: str
+    outcomes: tuple[Action, ...]
+
+    def __post_init__(self) -> None:
+        if not self.outcomes:
+            raise ValueError("a joint draw needs at least one outcome")
+
+    def __str__(self) -> str:
+        return f"joint draw {self.label} among {len(self.outcomes)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal:
+    """Chance: reveal ``positions`` to everyone, then apply
+    ``GameState.identify(then, cards)`` (e.g. the unplayed cards shown at the end)."""
+
+    positions: tuple[Pos, ...]
+    then: Action
+
+    def __str__(self) -> str:
+        return f"reveal {_positions(self.positions)}, then {self.then}"
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """``seat`` decides: the table waits for its action (which may reveal positions:
+    ``GameState.reveals``)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"turn of seat {self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class SecretChoice:
+    """``seat`` decides now, in secret: the table records a commitment to the
+    (concealed) decision under ``label`` and every replica applies ``sealed``, the
+    same stand-in whatever was chosen. An :class:`Open` later makes it public.
+
+    Two seats choosing "at once" (Lutin & Troll's tokens) are two secret choices in
+    the engine's order, then two opens: nothing is opened before both committed."""
+
+    seat: int
+    label: str
+    sealed: Action
+
+    def __str__(self) -> str:
+        return f"secret choice {self.label} of seat {self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class Open:
+    """``seat`` must now open its secret choice ``label``: the table checks the opening
+    against the commitment and applies that decision like a :class:`Turn`'s (its
+    positions revealed first)."""
+
+    seat: int
+    label: str
+
+    def __str__(self) -> str:
+        return f"open {self.label} of seat {self.seat}"
+
+
+Step = Shuffle | JointRandom | Reveal | Turn | SecretChoice | Open
+"""What the table runs next for the game to go on."""
+
+Request = Disclose | Step
+"""Anything :meth:`~trutnet.engine.api.GameState.table_requests` may ask."""
+
+
+def pending_disclosures(
+    sight: Mapping[int, Collection[Pos]], disclosed: Mapping[int, Collection[Pos]]
+) -> tuple[Disclose, ...]:
+    """The private disclosures ``sight`` asks for beyond ``disclosed``: one request per
+    seat with something new, in seat order, positions sorted."""
+    requests = []
+    for seat in sorted(sight):
+        shown = disclosed.get(seat, ())
+        new = sorted(p for p in sight[seat] if p not in shown)
+        if new:
+            requests.append(Disclose(tuple(new), seat))
+    return tuple(requests)
