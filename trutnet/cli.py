@@ -33,6 +33,16 @@ def _positive(text: str) -> int:
     return value
 
 
+def _delay(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}") from None
+    if not 0 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"must be 0..1000 ms, not {text}")
+    return value
+
+
 def _seed(text: str) -> int:
     try:
         value = int(text)
@@ -111,6 +121,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     bp.add_argument("--games", type=_positive, default=400, help="engine: games per row")
     bp.add_argument("--repeats", type=_positive, default=3, help="crypto: runs per row")
+    bp.add_argument(
+        "--hop-delay-ms",
+        type=_delay,
+        default=None,
+        metavar="D",
+        help="network: play the game alone, each hop between a peer and the broker "
+        "delayed D ms by a proxy",
+    )
     bp.add_argument("--json", action="store_true", help="print the figures as JSON")
 
     vp = sub.add_parser(
@@ -281,10 +299,13 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.hop_delay_ms is not None and args.target != "network":
+        print("trutnet bench: --hop-delay-ms is for the network benchmark", file=sys.stderr)
+        return 2
     if args.target == "network":
         from trutnet.bench import network_bench as bench  # type: ignore[no-redef]
 
-        figures = bench.run()
+        figures = bench.run(hop_delay_ms=args.hop_delay_ms)
     elif args.target == "protocol":
         from trutnet.bench import protocol_bench as bench
 

@@ -99,6 +99,9 @@ class SeatResult:
     stats: dict[str, Any]
     hand_ms: list[float]
     teams: list[list[int]] | None = None  # the seats of each team (winner: an index)
+    # by play entry id: when a seat here signed it, and when its card was known here
+    plays_signed: dict[str, float] | None = None
+    cards_known: dict[str, float] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -141,6 +144,8 @@ def _result(runtime: TableRuntime) -> SeatResult:
             for a, b in zip(runtime.hand_started, runtime.hand_started[1:], strict=False)
         ],
         teams=[list(t) for t in replica.state.teams],
+        plays_signed=runtime.plays_signed,
+        cards_known=runtime.cards_known,
     )
 
 
