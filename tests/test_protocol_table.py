@@ -280,8 +280,9 @@ def test_a_hand_has_no_share_entry_after_a_play():
         assert count["shuffle"] == count["checkpoint"] == n
         assert count["shares"] == n  # the deal round (no Fortial in this game)
         assert len(types) == 3 * n + count.get("act", 0) + count.get("play", 0)
-    full = [h for h in hands if [e.type for e in h].count("play") == 3 * n]
-    assert full and min(len(h) for h in full) <= 3 * n + 3 * n + 3  # 24, plus a few words
+    full = [[e.type for e in h] for h in hands]
+    full = [types for types in full if types.count("play") == 3 * n]
+    assert full and all(len(types) == 24 + types.count("act") for types in full)
 
 
 def _steps_of_played_positions(table):
