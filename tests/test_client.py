@@ -556,7 +556,7 @@ def test_a_person_quits_mid_game_and_comes_back_with_the_printed_command(tmp_pat
     says where the seat's files are and the exact command; that command, run as printed,
     puts the person back at the table with their cards."""
 
-    from trutnet.runtime.commands import announced_table
+    from trutnet.runtime.seat_process import announced_table
 
     from .network_helpers import spawn
 

@@ -394,7 +394,7 @@ def test_the_cli_loop_keeps_the_mqtt_socket_race_off_screen_and_shows_anything_e
     """A broker that resets the connection can close paho's socket before the loop
     registers it (``add_writer`` on a dead fd): that is reported by the link itself, not
     as a traceback on a person's screen. Any other loop error is still shown."""
-    from trutnet.runtime.commands import _quiet_loop
+    from trutnet.cli.table_commands import _quiet_loop
 
     shown: list[dict] = []
 

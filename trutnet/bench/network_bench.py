@@ -55,7 +55,7 @@ from trutnet.net.broker import (
 )
 from trutnet.net.memory import play_memory_game
 from trutnet.protocol.envelope import parse_entry
-from trutnet.runtime.commands import announced_table
+from trutnet.runtime.seat_process import announced_table
 
 HAND_LIMIT_MS = 2000.0
 STEPS = (5, 10, 20, 30, 40, 60, 80, 120, 160)

@@ -10,7 +10,8 @@ It owns what the sans-I/O protocol leaves out: the link, the clock, the files.
 * Every accepted entry is appended to the seat's store (fsync) before anything else
   happens, so a seat killed at any point resumes from its files.
 * When a local seat must write, the runtime writes: automatic steps at once, game
-  decisions from the seat's bot (or, later, its player).
+  decisions from the seat's bot, or the person's decision that the terminal client
+  queued (``LocalSeat.pending``), if it is legal.
 * A seat that the table waits for longer than ``stall_timeout`` is reported to
   everyone on the ``notice`` topic: who, since when, waiting for what.
 * A finished peer does not leave at once: it says so (a retained ``done`` message)

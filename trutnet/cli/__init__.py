@@ -1,6 +1,7 @@
-"""The ``trutnet`` command line: every command's arguments, and ``selfplay``,
-``verify`` and ``bench`` themselves (the network commands live in
-:mod:`trutnet.runtime.commands`).
+"""The ``trutnet`` command line: :func:`main`, every command's arguments, and
+``selfplay``, ``verify`` and ``bench`` themselves. The commands that sit at a table
+over the network (``host``, ``join``, ``play``, ``tables``, ``selfplay --transport
+mqtt``) live in :mod:`trutnet.cli.table_commands`.
 
 Every argument is untrusted: a bad one gets a clear message and exit status 2. No
 traceback reaches a person: Ctrl-C ends a command with one line and status 130, and
@@ -59,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    from trutnet.runtime.commands import (
+    from trutnet.cli.table_commands import (
         HelpFormatter,
         add_network_commands,
         broker_arg,
@@ -169,7 +170,7 @@ def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.transport == "memory":
         return _selfplay_memory(args, config, bots)
     if args.transport == "mqtt":
-        from trutnet.runtime.commands import cmd_selfplay_mqtt
+        from trutnet.cli.table_commands import cmd_selfplay_mqtt
 
         return cmd_selfplay_mqtt(args, config)
     echo = print if args.verbose and not args.json else None
@@ -348,14 +349,14 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if args.command == "verify":
             return _verify(args)
         if args.command in ("host", "join", "tables", "play"):
-            from trutnet.runtime import commands
+            from trutnet.cli import table_commands
 
-            commands.install_signal_exit()
+            table_commands.install_signal_exit()
             handler = {
-                "host": commands.cmd_host,
-                "join": commands.cmd_join,
-                "tables": commands.cmd_tables,
-                "play": commands.cmd_play,
+                "host": table_commands.cmd_host,
+                "join": table_commands.cmd_join,
+                "tables": table_commands.cmd_tables,
+                "play": table_commands.cmd_play,
             }[args.command]
             return handler(args)
         return _bench(args)
