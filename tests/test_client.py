@@ -16,7 +16,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from trutnet.client.app import TrutApp, play_with_ui
-from trutnet.engine.games.trut import TrutConfig
+from trutnet.engine.games.trut import TrutConfig, TrutGame
 from trutnet.net.broker import EmbeddedBroker
 from trutnet.protocol.audit import audit
 from trutnet.runtime.seat_process import host
@@ -46,7 +46,7 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
             game = asyncio.create_task(
                 play_with_ui(
                     lambda hooks: host(
-                        TrutConfig(2),
+                        TrutGame(TrutConfig(2)),
                         [endpoint],
                         name="Me",
                         bots=1,
@@ -333,7 +333,7 @@ def test_every_screen_of_a_whole_game_is_true_and_fits_80x24(players):
     table.bots = [make_bot("heuristic", random.Random(s)) for s in range(players)]
     table.broadcast(
         peers[0].open_table(
-            TrutConfig(players),
+            TrutGame(TrutConfig(players)),
             [i.public for i in identities],
             names,
             nonce=table_nonce(f"screens-{players}"),

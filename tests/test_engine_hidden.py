@@ -1,14 +1,17 @@
 """Trut's hidden-information description (trutnet/engine/hidden.py) asks a table for
-exactly what ``trutnet/protocol/table.py`` does with Trut today.
+exactly what the Trut-specific ``trutnet/protocol/table.py`` did, and the generic table
+that replaced it (``trutnet/protocol/replica.py``, which runs any game from the
+description alone) does just that.
 
-:class:`TableToday` transcribes, crypto left out, the choices of ``table.py``'s
-``_deal``, ``_start_shares``, ``_resume_game``, ``_on_act``, ``_on_play`` and
-``_first_dealer_draw``: which positions each share round reveals, to whom, and when.
+:class:`TableToday` transcribes, crypto left out, the choices of the Trut-specific
+table's ``_deal``, ``_start_shares``, ``_resume_game``, ``_on_act``, ``_on_play`` and
+``_first_dealer_draw``: which positions each share round revealed, to whom, and when.
 Many seeded games (2, 3, 4, 6 players, classic and Gâtinaise, from positions that
 bring the Fortial [T15] and la Chanson [T19]) are played by a table that knows only
 the description (tests/hidden_table.py), and its rounds must be the transcription's,
 round for round. A few whole games over the real table, with full crypto, tie the
-transcription and the description to the code itself.
+transcription and the description to the code itself: the real table's own record of
+what it showed to whom is both.
 """
 
 from __future__ import annotations
@@ -60,8 +63,9 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
 class TableToday:
-    """The share rounds ``trutnet/protocol/table.py`` runs for a Trut game, from its
-    public actions (the code as of this commit, crypto left out)."""
+    """The share rounds the Trut-specific ``trutnet/protocol/table.py`` ran for a Trut
+    game, from its public actions (the code before the generic table, crypto left out;
+    a play is a public reveal, from its entry alone since protocol version 2)."""
 
     def __init__(self, game: TrutGame) -> None:
         self.state = game.new_initial_state()
@@ -418,9 +422,19 @@ def test_the_description_reads_no_hidden_card():
 # ------------------------------------------------------- the real table, full crypto
 
 
-def _real_rounds(memory_table) -> tuple[list[Round], list[bytes], set[str]]:
-    """Every share round the real table ran, and every play's public reveal (from its
-    entry and the shares already in the log, 7.4), replayed from its log by a replica."""
+def _round_kind(state: TrutState) -> str:
+    """Which of Trut's share rounds a private round is, from the action before it."""
+    last = state.history()[-1]
+    if isinstance(last, Deal):
+        return "deal"  # T4
+    return "sing" if isinstance(last, SingCount) else "deal-withheld"  # T19, T15
+
+
+def _real_rounds(memory_table) -> tuple[list[Round], list[tuple[bytes, bytes]], set[str]]:
+    """Every round of positions the real table showed, to their owners or to everyone
+    (a play: from its entry and the shares already in the log, 7.4), as the table itself
+    records it (``on_round``) while a replica replays the log; and the commit-reveal
+    pairs of the joint draws."""
     from trutnet.protocol.envelope import parse_entry
     from trutnet.protocol.table import TableReplica
 
@@ -428,21 +442,21 @@ def _real_rounds(memory_table) -> tuple[list[Round], list[bytes], set[str]]:
     rounds: list[Round] = []
     steps: set[str] = set()
 
-    def record(replica, round_) -> None:
-        owners = {s: tuple(map(pos, sorted(ps))) for s, ps in round_.owners.items()}
-        rounds.append(Round(len(replica.state.history()), owners))
-        steps.add(round_.step)
+    def record(replica, owners) -> None:
+        rounds.append(Round(len(replica.state.history()), dict(owners)))
+        if EVERYONE not in owners:
+            steps.add(_round_kind(replica.state))
 
-    recorder.on_private = record
-    values = []
+    recorder.on_round = record
+    commits, values = [], []
     for wire in memory_table.log:
-        at = len(recorder.state.history()) if recorder.state is not None else 0
         entry = recorder.receive(wire)
-        if entry is not None and entry.type == "reveal":
+        assert entry is not None
+        if entry.type == "commit":
+            commits.append(parse_entry(wire).body["commit"])
+        if entry.type == "reveal":
             values.append(parse_entry(wire).body["value"])
-        if entry is not None and entry.type == "play":  # a public reveal, by the entry alone
-            rounds.append(Round(at, {EVERYONE: (pos(entry.body["position"]),)}))
-    return rounds, values, steps
+    return rounds, list(zip(commits, values, strict=True)), steps
 
 
 def description_rounds(game: TrutGame, actions: list[Action]) -> list[Round]:
@@ -506,10 +520,12 @@ REAL = [  # (configuration, seed, bots, share rounds of table.py the game must r
 )
 @pytest.mark.timeout(600)
 def test_the_real_table_runs_the_rounds_the_description_asks_for(config, seed, bots, special):
+    from trutnet.crypto import Context
     from trutnet.crypto.randomness import draw
     from trutnet.net.memory import play_memory_game
+    from trutnet.protocol.envelope import PROTOCOL_VERSION
 
-    memory = play_memory_game(config, seed, [bots] * config.players)
+    memory = play_memory_game(TrutGame(config), seed, [bots] * config.players)
     state = memory.peers[0].replica.state
     assert state.is_terminal()
     game, actions = state.game, state.history()
@@ -517,12 +533,20 @@ def test_the_real_table_runs_the_rounds_the_description_asks_for(config, seed, b
     assert special <= steps
     assert real == today(game, actions)
     assert real == description_rounds(game, actions)
-    # T3: the table's joint draws are the description's outcomes, in its order.
+    # T3: the table's joint draws are the description's outcomes, in its order: one
+    # commit-reveal (8.9, context step draw/first-donneur) serves every draw in a row.
     draws = [a for a in actions if isinstance(a, Draw)]
     assert bool(draws) == (config.start is None)
+    assert len(values) == (config.players if draws else 0)
     if draws:
+        table_id = memory.peers[0].replica.table_id
+        context = Context(PROTOCOL_VERSION, table_id, 0, "draw/first-donneur").encode()
+        for seat, (commit, value) in enumerate(values):
+            digest = b"trutnet/v1/commit" + context + seat.to_bytes(2, "big") + value
+            assert hashlib.sha256(digest).digest() == commit
+        joint = b"trutnet/v1/joint" + context + b"".join(v for _, v in values)
+        seed = hashlib.sha256(joint).digest()
         replay = game.new_initial_state()
-        seed = hashlib.sha256(b"trutnet/v1/draw" + b"".join(values)).digest()
         for k, expected in enumerate(draws):
             step = replay.next_step()
             assert isinstance(step, JointRandom)

@@ -11,7 +11,7 @@ import time
 import pytest
 
 from trutnet.crypto.identity import Identity
-from trutnet.engine.games.trut import StartPosition, TrutConfig
+from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame
 from trutnet.net.broker import EmbeddedBroker
 from trutnet.net.faults import FaultyInbox
 from trutnet.net.mqtt_link import MqttLink
@@ -100,7 +100,7 @@ def test_dropped_duplicated_and_reordered_messages_still_end_on_one_hash():
             options = Options(stall_timeout=60, gap_timeout=0.2)
             host_task = asyncio.create_task(
                 host(
-                    TrutConfig(3, start=StartPosition((5, 5, 5), (1, 1, 1), 0)),
+                    TrutGame(TrutConfig(3, start=StartPosition((5, 5, 5), (1, 1, 1), 0))),
                     [endpoint],
                     bots=1,
                     seed="faults",

@@ -27,7 +27,7 @@ import pytest
 
 from trutnet.cli import main
 from trutnet.crypto.identity import fingerprint
-from trutnet.engine.games.trut import StartPosition, TrutConfig
+from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame
 from trutnet.net.broker import EmbeddedBroker, Endpoint
 from trutnet.net.memory import play_memory_game
 from trutnet.runtime import seat_process
@@ -367,7 +367,7 @@ def test_lobby_announcement_reading_is_strict_and_never_raises():
     from trutnet.protocol.lobby import Lobby, sign_announcement
 
     host_key, other = Identity.generate(os.urandom), Identity.generate(os.urandom)
-    lobby = Lobby(TrutConfig(2), host_key, "Host", os.urandom(16))
+    lobby = Lobby(TrutGame(TrutConfig(2)), host_key, "Host", os.urandom(16))
     table = lobby.table_id
     body = seat_process.announcement(lobby, "t", Endpoint("127.0.0.1", 1883), "open")
     good = sign_announcement(host_key, table, body)
@@ -657,7 +657,7 @@ CONFIG = TrutConfig(2, start=StartPosition((5, 6), (1, 2), 0))
 
 @pytest.fixture(scope="module")
 def transcript_game():
-    table = play_memory_game(CONFIG, "person-path", ["heuristic"] * 2)
+    table = play_memory_game(TrutGame(CONFIG), "person-path", ["heuristic"] * 2)
     replica = table.peers[0].replica
     assert replica.phase == "done"
     return replica.table_id, [e.wire for e in replica.log.entries], list(replica.seats)
@@ -787,7 +787,7 @@ async def test_bots_seated_by_the_host_get_full_random_keys(monkeypatch):
     monkeypatch.setattr(seat_process.os, "urandom", urandom)
     task = asyncio.create_task(
         seat_process.host(
-            TrutConfig(4),
+            TrutGame(TrutConfig(4)),
             [Endpoint("127.0.0.1", free_port())],  # no broker: the lobby is enough
             bots=3,
         )

@@ -11,7 +11,7 @@ import msgpack
 import pytest
 
 from trutnet.engine.canonical import canonical_bytes
-from trutnet.engine.games.trut import StartPosition, TrutConfig
+from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame
 from trutnet.net.memory import new_memory_table, play_memory_game, step
 from trutnet.protocol.audit import audit
 from trutnet.protocol.envelope import parse_entry
@@ -22,7 +22,7 @@ CONFIG = TrutConfig(2, start=StartPosition((5, 6), (1, 2), 0))
 
 @pytest.fixture(scope="module")
 def game():
-    table = play_memory_game(CONFIG, "audit", ["heuristic"] * 2)
+    table = play_memory_game(TrutGame(CONFIG), "audit", ["heuristic"] * 2)
     replica = table.peers[0].replica
     assert replica.phase == "done"
     return replica.table_id, [e.wire for e in replica.log.entries]
@@ -48,11 +48,12 @@ def _resign_free_edit(wire, edit):
 
 def test_tampered_transcripts_are_rejected_with_the_first_failure(game):
     table_id, wires = game
-    plays = [i for i, w in enumerate(wires) if parse_entry(w).type == "play"]
-    results = [i for i, w in enumerate(wires) if parse_entry(w).type == "result"]
+    entries = [parse_entry(w) for w in wires]
+    plays = [i for i, e in enumerate(entries) if e.type == "act" and "shares" in e.body]
+    results = [i for i, e in enumerate(entries) if e.type == "result"]
     changed_card = list(wires)
     i = plays[0]
-    changed_card[i] = _resign_free_edit(wires[i], lambda b: {**b, "position": 31})
+    changed_card[i] = _resign_free_edit(wires[i], lambda b: {**b, "action": "play @31"})
     dropped = wires[: plays[0]] + wires[plays[0] + 1 :]
     reordered = list(wires)
     reordered[plays[0]], reordered[plays[0] + 1] = reordered[plays[0] + 1], reordered[plays[0]]
@@ -134,7 +135,7 @@ def test_a_transcript_of_protocol_version_1_is_refused_naming_both_versions():
 
 
 def test_peer_killed_mid_hand_resumes_from_its_files(tmp_path):
-    table = new_memory_table(TrutConfig(3), "resume", ["heuristic"] * 3)
+    table = new_memory_table(TrutGame(TrutConfig(3)), "resume", ["heuristic"] * 3)
     table.attach_stores(tmp_path)
     assert stat.S_IMODE((tmp_path / "seat-1" / "secrets.json").stat().st_mode) == 0o600
     while not (

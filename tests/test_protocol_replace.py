@@ -12,7 +12,7 @@ import pytest
 
 from trutnet.bots import make_bot
 from trutnet.crypto import Identity, SeededRandom
-from trutnet.engine.games.trut import TrutConfig
+from trutnet.engine.games.trut import TrutConfig, TrutGame
 from trutnet.net.memory import new_memory_table, step
 from trutnet.protocol.audit import audit
 from trutnet.protocol.envelope import parse_entry, sign_entry
@@ -95,7 +95,7 @@ def forge_as(peer, type, body):
 
 def test_2p_a_seat_alone_cannot_take_the_other_seat_it_can_only_abandon(tmp_path):
     """Issue reproduction: seat 0 voided seat 1 after 8 entries and read its hand."""
-    table = new_memory_table(TrutConfig(2), "two", ["heuristic"] * 2)
+    table = new_memory_table(TrutGame(TrutConfig(2)), "two", ["heuristic"] * 2)
     run_to(table, waits_for(1, after=8))
     table.kill(1)
     me = table.peers[0]
@@ -145,7 +145,7 @@ def test_2p_a_seat_alone_cannot_take_the_other_seat_it_can_only_abandon(tmp_path
             )
         )
     # The abandon path: seat 0's vote to abandon is a quorum of the other seats.
-    table = new_memory_table(TrutConfig(2), "two", ["heuristic"] * 2)
+    table = new_memory_table(TrutGame(TrutConfig(2)), "two", ["heuristic"] * 2)
     run_to(table, waits_for(1, after=8))
     table.kill(1)
     me = table.peers[0]
@@ -177,7 +177,7 @@ def _any_legal(peer):
 
 
 def test_3p_abandon_needs_both_other_seats():
-    table = new_memory_table(TrutConfig(3), "three", ["heuristic"] * 3)
+    table = new_memory_table(TrutGame(TrutConfig(3)), "three", ["heuristic"] * 3)
     run_to(table, waits_for(2, "game"))
     table.kill(2)
     chief = table.peers[coordinator(2, table.peers[0].replica.state.team_of)]
@@ -193,7 +193,7 @@ def test_3p_abandon_needs_both_other_seats():
 
 def test_4p_the_two_opponents_alone_cannot_replace_a_seat():
     """Issue reproduction: seats 0 and 2 voided seat 1 and the coordinator knew its hand."""
-    table = new_memory_table(TrutConfig(4), "four", ["heuristic"] * 4)
+    table = new_memory_table(TrutGame(TrutConfig(4)), "four", ["heuristic"] * 4)
     run_to(table, waits_for(1, "shuffle"))
     table.kill(1)
     team_of = table.peers[0].replica.state.team_of
@@ -232,7 +232,7 @@ def test_4p_the_two_opponents_alone_cannot_replace_a_seat():
 
 
 def test_a_newcomer_takes_a_stalled_seat_with_the_partners_vote_and_the_game_ends(tmp_path):
-    table = new_memory_table(TrutConfig(4), "take", ["heuristic"] * 4)
+    table = new_memory_table(TrutGame(TrutConfig(4)), "take", ["heuristic"] * 4)
     run_to(table, waits_for(1, "game"))
     table.kill(1)
     head = table.peers[0].replica.log.head
@@ -298,7 +298,7 @@ def test_a_newcomer_takes_a_stalled_seat_with_the_partners_vote_and_the_game_end
 
 
 def test_forged_votes_are_refused():
-    table = new_memory_table(TrutConfig(4), "forged", ["heuristic"] * 4)
+    table = new_memory_table(TrutGame(TrutConfig(4)), "forged", ["heuristic"] * 4)
     run_to(table, waits_for(1, "game"))
     replica = table.peers[0].replica
     args = (replica.table_id, replica.log.head, 1, replica.state.hand_number, None)
@@ -330,7 +330,7 @@ def test_a_replaced_seat_that_comes_back_is_overridden_and_follows(tmp_path):
     """The stalled seat wrote the entry it owed at the void's position, and a seat that
     did not vote built on it: the void wins everywhere (7.8), nobody is blamed, and
     the seat that comes back (from its files) follows the game as an observer."""
-    table = new_memory_table(TrutConfig(4), "back", ["heuristic"] * 4)
+    table = new_memory_table(TrutGame(TrutConfig(4)), "back", ["heuristic"] * 4)
     table.attach_stores(tmp_path)
     run_to(table, waits_for(1, "shuffle"))
     head = table.peers[0].replica.log.head
@@ -409,7 +409,7 @@ def test_a_replaced_seat_that_comes_back_is_overridden_and_follows(tmp_path):
 
 
 def test_a_checkpoint_for_another_hand_is_refused():
-    table = new_memory_table(TrutConfig(3), "checkpoint", ["heuristic"] * 3)
+    table = new_memory_table(TrutGame(TrutConfig(3)), "checkpoint", ["heuristic"] * 3)
     run_to(table, waits_for(0, "checkpoint"))
     peer = table.peers[0]
     state = peer.replica.state
@@ -425,7 +425,7 @@ def test_a_checkpoint_for_another_hand_is_refused():
 
 
 def test_an_illegal_decision_is_refused_before_anything_is_signed():
-    table = new_memory_table(TrutConfig(4), "local", ["heuristic"] * 4)
+    table = new_memory_table(TrutGame(TrutConfig(4)), "local", ["heuristic"] * 4)
     run_to(table, lambda t: any(p.decide() and p.replica.state.phase == "play" for p in t.peers))
     peer = next(p for p in table.peers if p.decide())
     replica = peer.replica
@@ -436,7 +436,8 @@ def test_an_illegal_decision_is_refused_before_anything_is_signed():
         ("keep @1 @2 @3", None),
         (f"play @{other_card}", "T5"),  # a card of another seat
         ("play 7q", "notation"),
-        ("draw 7h", "schema"),
+        ("draw 7h", "T3"),  # a chance outcome: the engine refuses it now
+        ("void", "decision"),  # legal for the engine, but only the table voids a hand (D16)
     ):
         with pytest.raises(LocalError) as exc:
             peer.act(text)
@@ -460,7 +461,7 @@ def test_a_seat_back_before_the_void_goes_on_and_holds_end_with_the_coordinator(
     """Votes were signed but the coordinator got the stalled seat's entry first: it
     never holds, it goes on; a voter holds only until the coordinator wrote after the
     stall point, then the game goes on with nobody replaced."""
-    table = new_memory_table(TrutConfig(4), "race", ["heuristic"] * 4)
+    table = new_memory_table(TrutGame(TrutConfig(4)), "race", ["heuristic"] * 4)
     run_to(table, waits_for(1, "shuffle"))
     taker = newcomer(table)
     offer = taker.offer(1, "Nia")

@@ -10,13 +10,14 @@ from trutnet.crypto import (
     KeyPair,
     SeededRandom,
     encode_shuffle,
-    make_shares,
     shuffle,
+    verify_shuffle,
 )
 from trutnet.crypto.elgamal import Ciphertext
 from trutnet.crypto.group import base_mul
 from trutnet.engine.canonical import canonical_bytes
-from trutnet.engine.games.trut import StartPosition, TrutConfig
+from trutnet.engine.games.trut import Deal, SingCount, StartPosition, TrutConfig, TrutGame
+from trutnet.engine.games.trut.hidden import pos
 from trutnet.net.memory import play_memory_game
 from trutnet.protocol.envelope import (
     GENESIS,
@@ -42,7 +43,9 @@ from trutnet.protocol.table import Rejected
     ids=lambda c: f"{c.players}p-{c.variant}",
 )
 def test_peers_play_whole_games_and_agree(config):
-    table = play_memory_game(config, f"game-{config.players}", ["heuristic"] * config.players)
+    table = play_memory_game(
+        TrutGame(config), f"game-{config.players}", ["heuristic"] * config.players
+    )
     replicas = [p.replica for p in table.peers]
     assert not table.rejected
     assert {r.phase for r in replicas} == {"done"}
@@ -58,7 +61,7 @@ def test_peers_play_whole_games_and_agree(config):
 
 def test_no_peer_ever_sees_another_seats_unplayed_card():
     table = play_memory_game(
-        TrutConfig(3),
+        TrutGame(TrutConfig(3)),
         "secret",
         ["heuristic"] * 3,
         until=lambda t: t.peers[0].replica.phase == "game",
@@ -75,7 +78,7 @@ def test_no_peer_ever_sees_another_seats_unplayed_card():
 
 
 def run_until(config, predicate, seed="cheat"):
-    return play_memory_game(config, seed, ["heuristic"] * config.players, until=predicate)
+    return play_memory_game(TrutGame(config), seed, ["heuristic"] * config.players, until=predicate)
 
 
 def expecting(seat, kind):
@@ -123,12 +126,15 @@ def assert_blamed(errors, seat, rule, halt=True):
 
 
 def honest_shuffle(table, seat):
+    """The deck ``seat`` must shuffle now, and its context; an honest shuffle of it
+    verifies (so each cheat below is refused for its cheat, not for a wrong context)."""
     peer = table.peers[seat]
     replica = peer.replica
-    from trutnet.crypto import open_deck
-
-    source = replica.deck if replica.turn else open_deck(replica.cards.points)
-    return peer, replica, source
+    source = replica.deck  # the open deck for seat 0, else the previous seat's output
+    ctx = replica.context(f"shuffle/french32/{seat}")
+    out, proof = shuffle(source, replica.joint, ctx, replica.elgamal, SeededRandom(2))
+    verify_shuffle(source, out, proof, replica.joint, ctx, replica.elgamal)
+    return peer, replica, source, ctx
 
 
 CONFIG = TrutConfig(3)
@@ -137,8 +143,7 @@ CONFIG = TrutConfig(3)
 @pytest.mark.parametrize("how", ["duplicate", "drop", "replace", "bad-proof", "bad-point"])
 def test_cheating_shuffle_is_blamed(how):
     table = run_until(CONFIG, expecting(1, "shuffle"))
-    peer, replica, source = honest_shuffle(table, 1)
-    ctx = replica.context("shuffle/1")
+    peer, replica, source, ctx = honest_shuffle(table, 1)
     out, proof = shuffle(source, replica.joint, ctx, replica.elgamal, SeededRandom(9))
     data = encode_shuffle(out, proof)
     if how == "duplicate":
@@ -165,29 +170,16 @@ def test_wrong_decryption_share_is_blamed():
     peer = table.peers[2]
     replica = peer.replica
     positions = replica.shares.positions_for(2)
+    context = replica.context(replica.shares.step)
     wrong_key = KeyPair.generate(SeededRandom(4))
-    batch = make_shares(
-        wrong_key,
-        2,
-        positions,
-        [replica.deck[p] for p in positions],
-        replica.context(replica.shares.step),
-        SeededRandom(5),
-    )
+    batch = replica.decks.make(wrong_key, 2, positions, context, SeededRandom(5))
     errors = deliver_to_honest(table, 2, forge(peer, "shares", {"shares": batch.to_bytes()}))
     assert_blamed(errors, 2, "share-proof")
     # Another seat's valid shares passed off as one's own are refused too.
     table = run_until(CONFIG, expecting(2, "shares"))
     replica = table.peers[2].replica
     positions = replica.shares.positions_for(2)
-    good = make_shares(
-        table.peers[2].elgamal,
-        2,
-        positions,
-        [replica.deck[p] for p in positions],
-        replica.context(replica.shares.step),
-        SeededRandom(6),
-    )
+    good = replica.decks.make(table.peers[2].elgamal, 2, positions, context, SeededRandom(6))
     swapped = dataclasses.replace(good, seat=1)
     errors = deliver_to_honest(
         table, 2, forge(table.peers[2], "shares", {"shares": swapped.to_bytes()})
@@ -204,18 +196,14 @@ def test_playing_a_card_not_dealt_to_you_is_blamed():
     peer = table.peers[seat]
     state = peer.replica.state
     other = state.holdings[(seat + 1) % 3][0]
-    batch = make_shares(
-        peer.elgamal,
-        seat,
-        [other],
-        [peer.replica.deck[other]],
-        peer.replica.context("play"),
-        SeededRandom(1),
+    batch = peer.replica.decks.make(
+        peer.elgamal, seat, [pos(other)], peer.replica.context("act"), SeededRandom(1)
     )
-    errors = deliver_to_honest(
-        table, seat, forge(peer, "play", {"position": other, "shares": batch.to_bytes()})
-    )
+    body = {"action": f"play @{other}", "shares": batch.to_bytes()}
+    errors = deliver_to_honest(table, seat, forge(peer, "act", body))
     assert_blamed(errors, seat, "T5")
+    for peer in table.peers:  # nothing revealed: the table stopped before the card
+        assert pos(other) not in peer.replica.revealed
 
 
 # ------------------------------------------- a play reveals its card (7.4, version 2)
@@ -233,22 +221,28 @@ def _to_play(seed, config=None):
 
 def test_a_play_reveals_its_card_from_the_entry_alone():
     """The other seats' shares of the position are in the log from the deal round; the
-    ``play`` entry adds the player's own, and every replica turns the card over on that
-    entry: no share round follows it, the next entry is the game's."""
+    ``act`` entry of the play adds the player's own, and every replica turns the card
+    over on that entry: no share round follows it, the next entry is the game's."""
     table, player = _to_play("reveal")
     state = player.replica.state
-    pos = state.holdings[player.seat][0]
-    card = state.known[pos]  # the player knows its card; nobody else does yet
-    assert all(pos not in p.replica.state.known for p in table.peers if p is not player)
-    wire = player.act(f"play @{pos}")
+    index = state.holdings[player.seat][0]
+    card = state.known[index]  # the player knows its card; nobody else does yet
+    assert all(index not in p.replica.state.known for p in table.peers if p is not player)
+    wire = player.act(f"play @{index}")
+    assert _kind(parse_entry(wire)) == "play"
     for peer in table.peers:
         if peer is not player:
             assert peer.receive(wire) is not None
         replica = peer.replica
-        assert replica.revealed[pos] == card.index
-        assert replica.state.trick[-1] == (player.seat, pos, card)
+        assert replica.revealed[pos(index)] == str(card)
+        assert replica.state.trick[-1] == (player.seat, index, card)
         assert replica.phase != "shares" and replica.shares is None
         assert replica.expected()[1] != ("shares",)
+
+
+def _kind(entry):
+    """An entry's type, ``play`` for a decision that reveals a card (it carries shares)."""
+    return "play" if entry.type == "act" and "shares" in entry.body else entry.type
 
 
 def _hands(wires):
@@ -268,26 +262,34 @@ def test_a_hand_has_no_share_entry_after_a_play():
     the plays, and n checkpoints: 4 + 4 + 12 + 4 = 24 entries for a 4-player hand
     played out with no word said (version 1 wrote 3 shares after each play: 60)."""
     n = 4
-    table = play_memory_game(TrutConfig(n), "reveal", ["heuristic"] * n)
+    table = play_memory_game(TrutGame(TrutConfig(n)), "reveal", ["heuristic"] * n)
     assert not table.rejected and table.peers[0].replica.phase == "done"
     hands = _hands(table.log)
     assert len(hands) == table.peers[0].replica.state.hand_number + 1
     for hand in hands:
-        types = [e.type for e in hand]
+        types = [_kind(e) for e in hand]
         first_play = types.index("play") if "play" in types else len(types)
         assert "shares" not in types[first_play:], types
         count = {t: types.count(t) for t in set(types)}
         assert count["shuffle"] == count["checkpoint"] == n
         assert count["shares"] == n  # the deal round (no Fortial in this game)
         assert len(types) == 3 * n + count.get("act", 0) + count.get("play", 0)
-    full = [[e.type for e in h] for h in hands]
+    full = [[_kind(e) for e in h] for h in hands]
     full = [types for types in full if types.count("play") == 3 * n]
     assert full and all(len(types) == 24 + types.count("act") for types in full)
 
 
+def _round_kind(state) -> str:
+    """Which of Trut's share rounds a private round is, from the action before it."""
+    last = state.history()[-1]
+    if isinstance(last, Deal):
+        return "deal"  # T4
+    return "sing" if isinstance(last, SingCount) else "deal-withheld"  # T19, T15
+
+
 def _steps_of_played_positions(table):
-    """For each ``play`` of the game, the share round that had shown its position to
-    its player (``deal``, ``deal-withheld`` or ``sing``), replayed from the log."""
+    """For each play of the game, the share round that had shown its position to its
+    player (``deal``, ``deal-withheld`` or ``sing``), replayed from the log."""
     from trutnet.protocol.table import TableReplica
 
     recorder = TableReplica(table.peers[0].replica.table_id)
@@ -296,15 +298,16 @@ def _steps_of_played_positions(table):
     def record(replica, round_):
         for positions in round_.owners.values():
             for position in positions:
-                shown[(replica.state.hand_number, position)] = round_.step
+                key = (replica.state.hand_number, position.index)
+                shown[key] = _round_kind(replica.state)
 
     recorder.on_private = record
     steps = []
     for wire in table.log:
         entry = parse_entry(wire)
-        if entry.type == "play":
-            key = (recorder.state.hand_number, entry.body["position"])
-            steps.append(shown[key])
+        if _kind(entry) == "play":
+            index = int(entry.body["action"].partition("@")[2])
+            steps.append(shown[(recorder.state.hand_number, index)])
         assert recorder.receive(wire) is not None
     assert recorder.phase == "done"
     return steps
@@ -335,7 +338,7 @@ def test_cards_shown_after_the_deal_are_revealed_by_their_play_too(config, seed,
     """The rounds that show cards after the deal round (the Fortial's withheld cards,
     la Chanson's draws) put every other seat's share in the log too, so their plays
     reveal from the entry alone: the whole game plays, every replica agrees."""
-    table = play_memory_game(config, seed, [bots] * config.players)
+    table = play_memory_game(TrutGame(config), seed, [bots] * config.players)
     assert not table.rejected
     replicas = [p.replica for p in table.peers]
     assert {r.phase for r in replicas} == {"done"}
@@ -343,53 +346,58 @@ def test_cards_shown_after_the_deal_are_revealed_by_their_play_too(config, seed,
     steps = _steps_of_played_positions(table)
     assert step in steps  # some card shown by that round was played, and revealed
     for hand in _hands(table.log):
-        types = [e.type for e in hand]
+        types = [_kind(e) for e in hand]
         if "play" in types:
             assert "shares" not in types[types.index("play") :]
 
 
 def test_a_forged_share_in_a_play_is_blamed_on_the_player():
-    """The player's own share in its ``play`` entry is checked against its key, for
-    that position, in the step ``play``: anything else stops the table on a blame."""
+    """The player's own share in its play is checked against its key, for that position,
+    in the step ``act``: anything else stops the table on a blame."""
     for how in ("wrong key", "other position", "other step"):
         table, player = _to_play("forged-play")
         replica = player.replica
         hand = replica.state.holdings[player.seat]
-        pos, other = hand[0], hand[1]
+        index, other = hand[0], hand[1]
         key = KeyPair.generate(SeededRandom(7)) if how == "wrong key" else player.elgamal
-        shared = other if how == "other position" else pos
-        step = "deal" if how == "other step" else "play"
-        batch = make_shares(
-            key,
-            player.seat,
-            [shared],
-            [replica.deck[shared]],
-            replica.context(step),
-            SeededRandom(8),
+        shared = other if how == "other position" else index
+        step = "disclose" if how == "other step" else "act"
+        batch = replica.decks.make(
+            key, player.seat, [pos(shared)], replica.context(step), SeededRandom(8)
         )
         if how == "other position":  # a valid share of another card, passed off as this one's
-            batch = dataclasses.replace(batch, positions=(pos,))
-        wire = forge(player, "play", {"position": pos, "shares": batch.to_bytes()})
+            batch = dataclasses.replace(batch, positions=(index,))
+        wire = forge(player, "act", {"action": f"play @{index}", "shares": batch.to_bytes()})
         errors = deliver_to_honest(table, player.seat, wire)
         assert_blamed(errors, player.seat, "share-proof")
         for peer in table.peers:  # nothing revealed: the table stopped before the card
-            assert pos not in peer.replica.revealed or peer is player
+            assert pos(index) not in peer.replica.revealed or peer is player
 
 
-def test_a_play_of_a_position_never_shown_to_its_player_is_refused():
-    """7.4: a seat plays only a position that a share round showed it, so the log holds
-    every other seat's share of it. Should a replica lack one (never, while holdings and
-    share rounds agree), the play is refused with a blame on the player, not revealed."""
+def test_a_play_with_a_share_missing_asks_that_share_alone_in_a_public_round():
+    """7.4: a decision reveals its positions from the shares already in the log; a share
+    that is not (never, for a Trut play: a seat plays only cards a share round showed
+    it; but a game may reveal a card nobody was shown, the Hare's stock card, T34) is
+    asked in a public round of exactly the seats that lack one, then the card shows."""
     table, player = _to_play("unshown")
-    pos = player.replica.state.holdings[player.seat][0]
+    index = player.replica.state.holdings[player.seat][0]
+    card = player.replica.state.known[index]
     witness = (player.seat + 1) % 4
+    for peer in table.peers:  # as if the deal round had not asked the witness for it
+        del peer.replica.decks.shares[pos(index)][witness]
+    wire = player.act(f"play @{index}")
     for peer in table.peers:
         if peer is not player:
-            del peer.replica.hand_shares[pos][witness]
-    wire = player.act(f"play @{pos}")
-    errors = deliver_to_honest(table, player.seat, wire)
-    assert_blamed(errors, player.seat, "reveal")
-    assert all(f"no share from seats [{witness}]" in e.message for e in errors)
+            assert peer.receive(wire) is not None
+        assert peer.replica.expected() == (witness, ("shares",))
+        assert peer.replica.shares.positions_for(witness) == [pos(index)]
+        assert pos(index) not in peer.replica.revealed
+    shares = table.peers[witness].next_automatic()
+    for peer in table.peers:
+        if peer.seat != witness:
+            assert peer.receive(shares) is not None
+        assert peer.replica.revealed[pos(index)] == str(card)
+        assert peer.replica.state.trick[-1] == (player.seat, index, card)
 
 
 def test_acting_out_of_turn_is_blamed_and_dropped():
@@ -401,8 +409,22 @@ def test_acting_out_of_turn_is_blamed_and_dropped():
     )
     assert_blamed(errors, intruder, "turn", halt=False)
     assert all(p.replica.halted is None for p in table.peers)
-    table = play_memory_game(CONFIG, "cheat", ["heuristic"] * 3)  # the game goes on
+    table = play_memory_game(TrutGame(CONFIG), "cheat", ["heuristic"] * 3)  # the game goes on
     assert table.peers[0].replica.phase == "done"
+
+
+def test_an_action_only_the_table_applies_is_blamed_as_no_decision():
+    """A seat cannot write the engine's ``void`` (D16; only the table voids a hand, on a
+    quorum's ``void`` entry, 7.7) or a deal, though the engine would apply the void."""
+    table = run_until(CONFIG, lambda t: t.peers[0].replica.phase == "game")
+    seat = table.peers[0].replica.expected()[0]
+    state = table.peers[0].replica.state
+    assert state.void_round() is not None  # the engine would void this hand
+    errors = deliver_to_honest(table, seat, forge(table.peers[seat], "act", {"action": "void"}))
+    assert_blamed(errors, seat, "decision")
+    table = run_until(CONFIG, lambda t: t.peers[0].replica.phase == "game")
+    errors = deliver_to_honest(table, seat, forge(table.peers[seat], "act", {"action": "deal"}))
+    assert_blamed(errors, seat, "T4")
 
 
 def test_second_trut_in_a_hand_is_blamed():
@@ -412,7 +434,7 @@ def test_second_trut_in_a_hand_is_blamed():
             t.peers[0].replica.phase == "game" and state.phase == "play" and state.trut is not None
         )
 
-    table = play_memory_game(TrutConfig(2), "truts", ["heuristic"] * 2, until=predicate)
+    table = play_memory_game(TrutGame(TrutConfig(2)), "truts", ["heuristic"] * 2, until=predicate)
     seat = table.peers[0].replica.state.current_seat()
     errors = deliver_to_honest(table, seat, forge(table.peers[seat], "act", {"action": "trut"}))
     assert_blamed(errors, seat, "T9")
@@ -421,7 +443,7 @@ def test_second_trut_in_a_hand_is_blamed():
 def test_replay_from_another_table_or_hand_is_refused():
     # Play on to the next hand's shuffle by seat 0 and replay the first hand's.
     table = play_memory_game(
-        CONFIG,
+        TrutGame(CONFIG),
         "cheat",
         ["heuristic"] * 3,
         until=lambda t: t.peers[0].replica.state.hand_number == 1 and expecting(0, "shuffle")(t),
@@ -516,7 +538,7 @@ def test_la_chanson_over_the_protocol_deals_stock_cards_and_discards_unseen():
     from trutnet.net.memory import new_memory_table, step
 
     config = TrutConfig(4, "gatinaise", start=StartPosition((1, 2), (2, 2), 1))
-    table = new_memory_table(config, "chanson", ["random"] * 4)
+    table = new_memory_table(TrutGame(config), "chanson", ["random"] * 4)
     table.bots = [SingingBot() for _ in range(4)]
     state = table.peers[0].replica.state
     while not (state.phase == "play" and state.discarded) and step(table):
@@ -532,7 +554,7 @@ def test_la_chanson_over_the_protocol_deals_stock_cards_and_discards_unseen():
     assert len({r.state.state_hash() for r in replicas}) == 1
     # The discards were never revealed; keeps name positions only.
     for replica in replicas:
-        assert not discarded & set(replica.revealed)
+        assert not discarded & {p.index for p in replica.revealed}
     entries = [parse_entry(w) for w in table.log]
     keeps = [
         e.body["action"] for e in entries if e.type == "act" and e.body["action"].startswith("keep")
@@ -548,7 +570,7 @@ def test_lobby_seats_signed_join_requests_and_opens_the_table():
 
     config = TrutConfig(3)
     host, ana, bot = (Identity.generate(SeededRandom(s)) for s in (1, 2, 3))
-    lobby = Lobby(config, host, "Host", bytes(range(16)))
+    lobby = Lobby(TrutGame(config), host, "Host", bytes(range(16)))
     table_id = lobby.table_id
     assert lobby.receive(join_request(ana, table_id, "Ana")) == 1
     assert lobby.receive(join_request(ana, table_id, "Ana")) == 1  # idempotent
@@ -565,7 +587,7 @@ def test_lobby_seats_signed_join_requests_and_opens_the_table():
     assert [name for _, name, _ in lobby.roster()] == ["Host", "Ana", "Bot 2"]
     body = lobby.open_body()
     host_peer = TablePeer(host, 0, table_id, SeededRandom(5))
-    wire = host_peer.open_table(config, body["seats"], body["names"], nonce=body["nonce"])
+    wire = host_peer.open_table(TrutGame(config), body["seats"], body["names"], nonce=body["nonce"])
     guest = TablePeer(ana, 1, table_id, SeededRandom(6))
     guest.receive(wire)
     assert guest.replica.names == ["Host", "Ana", "Bot 2"]
@@ -582,14 +604,14 @@ def test_only_the_tables_own_host_can_open_it():
 
     config = TrutConfig(2)
     host, ana, mallory = (Identity.generate(SeededRandom(s)) for s in (1, 2, 3))
-    lobby = Lobby(config, host, "Host", b"\x05" * 16)
+    lobby = Lobby(TrutGame(config), host, "Host", b"\x05" * 16)
     assert lobby.table_id == table_id_for(host.public, b"\x05" * 16)
     lobby.seat(ana.public, "Ana")
     body = lobby.open_body()
     seats = [mallory.public, ana.public]
     forger = TablePeer(mallory, 0, lobby.table_id, SeededRandom(7))
     with pytest.raises(ValueError):  # the honest code refuses to sign it
-        forger.open_table(config, seats, nonce=body["nonce"])
+        forger.open_table(TrutGame(config), seats, nonce=body["nonce"])
     for nonce in (body["nonce"], b"\x06" * 16):  # so build it by hand
         forged = sign_entry(mallory, table=lobby.table_id, seat=0, seq=0, prev=GENESIS,
                             type="open", body={**body, "seats": seats, "nonce": nonce})  # fmt: skip
@@ -598,7 +620,7 @@ def test_only_the_tables_own_host_can_open_it():
             guest.receive(forged.wire)
         assert guest.replica.phase == "open" and not guest.replica.log.entries
     real = TablePeer(host, 0, lobby.table_id, SeededRandom(5)).open_table(
-        config, body["seats"], body["names"], nonce=body["nonce"]
+        TrutGame(config), body["seats"], body["names"], nonce=body["nonce"]
     )
     guest.receive(real)
     assert guest.replica.seats == [host.public, ana.public]
@@ -624,7 +646,7 @@ def test_any_body_from_the_seat_to_write_is_refused_cleanly(stop_at):
     from trutnet.protocol.table import TableReplica
 
     table = play_memory_game(
-        TrutConfig(3), "bodies", ["random"] * 3, lambda t: len(t.log) >= stop_at
+        TrutGame(TrutConfig(3)), "bodies", ["random"] * 3, lambda t: len(t.log) >= stop_at
     )
     seat, kinds = table.peers[0].replica.expected()
     writer = table.peers[seat]
@@ -635,8 +657,9 @@ def test_any_body_from_the_seat_to_write_is_refused_cleanly(stop_at):
         "reveal": {"value"},
         "shuffle": {"deck"},
         "shares": {"shares"},
-        "act": {"action"},
-        "play": {"position", "shares"},
+        "act": {"action", "shares"},
+        "seal": {"commit"},
+        "unseal": {"salt", "action", "shares"},
         "void": {"seat", "votes", "identity", "elgamal", "proof", "name"},
     }
     tried = 0
@@ -661,7 +684,9 @@ def test_a_handler_broken_by_a_body_refuses_the_entry_like_any_other(monkeypatch
     no other exception escapes to the runtime."""
     from trutnet.protocol.table import TableReplica
 
-    table = play_memory_game(TrutConfig(2), "broken", ["random"] * 2, lambda t: len(t.log) >= 3)
+    table = play_memory_game(
+        TrutGame(TrutConfig(2)), "broken", ["random"] * 2, lambda t: len(t.log) >= 3
+    )
     seat, kinds = table.peers[0].replica.expected()
     writer = table.peers[seat]
     judge = TableReplica(writer.replica.table_id)
@@ -696,7 +721,7 @@ def test_a_lobby_announcement_counts_only_signed_by_the_tables_host():
     from trutnet.runtime.seat_process import announcement
 
     host, mallory = (Identity.generate(SeededRandom(s)) for s in (1, 2))
-    lobby = Lobby(TrutConfig(2), host, "Host", b"\x01" * 16)
+    lobby = Lobby(TrutGame(TrutConfig(2)), host, "Host", b"\x01" * 16)
     message = announcement(lobby, "Host's table", Endpoint("10.0.0.1", 1883), "open")
     wire = sign_announcement(host, lobby.table_id, message)
     live = check_announcement(wire, lobby.table_id)

@@ -12,7 +12,7 @@ import msgpack
 import pytest
 
 from trutnet.crypto.identity import Identity
-from trutnet.engine.games.trut import StartPosition, TrutConfig
+from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame
 from trutnet.net import topics
 from trutnet.net.broker import EmbeddedBroker, Endpoint
 from trutnet.net.mqtt_link import MqttLink
@@ -108,7 +108,7 @@ def test_a_finished_peer_stays_until_the_others_have_the_whole_log(endpoint):
         options = Options(stall_timeout=60, gap_timeout=0.2, linger=30, give_up_after=15)
         config = TrutConfig(3, start=StartPosition((5, 5, 5), (1, 1, 1), 0))
         hosting = asyncio.create_task(
-            host(config, [endpoint], seed="linger", identity=host_key, nonce=nonce,
+            host(TrutGame(config), [endpoint], seed="linger", identity=host_key, nonce=nonce,
                  options=options, on_event=on("host"))
         )  # fmt: skip
         await asyncio.sleep(0.3)
@@ -150,7 +150,10 @@ def _runtime_at(entries: int, seat: int = 0):
     from trutnet.net.memory import play_memory_game
 
     table = play_memory_game(
-        TrutConfig(2), "runtime-unit", ["random", "random"], lambda t: len(t.log) >= entries
+        TrutGame(TrutConfig(2)),
+        "runtime-unit",
+        ["random", "random"],
+        lambda t: len(t.log) >= entries,
     )
     peer = table.peers[seat]
     link = RecordingLink()
@@ -163,7 +166,10 @@ def play_memory_game_entries(entries: int) -> list[bytes]:
     from trutnet.net.memory import play_memory_game
 
     table = play_memory_game(
-        TrutConfig(2), "runtime-unit", ["random", "random"], lambda t: len(t.log) >= entries
+        TrutGame(TrutConfig(2)),
+        "runtime-unit",
+        ["random", "random"],
+        lambda t: len(t.log) >= entries,
     )
     return list(table.log)
 
@@ -349,7 +355,7 @@ def test_a_host_says_its_announcement_again_when_someone_clears_it(endpoint):
         import aiomqtt
 
         hosting = asyncio.create_task(
-            host(TrutConfig(2), [endpoint], identity=host_key, nonce=nonce, host_bot=None)
+            host(TrutGame(TrutConfig(2)), [endpoint], identity=host_key, nonce=nonce, host_bot=None)
         )
         await asyncio.sleep(1.0)
         async with aiomqtt.Client(endpoint.host, endpoint.port) as outsider:

@@ -9,7 +9,7 @@ import random
 
 from trutnet.bots import make_bot
 from trutnet.crypto import Identity, SeededRandom
-from trutnet.engine.games.trut import TrutConfig
+from trutnet.engine.games.trut import TrutConfig, TrutGame
 from trutnet.net import topics
 from trutnet.net.memory import new_memory_table, step
 from trutnet.protocol.envelope import parse_entry
@@ -53,7 +53,7 @@ def deep_entry(table_id):
 
 
 def stalled_table():
-    table = new_memory_table(TrutConfig(4), "runtime-replace", ["heuristic"] * 4)
+    table = new_memory_table(TrutGame(TrutConfig(4)), "runtime-replace", ["heuristic"] * 4)
     while not (
         table.peers[0].replica.phase == "game" and table.peers[0].replica.expected()[0] == 1
     ):
@@ -155,7 +155,7 @@ def test_a_newcomer_process_takes_the_seat_when_the_partner_agrees():
 
 
 def test_without_partners_the_others_abandon():
-    table = new_memory_table(TrutConfig(3), "runtime-abandon", ["heuristic"] * 3)
+    table = new_memory_table(TrutGame(TrutConfig(3)), "runtime-abandon", ["heuristic"] * 3)
     while not (
         table.peers[0].replica.phase == "game" and table.peers[0].replica.expected()[0] == 2
     ):
@@ -213,7 +213,7 @@ def test_a_joiner_left_out_of_one_open_still_takes_its_seat_from_the_real_one():
     from trutnet.crypto import SeededRandom as Rng
     from trutnet.protocol.table import TablePeer
 
-    table = new_memory_table(TrutConfig(2), "left-out", ["heuristic"] * 2)
+    table = new_memory_table(TrutGame(TrutConfig(2)), "left-out", ["heuristic"] * 2)
     table_id = table.peers[0].replica.table_id
     joiner = LocalSeat(table.identities[1], "p1", None, rng=Rng("j"))
     runtime = TableRuntime(table_id, RecordingLink(), [joiner])
@@ -228,7 +228,7 @@ def test_a_joiner_left_out_of_one_open_still_takes_its_seat_from_the_real_one():
     assert joiner.peer is None and runtime.stats.dropped == 1
     host = TablePeer(table.identities[0], 0, table_id, Rng("h"))
     nonce = real.body["nonce"]
-    runtime.ingest(host.open_table(TrutConfig(2), [table.identities[0].public, stranger],
+    runtime.ingest(host.open_table(TrutGame(TrutConfig(2)), [table.identities[0].public, stranger],
                                    nonce=nonce))  # fmt: skip
     assert joiner.peer is not None and joiner.peer.standby()  # an open without it: follows
     runtime.ingest(table.log[0])  # the real open

@@ -57,10 +57,10 @@ def game() -> tuple[bytes, list[bytes]]:
     if path.exists():
         with path.open("rb") as f:
             return pickle.load(f)
-    from trutnet.engine.games.trut import TrutConfig
+    from trutnet.engine.games.trut import TrutConfig, TrutGame
     from trutnet.net.memory import play_memory_game
 
-    table = play_memory_game(TrutConfig(PLAYERS), GAME_SEED, ["heuristic"] * PLAYERS)
+    table = play_memory_game(TrutGame(TrutConfig(PLAYERS)), GAME_SEED, ["heuristic"] * PLAYERS)
     table_id = table.peers[0].replica.table_id
     data = (table_id, list(table.log))
     tmp = path.with_suffix(".tmp")

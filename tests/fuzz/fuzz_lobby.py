@@ -18,16 +18,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 with atheris.instrument_imports(include=["trutnet"]):
     from trutnet.crypto import Identity
-    from trutnet.engine.games.trut import TrutConfig
+    from trutnet.engine.games.trut import TrutConfig, TrutGame
     from trutnet.protocol.envelope import GENESIS, sign_entry
-    from trutnet.protocol.lobby import Lobby, LobbyError, join_request
+    from trutnet.protocol.lobby import Lobby, LobbyError, join_request, table_id_for
 
 from tests.fuzz import common
 
 NAME = "lobby"
 ALLOWED = (LobbyError,)
-TABLE = bytes(range(16))
+NONCE = bytes(range(16))
 HOST = Identity.from_seed(b"h" * 32)
+TABLE = table_id_for(HOST.public, NONCE)
 JOINER = Identity.from_seed(b"j" * 32)
 VARIANTS = [
     ("join", 0, GENESIS),
@@ -38,7 +39,7 @@ VARIANTS = [
 
 
 def check(data: bytes) -> None:
-    lobby = Lobby(TABLE, TrutConfig(4), HOST, "Host")
+    lobby = Lobby(TrutGame(TrutConfig(4)), HOST, "Host", NONCE)
     if len(data) < 2:
         return
     if data[0] % 2 == 0:

@@ -258,6 +258,9 @@ class TokensState(GameState):
     def returns(self) -> list[float]:
         return [1.0 if self.winner == s else 0.0 for s in range(SEATS)]
 
+    def round_number(self) -> int:
+        return self.round  # a table checkpoints after the bets and after each round
+
     def clone(self) -> TokensState:
         other = object.__new__(TokensState)
         for name, item in self.__dict__.items():
@@ -577,6 +580,9 @@ class TokensGame(Game):
 
     def config_dict(self) -> dict[str, Any]:
         return {"rounds": self.rounds}
+
+    def num_players(self) -> int:
+        return SEATS
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> TokensGame:

@@ -44,7 +44,7 @@ from typing import Any
 import aiomqtt
 
 from trutnet.bench.delay_proxy import DelayProxy
-from trutnet.engine.games.trut import TrutConfig
+from trutnet.engine.games.trut import TrutConfig, TrutGame
 from trutnet.net.broker import (
     KINDS,
     BrokerError,
@@ -146,7 +146,7 @@ def card_times(results: list[dict[str, Any]]) -> list[float]:
 
 
 def _recorded_game(seed: str) -> tuple[list[tuple[int, bytes]], list[int]]:
-    table = play_memory_game(TrutConfig(4), seed, ["heuristic"] * 4)
+    table = play_memory_game(TrutGame(TrutConfig(4)), seed, ["heuristic"] * 4)
     entries = [(parse_entry(w).seat, w) for w in table.log]
     starts = [i for i, (_, w) in enumerate(entries) if parse_entry(w).type == "shuffle"][::4]
     return entries, starts

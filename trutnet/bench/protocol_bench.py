@@ -11,12 +11,13 @@ import statistics
 import time
 from typing import Any
 
-from trutnet.engine.games.trut import TrutConfig
+from trutnet.engine.games.trut import TrutConfig, TrutGame
 from trutnet.net.memory import new_memory_table, step
 
 
 def run(players: int = 4, seed: int = 1) -> dict[str, Any]:
-    table = new_memory_table(TrutConfig(players), f"bench/{seed}", ["heuristic"] * players)
+    game = TrutGame(TrutConfig(players))
+    table = new_memory_table(game, f"bench/{seed}", ["heuristic"] * players)
     replica = table.peers[0].replica
     hand_times: list[float] = []
     hand_bytes: list[int] = []

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from trutnet.bots import BOT_KINDS
 from trutnet.engine.errors import ConfigError
-from trutnet.engine.games.trut import TrutConfig
+from trutnet.engine.games.trut import TrutConfig, TrutGame
 
 MAX_GAMES = 1_000_000
 
@@ -172,7 +172,7 @@ def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.transport == "mqtt":
         from trutnet.cli.table_commands import cmd_selfplay_mqtt
 
-        return cmd_selfplay_mqtt(args, config)
+        return cmd_selfplay_mqtt(args, TrutGame(config))
     echo = print if args.verbose and not args.json else None
     results = []
     for number, seed in enumerate(game_seeds(args.seed, args.games), start=1):
@@ -207,7 +207,7 @@ def _selfplay_memory(args: argparse.Namespace, config: TrutConfig, bots: list[st
 
     results = []
     for number, seed in enumerate(game_seeds(args.seed, args.games), start=1):
-        table = play_memory_game(config, seed, bots)
+        table = play_memory_game(TrutGame(config), seed, bots)
         hashes = {p.replica.state.state_hash() for p in table.peers if p.replica.state}
         replica = table.peers[0].replica
         if replica.phase != "done" or len(hashes) != 1:
@@ -267,9 +267,9 @@ def _verify(args: argparse.Namespace) -> int:
         if seat < len(final) and final[seat][1] != key:
             line += f"  (replaced: now {final[seat][0]}, key {fingerprint(final[seat][1])})"
         print(line)
-    if state is not None:
-        for event in state.events:
-            for line in narrate(event, state, show_hands=False):
+    if state is not None and state.game.name == "trut":  # the plugin's narration
+        for event in state.events:  # type: ignore[attr-defined]
+            for line in narrate(event, state, show_hands=False):  # type: ignore[arg-type]
                 print(line)
     from trutnet.protocol.replace import describe
 
@@ -279,7 +279,7 @@ def _verify(args: argparse.Namespace) -> int:
     print(
         f"entries checked: {report.entries} of {len(wires)} (signatures, chain, turns); "
         f"shuffle proofs: {counts['shuffle']}; share batches: {counts['shares']}; "
-        f"plays: {counts['play']}; checkpoints: {counts['checkpoint']}"
+        f"decisions: {counts['act'] + counts['seal']}; checkpoints: {counts['checkpoint']}"
     )
     if report.failure is not None:
         where = f"entry {report.failed_at}: " if report.failed_at is not None else ""
@@ -291,10 +291,11 @@ def _verify(args: argparse.Namespace) -> int:
     if report.replica.abandoned is not None:
         print(f"OK: the transcript is valid; abandoned (seat {report.replica.abandoned.seat})")
         return 0
-    print(
-        f"OK: the transcript is valid; {side_name(state.teams, state.winner)} wins, "
-        f"Longs {state.longs}, Petits {state.petits}"
-    )
+    teams = [list(t) for t in state.game.teams()]
+    score = ""
+    if state.game.name == "trut":
+        score = f", Longs {state.longs}, Petits {state.petits}"  # type: ignore[attr-defined]
+    print(f"OK: the transcript is valid; {side_name(teams, state.winning_team())} wins{score}")
     print("compare the table id and the key fingerprints with the other players")
     return 0
 

@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from trutnet.crypto.identity import Identity
-from trutnet.engine.games.trut import TrutConfig
+from trutnet.engine import make_game
+from trutnet.engine.api import Game
 from trutnet.keystore import load_or_create_identity
 from trutnet.net.broker import (
     BrokerError,
@@ -147,12 +148,19 @@ def _broker_event(
     return {"broker": endpoint.url, "kind": kind, "private": private}
 
 
+def game_of(args: argparse.Namespace) -> Game:
+    """The game a command line asks for: Trut, from ``--players``, ``--variant`` and
+    ``--sum-on-patte`` (built through the engine's registry)."""
+    options = {"players": args.players, "variant": args.variant}
+    return make_game("trut", {**options, "sum_on_patte": args.sum_on_patte})
+
+
 def cmd_host(args: argparse.Namespace) -> int:
     from trutnet.net.private import PasswordError
 
-    config = TrutConfig(args.players, args.variant, args.sum_on_patte)
-    if not 0 <= args.bots < config.players:
-        print(f"trutnet host: --bots is 0..{config.players - 1}", file=sys.stderr)
+    game = game_of(args)
+    if not 0 <= args.bots < game.num_players():
+        print(f"trutnet host: --bots is 0..{game.num_players() - 1}", file=sys.stderr)
         return 2
     if args.inprocess_broker:
         args.broker, args.announce = f"mqtt://{args.bind}:{args.port}", False
@@ -188,7 +196,7 @@ def cmd_host(args: argparse.Namespace) -> int:
 
         result = _run(
             host(
-                TrutConfig(config.players, config.variant, config.sum_on_patte),
+                game,
                 [endpoint],
                 name=args.name,
                 table_name=args.table_name,
@@ -342,8 +350,10 @@ def choose_table(args: argparse.Namespace) -> tuple[Endpoint, bytes, bool] | Non
     return chosen.endpoint, bytes.fromhex(chosen.table), chosen.private
 
 
-def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
+def cmd_selfplay_mqtt(args: argparse.Namespace, game: Game) -> int:
     """Bot peers as separate OS processes over the embedded broker or ``--broker``."""
+    config = game.config_dict()
+    players = game.num_players()
     broker = ExternalBroker(args.broker) if args.broker else EmbeddedBroker()
     endpoint: Endpoint = broker.start()
     workdir = Path(tempfile.mkdtemp(prefix="trutnet-selfplay-"))
@@ -359,10 +369,10 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
                         *base,
                         "host",
                         "--players",
-                        str(config.players),
+                        str(players),
                         "--variant",
-                        config.variant,
-                        *(["--sum-on-patte"] if config.sum_on_patte else []),
+                        config["variant"],
+                        *(["--sum-on-patte"] if config["sum_on_patte"] else []),
                         "--broker",
                         endpoint.url,
                         "--no-announce",
@@ -382,7 +392,7 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
             except RuntimeError as exc:
                 print(f"game {number}: {exc}", file=sys.stderr)
                 return 1
-            for k in range(1, config.players):
+            for k in range(1, players):
                 procs.append(
                     subprocess.Popen(
                         [
@@ -422,20 +432,20 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
             results.append(finals[0])
             if args.verbose and not args.json:
                 print(
-                    f"game {number}: {config.players} processes agree on "
+                    f"game {number}: {players} processes agree on "
                     f"{finals[0]['state_hash'][:16]}, {finals[0]['hands']} hands"
                 )
     finally:
         broker.stop()
-    wins = [0] * len(config.teams)
+    wins = [0] * len(game.teams())
     for r in results:
         wins[r["winner"]] += 1
     hands = sum(r["hands"] for r in results)
     summary = {
         "transport": "mqtt",
         "broker": endpoint.url if args.broker else "embedded",
-        "players": config.players,
-        "variant": config.variant,
+        "players": players,
+        "variant": config["variant"],
         "games": len(results),
         "hands": hands,
         "wins": wins,
@@ -446,7 +456,7 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
         print(json.dumps(summary, sort_keys=True))
     else:
         print(
-            f"Trut over MQTT ({summary['broker']}), {config.players} peer processes: "
+            f"Trut over MQTT ({summary['broker']}), {players} peer processes: "
             f"games {summary['games']}, hands {hands}, wins {wins}"
         )
     return 0
@@ -487,9 +497,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     """Host a table with the terminal client: lobby, bots, then the game."""
     from trutnet.client.app import TrutApp, play_with_ui
 
-    config = TrutConfig(args.players, args.variant, args.sum_on_patte)
-    if not 0 <= args.bots < config.players:
-        print(f"trutnet play: --bots is 0..{config.players - 1}", file=sys.stderr)
+    game = game_of(args)
+    if not 0 <= args.bots < game.num_players():
+        print(f"trutnet play: --bots is 0..{game.num_players() - 1}", file=sys.stderr)
         return 2
     from trutnet.net.private import PasswordError
 
@@ -517,12 +527,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         if announcer is not None:
             announcer.update(message, endpoint)
 
-    ui = TrutApp(table_name, config.players)
+    ui = TrutApp(table_name, game.num_players())
     try:
         result = _run(
             play_with_ui(
                 lambda hooks: host(
-                    config,
+                    game,
                     [endpoint],
                     name=args.name,
                     table_name=table_name,

@@ -16,7 +16,11 @@ Modelled on OpenSpiel's State API and python-chess's values:
 * a game describes its hidden information without crypto (:mod:`trutnet.engine.hidden`):
   its decks, who holds each position, who may see it and when, and what the table must
   run next (``next_step()``, ``sight()``, ``table_requests()``), so that a table of
-  peers can play any game from this description alone.
+  peers can play any game from this description alone;
+* what a table needs besides hidden cards is generic too: the seats and teams
+  (``Game.num_players()``, ``Game.teams()``), the round in progress (``round_number()``:
+  crypto contexts, checkpoints, votes), the winning team (``winning_team()``) and the
+  action that voids a round when a seat is replaced (``void_round()``).
 
 Actions are small immutable values whose ``str`` is their notation; ``parse_action``
 turns the notation back into the same value.
@@ -111,6 +115,32 @@ class GameState(ABC):
     @abstractmethod
     def clone(self) -> GameState:
         """An independent copy."""
+
+    # ------------------------------------------------ what a table reads besides cards
+    # (docs/engine.md, "What a table reads besides hidden cards").
+
+    def round_number(self) -> int:
+        """The round (a hand, a deal) in progress, from 0; it only grows. A table signs
+        a checkpoint of the state hash each time it moves on and when the game ends,
+        and names the round in its crypto contexts and votes. Public. Default: 0 (the
+        whole game is one round)."""
+        return 0
+
+    def winning_team(self) -> int | None:
+        """The index in ``game.teams()`` of the team that won, None before the end or
+        when nobody won. Default: the one team whose seats alone have a positive
+        return."""
+        returns = self.returns()
+        winners = {s for s, r in enumerate(returns) if r > 0}
+        teams = self.game.teams()
+        return next((t for t, seats in enumerate(teams) if set(seats) == winners), None)
+
+    def void_round(self) -> Action | None:
+        """The action that abandons the round in progress with no score, so that the
+        table can shuffle again for a seat that a newcomer took (Trut: ``void``, D16);
+        None when no round is in progress (the next step is already a ``Shuffle``) or
+        when the game cannot void one. Only the table applies it, never a seat."""
+        return None
 
     def serialise(self) -> dict[str, Any]:
         """The game as data: name, configuration, and the actions as notation."""
@@ -215,6 +245,15 @@ class Game(ABC):
     @abstractmethod
     def new_initial_state(self) -> GameState:
         """The state before anything happened (the first chance event, usually)."""
+
+    def num_players(self) -> int:
+        """How many seats this configuration has."""
+        raise NotImplementedError(f"{type(self).__name__} does not say how many seats it has")
+
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """The seats of each team, teams in index order (a seat's partners are the other
+        seats of its team). Default: every seat plays alone."""
+        return tuple((s,) for s in range(self.num_players()))
 
     def decks(self) -> tuple[Deck, ...]:
         """The decks this game (with this configuration) shuffles, named, with their

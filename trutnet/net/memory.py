@@ -14,7 +14,7 @@ from pathlib import Path
 
 from trutnet.bots import Bot, make_bot
 from trutnet.crypto import Identity, SeededRandom
-from trutnet.engine.games.trut import TrutConfig
+from trutnet.engine.api import Game
 from trutnet.protocol.lobby import table_id_for
 from trutnet.protocol.table import Rejected, TablePeer
 from trutnet.store import PeerStore
@@ -96,13 +96,13 @@ def make_table(players: int, seed: int | str) -> tuple[bytes, list[Identity], li
     return table_id, identities, peers
 
 
-def new_memory_table(config: TrutConfig, seed: int | str, bots: Sequence[str]) -> MemoryTable:
-    """Peers for a new table, with the host's ``open`` entry already delivered."""
-    _, identities, peers = make_table(config.players, seed)
+def new_memory_table(game: Game, seed: int | str, bots: Sequence[str]) -> MemoryTable:
+    """Peers for a new table of ``game``, with the host's ``open`` entry already delivered."""
+    _, identities, peers = make_table(game.num_players(), seed)
     table = MemoryTable(peers, identities=identities)
     table.bots = [make_bot(kind, random.Random(f"{seed}/bot{s}")) for s, kind in enumerate(bots)]
     table.broadcast(
-        peers[0].open_table(config, [i.public for i in identities], nonce=table_nonce(seed))
+        peers[0].open_table(game, [i.public for i in identities], nonce=table_nonce(seed))
     )
     return table
 
@@ -128,13 +128,13 @@ def step(table: MemoryTable) -> bool:
 
 
 def play_memory_game(
-    config: TrutConfig,
+    game: Game,
     seed: int | str,
     bots: Sequence[str],
     until: Callable[[MemoryTable], bool] | None = None,
 ) -> MemoryTable:
     """Play one whole game over the in-memory bus with full crypto (or until ``until``)."""
-    table = new_memory_table(config, seed, bots)
+    table = new_memory_table(game, seed, bots)
     while len(table.log) < MAX_ENTRIES and not (until is not None and until(table)):
         if not step(table):
             break

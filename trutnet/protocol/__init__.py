@@ -1,7 +1,7 @@
 """The table protocol: messages, the signed log, the table state machine (sans-I/O).
 
 It depends on ``trutnet.engine`` and ``trutnet.crypto`` only, and touches no socket,
-clock or event loop. Today :mod:`.table` and :mod:`.lobby` still import the Trut plugin
-itself; ``pyproject.toml`` lists those imports, which go when the table runs every game
-from the engine's hidden-information description (issue 11).
+clock or event loop. It names no game: a table builds the game its ``open`` entry names
+through the engine's registry and runs it from the engine's hidden-information
+description (:mod:`.table` says how, and which module owns what).
 """

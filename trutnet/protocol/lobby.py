@@ -20,7 +20,7 @@ import hashlib
 from typing import Any
 
 from trutnet.crypto.identity import Identity, fingerprint
-from trutnet.engine.games.trut import TrutConfig
+from trutnet.engine.api import Game
 from trutnet.protocol.envelope import GENESIS, Entry, MessageError, parse_entry, sign_entry
 
 MAX_NAME = 32
@@ -68,19 +68,19 @@ def join_request(identity: Identity, table_id: bytes, name: str, fallback: str =
 class Lobby:
     """The host's view of who sits where, until the table opens."""
 
-    def __init__(self, config: TrutConfig, host: Identity, host_name: str, nonce: bytes) -> None:
+    def __init__(self, game: Game, host: Identity, host_name: str, nonce: bytes) -> None:
         if len(nonce) != NONCE_BYTES:
             raise LobbyError(f"a table nonce is {NONCE_BYTES} bytes")
         self.nonce = bytes(nonce)
         self.table_id = table_id_for(host.public, self.nonce)
-        self.config = config
+        self.game = game
         self.keys: list[bytes] = [host.public]
         self.names: list[str] = [check_name(host_name)]
         self.fallbacks: list[str] = [""]
 
     @property
     def full(self) -> bool:
-        return len(self.keys) == self.config.players
+        return len(self.keys) == self.game.num_players()
 
     def seat_of(self, key: bytes) -> int | None:
         return self.keys.index(key) if key in self.keys else None
@@ -125,8 +125,8 @@ class Lobby:
         if not self.full:
             raise LobbyError("seats are still free")
         return {
-            "game": "trut",
-            "config": self.config.to_dict(),
+            "game": self.game.name,
+            "config": self.game.config_dict(),
             "seats": list(self.keys),
             "names": list(self.names),
             "fallbacks": list(self.fallbacks),

@@ -35,7 +35,7 @@ from typing import Any
 from trutnet.bots import make_bot
 from trutnet.crypto import SeededRandom
 from trutnet.crypto.identity import Identity
-from trutnet.engine.games.trut import TrutConfig
+from trutnet.engine.api import Game
 from trutnet.keystore import KeyFileError, load_identity, load_or_create_identity
 from trutnet.net import topics
 from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
@@ -139,8 +139,8 @@ def _result(runtime: TableRuntime) -> SeatResult:
     return SeatResult(
         seats=[p.seat for p in runtime.peers if p.seated()],
         state_hash=replica.state.state_hash(),
-        winner=replica.state.winner,
-        hands=replica.state.hand_number + 1,
+        winner=replica.state.winning_team(),
+        hands=replica.state.round_number() + 1,
         entries=len(replica.log),
         halted=str(replica.halted)
         if replica.halted
@@ -150,7 +150,7 @@ def _result(runtime: TableRuntime) -> SeatResult:
             round((b - a) * 1000, 1)
             for a, b in zip(runtime.hand_started, runtime.hand_started[1:], strict=False)
         ],
-        teams=[list(t) for t in replica.state.teams],
+        teams=[list(t) for t in replica.state.game.teams()],
         plays_signed=runtime.plays_signed,
         cards_known=runtime.cards_known,
     )
@@ -165,9 +165,9 @@ def announcement(
     return {
         "v": ANNOUNCE_VERSION,
         "nonce": lobby.nonce,
-        "game": "trut",
-        "variant": lobby.config.variant,
-        "players": lobby.config.players,
+        "game": lobby.game.name,
+        "variant": str(lobby.game.config_dict().get("variant", ""))[:64],
+        "players": lobby.game.num_players(),
         "taken": len(roster),
         "name": name,
         "host": roster[0][2],
@@ -179,7 +179,7 @@ def announcement(
 
 
 async def host(
-    config: TrutConfig,
+    game: Game,
     endpoints: list[Endpoint],
     name: str = "Host",
     table_name: str = "",
@@ -220,7 +220,7 @@ async def host(
         PeerStore(store / "seat-0") if store else None,
         rng=_rng(seed, "seat0"),
     )
-    lobby = Lobby(config, host_seat.identity, name, nonce)
+    lobby = Lobby(game, host_seat.identity, name, nonce)
     table_id = lobby.table_id
     if store is not None:
         marker = " own-broker" if own_broker else ""
@@ -241,7 +241,7 @@ async def host(
         lobby.seat(bot.identity.public, bot.name)
         local.append(bot)
 
-    for _ in range(min(bots, config.players - 1)):
+    for _ in range(min(bots, game.num_players() - 1)):
         seat_bot()
     link = MqttLink(
         endpoints,
@@ -311,7 +311,7 @@ async def host(
     host_peer = host_seat.peer
     assert host_peer is not None
     open_wire = host_peer.open_table(
-        config, body["seats"], body["names"], body["fallbacks"], nonce=lobby.nonce
+        game, body["seats"], body["names"], body["fallbacks"], nonce=lobby.nonce
     )
     runtime.open_wire = open_wire
     runtime.ingest(open_wire)

@@ -448,7 +448,7 @@ class TableRuntime:
             self._notice_replaced()
             replica = self.replica
             if replica is not None and replica.state is not None:
-                hand = replica.state.hand_number
+                hand = replica.round_number()
                 if hand != self._hand:
                     self._hand = hand
                     self.hand_started.append(time.monotonic())
@@ -459,23 +459,26 @@ class TableRuntime:
         return advanced
 
     def _note_cards(self) -> None:
-        """Stamp each play whose card this process now knows (a bench figure)."""
+        """Stamp each play (a decision that reveals cards: an ``act`` or ``unseal`` that
+        carries its author's shares, 7.4) whose cards this process now knows (a bench
+        figure). Its cards are known once it is in the log and the replica no longer
+        waits for a public round to reveal them (one decision at a time waits)."""
         replica = self.replica
         if replica is None:
             return
         entries = replica.log.entries
         start = min(self._plays_scanned, len(entries))  # a void may have cut the log (7.8)
-        self._plays_waiting += [e for e in entries[start:] if e.type == "play"]
+        self._plays_waiting += [e for e in entries[start:] if _is_play(e)]
         self._plays_scanned = len(entries)
         if not self._plays_waiting:
             return
-        now, waiting = time.monotonic(), []
+        now, last = time.monotonic(), self._plays_waiting[-1]
+        pending = replica.pending  # a decision's public round: the last play waits for it
+        waiting = [last] if pending is not None and pending[0] >= 0 else []
         for entry in self._plays_waiting:
-            if entry.body.get("position") in replica.revealed:
+            if entry not in waiting:
                 self.cards_known.setdefault(entry.id.hex()[:16], now)
-            else:
-                waiting.append(entry)
-        self._plays_waiting = waiting[-64:]
+        self._plays_waiting = waiting
 
     def _drop_stale_buffer(self) -> None:
         """Forget buffered entries that extend an entry already behind the head: they
@@ -526,7 +529,7 @@ class TableRuntime:
             if wire is None:
                 continue
             signed = peer.replica.log.entries[-1]
-            if signed.wire == wire and signed.type == "play":
+            if signed.wire == wire and _is_play(signed):
                 self.plays_signed[signed.id.hex()[:16]] = time.monotonic()
             self._note_cards()
             self._persist(seat)
@@ -707,7 +710,7 @@ class TableRuntime:
     def _stall_key(self, stalled: int) -> tuple[int, bytes] | None:
         """(stalled seat, head) if the table is stuck on ``stalled`` in a game now."""
         replica = self.replica
-        if replica is None or not replica.can_void(stalled):
+        if replica is None or not replica.can_abandon(stalled):
             return None
         return stalled, replica.log.head
 
@@ -765,7 +768,7 @@ class TableRuntime:
         offers = self.offers.get(key, {})
         if replica is None or replica.state is None or not offers:
             return None
-        mates = partners(key[0], replica.state.team_of)
+        mates = partners(key[0], replica.team_of)
         if voter in mates:
             accepted = {t.strip().upper() for t in self.options.takers}
             allowed = [
@@ -793,7 +796,7 @@ class TableRuntime:
         replica = self.replica
         if key is None or replica is None or replica.state is None:
             return
-        team_game = bool(partners(stalled, replica.state.team_of))
+        team_game = bool(partners(stalled, replica.team_of))
         for peer in self.peers:
             if peer.seat == stalled or not peer.seated():
                 continue
@@ -831,7 +834,7 @@ class TableRuntime:
         replica = self.replica
         if key is None or replica is None or replica.state is None:
             return
-        chief_seat = coordinator(stalled, replica.state.team_of)
+        chief_seat = coordinator(stalled, replica.team_of)
         chief = next((p for p in self.peers if p.seat == chief_seat and p.seated()), None)
         if chief is None:
             return
@@ -840,10 +843,10 @@ class TableRuntime:
             self.offers.get(key, {}),
             self.table_id,
             replica.seats,
-            replica.state.team_of,
+            replica.team_of,
             key[1],
             stalled,
-            replica.state.hand_number,
+            replica.round_number(),
         )
         if chosen is None:
             return
@@ -884,7 +887,7 @@ class TableRuntime:
         replica = self.replica
         if key is None or replica is None or replica.state is None:
             return
-        if not partners(stalled, replica.state.team_of):
+        if not partners(stalled, replica.team_of):
             return
         if key in self._offered:  # said again every 2 s: a seat may have been behind
             wire, said = self._offered[key]
@@ -1031,3 +1034,8 @@ async def reachable(endpoint: Any, timeout: float = 0.5) -> bool:
     with contextlib.suppress(Exception):
         await writer.wait_closed()
     return alive
+
+
+def _is_play(entry: Entry) -> bool:
+    """A decision that reveals cards: it carries its author's own shares of them."""
+    return entry.type in ("act", "unseal") and "shares" in entry.body

@@ -31,6 +31,12 @@ class TrutGame(Game):
     def new_initial_state(self) -> TrutState:
         return TrutState(self)
 
+    def num_players(self) -> int:
+        return self.config.players
+
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        return self.config.teams  # T2
+
     def decks(self) -> tuple[Deck, ...]:
         return (DECK,)  # T1: the 32 cards, whatever the variant
 

@@ -146,8 +146,9 @@ class TrutHidden:
     def conceal(self, seat: int, action: Action) -> Action:
         if isinstance(action, Play):
             return Play(CardRef(None, self._position(seat, action.ref)))
-        if isinstance(action, Keep):
-            return Keep(tuple(CardRef(None, self._position(seat, r)) for r in action.refs))
+        if isinstance(action, Keep):  # by positions, in increasing order (T19)
+            kept = sorted(self._position(seat, r) for r in action.refs)
+            return Keep(tuple(CardRef(None, p) for p in kept))
         return action
 
     def _position(self, seat: int, ref: CardRef) -> int:

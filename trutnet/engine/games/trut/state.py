@@ -163,6 +163,16 @@ class TrutState(TrutHidden, GameState):
             return [0.0] * self.n
         return [1.0 if self.team_of[s] == self.winner else 0.0 for s in range(self.n)]
 
+    def round_number(self) -> int:
+        return self.hand_number  # a table checkpoints every hand (protocol 7.4)
+
+    def winning_team(self) -> int | None:
+        return self.winner
+
+    def void_round(self) -> Action | None:
+        """D16: a hand in progress is voided (no score, the same Donneur deals again)."""
+        return None if self.phase in ("draw", "deal", "over") else Void()
+
     def clone(self) -> TrutState:
         other = object.__new__(TrutState)
         for name, value in self.__dict__.items():

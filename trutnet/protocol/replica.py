@@ -1,0 +1,806 @@
+"""The table's replica: validates and applies the entries of any game (sans-I/O).
+
+:class:`TableReplica` holds no secret, so the same code replays a saved transcript
+offline. It knows no game: it builds the one the ``open`` entry names through the
+engine's registry, and runs it from the engine's hidden-information description
+alone (``docs/engine.md``): after every step it asks the state for its
+``table_requests`` and runs them (``docs/protocol.md`` 7.4):
+
+* a ``Disclose`` is a private share round (:mod:`.shares`);
+* a ``Shuffle``, a ``shuffle`` from every seat in seat order, then the engine's deal;
+* a ``JointRandom``, a commit-reveal among every seat (:mod:`.commitments`);
+* a ``Reveal``, a public share round for the shares not yet posted;
+* a ``Turn``, the seat's ``act``; a decision that ``reveals()`` positions carries the
+  seat's own shares of them, and needs no round when every other share is posted;
+* a ``SecretChoice``, the seat's ``seal``; an ``Open``, its ``unseal``.
+
+Between rounds (``round_number()`` moves on) and at the end every seat signs a
+``checkpoint``; the end is followed by every seat's ``result``. While the table waits
+for a seat, the coordinator may write ``void`` or ``abandon`` (7.7, :mod:`.replace`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from trutnet.crypto import (
+    Context,
+    CryptoError,
+    KeyProof,
+    decode_point,
+    decode_shuffle,
+    joint_key,
+    verify_key,
+    verify_shuffle,
+)
+from trutnet.crypto.elgamal import Ciphertext
+from trutnet.crypto.group import Point
+from trutnet.crypto.randomness import commitment, joint_seed
+from trutnet.engine import make_game
+from trutnet.engine.api import Action, Game, GameState
+from trutnet.engine.errors import EngineError
+from trutnet.engine.hidden import (
+    Disclose,
+    JointRandom,
+    Open,
+    Pos,
+    Reveal,
+    SecretChoice,
+    Shuffle,
+    Step,
+    Turn,
+)
+from trutnet.protocol.blame import Blame
+from trutnet.protocol.commitments import SALT_BYTES, JointDraw, Sealed, draw_index, seal_commitment
+from trutnet.protocol.envelope import PROTOCOL_VERSION, Entry, MessageError, parse_entry
+from trutnet.protocol.lobby import NONCE_BYTES, LobbyError, check_fallback, check_name, table_id_for
+from trutnet.protocol.log import LogError, TableLog
+from trutnet.protocol.replace import (
+    Offer,
+    SeatChange,
+    VoteError,
+    check_votes,
+    coordinator,
+    parse_offer,
+)
+from trutnet.protocol.schema import (
+    Rejected,
+    bytes_field,
+    detail,
+    exact_fields,
+    int_field,
+    text_field,
+)
+from trutnet.protocol.shares import EVERYONE, DeckLedger, ShareRound
+
+AUTOMATIC = (
+    "keys",
+    "commit",
+    "reveal",
+    "shuffle",
+    "shares",
+    "unseal",
+    "checkpoint",
+    "result",
+)
+DECISIONS = ("act", "seal")
+# Largest entry of each type, in bytes (7.3): far above honest sizes, far below the cap.
+TYPE_LIMITS = {
+    "open": 4096,
+    "keys": 512,
+    "commit": 512,
+    "reveal": 512,
+    "shuffle": 16384,
+    "shares": 8192,
+    "act": 4096,
+    "seal": 512,
+    "unseal": 4096,
+    "checkpoint": 512,
+    "void": 8192,
+    "abandon": 4096,
+    "result": 512,
+}
+SHUFFLE_BYTES_PER_CARD = 196  # 8.7: a shuffle message is 2 + 196 N + 160 bytes
+MAX_ACTION = 1024  # characters of a decision's notation
+
+
+class TableReplica:
+    """Validates and applies table entries; holds no secret."""
+
+    def __init__(self, table_id: bytes) -> None:
+        self.table_id = table_id
+        self.log = TableLog()
+        self.blames: list[Blame] = []
+        self.halted: Blame | None = None
+        self.phase = "open"
+        self.seats: list[bytes] = []  # identity keys
+        self.names: list[str] = []
+        self.fallbacks: list[str] = []
+        self.replaced: list[tuple[int, int]] = []  # (seat, log length) of each replacement
+        self.changes: list[SeatChange] = []  # every void and abandon (7.7), for audits
+        self.retired: set[bytes] = set()  # identity keys that lost their seat (7.7)
+        self.journal: list[bytes] = []  # every entry applied, in order, forks included (7.8)
+        self.forks = 0  # how many times a void overrode the stalled seat's entry (7.8)
+        self.game: Game | None = None
+        self.state: GameState | None = None
+        self.team_of: tuple[int, ...] = ()
+        self.decks = DeckLedger(())
+        self.elgamal: list[Point] = []
+        self.joint: Point | None = None
+        self.turn = 0  # index into the current round of seats
+        self.step: Step | None = None  # what the engine asked the table to run now
+        self.deck: tuple[Ciphertext, ...] = ()  # the deck being shuffled, as last shuffled
+        self.draw: JointDraw | None = None
+        self.seed: tuple[bytes, int] | None = None  # joint seed and the next draw's counter
+        self.shares: ShareRound | None = None
+        self.pending: tuple[int, Action] | None = None  # (seat or EVERYONE, action) to apply
+        self.disclosed: dict[int, set[Pos]] = {}  # positions shown to each seat alone
+        self.sealed: dict[tuple[int, str], Sealed] = {}  # (seat, label) -> its commitment
+        self.round_seen = 0  # the engine's round at the last checkpoint
+        self.final = False  # the last checkpoint is signed
+        # Hooks: a round of private shares is over (a seat decrypts its cards), and
+        # positions were shown to their owners or to everyone (before the engine goes on).
+        self.on_private: Callable[[TableReplica, ShareRound], None] | None = None
+        self.on_round: Callable[[TableReplica, dict[int, tuple[Pos, ...]]], None] | None = None
+
+    # ------------------------------------------------------------ who acts
+
+    @property
+    def n(self) -> int:
+        return len(self.seats)
+
+    @property
+    def revealed(self) -> dict[Pos, str]:
+        """Every position revealed to everyone in the decks as last shuffled."""
+        return self.decks.revealed
+
+    @property
+    def abandoned(self) -> SeatChange | None:
+        """The ``abandon`` that ended the game (7.7), if one did."""
+        last = self.changes[-1] if self.changes else None
+        return last if last is not None and last.kind == "abandoned" else None
+
+    def expected(self) -> tuple[int, tuple[str, ...]] | None:
+        """The seat that must write the next entry, and the types it may write."""
+        if self.halted is not None or self.phase == "done":
+            return None
+        if self.phase == "open":
+            return 0, ("open",)
+        if self.phase in ("keys", "commit", "reveal", "shuffle", "checkpoint", "result"):
+            return self.turn, (self.phase,)
+        if self.phase == "shares":
+            assert self.shares is not None
+            return self.shares.waiting[0], ("shares",)
+        step = self.step
+        if isinstance(step, Turn):
+            return step.seat, ("act",)
+        if isinstance(step, SecretChoice):
+            return step.seat, ("seal",)
+        if isinstance(step, Open):
+            return step.seat, ("unseal",)
+        raise AssertionError(self.phase)
+
+    def round_number(self) -> int:
+        return self.state.round_number() if self.state is not None else 0
+
+    def context(self, step: str, round: int | None = None) -> Context:
+        number = self.round_number() if round is None else round
+        return Context(PROTOCOL_VERSION, self.table_id, number, step)
+
+    # --------------------------------------------------------------- intake
+
+    def receive(self, wire: bytes) -> Entry | None:
+        """Validate and apply one entry. Returns it, or None for a harmless duplicate.
+
+        Raises :class:`Rejected` (with a blame where a seat is at fault).
+        """
+        if self.halted is not None:
+            raise Rejected("halted", f"the table stopped: {self.halted}")
+        try:
+            entry = parse_entry(wire, self.table_id)
+        except MessageError as exc:
+            raise Rejected(exc.rule, detail(exc)) from exc
+        limit = self._limit(entry.type)
+        if limit is None:
+            raise Rejected("schema", f"unknown entry type {entry.type!r}")
+        if len(entry.wire) > limit:
+            raise Rejected("size", f"{entry.type} entry of {len(entry.wire)} bytes (limit {limit})")
+        if self.seats and (entry.seat >= self.n or self.seats[entry.seat] != entry.author):
+            blame = None
+            if entry.author in self.seats:  # a seated player forging another seat's entry
+                forger = self.seats.index(entry.author)
+                blame = Blame(
+                    forger,
+                    "identity",
+                    f"seat {forger} signed an entry as seat {entry.seat}",
+                    (entry.wire,),
+                )
+                self.blames.append(blame)
+            raise Rejected(
+                "identity", f"entry signed by a key that is not seat {entry.seat}'s", blame
+            )
+        if any(e.wire == entry.wire for e in self.log.entries[-64:]):
+            return None
+        if entry.type in ("void", "abandon") and entry.prev != self.log.head:
+            known = self.log.known(entry)
+            if known is not None:
+                if known.wire == entry.wire:
+                    return None
+            elif self.log.index_of(entry.prev) is not None:
+                return self._fork(entry)
+        try:
+            self.log.check(entry)
+        except LogError as exc:
+            if exc.rule == "equivocation":
+                self._halt(exc.blame)
+            raise Rejected(exc.rule, detail(exc), exc.blame, exc.rule == "equivocation") from exc
+        expected = self.expected()
+        if expected is None:
+            raise Rejected("over", "the game is over: no entry is expected")
+        seat, kinds = expected
+        if (
+            entry.type in ("void", "abandon")
+            and self.can_abandon(seat)
+            and entry.seat == coordinator(seat, self.team_of)
+        ):
+            kinds = (*kinds, entry.type)  # 7.7: the coordinator acts for the table
+            seat = entry.seat
+        if entry.seat != seat or entry.type not in kinds:
+            blame = Blame(
+                entry.seat,
+                "turn",
+                f"{entry.type} from seat {entry.seat}; seat {seat} must write {'/'.join(kinds)}",
+                (entry.wire,),
+            )
+            raise Rejected("turn", blame.detail, blame)
+        try:
+            try:
+                getattr(self, f"_on_{entry.type}")(entry, entry.body)
+            except (EngineError, CryptoError, LobbyError) as exc:
+                raise Rejected(getattr(exc, "rule", "schema"), detail(exc)) from exc
+            except (KeyError, TypeError, ValueError, IndexError, AssertionError) as exc:
+                # A body that slipped past a schema check: the same refusal everywhere.
+                raise Rejected("schema", f"{entry.type}: {type(exc).__name__}: {exc}") from exc
+        except Rejected as exc:
+            if not self.seats:  # before the open, no one is seated: nobody to blame (7.5)
+                raise Rejected(exc.rule, exc.message) from exc
+            blame = exc.blame or Blame(entry.seat, exc.rule, exc.message, (entry.wire,))
+            self._halt(blame)
+            raise Rejected(exc.rule, exc.message, blame, True) from exc
+        self.log.append(entry)
+        self.journal.append(entry.wire)
+        return entry
+
+    def _limit(self, kind: str) -> int | None:
+        limit = TYPE_LIMITS.get(kind)
+        if kind == "shuffle" and self.decks.specs:  # a larger deck has a larger shuffle
+            largest = max(len(d) for d in self.decks.specs.values())
+            limit = max(TYPE_LIMITS["shuffle"], SHUFFLE_BYTES_PER_CARD * largest + 1024)
+        return limit
+
+    def _fork(self, entry: Entry) -> Entry:
+        """7.8: a valid ``void``/``abandon`` at an earlier head ``H`` beats the stalled
+        seat's own entry at ``H``: the log is replayed up to ``H`` and the void applied.
+        Refused unless the entry after ``H`` is the stalled seat's and no voter (nor the
+        coordinator) wrote after ``H`` on this branch: honest voters never build on it,
+        so a quorum cannot rewrite a history it took part in."""
+        index = self.log.index_of(entry.prev)
+        assert index is not None
+        suffix = self.log.entries[index + 1 :]
+        rebuilt = TableReplica(self.table_id)
+        rebuilt.on_private, rebuilt.on_round = self.on_private, self.on_round
+        for old in self.log.entries[: index + 1]:
+            rebuilt.receive(old.wire)
+        expected = rebuilt.expected()
+        if expected is None or suffix[0].seat != expected[0]:
+            raise Rejected("chain", f"{entry.type} does not extend the head of the log")
+        try:
+            applied = rebuilt.receive(entry.wire)
+        except Rejected as exc:  # a bad void off this branch: dropped, its blame kept
+            if exc.blame is not None:
+                self.blames.append(exc.blame)
+            raise Rejected(exc.rule, exc.message, exc.blame) from exc
+        assert applied is not None
+        change = rebuilt.changes[-1]
+        builders = sorted({e.seat for e in suffix if e.seat in (*change.voters, entry.seat)})
+        if builders:
+            raise Rejected(
+                "fork",
+                f"seats {builders} voted at this point and then wrote after it: "
+                f"{entry.type} refused",
+            )
+        journal, forks = [*self.journal, entry.wire], self.forks + 1
+        blames = [b for b in self.blames if b not in rebuilt.blames]
+        self.__dict__.update(rebuilt.__dict__)
+        self.journal, self.forks, self.blames = journal, forks, [*self.blames, *blames]
+        return applied
+
+    def _halt(self, blame: Blame | None) -> None:
+        if blame is not None:
+            self.blames.append(blame)
+            self.halted = blame
+
+    # ------------------------------------------------------------ set-up
+
+    def _on_open(self, entry: Entry, body: dict[str, Any]) -> None:
+        exact_fields(body, {"game", "config", "seats", "names", "fallbacks", "nonce"})
+        if table_id_for(entry.author, bytes_field(body, "nonce", NONCE_BYTES)) != self.table_id:
+            raise Rejected("table", "open: the table id is not bound to this host's key (7.10)")
+        seats, names, fallbacks = body["seats"], body["names"], body["fallbacks"]
+        if not all(isinstance(x, list) for x in (seats, names, fallbacks)) or not (
+            len(names) == len(seats) == len(fallbacks)
+        ):
+            raise Rejected("schema", "open: one name and one fallback per seat")
+        try:
+            self.names = [check_name(n) for n in names]
+            self.fallbacks = [check_fallback(f) for f in fallbacks]
+        except LobbyError as exc:
+            raise Rejected("schema", f"open: {exc}") from exc
+        if not isinstance(body["game"], str) or not all(
+            isinstance(s, bytes) and len(s) == 32 for s in seats
+        ):
+            raise Rejected("schema", "open: a game name and a list of seat keys")
+        if not isinstance(body["config"], dict):
+            raise Rejected("schema", "open: the configuration is a map")
+        try:
+            game = make_game(body["game"], body["config"])
+            players = game.num_players()
+            state = game.new_initial_state()
+            teams = game.teams()
+            ledger = DeckLedger(game.decks())
+        except (EngineError, CryptoError, NotImplementedError) as exc:
+            raise Rejected("schema", f"open: {detail(exc)}") from exc
+        if state.holders():  # every position comes from a joint shuffle (Trut: no `deck`)
+            raise Rejected("schema", "a networked game never knows the deck")
+        if len(seats) != players or len(set(seats)) != len(seats) or seats[0] != entry.author:
+            raise Rejected("schema", "open: one distinct key per seat, the host's first")
+        team_of = [t for s in range(players) for t, team in enumerate(teams) if s in team]
+        if len(team_of) != players:
+            raise Rejected("schema", "open: the game puts every seat in exactly one team")
+        self.seats, self.game, self.state, self.decks = list(seats), game, state, ledger
+        self.team_of = tuple(team_of)
+        self.round_seen = state.round_number()
+        self.phase, self.turn = "keys", 0
+
+    def _advance_turn(self, next_phase: Callable[[], None]) -> None:
+        self.turn += 1
+        if self.turn == self.n:
+            self.turn = 0
+            next_phase()
+
+    def _on_keys(self, entry: Entry, body: dict[str, Any]) -> None:
+        exact_fields(body, {"key", "proof"})
+        try:
+            key = decode_point(bytes_field(body, "key", 33))
+            proof = KeyProof.from_bytes(bytes_field(body, "proof", 64))
+            verify_key(key, proof, self.context("keys"), entry.seat)
+        except CryptoError as exc:
+            raise Rejected("key-proof", str(exc)) from exc
+        if any(bytes(k) == bytes(key) for k in self.elgamal):
+            raise Rejected("key-proof", "a key already used by another seat")
+        self.elgamal.append(key)
+        self._advance_turn(self._after_keys)
+
+    def _after_keys(self) -> None:
+        self.joint = joint_key(self.elgamal)
+        self._drive()
+
+    # -------------------------------------------------- driving the game (7.4)
+
+    def _drive(self) -> None:
+        """Run what the engine asks for until an entry is needed: sets ``phase``."""
+        state = self.state
+        assert state is not None
+        while True:
+            seed, self.seed = self.seed, None  # a run of joint draws ends at anything else
+            if state.round_number() != self.round_seen or (state.is_terminal() and not self.final):
+                self.phase, self.turn = "checkpoint", 0
+                return
+            if state.is_terminal():
+                self.phase, self.turn = "result", 0
+                return
+            requests = state.table_requests(self._shown())
+            disclosures = [r for r in requests if isinstance(r, Disclose)]
+            if disclosures:
+                if self._disclose(disclosures):
+                    return
+                continue
+            if not requests:
+                raise Rejected("engine", "the game is not over and asks for nothing")
+            step = requests[-1]
+            assert not isinstance(step, Disclose)
+            self.step = step
+            if isinstance(step, JointRandom):
+                if seed is None:
+                    self.phase, self.turn, self.draw = "commit", 0, JointDraw(step.label)
+                    return
+                k = draw_index(seed[0], seed[1], len(step.outcomes))
+                state.apply(step.outcomes[k])
+                self.seed = (seed[0], seed[1] + 1)
+            elif isinstance(step, Shuffle):
+                if step.carry:
+                    raise Rejected("hidden", "this table cannot carry positions into a shuffle")
+                if step.deck not in self.decks.specs:
+                    raise Rejected("hidden", f"the game shuffles {step.deck}, not one of its decks")
+                self.phase, self.turn, self.deck = "shuffle", 0, self.decks.open(step.deck)
+                return
+            elif isinstance(step, Reveal):
+                if self._reveal(EVERYONE, step.then, step.positions):
+                    return
+            else:  # Turn, SecretChoice, Open: a seat writes
+                self.phase = "game"
+                return
+
+    def _shown(self) -> dict[int, set[Pos]]:
+        """What each seat was shown of the decks in play: alone, or with everyone."""
+        public = set(self.decks.revealed)
+        return {s: self.disclosed.get(s, set()) | public for s in range(self.n)}
+
+    def _disclose(self, requests: list[Disclose]) -> bool:
+        """Start the private round the disclosures ask for; True if it waits for shares."""
+        owners: dict[int, tuple[Pos, ...]] = {}
+        for request in requests:
+            new = self.decks.sort(request.positions)  # checks they are in play
+            for pos in new:
+                if any(pos in ps for s, ps in self.disclosed.items() if s != request.to):
+                    raise Rejected("hidden", f"{pos} shown to a second seat: not supported yet")
+            if not 0 <= request.to < self.n:
+                raise Rejected("hidden", f"no seat {request.to} to show {new} to")
+            self.disclosed.setdefault(request.to, set()).update(new)
+            owners[request.to] = tuple(new)
+        round_ = ShareRound.plan("disclose", owners, self.decks, self.n)
+        if round_.waiting:
+            self.shares, self.phase = round_, "shares"
+            return True
+        self._private_done(round_)
+        return False
+
+    def _private_done(self, round_: ShareRound) -> None:
+        if self.on_private is not None:
+            self.on_private(self, round_)
+        if self.on_round is not None:
+            self.on_round(self, dict(round_.owners))
+
+    def _reveal(self, seat: int, action: Action, positions: tuple[Pos, ...]) -> bool:
+        """Reveal ``positions`` to everyone, then apply ``action`` identified: at once when
+        every share is posted, else after a public round. True if it waits for shares."""
+        self.pending = (seat, action)
+        missing = [p for p in positions if not self.decks.complete(p, self.n)]
+        round_ = ShareRound.plan("reveal", {EVERYONE: missing}, self.decks, self.n)
+        round_.owners = {EVERYONE: tuple(positions)}
+        if round_.waiting:
+            self.shares, self.phase = round_, "shares"
+            return True
+        self._finish_reveal(positions)
+        return False
+
+    def _finish_reveal(self, positions: tuple[Pos, ...]) -> None:
+        state, pending = self.state, self.pending
+        assert state is not None and pending is not None
+        self.pending = None
+        cards: dict[Pos, str] = {}
+        for pos in positions:
+            try:
+                cards[pos] = self.decks.card(pos)
+            except CryptoError as exc:
+                raise Rejected("reveal", f"{pos}: {exc}") from exc
+        self.decks.revealed.update(cards)
+        if positions and self.on_round is not None:
+            self.on_round(self, {EVERYONE: tuple(positions)})
+        state.apply(state.identify(pending[1], cards))
+
+    def _on_shares(self, entry: Entry, body: dict[str, Any]) -> None:
+        exact_fields(body, {"shares"})
+        round_ = self.shares
+        assert round_ is not None
+        positions = round_.positions_for(entry.seat)
+        self.decks.accept(
+            bytes_field(body, "shares"),
+            entry.seat,
+            self.elgamal[entry.seat],
+            positions,
+            self.context(round_.step),
+        )
+        round_.waiting.pop(0)
+        if round_.waiting:
+            return
+        self.shares = None
+        if round_.step == "reveal":
+            self._finish_reveal(round_.owners[EVERYONE])
+        else:
+            self._private_done(round_)
+        self._drive()
+
+    # ------------------------------------------------------------ chance
+
+    def _on_commit(self, entry: Entry, body: dict[str, Any]) -> None:
+        exact_fields(body, {"commit"})
+        assert self.draw is not None
+        self.draw.commits[entry.seat] = bytes_field(body, "commit", 32)
+        self._advance_turn(lambda: setattr(self, "phase", "reveal"))
+
+    def _draw_context(self) -> Context:
+        assert self.draw is not None
+        return self.context(f"draw/{self.draw.label}")
+
+    def _on_reveal(self, entry: Entry, body: dict[str, Any]) -> None:
+        exact_fields(body, {"value"})
+        draw = self.draw
+        assert draw is not None
+        value = bytes_field(body, "value", 32)
+        if commitment(value, entry.seat, self._draw_context()) != draw.commits[entry.seat]:
+            raise Rejected("commitment", "the revealed value does not open the commitment")
+        draw.values[entry.seat] = value
+        self._advance_turn(self._after_reveal)
+
+    def _after_reveal(self) -> None:
+        draw = self.draw
+        assert draw is not None
+        self.seed = (joint_seed(draw.commits, draw.values, self._draw_context()), 0)
+        self.draw = None
+        self._drive()
+
+    def _on_shuffle(self, entry: Entry, body: dict[str, Any]) -> None:
+        exact_fields(body, {"deck"})
+        step = self.step
+        assert isinstance(step, Shuffle) and self.joint is not None
+        try:
+            result, proof = decode_shuffle(bytes_field(body, "deck"), len(self.deck))
+            verify_shuffle(
+                self.deck,
+                result,
+                proof,
+                self.joint,
+                self.context(f"shuffle/{step.deck}/{entry.seat}"),
+                self.elgamal,
+            )
+        except CryptoError as exc:
+            raise Rejected("shuffle-proof", str(exc)) from exc
+        self.deck = result
+        self._advance_turn(self._after_shuffle)
+
+    def _after_shuffle(self) -> None:
+        step, state = self.step, self.state
+        assert isinstance(step, Shuffle) and state is not None
+        self.decks.install(step.deck, self.deck)
+        self.deck = ()
+        for shown in self.disclosed.values():
+            shown -= {p for p in shown if p.deck == step.deck}
+        state.apply(step.then)
+        self._drive()
+
+    # ------------------------------------------------------------ decisions
+
+    def _decision(self, seat: int, text: Any) -> tuple[Action, tuple[Pos, ...]]:
+        """``text`` as the decision ``seat`` may write now, and the positions it reveals.
+
+        The written form is the concealed one (cards by position, 4) and one of the
+        seat's legal actions: never an action only the table applies (a deal, a void)."""
+        state = self.state
+        assert state is not None
+        if not isinstance(text, str) or not 1 <= len(text) <= MAX_ACTION:
+            raise Rejected("schema", "field 'action' is the decision's notation")
+        action = state.parse_action(text)
+        positions = state.reveals(seat, action)  # public state only: the same refusal anywhere
+        try:  # a replica that knows a card, and one that does not, refuse alike
+            written = state.conceal(seat, action)
+        except EngineError:
+            written = None
+        if written != action or str(action) != text:
+            raise Rejected("schema", f"{text!r}: a decision names cards by position only")
+        legal = {state.conceal(seat, a) for a in state.legal_actions(seat)}
+        if action not in legal and not positions:
+            state.clone().apply(action)  # the engine's own refusal names its rule
+            raise Rejected("decision", f"{text!r} is not a decision of seat {seat} now")
+        if positions and action not in legal:
+            raise Rejected("decision", f"{text!r} is not a decision of seat {seat} now")
+        return action, positions
+
+    def _decide(self, entry: Entry, body: dict[str, Any], extra: set[str], text: Any) -> None:
+        """Apply a seat's decision: reveal what it shows (its own shares in ``body``),
+        then the engine applies it."""
+        action, positions = self._decision(entry.seat, text)
+        own = self.decks.missing(entry.seat, positions)
+        exact_fields(body, extra | ({"shares"} if own else set()))
+        if own:
+            self.decks.accept(
+                bytes_field(body, "shares"),
+                entry.seat,
+                self.elgamal[entry.seat],
+                own,
+                self.context("act"),
+            )
+        if positions:
+            if self._reveal(entry.seat, action, positions):
+                return
+        else:
+            assert self.state is not None
+            self.state.apply(action)
+        self._drive()
+
+    def _on_act(self, entry: Entry, body: dict[str, Any]) -> None:
+        self._decide(entry, body, {"action"}, body.get("action"))
+
+    def _on_seal(self, entry: Entry, body: dict[str, Any]) -> None:
+        exact_fields(body, {"commit"})
+        step, state = self.step, self.state
+        assert isinstance(step, SecretChoice) and state is not None
+        commit = bytes_field(body, "commit", 32)
+        self.sealed[entry.seat, step.label] = Sealed(commit, self.round_number())
+        state.apply(step.sealed)
+        self._drive()
+
+    def _on_unseal(self, entry: Entry, body: dict[str, Any]) -> None:
+        step = self.step
+        assert isinstance(step, Open)
+        sealed = self.sealed.pop((entry.seat, step.label), None)
+        if sealed is None:
+            raise Rejected("seal", f"seat {entry.seat} sealed no choice {step.label}")
+        salt, text = bytes_field(body, "salt", SALT_BYTES), text_field(body, "action", MAX_ACTION)
+        context = self.context(f"seal/{step.label}", sealed.round)
+        if seal_commitment(context, entry.seat, salt, text) != sealed.commit:
+            raise Rejected("commitment", f"the opened {step.label} is not the sealed one")
+        self._decide(entry, body, {"salt", "action"}, text)
+
+    # ------------------------------------------------------------ the end of rounds
+
+    def _on_checkpoint(self, entry: Entry, body: dict[str, Any]) -> None:
+        exact_fields(body, {"hand", "state"})
+        state = self.state
+        assert state is not None
+        digest = bytes_field(body, "state", 32)
+        if type(body["hand"]) is not int or body["hand"] != state.round_number():
+            raise Rejected("checkpoint", f"the checkpoint is for round {state.round_number()}")
+        if digest != bytes.fromhex(state.state_hash()):
+            raise Rejected("checkpoint", "the signed state hash is not the table's")
+        self._advance_turn(self._after_checkpoint)
+
+    def _after_checkpoint(self) -> None:
+        assert self.state is not None
+        self.round_seen, self.final = self.state.round_number(), self.state.is_terminal()
+        self._drive()
+
+    def _on_result(self, entry: Entry, body: dict[str, Any]) -> None:
+        exact_fields(body, {"winner", "state"})
+        assert self.state is not None
+        if body.get("winner") != self.state.winning_team() or bytes_field(
+            body, "state", 32
+        ) != bytes.fromhex(self.state.state_hash()):
+            raise Rejected("result", "the signed result is not the table's")
+        self._advance_turn(lambda: setattr(self, "phase", "done"))
+
+    # ------------------------------------------------ a stalled seat (7.7, 7.8)
+
+    def _waiting_in_game(self, seat: int) -> bool:
+        expected = self.expected()
+        return (
+            expected is not None
+            and expected[0] == seat
+            and self.n >= 2
+            and self.phase in ("shuffle", "shares", "game", "checkpoint")
+            and self.state is not None
+            and not self.state.is_terminal()
+        )
+
+    def can_abandon(self, seat: int) -> bool:
+        """Whether the game may be abandoned for ``seat`` (the seat the table waits for)."""
+        return self._waiting_in_game(seat)
+
+    def can_void(self, seat: int) -> bool:
+        """Whether ``seat`` (the seat the table waits for) may be replaced now (7.7): the
+        game can void the round in progress so that every deck is shuffled again."""
+        if not self._waiting_in_game(seat):
+            return False
+        state = self.state
+        assert state is not None
+        void = state.void_round()
+        if void is None:
+            return not state.holders() and isinstance(state.next_step(), Shuffle)
+        probe = state.clone()
+        try:
+            probe.apply(void)
+        except EngineError:
+            return False
+        return not probe.holders() and isinstance(probe.next_step(), Shuffle)
+
+    def _stalled_quorum(
+        self, author: int, prev: bytes, body: dict[str, Any], taker: bytes | None
+    ) -> tuple[int, tuple[int, ...]]:
+        """The stalled seat and the voters of a ``void``/``abandon`` (7.7)."""
+        expected = self.expected()
+        assert self.state is not None and expected is not None
+        stalled = int_field(body, "seat", 0, self.n - 1)
+        allowed = self.can_void(stalled) if taker is not None else self.can_abandon(stalled)
+        if stalled != expected[0] or not allowed:
+            raise Rejected("votes", f"the table waits for seat {expected[0]}, not {stalled}")
+        if author != coordinator(stalled, self.team_of):
+            raise Rejected("votes", f"seat {author} is not the coordinator for seat {stalled}")
+        try:
+            votes = check_votes(
+                body["votes"],
+                self.table_id,
+                self.seats,
+                self.team_of,
+                prev,
+                stalled,
+                self.round_number(),
+                taker,
+            )
+        except VoteError as exc:
+            raise Rejected("votes", str(exc)) from exc
+        if author not in {v.voter for v in votes}:
+            raise Rejected("votes", "the coordinator votes too")
+        return stalled, tuple(v.voter for v in votes)
+
+    def check_void(
+        self, author: int, prev: bytes, body: dict[str, Any]
+    ) -> tuple[Offer, int, tuple[int, ...]]:
+        """Raise :class:`Rejected` unless ``body`` is a valid ``void`` now; changes nothing."""
+        exact_fields(body, {"seat", "votes", "offer"})
+        try:
+            offer = parse_offer(body["offer"], self.table_id)
+        except VoteError as exc:
+            raise Rejected("offer", str(exc)) from exc
+        stalled, voters = self._stalled_quorum(author, prev, body, offer.id)
+        if (offer.seat, offer.hand, offer.entry.prev) != (stalled, self.round_number(), prev):
+            raise Rejected("offer", "the offer is for this seat, hand and point of the log")
+        if offer.identity in self.seats or offer.identity in self.retired:
+            raise Rejected("offer", "the taker must be a newcomer: a key that never held a seat")
+        if any(bytes(k) == bytes(offer.key) for k in self.elgamal):
+            raise Rejected("offer", "an ElGamal key already used at this table")
+        return offer, stalled, voters
+
+    def check_abandon(self, author: int, prev: bytes, body: dict[str, Any]) -> tuple[int, ...]:
+        """Raise :class:`Rejected` unless ``body`` is a valid ``abandon`` now."""
+        exact_fields(body, {"seat", "votes"})
+        return self._stalled_quorum(author, prev, body, None)[1]
+
+    def _on_void(self, entry: Entry, body: dict[str, Any]) -> None:
+        """A newcomer takes the stalled seat with its own keys: the round in progress is
+        voided (the engine's ``void_round``, D16 for Trut) and every deck shuffled again."""
+        offer, stalled, voters = self.check_void(entry.seat, entry.prev, body)
+        state = self.state
+        assert state is not None
+        void = state.void_round()
+        if void is not None:
+            state.apply(void)
+        self.retired.add(self.seats[stalled])
+        self.seats[stalled], self.names[stalled] = offer.identity, offer.name
+        self.elgamal[stalled] = offer.key
+        self.joint = joint_key(self.elgamal)
+        self.decks.clear()
+        self.shares, self.pending, self.draw, self.seed = None, None, None, None
+        self.disclosed, self.sealed, self.deck = {}, {}, ()
+        self.round_seen = state.round_number()
+        self.replaced.append((stalled, len(self.log)))
+        self.changes.append(
+            SeatChange(
+                "replaced",
+                stalled,
+                len(self.log),
+                state.round_number(),
+                voters,
+                entry.seat,
+                offer.identity,
+                offer.name,
+            )
+        )
+        self._drive()
+
+    def _on_abandon(self, entry: Entry, body: dict[str, Any]) -> None:
+        """The game ends here with no winner; the stalled seat is blamed."""
+        voters = self.check_abandon(entry.seat, entry.prev, body)
+        stalled = body["seat"]
+        self.changes.append(
+            SeatChange("abandoned", stalled, len(self.log), self.round_number(), voters, entry.seat)
+        )
+        self.blames.append(
+            Blame(
+                stalled,
+                "stalled",
+                f"the table waited for seat {stalled}; seats {list(voters)} abandoned the game",
+                tuple(body["votes"]),
+            )
+        )
+        self.phase = "done"
