@@ -291,8 +291,8 @@ class TablePeer:
         if opened is None:  # lost with a crash before it was saved: nothing to open
             raise LocalError("seal", f"this seat does not know its sealed {step.label}")
         salt, text = opened
-        body: dict[str, Any] = {"salt": salt, "action": text}
-        return self._with_shares(body, replica.state.parse_action(text))  # type: ignore[union-attr]
+        assert replica.state is not None
+        return self._with_shares({"salt": salt, "action": text}, replica.state.parse_action(text))
 
     def _with_shares(self, body: dict[str, Any], action: Action) -> dict[str, Any]:
         """``body`` with this seat's own shares of the positions ``action`` reveals."""
@@ -399,13 +399,13 @@ class TablePeer:
             action = state.parse_action(text)
             written = state.conceal(self.seat, action)
             positions = state.reveals(self.seat, written)
-            cards = {p: state.identity_of(p) for p in positions}
+            cards = {p: c for p in positions if (c := state.identity_of(p)) is not None}
             legal = {state.conceal(self.seat, a) for a in state.legal_actions(self.seat)}
             probe = state.clone()  # the rules judge a copy: nothing changes here
             if isinstance(step, SecretChoice):
                 probe.apply(action)  # a state accepts the choice itself when sealing it
-            elif None not in cards.values():
-                probe.apply(probe.identify(written, cards))  # type: ignore[arg-type]
+            elif len(cards) == len(positions):  # a card it does not know: the table judges
+                probe.apply(probe.identify(written, cards))
         except EngineError as exc:
             raise LocalError(getattr(exc, "rule", "notation"), detail(exc)) from exc
         if written not in legal:  # the engine took it: an action only the table applies
