@@ -72,6 +72,19 @@ def test_no_peer_ever_sees_another_seats_unplayed_card():
         played = {p for cards, _, _ in state.tricks for _, p, _ in cards}
         played |= {p for _, p, _ in state.trick}
         assert set(state.known) <= mine | played
+    # A replica with no seat (a spectator, an audit) knows the played cards alone.
+    from trutnet.protocol.table import TableReplica
+
+    spectator = TableReplica(table.peers[0].replica.table_id)
+    for wire in table.log:
+        spectator.receive(wire)
+    state = spectator.state
+    played = {p for cards, _, _ in state.tricks for _, p, _ in cards} | {
+        p for _, p, _ in state.trick
+    }
+    assert set(state.known) == played == {p.index for p in spectator.revealed}
+    unplayed = [p for s in range(3) for p in state.holdings[s]]
+    assert unplayed and not any(spectator.decks.complete(pos(p), 3) for p in unplayed)
 
 
 # ---------------------------------------------------------------- cheats
