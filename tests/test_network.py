@@ -41,6 +41,52 @@ def test_four_processes_play_a_whole_game_over_the_embedded_broker(embedded, tmp
     assert len(times) == len(signed) and all(t >= 0 for t in times)
 
 
+def test_the_test_game_plays_in_two_processes_over_the_embedded_broker(
+    embedded, tmp_path, monkeypatch
+):
+    """Tokens (tests/games/tokens.py), a game the table knows only by its engine
+    description, loaded in each process from ``$TRUTNET_GAME_PLUGINS``: a host and a
+    joiner play it to the end, agree on every hash, and the transcript verifies."""
+    import os
+    from pathlib import Path
+
+    from trutnet.runtime.seat_process import announced_table
+
+    from .network_helpers import EARLY, spawn
+
+    root = Path(__file__).resolve().parents[1]  # where `tests.games.plugin` is found
+    monkeypatch.setenv("TRUTNET_GAME_PLUGINS", "tests.games.plugin")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")]))
+    common = ["--seed", "net-tokens", "--json", "--broker", embedded, "--bot", "random"]
+    host = spawn(
+        ["host", "--game", "tokens", "--no-announce", "--store", str(tmp_path / "h"), *common]
+    )
+    table, early = announced_table(host)
+    EARLY[host.pid] = early
+    assert '"game": "tokens"' in "".join(early)  # the lobby says which game
+    guest = spawn(
+        ["join", "--table", table, "--name", "guest", "--store", str(tmp_path / "g"), *common]
+    )
+    results = [result_of(p) for p in (host, guest)]
+    assert len({r["state_hash"] for r in results}) == 1
+    assert all(r["halted"] is None for r in results)
+    assert [r["seats"] for r in results] == [[0], [1]]
+    assert results[0]["hands"] == 4  # the bets, then three rounds: a checkpoint each
+    from trutnet.engine import GAMES, register_game
+    from trutnet.protocol.audit import audit
+    from trutnet.store import PeerStore
+
+    from .games.tokens import TokensGame
+
+    wires = PeerStore(tmp_path / "h" / "seat-0").entries()
+    register_game(TokensGame)
+    try:
+        report = audit(bytes.fromhex(table), wires)
+    finally:
+        GAMES.pop("tokens")
+    assert report.ok and report.counts["seal"] == report.counts["unseal"] == 8
+
+
 def test_four_processes_play_a_whole_game_over_mosquitto(tmp_path):
     with mosquitto() as url:
         play(url, 4, tmp_path, "net-mosquitto")

@@ -324,9 +324,33 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+PLUGINS_VARIABLE = "TRUTNET_GAME_PLUGINS"
+
+
+def load_game_plugins(value: str) -> str | None:
+    """Import each module that ``value`` names (comma-separated, from
+    ``$TRUTNET_GAME_PLUGINS``): a game plugin registers its games with
+    :func:`trutnet.engine.register_game` when imported, so that this process can host,
+    join, follow or verify a table of them. Returns what went wrong, or None."""
+    import importlib
+
+    for name in (n.strip() for n in value.split(",")):
+        if not name:
+            continue
+        try:
+            importlib.import_module(name)
+        except Exception as exc:
+            return f"${PLUGINS_VARIABLE}: cannot load {name!r}: {type(exc).__name__}: {exc}"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    problem = load_game_plugins(os.environ.get(PLUGINS_VARIABLE, ""))
+    if problem is not None:
+        print(f"trutnet {args.command}: {problem[:300]}", file=sys.stderr)
+        return 2
     try:
         return _command(args, parser)
     except KeyboardInterrupt:

@@ -149,16 +149,29 @@ def _broker_event(
 
 
 def game_of(args: argparse.Namespace) -> Game:
-    """The game a command line asks for: Trut, from ``--players``, ``--variant`` and
-    ``--sum-on-patte`` (built through the engine's registry)."""
+    """The game a command line asks for, built through the engine's registry: Trut from
+    ``--players``, ``--variant`` and ``--sum-on-patte``, or another registered game
+    (``--game NAME``) with its default configuration."""
+    name = getattr(args, "game", "trut")
+    if name != "trut":
+        return make_game(name)
     options = {"players": args.players, "variant": args.variant}
     return make_game("trut", {**options, "sum_on_patte": args.sum_on_patte})
 
 
 def cmd_host(args: argparse.Namespace) -> int:
+    from trutnet.engine import ConfigError
     from trutnet.net.private import PasswordError
 
-    game = game_of(args)
+    try:
+        game = game_of(args)
+    except ConfigError as exc:
+        print(f"trutnet host: {exc}", file=sys.stderr)
+        return 2
+    bot_kind = "heuristic" if game.name == "trut" else "random"
+    if game.name != "trut" and args.bot == "heuristic":
+        print("trutnet host: the heuristic bot plays Trut only (--bot random)", file=sys.stderr)
+        return 2
     if not 0 <= args.bots < game.num_players():
         print(f"trutnet host: --bots is 0..{game.num_players() - 1}", file=sys.stderr)
         return 2
@@ -201,6 +214,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                 name=args.name,
                 table_name=args.table_name,
                 bots=args.bots,
+                bot_kind=bot_kind,
                 host_bot=args.bot,
                 store=args.store,
                 seed=args.seed,
@@ -890,6 +904,12 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
         formatter_class=HelpFormatter,
     )
     _table_options(hp, 4, "Host")
+    hp.add_argument(
+        "--game",
+        default="trut",
+        help="the game to host: trut (with the options above), or a game that a module "
+        "of $TRUTNET_GAME_PLUGINS registers (its default configuration)",
+    )
     hp.add_argument("--broker", type=broker_arg, help="use an external broker mqtt://host:port")
     hp.add_argument(
         "--bind",
