@@ -42,13 +42,20 @@ MAX_DECK = 4096
 """Largest deck a game may declare (a bound for whoever decodes a position)."""
 
 
+_NAMES_SEEN: set[str] = set()  # names already found good (a few decks): checked once
+
+
 def _check_name(name: str, what: str) -> None:
+    if type(name) is str and name in _NAMES_SEEN:
+        return
     if (
         not isinstance(name, str)
         or not 1 <= len(name) <= 32
         or not all(c.isascii() and (c.isalnum() or c in "-_/") for c in name)
     ):
         raise NotationError(f"bad {what} name {name!r}: 1-32 of a-z A-Z 0-9 - _ /")
+    if len(_NAMES_SEEN) < 256:
+        _NAMES_SEEN.add(name)
 
 
 @dataclass(frozen=True, slots=True)
