@@ -544,8 +544,7 @@ def test_the_real_table_runs_the_rounds_the_description_asks_for(config, seed, b
         for seat, (commit, value) in enumerate(values):
             digest = b"trutnet/v1/commit" + context + seat.to_bytes(2, "big") + value
             assert hashlib.sha256(digest).digest() == commit
-        joint = b"trutnet/v1/joint" + context + b"".join(v for _, v in values)
-        seed = hashlib.sha256(joint).digest()
+        seed = hashlib.sha256(b"trutnet/v1/draw" + b"".join(v for _, v in values)).digest()
         replay = game.new_initial_state()
         for k, expected in enumerate(draws):
             step = replay.next_step()

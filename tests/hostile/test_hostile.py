@@ -95,7 +95,9 @@ def forged_entries(out: Outsider) -> list[bytes]:
     last = parse_entry(out.seen.log[-1])
     bodies = {
         "act": {"action": "fold"},
-        "play": {"position": 0, "share": b"\x02" + bytes(32)},
+        "play": {"position": 0, "share": b"\x02" + bytes(32)},  # a type of version 1
+        "seal": {"commit": bytes(32)},
+        "unseal": {"salt": bytes(32), "action": "bet 1"},
         "shares": {"shares": b"\x00"},
         "checkpoint": {"hand": 0, "state": bytes(32)},
         "result": {"winner": 0, "state": bytes(32)},
@@ -110,8 +112,9 @@ def forged_entries(out: Outsider) -> list[bytes]:
             "name": "Bot 1",
         },
     }
+    pairs = [*bodies.items(), ("act", {"action": "play @0", "shares": b"\x02" + bytes(32)})]
     for seat in range(2):
-        for kind, body in bodies.items():
+        for kind, body in pairs:
             for seq in (0, last.seq + 1, 2**31):
                 entries.append(
                     sign_entry(

@@ -2,8 +2,10 @@
 
 * **Joint random draws** (the engine's ``JointRandom``): every seat in seat order
   writes ``commit``, a commitment (8.9, context step ``draw/<label>``) to 32 random
-  bytes, then every seat writes ``reveal`` with its bytes. The seed is 8.9's joint
-  seed; the draw is ``outcomes[k]`` for ``k = draw(SHA-256(seed || u32(0)), len)``.
+  bytes, then every seat writes ``reveal`` with its bytes. The seed is
+  ``SHA-256("trutnet/v1/draw" || v_0 || ... || v_{n-1})`` (fresh values each time: the
+  commitments bind them to this table, round and draw); the draw is ``outcomes[k]``
+  for ``k = draw(SHA-256(seed || u32(0)), len)``.
   When the engine asks for another joint draw right away (nothing disclosed, decided
   or checkpointed in between: the first-Donneur draws of Trut, T3), the same seed
   serves it with counter 1, then 2...; no seat could act on knowing it.
@@ -25,6 +27,7 @@ from trutnet.crypto.randomness import draw
 
 SALT_BYTES = 32
 SEAL_DOMAIN = b"trutnet/v1/seal"
+DRAW_DOMAIN = b"trutnet/v1/draw"
 
 
 def draw_index(seed: bytes, counter: int, bound: int) -> int:

@@ -21,6 +21,7 @@ for a seat, the coordinator may write ``void`` or ``abandon`` (7.7, :mod:`.repla
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -36,7 +37,7 @@ from trutnet.crypto import (
 )
 from trutnet.crypto.elgamal import Ciphertext
 from trutnet.crypto.group import Point
-from trutnet.crypto.randomness import commitment, joint_seed
+from trutnet.crypto.randomness import commitment
 from trutnet.engine import make_game
 from trutnet.engine.api import Action, Game, GameState
 from trutnet.engine.errors import EngineError
@@ -52,7 +53,14 @@ from trutnet.engine.hidden import (
     Turn,
 )
 from trutnet.protocol.blame import Blame
-from trutnet.protocol.commitments import SALT_BYTES, JointDraw, Sealed, draw_index, seal_commitment
+from trutnet.protocol.commitments import (
+    DRAW_DOMAIN,
+    SALT_BYTES,
+    JointDraw,
+    Sealed,
+    draw_index,
+    seal_commitment,
+)
 from trutnet.protocol.envelope import PROTOCOL_VERSION, Entry, MessageError, parse_entry
 from trutnet.protocol.lobby import NONCE_BYTES, LobbyError, check_fallback, check_name, table_id_for
 from trutnet.protocol.log import LogError, TableLog
@@ -501,7 +509,8 @@ class TableReplica(StalledSeats):
     def _after_reveal(self) -> None:
         draw = self.draw
         assert draw is not None
-        self.seed = (joint_seed(draw.commits, draw.values, self._draw_context()), 0)
+        values = b"".join(draw.values[s] for s in range(self.n))
+        self.seed = (hashlib.sha256(DRAW_DOMAIN + values).digest(), 0)
         self.draw = None
         self._drive()
 
