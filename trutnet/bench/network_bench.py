@@ -16,8 +16,9 @@
    under the same load when Mosquitto is installed, the one in use first. The figure
    measures the broker and the network stack, not the crypto.
 
-A played card's time (``card_ms``) runs from the moment its ``play`` entry is appended
-at the player to the moment every peer has the revealed card: each process stamps
+A played card's time (``card_ms``) runs from the moment its play (an ``act`` that
+reveals a card, carrying its author's share) is appended at the player to the moment
+every peer has the revealed card: each process stamps
 both on the machine's monotonic clock and the benchmark takes, per play, the last
 peer's stamp minus the player's. With ``--hop-delay-ms D`` the game alone is played,
 through a proxy that delays every hop between a peer and the broker by ``D`` ms

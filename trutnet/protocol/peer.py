@@ -26,7 +26,7 @@ from trutnet.crypto.identity import Identity
 from trutnet.crypto.randomness import commitment
 from trutnet.engine.api import Action, Game
 from trutnet.engine.errors import EngineError
-from trutnet.engine.hidden import Open, Pos, SecretChoice, Shuffle, Turn
+from trutnet.engine.hidden import Open, SecretChoice, Shuffle, Turn
 from trutnet.protocol.commitments import SALT_BYTES, seal_commitment
 from trutnet.protocol.envelope import Entry, parse_entry, sign_entry
 from trutnet.protocol.lobby import LobbyError, check_name, table_id_for
@@ -419,11 +419,3 @@ class TablePeer:
             return self._sign("seal", {"commit": commit})
         assert isinstance(step, Turn)
         return self._sign("act", self._with_shares({"action": str(written)}, written))
-
-    def known_cards(self) -> dict[Pos, str]:
-        """Every position of the decks in play whose card this seat knows."""
-        state = self.replica.state
-        if state is None:
-            return {}
-        held = [p for ps in state.holders().values() for p in ps]
-        return {p: c for p in held if (c := state.identity_of(p)) is not None}
