@@ -36,9 +36,12 @@ DECK = Deck("french32", tuple(str(c) for c in FULL_DECK))
 DECK_SIZE = len(DECK)
 
 
+_POSITIONS = tuple(DECK.position(i) for i in range(DECK_SIZE))
+
+
 def pos(index: int) -> Pos:
     """The position ``index`` of Trut's deck."""
-    return Pos(DECK.name, index)
+    return _POSITIONS[index] if 0 <= index < DECK_SIZE else Pos(DECK.name, index)
 
 
 class TrutHidden:
