@@ -461,12 +461,14 @@ async def watch_lobby(
     seat: LocalSeat,
     timeout: float = LOBBY_TIMEOUT,
     password: str | None = None,
+    spectator: bool = False,
 ) -> None:
-    """Until ``seat`` is seated (the host's ``open`` names it), watch the table's lobby
-    announcement: :class:`JoinError` when no host has been there for ``timeout`` s
-    (never came, or left: its last will clears the announcement), when the table has
-    been playing without this seat for ``timeout`` s (every seat taken), or when the
-    broker cannot be reached again for ``timeout`` s."""
+    """Until ``seat`` is seated (the host's ``open`` names it; a ``spectator``'s: until
+    it has the ``open``), watch the table's lobby announcement: :class:`JoinError` when
+    no host has been there for ``timeout`` s (never came, or left: its last will clears
+    the announcement), when the table has been playing without this seat for
+    ``timeout`` s (every seat taken; not for a spectator), or when the broker cannot be
+    reached again for ``timeout`` s."""
     import aiomqtt
 
     loop = asyncio.get_running_loop()
@@ -475,8 +477,11 @@ async def watch_lobby(
     since = loop.time()
     lost: float | None = None  # since when the broker cannot be reached
 
+    def opened() -> bool:
+        return seat.peer is not None and seat.peer.replica.state is not None
+
     def check() -> None:
-        if seat.peer is not None or loop.time() - since < timeout:
+        if opened() or loop.time() - since < timeout:
             return
         if status is None:
             if seen is None:
@@ -485,12 +490,12 @@ async def watch_lobby(
                     f"(waited {timeout:g} s): the table id is wrong, or its host has left"
                 )
             raise JoinError(f"the host of table {table_id.hex()} left before the game started")
-        if status != "open":
+        if status != "open" and not spectator:
             raise JoinError(
                 f"table {table_id.hex()} is {status} without this seat: every seat is taken"
             )
 
-    while seat.peer is None:
+    while not opened():
         try:
             async with aiomqtt.Client(
                 endpoint.host, endpoint.port, timeout=5, **credentials(password)
@@ -498,7 +503,7 @@ async def watch_lobby(
                 await client.subscribe(topics.lobby(table_id), qos=1)
                 lost = None
                 messages = aiter(client.messages)
-                while seat.peer is None:
+                while not opened():
                     try:
                         message = await asyncio.wait_for(anext(messages), 0.5)
                     except TimeoutError:
