@@ -326,7 +326,7 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             return _selfplay(args, parser)
         if args.command == "verify":
             return _verify(args)
-        if args.command in ("host", "join", "tables", "play"):
+        if args.command in ("host", "join", "tables", "play", "watch"):
             from trutnet.runtime import commands
 
             commands.install_signal_exit()
@@ -335,6 +335,7 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 "join": commands.cmd_join,
                 "tables": commands.cmd_tables,
                 "play": commands.cmd_play,
+                "watch": commands.cmd_watch,
             }[args.command]
             return handler(args)
         return _bench(args)
