@@ -325,3 +325,55 @@ def test_every_screen_of_a_spectator_is_public_and_fits_80x24():
     assert watching.dismiss()  # the last hand first, then the end screen
     end = watching.screen_text()
     assert end.startswith(" Game over — ") and "you win" not in end
+
+
+@pytest.mark.timeout(120)
+def test_a_private_table_is_watched_with_its_password_only(tmp_path):
+    """``watch`` on a private table: refused in one line without the password or with a
+    wrong one; with ``--private`` and the password it gets in."""
+    from trutnet.net.private import PASSWORD_ENV
+
+    secret = "correct horse battery"
+    env = {**person_env(tmp_path), PASSWORD_ENV: secret}
+    host = track(
+        subprocess.Popen(
+            [*TRUTNET, "host", "--players", "3", "--private", "--no-announce", "--json"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            env=env,
+        )
+    )
+    assert host.stdout is not None
+    first = json.loads(host.stdout.readline())
+    url, table = first["broker"], first["table"]
+    where = ["watch", "--broker", url, "--table", table, "--json"]
+    stranger = {k: v for k, v in env.items() if k != PASSWORD_ENV}
+    code, out, err, _ = run_cli(where, stranger, tmp_path)
+    assert code == 1 and out == ""
+    assert err.strip() == (
+        f"trutnet watch: the table at {url} is private: it needs the table password "
+        f"(watch --private, or set {PASSWORD_ENV})"
+    )
+    code, out, err, _ = run_cli([*where, "--private"], {**env, PASSWORD_ENV: "guess"}, tmp_path)
+    assert code == 1 and err.strip() == (
+        f"trutnet watch: the table at {url} refused the password: wrong table password"
+    )
+    friend = track(
+        subprocess.Popen(
+            [*TRUTNET, *where, "--private"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            env=env,
+        )
+    )
+    assert friend.stdout is not None
+    assert json.loads(friend.stdout.readline())["event"] == "connected"
+    listed = json.loads(friend.stdout.readline())  # it sees itself among the spectators
+    assert listed["event"] == "watchers" and listed["watchers"][0]["name"] == "alice"
+    friend.kill()
+    friend.communicate(timeout=30)
+    assert secret not in err + out

@@ -343,7 +343,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         return 2
     options = Options(stall_timeout=args.stall_timeout, give_up_after=args.give_up_after)
     try:
-        _run(probe_broker(endpoint, password=password))
+        _run(probe_broker(endpoint, password=password, command="watch"))
         _run(lobby_status(table_id, endpoint, args.lobby_timeout, password))  # a host is there
         if args.json:
             emit = _printer(True, args.name)

@@ -379,11 +379,15 @@ def _reason(exc: BaseException, timeout: float) -> str:
 
 
 async def probe_broker(
-    endpoint: Endpoint, timeout: float = PROBE_TIMEOUT, password: str | None = None
+    endpoint: Endpoint,
+    timeout: float = PROBE_TIMEOUT,
+    password: str | None = None,
+    command: str = "join",
 ) -> None:
     """Connect to the MQTT broker at ``endpoint`` (with a private table's ``password``)
     and leave; :class:`JoinError` saying why when that does not work within
-    ``timeout`` seconds, or when the broker refuses our password (or our lack of one)."""
+    ``timeout`` seconds, or when the broker refuses our password (or our lack of one:
+    the message says what to give ``command``)."""
     import aiomqtt
 
     from trutnet.net.private import refusal, refused_message
@@ -406,7 +410,7 @@ async def probe_broker(
             pass
     except (aiomqtt.MqttError, OSError, TimeoutError) as exc:
         if refusal(exc):
-            raise JoinError(refused_message(endpoint, password)) from None
+            raise JoinError(refused_message(endpoint, password, command)) from None
         raise JoinError(
             f"{where}: it does not answer as an MQTT broker ({_reason(exc, timeout)})"
         ) from None
