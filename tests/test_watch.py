@@ -377,3 +377,47 @@ def test_a_private_table_is_watched_with_its_password_only(tmp_path):
     friend.kill()
     friend.communicate(timeout=30)
     assert secret not in err + out
+
+
+def test_a_spectators_saved_transcript_verifies(tmp_path, capsys):
+    """What a spectator saves at the end is the table's whole public log, which
+    ``trutnet verify`` checks like a player's; its result names no seat."""
+    import asyncio
+
+    from trutnet.cli import main
+    from trutnet.engine.games.trut import TrutConfig
+    from trutnet.runtime.seat_process import Hooks, host
+    from trutnet.runtime.table_runtime import Options
+    from trutnet.runtime.watch import watch
+
+    broker = EmbeddedBroker()
+    endpoint = broker.start()
+    saved = tmp_path / "watched.json"
+    tables: list[str] = []
+
+    async def scenario():
+        game = asyncio.create_task(
+            host(
+                TrutConfig(2),
+                [endpoint],
+                bots=1,
+                seed="watch-transcript",
+                options=Options(linger=5),
+                on_announce=lambda m: tables.append(m["table"]),
+            )
+        )
+        while not tables:
+            await asyncio.sleep(0.01)
+        spectator = await watch(
+            bytes.fromhex(tables[0]), [endpoint], "Eve", hooks=Hooks(transcript=saved)
+        )
+        return await game, spectator
+
+    try:
+        played, watched = asyncio.run(scenario())
+    finally:
+        broker.stop()
+    assert watched.seats == [] and watched.state_hash == played.state_hash
+    assert main(["verify", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"table {tables[0]}") and "OK: the transcript is valid;" in out
