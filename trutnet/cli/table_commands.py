@@ -941,4 +941,8 @@ def install_signal_exit() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
 
-logging.getLogger("aiomqtt").setLevel(logging.CRITICAL)
+# The MQTT client's own lines (paho's "failed to receive on socket: ...", through
+# aiomqtt's default "mqtt" logger, for every client a command opens) are for debugging:
+# a command reports a lost broker itself, in one line.
+for _name in ("aiomqtt", "mqtt"):
+    logging.getLogger(_name).setLevel(logging.CRITICAL)
