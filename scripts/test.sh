@@ -17,4 +17,5 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 fi
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 ruff check trutnet tests
+lint-imports  # the layering contracts of pyproject.toml ([tool.importlinter])
 python3 -m pytest -q "$@"

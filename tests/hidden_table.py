@@ -31,7 +31,7 @@ from trutnet.engine.hidden import (
     Turn,
 )
 
-EVERYONE = -1  # the key of a public reveal among a round's owners (as table.py)
+EVERYONE = -1  # the key of a public reveal among a round's owners (a play, 7.4)
 Chooser = Callable[[int, GameState], Action]
 
 

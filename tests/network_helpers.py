@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from trutnet.runtime.commands import announced_table
+from trutnet.runtime.seat_process import announced_table
 
 TRUTNET = [sys.executable, "-m", "trutnet"]
 

@@ -29,8 +29,16 @@ def play(url, players, tmp_path, seed):
 
 
 def test_four_processes_play_a_whole_game_over_the_embedded_broker(embedded, tmp_path):
+    from trutnet.bench.network_bench import card_times
+
     results = play(embedded, 4, tmp_path, "net-embedded")
     assert results[0]["winner"] in (0, 1) and results[0]["hands"] >= 1
+    # The bench's card figure: each play stamped once by its player, its card by everyone.
+    signed = [k for r in results for k in r["plays_signed"]]
+    assert signed and len(set(signed)) == len(signed)
+    assert all(set(r["cards_known"]) == set(signed) for r in results)
+    times = card_times(results)
+    assert len(times) == len(signed) and all(t >= 0 for t in times)
 
 
 def test_four_processes_play_a_whole_game_over_mosquitto(tmp_path):
@@ -38,7 +46,49 @@ def test_four_processes_play_a_whole_game_over_mosquitto(tmp_path):
         play(url, 4, tmp_path, "net-mosquitto")
 
 
-def test_broker_load_replay_measures_hands_messages_and_cpu(broker_kind):
+def test_the_delay_proxy_delays_every_hop_and_keeps_the_order():
+    """``bench network --hop-delay-ms``: each chunk arrives D ms late each way, in
+    order, and chunks in flight are delayed side by side, not one after another."""
+    import asyncio
+    import time
+
+    from trutnet.bench.delay_proxy import DelayProxy
+    from trutnet.net.broker import Endpoint
+
+    async def echo(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while data := await reader.read(1024):
+            writer.write(data)
+            await writer.drain()
+        writer.close()
+
+    async def main() -> tuple[bytes, bytes, float, float]:
+        server = await asyncio.start_server(echo, "127.0.0.1", 0)
+        target = Endpoint("127.0.0.1", server.sockets[0].getsockname()[1])
+        with DelayProxy(target, 50) as proxy:
+            reader, writer = await asyncio.open_connection("127.0.0.1", proxy.port)
+            began, sent, got = time.monotonic(), b"", b""
+            for k in range(20):
+                chunk = f"<{k:02d}>".encode()
+                writer.write(chunk)
+                await writer.drain()
+                sent += chunk
+                await asyncio.sleep(0.002)
+            got = await reader.read(1024)
+            first = time.monotonic() - began
+            while len(got) < len(sent):
+                got += await reader.read(1024)
+            elapsed = time.monotonic() - began
+            writer.close()
+        server.close()
+        return sent, got, first, elapsed
+
+    sent, got, first, elapsed = asyncio.run(main())
+    assert got == sent
+    assert first >= 0.1  # up to the server and back down: two hops of 50 ms
+    assert elapsed < 1.0  # 20 chunks one after another would take 2 s
+
+
+def test_broker_load_replay_measures_hands_messages_and_cpu():
     from trutnet.bench.network_bench import max_tables
 
     broker = EmbeddedBroker()

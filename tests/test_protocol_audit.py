@@ -105,6 +105,34 @@ def test_verify_command_accepts_and_rejects(game, tmp_path):
     assert missing.returncode == 2
 
 
+def test_a_transcript_of_protocol_version_1_is_refused_naming_both_versions():
+    """``tests/vectors/transcript-v1.json`` is a whole game saved by trutnet at protocol
+    version 1 (each play followed by a share round): 2 players from 6 Longs and 2 Petits
+    each, ``play_memory_game(TrutConfig(2, start=StartPosition((6, 6), (2, 2), 0)),
+    "v1-b", ["heuristic"] * 2)``. This version refuses its first entry, and says why."""
+    from pathlib import Path
+
+    from trutnet.protocol.envelope import PROTOCOL_VERSION
+
+    path = Path(__file__).parent / "vectors/transcript-v1.json"
+    table_id, wires = load_transcript(path)
+    report = audit(table_id, wires)
+    assert not report.ok and report.failed_at == 0 and report.blame is None
+    assert report.failure == (
+        f"[version] an entry of protocol version 1; this trutnet speaks version {PROTOCOL_VERSION}"
+    )
+    assert PROTOCOL_VERSION == 2
+    verify = subprocess.run(
+        [sys.executable, "-m", "trutnet", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert verify.returncode == 1 and "Traceback" not in verify.stderr
+    assert "FAILED: entry 0: [version] an entry of protocol version 1; " in verify.stderr
+    assert "this trutnet speaks version 2" in verify.stderr
+
+
 def test_peer_killed_mid_hand_resumes_from_its_files(tmp_path):
     table = new_memory_table(TrutConfig(3), "resume", ["heuristic"] * 3)
     table.attach_stores(tmp_path)

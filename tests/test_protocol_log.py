@@ -57,7 +57,8 @@ def test_tampered_or_forged_entries_are_refused():
 @pytest.mark.parametrize(
     "mutate,rule",
     [
-        (lambda env: [2, *env[1:]], "version"),
+        (lambda env: [env[0] - 1, *env[1:]], "version"),  # version 1: plays had share rounds
+        (lambda env: [env[0] + 1, *env[1:]], "version"),
         (lambda env: [env[0], b"short", *env[2:]], "encoding"),
         (lambda env: [*env[:2], 16, *env[3:]], "encoding"),
         (lambda env: [*env[:4], -1, *env[5:]], "encoding"),
@@ -153,6 +154,9 @@ def test_protocol_doc_describes_every_message_type():
 
 
 def test_signed_entry_vector():
+    """The vector changes with the protocol version (the envelope carries it): on a
+    deliberate version change, write this entry's new ``wire`` and ``id`` into
+    ``tests/vectors/protocol.json`` and ``docs/protocol.md`` part 10."""
     import json
     from pathlib import Path
 

@@ -21,6 +21,7 @@ from trutnet.net.memory import play_memory_game
 from trutnet.protocol.envelope import (
     GENESIS,
     MAX_ENTRY_BYTES,
+    PROTOCOL_VERSION,
     SIGN_DOMAIN,
     parse_entry,
     sign_entry,
@@ -217,6 +218,180 @@ def test_playing_a_card_not_dealt_to_you_is_blamed():
     assert_blamed(errors, seat, "T5")
 
 
+# ------------------------------------------- a play reveals its card (7.4, version 2)
+
+
+def _to_play(seed, config=None):
+    """A table where some seat must play a card; that seat's peer."""
+    table = run_until(
+        config or TrutConfig(4),
+        lambda t: any(p.decide() and p.replica.state.phase == "play" for p in t.peers),
+        seed=seed,
+    )
+    return table, next(p for p in table.peers if p.decide())
+
+
+def test_a_play_reveals_its_card_from_the_entry_alone():
+    """The other seats' shares of the position are in the log from the deal round; the
+    ``play`` entry adds the player's own, and every replica turns the card over on that
+    entry: no share round follows it, the next entry is the game's."""
+    table, player = _to_play("reveal")
+    state = player.replica.state
+    pos = state.holdings[player.seat][0]
+    card = state.known[pos]  # the player knows its card; nobody else does yet
+    assert all(pos not in p.replica.state.known for p in table.peers if p is not player)
+    wire = player.act(f"play @{pos}")
+    for peer in table.peers:
+        if peer is not player:
+            assert peer.receive(wire) is not None
+        replica = peer.replica
+        assert replica.revealed[pos] == card.index
+        assert replica.state.trick[-1] == (player.seat, pos, card)
+        assert replica.phase != "shares" and replica.shares is None
+        assert replica.expected()[1] != ("shares",)
+
+
+def _hands(wires):
+    """The log cut into hands: from a hand's first ``shuffle`` to its last entry."""
+    hands, current = [], None
+    for entry in map(parse_entry, wires):
+        if entry.type == "shuffle" and (current is None or current[-1].type != "shuffle"):
+            current = []
+            hands.append(current)
+        if current is not None and entry.type != "result":
+            current.append(entry)
+    return hands
+
+
+def test_a_hand_has_no_share_entry_after_a_play():
+    """7.4: a hand is n shuffles, the deal's share round (n entries), the decisions and
+    the plays, and n checkpoints: 4 + 4 + 12 + 4 = 24 entries for a 4-player hand
+    played out with no word said (version 1 wrote 3 shares after each play: 60)."""
+    n = 4
+    table = play_memory_game(TrutConfig(n), "reveal", ["heuristic"] * n)
+    assert not table.rejected and table.peers[0].replica.phase == "done"
+    hands = _hands(table.log)
+    assert len(hands) == table.peers[0].replica.state.hand_number + 1
+    for hand in hands:
+        types = [e.type for e in hand]
+        first_play = types.index("play") if "play" in types else len(types)
+        assert "shares" not in types[first_play:], types
+        count = {t: types.count(t) for t in set(types)}
+        assert count["shuffle"] == count["checkpoint"] == n
+        assert count["shares"] == n  # the deal round (no Fortial in this game)
+        assert len(types) == 3 * n + count.get("act", 0) + count.get("play", 0)
+    full = [[e.type for e in h] for h in hands]
+    full = [types for types in full if types.count("play") == 3 * n]
+    assert full and all(len(types) == 24 + types.count("act") for types in full)
+
+
+def _steps_of_played_positions(table):
+    """For each ``play`` of the game, the share round that had shown its position to
+    its player (``deal``, ``deal-withheld`` or ``sing``), replayed from the log."""
+    from trutnet.protocol.table import TableReplica
+
+    recorder = TableReplica(table.peers[0].replica.table_id)
+    shown: dict[tuple[int, int], str] = {}
+
+    def record(replica, round_):
+        for positions in round_.owners.values():
+            for position in positions:
+                shown[(replica.state.hand_number, position)] = round_.step
+
+    recorder.on_private = record
+    steps = []
+    for wire in table.log:
+        entry = parse_entry(wire)
+        if entry.type == "play":
+            key = (recorder.state.hand_number, entry.body["position"])
+            steps.append(shown[key])
+        assert recorder.receive(wire) is not None
+    assert recorder.phase == "done"
+    return steps
+
+
+@pytest.mark.parametrize(
+    ("config", "seed", "bots", "step"),
+    [
+        # T15: the Fortial opponents' shares come in their own round, after the decision
+        (
+            TrutConfig(4, start=StartPosition((6, 3), (2, 0), 1)),
+            "hidden-4",
+            "random",
+            "deal-withheld",
+        ),
+        # T19: la Chanson's new cards, revealed to their owners by the sing round
+        (
+            TrutConfig(4, "gatinaise", start=StartPosition((3, 3), (2, 2), 1)),
+            "chanson-10",
+            "heuristic",
+            "sing",
+        ),
+    ],
+    ids=["fortial-T15", "chanson-T19"],
+)
+@pytest.mark.timeout(600)
+def test_cards_shown_after_the_deal_are_revealed_by_their_play_too(config, seed, bots, step):
+    """The rounds that show cards after the deal round (the Fortial's withheld cards,
+    la Chanson's draws) put every other seat's share in the log too, so their plays
+    reveal from the entry alone: the whole game plays, every replica agrees."""
+    table = play_memory_game(config, seed, [bots] * config.players)
+    assert not table.rejected
+    replicas = [p.replica for p in table.peers]
+    assert {r.phase for r in replicas} == {"done"}
+    assert len({r.state.state_hash() for r in replicas}) == 1
+    steps = _steps_of_played_positions(table)
+    assert step in steps  # some card shown by that round was played, and revealed
+    for hand in _hands(table.log):
+        types = [e.type for e in hand]
+        if "play" in types:
+            assert "shares" not in types[types.index("play") :]
+
+
+def test_a_forged_share_in_a_play_is_blamed_on_the_player():
+    """The player's own share in its ``play`` entry is checked against its key, for
+    that position, in the step ``play``: anything else stops the table on a blame."""
+    for how in ("wrong key", "other position", "other step"):
+        table, player = _to_play("forged-play")
+        replica = player.replica
+        hand = replica.state.holdings[player.seat]
+        pos, other = hand[0], hand[1]
+        key = KeyPair.generate(SeededRandom(7)) if how == "wrong key" else player.elgamal
+        shared = other if how == "other position" else pos
+        step = "deal" if how == "other step" else "play"
+        batch = make_shares(
+            key,
+            player.seat,
+            [shared],
+            [replica.deck[shared]],
+            replica.context(step),
+            SeededRandom(8),
+        )
+        if how == "other position":  # a valid share of another card, passed off as this one's
+            batch = dataclasses.replace(batch, positions=(pos,))
+        wire = forge(player, "play", {"position": pos, "shares": batch.to_bytes()})
+        errors = deliver_to_honest(table, player.seat, wire)
+        assert_blamed(errors, player.seat, "share-proof")
+        for peer in table.peers:  # nothing revealed: the table stopped before the card
+            assert pos not in peer.replica.revealed or peer is player
+
+
+def test_a_play_of_a_position_never_shown_to_its_player_is_refused():
+    """7.4: a seat plays only a position that a share round showed it, so the log holds
+    every other seat's share of it. Should a replica lack one (never, while holdings and
+    share rounds agree), the play is refused with a blame on the player, not revealed."""
+    table, player = _to_play("unshown")
+    pos = player.replica.state.holdings[player.seat][0]
+    witness = (player.seat + 1) % 4
+    for peer in table.peers:
+        if peer is not player:
+            del peer.replica.hand_shares[pos][witness]
+    wire = player.act(f"play @{pos}")
+    errors = deliver_to_honest(table, player.seat, wire)
+    assert_blamed(errors, player.seat, "reveal")
+    assert all(f"no share from seats [{witness}]" in e.message for e in errors)
+
+
 def test_acting_out_of_turn_is_blamed_and_dropped():
     table = run_until(CONFIG, lambda t: t.peers[0].replica.phase == "game")
     seat = table.peers[0].replica.expected()[0]
@@ -301,20 +476,22 @@ def test_wrong_version_oversized_and_malformed_entries_are_refused():
     table = run_until(CONFIG, lambda t: t.peers[0].replica.phase == "game")
     peer = table.peers[0]
     log = peer.replica.log
-    envelope = [
-        2,
-        peer.replica.table_id,
-        0,
-        peer.identity.public,
-        log.next_seq(peer.identity.public),
-        log.head,
-        "act",
-        {"action": "trut"},
-    ]
-    signature = peer.identity.sign(SIGN_DOMAIN + canonical_bytes(envelope))
-    wrong_version = canonical_bytes([envelope, signature])
+    wrong_versions = []
+    for version in (PROTOCOL_VERSION - 1, PROTOCOL_VERSION + 1):
+        envelope = [
+            version,
+            peer.replica.table_id,
+            0,
+            peer.identity.public,
+            log.next_seq(peer.identity.public),
+            log.head,
+            "act",
+            {"action": "trut"},
+        ]
+        signature = peer.identity.sign(SIGN_DOMAIN + canonical_bytes(envelope))
+        wrong_versions.append((canonical_bytes([envelope, signature]), "version"))
     for wire, rule in [
-        (wrong_version, "version"),
+        *wrong_versions,
         (b"\x92" + b"\x00" * (MAX_ENTRY_BYTES + 1), "size"),
         (b"\x93\x01\x02", "encoding"),
         (b"\xc1", "encoding"),

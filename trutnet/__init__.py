@@ -1,7 +1,10 @@
 """trutnet: peer-to-peer card games on a LAN, with mental-poker dealing.
 
-The package is layered so that dependencies point inward:
-``client`` -> peer runtime (``net``, ``discovery``) -> ``protocol`` -> ``engine`` and ``crypto``.
+Dependencies point inward: ``cli`` (with the ``selfplay`` and ``bench`` it runs) ->
+``client`` -> ``runtime`` -> its I/O edge (``discovery``, ``net``, ``keystore``,
+``store``) -> ``protocol`` and ``bots`` -> ``engine`` and ``crypto``, which know nothing
+of each other. ``lint-imports`` checks it: the contracts are ``[tool.importlinter]`` in
+``pyproject.toml``.
 """
 
 __version__ = "0.1.0"

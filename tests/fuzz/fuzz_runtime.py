@@ -25,6 +25,7 @@ import msgpack
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 with atheris.instrument_imports(include=["trutnet"]):
+    from trutnet.cli.table_commands import _printer
     from trutnet.crypto import SeededRandom
     from trutnet.crypto.identity import Identity, fingerprint
     from trutnet.net import topics
@@ -33,7 +34,6 @@ with atheris.instrument_imports(include=["trutnet"]):
     from trutnet.protocol.replace import make_vote
     from trutnet.protocol.spectator import watcher_message
     from trutnet.protocol.table import TablePeer
-    from trutnet.runtime.commands import _printer
     from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
 
 from tests.fuzz import common

@@ -15,6 +15,14 @@
    time per delivered message) and of the load generator. Both brokers are measured
    under the same load when Mosquitto is installed, the one in use first. The figure
    measures the broker and the network stack, not the crypto.
+
+A played card's time (``card_ms``) runs from the moment its ``play`` entry is appended
+at the player to the moment every peer has the revealed card: each process stamps
+both on the machine's monotonic clock and the benchmark takes, per play, the last
+peer's stamp minus the player's. With ``--hop-delay-ms D`` the game alone is played,
+through a proxy that delays every hop between a peer and the broker by ``D`` ms
+(:mod:`trutnet.bench.delay_proxy`); the broker-capacity rows measure the broker
+itself and are left out.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ from typing import Any
 
 import aiomqtt
 
+from trutnet.bench.delay_proxy import DelayProxy
 from trutnet.engine.games.trut import TrutConfig
 from trutnet.net.broker import (
     KINDS,
@@ -46,7 +55,7 @@ from trutnet.net.broker import (
 )
 from trutnet.net.memory import play_memory_game
 from trutnet.protocol.envelope import parse_entry
-from trutnet.runtime.commands import announced_table
+from trutnet.runtime.seat_process import announced_table
 
 HAND_LIMIT_MS = 2000.0
 STEPS = (5, 10, 20, 30, 40, 60, 80, 120, 160)
@@ -54,8 +63,15 @@ CONNECT_TIMEOUT_S = 30.0
 STEP_TIMEOUT_S = 180.0
 
 
-def real_game(endpoint: Endpoint, seed: str, inprocess: bool = False) -> dict[str, Any]:
-    """4 peer processes; with ``inprocess`` the broker runs in the host's event loop."""
+def real_game(
+    endpoint: Endpoint, seed: str, inprocess: bool = False, hop_delay_ms: float | None = None
+) -> dict[str, Any]:
+    """4 peer processes; with ``inprocess`` the broker runs in the host's event loop;
+    with ``hop_delay_ms`` every peer reaches the broker through a :class:`DelayProxy`."""
+    if hop_delay_ms is not None:
+        with DelayProxy(endpoint, hop_delay_ms) as proxy:
+            figures = real_game(proxy.endpoint, seed)
+        return {**figures, "hop_delay_ms": hop_delay_ms, "connections": proxy.connections}
     base = [sys.executable, "-m", "trutnet"]
     if inprocess:
         host_broker = ["--inprocess-broker", "--bind", endpoint.host, "--port", str(endpoint.port)]
@@ -105,12 +121,28 @@ def real_game(endpoint: Endpoint, seed: str, inprocess: bool = False) -> dict[st
     if len(results) != 4:
         raise RuntimeError("a peer of the benchmark game failed")
     hand_ms = results[0]["hand_ms"]
+    card_ms = card_times(results)
     return {
         "hand_ms_median": round(statistics.median(hand_ms), 1) if hand_ms else None,
+        "card_ms_median": round(statistics.median(card_ms), 1) if card_ms else None,
+        "cards": len(card_ms),
         "game_s": round(game_s, 2),
         "hands": results[0]["hands"],
         "agree": len({r["state_hash"] for r in results}) == 1,
     }
+
+
+def card_times(results: list[dict[str, Any]]) -> list[float]:
+    """Per play, ms from its entry at the player to the last peer knowing its card
+    (from the peers' ``plays_signed`` and ``cards_known`` stamps); a play that some
+    peer never revealed is left out."""
+    signed = {k: t for r in results for k, t in (r.get("plays_signed") or {}).items()}
+    times = []
+    for play, start in signed.items():
+        known = [(r.get("cards_known") or {}).get(play) for r in results]
+        if all(t is not None for t in known):
+            times.append((max(known) - start) * 1000)  # type: ignore[type-var]
+    return times
 
 
 def _recorded_game(seed: str) -> tuple[list[tuple[int, bytes]], list[int]]:
@@ -295,24 +327,29 @@ def max_tables(
     return best, curve
 
 
-def _game(endpoint: Endpoint, seed: str, inprocess: bool = False) -> dict[str, Any]:
+def _game(
+    endpoint: Endpoint, seed: str, inprocess: bool = False, hop_delay_ms: float | None = None
+) -> dict[str, Any]:
     """:func:`real_game`, or what went wrong (a benchmark reports, never a traceback)."""
     try:
-        return real_game(endpoint, seed, inprocess)
+        return real_game(endpoint, seed, inprocess, hop_delay_ms)
     except (RuntimeError, OSError, subprocess.SubprocessError, ValueError) as exc:
         return {"failed": _why(exc)}
 
 
-def run(seed: str = "bench") -> dict[str, Any]:
+def run(seed: str = "bench", hop_delay_ms: float | None = None) -> dict[str, Any]:
     kind = embedded_kind()
     figures: dict[str, Any] = {"broker": kind}
     broker = EmbeddedBroker(kind=kind)
     try:
-        figures["game"] = _game(broker.start(), seed)
+        figures["game"] = _game(broker.start(), seed, hop_delay_ms=hop_delay_ms)
     except BrokerError as exc:
         figures["game"] = {"failed": str(exc)}
     finally:
         broker.stop()
+    if hop_delay_ms is not None:  # the game alone: a proxy would skew the broker's rows
+        figures["hop_delay_ms"] = hop_delay_ms
+        return figures
     # Both brokers under the same load, the one in use first (amqtt is always there).
     figures["load"] = {}
     for name in dict.fromkeys([kind, *(k for k in KINDS if k != kind)]):
@@ -338,8 +375,9 @@ def _game_line(game: dict[str, Any]) -> str:
     if "failed" in game:
         return f"the game failed: {game['failed']}"
     return (
-        f"median hand {game['hand_ms_median']} ms, whole game {game['game_s']} s "
-        f"({game['hands']} hands, peers agree: {game['agree']})"
+        f"median hand {game['hand_ms_median']} ms, median card {game['card_ms_median']} ms, "
+        f"whole game {game['game_s']} s ({game['hands']} hands, {game['cards']} cards, "
+        f"peers agree: {game['agree']})"
     )
 
 
@@ -368,6 +406,12 @@ def _row(row: dict[str, Any]) -> str:
 
 def report(figures: dict[str, Any]) -> str:
     kind = figures["broker"]
+    if "hop_delay_ms" in figures:
+        return (
+            f"network benchmark: embedded broker {kind} (own process), full crypto, every hop "
+            f"between a peer and the broker delayed {figures['hop_delay_ms']:g} ms\n"
+            f"  4 peer processes: {_game_line(figures['game'])}"
+        )
     lines = [
         f"network benchmark: embedded broker {kind} (own process), full crypto",
         f"  4 peer processes: {_game_line(figures['game'])}",

@@ -87,7 +87,6 @@ SHARE_STEPS = {
     "deal": "Dealing",
     "deal-withheld": "Dealing the cards held back for the Fortial",
     "sing": "Dealing la Chanson's cards",
-    "play": "Turning the card face up",
 }
 
 

@@ -1,1 +1,2 @@
-"""LAN discovery of tables with zeroconf (I/O edge). Empty until the network issue."""
+"""LAN discovery of tables with zeroconf (I/O edge): a host announces its table
+(:mod:`.announce`); ``join`` and ``tables`` find the live ones (:mod:`.browse`)."""

@@ -26,7 +26,8 @@ from trutnet.engine.canonical import canonical_bytes
 from trutnet.engine.errors import EngineError
 from trutnet.protocol.untrusted import UntrustedInput, unpack
 
-PROTOCOL_VERSION = 1
+# 2: a play reveals its card from its entry alone, with no share round after it (7.4).
+PROTOCOL_VERSION = 2
 TABLE_ID_BYTES = 16
 ID_BYTES = 32
 GENESIS = b"\x00" * ID_BYTES
@@ -130,7 +131,9 @@ def parse_entry(wire: bytes, expected_table: bytes | None = None) -> Entry:
     version, table, seat, author, seq, prev, kind, body = envelope
     if type(version) is not int or version != PROTOCOL_VERSION:
         raise MessageError(
-            "version", f"protocol version {version!r}, this peer speaks {PROTOCOL_VERSION}"
+            "version",
+            f"an entry of protocol version {str(version)[:20]}; this trutnet speaks version "
+            f"{PROTOCOL_VERSION}",
         )
     checks = [
         (isinstance(table, bytes) and len(table) == TABLE_ID_BYTES, "table id is 16 bytes"),

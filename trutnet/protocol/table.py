@@ -16,13 +16,14 @@ joint randomness for the first-Donneur draw, T3) -> per hand: ``shuffle`` (every
 -> ``shares`` (the deal: each seat's decryption shares of the other seats' cards;
 shares of the Fortial opponents' cards are withheld until the Fortial decision is
 over, T15) -> game actions: ``act`` (trut, accept, fold, pass, sing, keep ...) and
-``play`` (a position and the player's own share), each ``play`` followed by the other
-seats' ``shares`` of that position -> ``checkpoint`` (every seat signs the state
-hash after the hand) -> ... -> ``result`` (every seat signs the final state). While the
-table waits for a seat, its coordinator may instead write ``void`` (a newcomer takes
-the seat from the next hand) or ``abandon`` (the game ends), with a quorum of votes
-(7.7, :mod:`trutnet.protocol.replace`); a ``void`` overrides the stalled seat's own
-entry at the same point (7.8).
+``play`` (a position and the player's own share: with the other seats' shares of that
+position, which the share round that showed the card to its player put in the log,
+it reveals the card at once, with no share round after it) -> ``checkpoint`` (every
+seat signs the state hash after the hand) -> ... -> ``result`` (every seat signs the
+final state). While the table waits for a seat, its coordinator may instead write
+``void`` (a newcomer takes the seat from the next hand) or ``abandon`` (the game
+ends), with a quorum of votes (7.7, :mod:`trutnet.protocol.replace`); a ``void``
+overrides the stalled seat's own entry at the same point (7.8).
 
 A bad entry is dropped and produces a :class:`~trutnet.protocol.blame.Blame`. When
 the seat whose turn it is signs a bad entry for its turn, or equivocates, the table
@@ -138,9 +139,8 @@ class LocalError(Exception):
 
 @dataclass
 class ShareRound:
-    """Decryption shares being collected: ``owners`` maps a seat (or -1 for everyone,
-    a public reveal) to the positions revealed to it; ``waiting`` lists the seats
-    that still have to post, in order."""
+    """Decryption shares being collected: ``owners`` maps a seat to the positions
+    revealed to it; ``waiting`` lists the seats that still have to post, in order."""
 
     step: str
     owners: dict[int, list[int]]
@@ -213,8 +213,10 @@ class TableReplica:
         self.values: dict[int, bytes] = {}
         self.deck: Deck = ()
         self.shares: ShareRound | None = None
+        # Every verified share of this hand, position -> seat -> share: what reveals a
+        # played card with the player's own share from its ``play`` entry (7.4).
+        self.hand_shares: dict[int, dict[int, Point]] = {}
         self.withheld: dict[int, list[int]] = {}
-        self.pending_play: tuple[int, int] | None = None
         self.checkpoints: dict[int, bytes] = {}
         self.revealed: dict[int, int] = {}  # position -> card index, public reveals
         self.on_private: Callable[[TableReplica, ShareRound], None] | None = None
@@ -499,7 +501,7 @@ class TableReplica:
         assert state is not None
         state.apply(Deal(None))
         owners = {s: list(state.holdings[s]) for s in range(self.n)}
-        self.withheld = {}
+        self.withheld, self.hand_shares = {}, {}
         if state.phase == "fortial":  # T15: the opponents' shares are withheld
             team = state.fortial_team
             self.withheld = {s: ps for s, ps in owners.items() if state.team_of[s] != team}
@@ -535,16 +537,14 @@ class TableReplica:
             raise Rejected("share-proof", str(exc)) from exc
         for pos, share in zip(batch.positions, batch.shares, strict=True):
             round_.shares.setdefault(pos, {})[entry.seat] = share
+            self.hand_shares.setdefault(pos, {})[entry.seat] = share
         round_.waiting.pop(0)
         if round_.waiting:
             return
         self.shares = None
         if self.on_private is not None:
             self.on_private(self, round_)
-        if -1 in round_.owners:
-            self._finish_play(round_)
-        else:
-            self._resume_game()
+        self._resume_game()
 
     def _resume_game(self) -> None:
         state = self.state
@@ -585,6 +585,10 @@ class TableReplica:
             self._resume_game()
 
     def _on_play(self, entry: Entry, body: dict[str, Any]) -> None:
+        """7.4: a play reveals its card from the entry alone. The other seats' shares of
+        the position are in the log already: a seat holds a position only once a share
+        round has shown it to that seat, and such a round holds a verified share of it
+        from every other seat. A play of a position without them is refused."""
         _exact_fields(body, {"position", "shares"})
         state = self.state
         assert state is not None
@@ -598,21 +602,21 @@ class TableReplica:
             verify_shares(batch, self.elgamal[entry.seat], [self.deck[pos]], self.context("play"))
         except CryptoError as exc:
             raise Rejected("share-proof", str(exc)) from exc
-        self.pending_play = (entry.seat, pos)
-        round_ = ShareRound(
-            "play",
-            {-1: [pos]},
-            [s for s in range(self.n) if s != entry.seat],
-            {pos: {entry.seat: batch.shares[0]}},
-        )
-        self.shares = round_
-        self.phase = "shares"
+        others = self.hand_shares.get(pos, {})
+        missing = [s for s in range(self.n) if s != entry.seat and s not in others]
+        if missing:
+            raise Rejected(
+                "reveal",
+                f"position {pos} was never shown to seat {entry.seat} (no share from seats "
+                f"{missing}): a seat plays only a card a share round showed it",
+            )
+        shares = [others[s] for s in range(self.n) if s != entry.seat]
+        self._finish_play(pos, [*shares, batch.shares[0]])
 
-    def _finish_play(self, round_: ShareRound) -> None:
-        assert self.pending_play is not None and self.state is not None
-        _, pos = self.pending_play
-        self.pending_play = None
-        point = combine(self.deck[pos], list(round_.shares[pos].values()))
+    def _finish_play(self, pos: int, shares: list[Point]) -> None:
+        """Decrypt the played position with every seat's share; the engine applies it."""
+        assert self.state is not None
+        point = combine(self.deck[pos], shares)
         try:
             card = card_from_index(self.cards.index_of(point))
         except CryptoError as exc:
@@ -639,7 +643,7 @@ class TableReplica:
         if self.state.phase == "over":
             self.phase = "result"
         else:
-            self.phase, self.deck, self.revealed = "shuffle", (), {}
+            self.phase, self.deck, self.revealed, self.hand_shares = "shuffle", (), {}, {}
 
     def can_void(self, seat: int) -> bool:
         """Whether ``seat`` (the seat the table waits for) may be replaced now (7.7)."""
@@ -717,7 +721,7 @@ class TableReplica:
         self.seats[stalled], self.names[stalled] = offer.identity, offer.name
         self.elgamal[stalled] = offer.key
         self.joint = joint_key(self.elgamal)
-        self.shares, self.pending_play, self.withheld = None, None, {}
+        self.shares, self.hand_shares, self.withheld = None, {}, {}
         self.deck, self.revealed, self.checkpoints = (), {}, {}
         self.phase, self.turn = "shuffle", 0
         self.replaced.append((stalled, len(self.log)))

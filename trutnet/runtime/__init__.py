@@ -1,1 +1,4 @@
-"""The peer runtime (asyncio): protocol + transport + discovery + persistence."""
+"""The peer runtime (asyncio): one process's seats at a table, running the protocol
+over MQTT with each seat's files (:mod:`.table_runtime`), and hosting, joining or
+resuming a seat (:mod:`.seat_process`). The command line and the terminal client stand
+on it; it knows neither."""

@@ -6,20 +6,27 @@
 * :func:`join` asks for a seat until the ``open`` entry names it, then plays.
 * :func:`resume` brings a seat back from its store after a crash.
 
-Every function returns a :class:`SeatResult` once the game is over. A join that
+Each of them returns a :class:`SeatResult` once the game is over. A join that
 cannot go on (no broker at the address, no host at the table, the table already
 full or its host gone before it opened) raises :class:`JoinError`, whose message
 is one line for a person.
+
+Seen from outside, a host process (``trutnet host --json``) names its table in its
+first ``table`` line: :func:`announced_table` reads it, for the network bench,
+self-play over MQTT and the tests that start seats as processes.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import random
 import re
 import socket
+import subprocess
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,6 +106,9 @@ class SeatResult:
     stats: dict[str, Any]
     hand_ms: list[float]
     teams: list[list[int]] | None = None  # the seats of each team (winner: an index)
+    # by play entry id: when a seat here signed it, and when its card was known here
+    plays_signed: dict[str, float] | None = None
+    cards_known: dict[str, float] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -141,6 +151,8 @@ def _result(runtime: TableRuntime) -> SeatResult:
             for a, b in zip(runtime.hand_started, runtime.hand_started[1:], strict=False)
         ],
         teams=[list(t) for t in replica.state.teams],
+        plays_signed=runtime.plays_signed,
+        cards_known=runtime.cards_known,
     )
 
 
@@ -586,3 +598,23 @@ async def resume(
     finally:
         await link.close()
     return _result(runtime)
+
+
+def announced_table(proc: subprocess.Popen[str], timeout: float = 60.0) -> tuple[str, list[str]]:
+    """The table id that a ``trutnet host --json`` process announces (its first
+    ``table`` event; the id is bound to the host's key, 7.10, so only the host knows it
+    in advance), and the lines it printed until then."""
+    assert proc.stdout is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if line.startswith("{"):
+            with contextlib.suppress(ValueError):
+                event = json.loads(line)
+                if event.get("event") == "table" and isinstance(event.get("table"), str):
+                    return event["table"], lines
+    raise RuntimeError("the host did not announce its table")

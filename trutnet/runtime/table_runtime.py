@@ -10,7 +10,8 @@ It owns what the sans-I/O protocol leaves out: the link, the clock, the files.
 * Every accepted entry is appended to the seat's store (fsync) before anything else
   happens, so a seat killed at any point resumes from its files.
 * When a local seat must write, the runtime writes: automatic steps at once, game
-  decisions from the seat's bot (or, later, its player).
+  decisions from the seat's bot, or the person's decision that the terminal client
+  queued (``LocalSeat.pending``), if it is legal.
 * A seat that the table waits for longer than ``stall_timeout`` is reported to
   everyone on the ``notice`` topic: who, since when, waiting for what.
 * Spectators announce themselves on the ``watchers`` topic; a signed presence is
@@ -38,7 +39,7 @@ from trutnet.crypto.identity import Identity, fingerprint
 from trutnet.net import topics
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.net.tasks import stop_tasks
-from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry, sign_entry
+from trutnet.protocol.envelope import GENESIS, Entry, MessageError, parse_entry, sign_entry
 from trutnet.protocol.lobby import join_request
 from trutnet.protocol.spectator import Watchers
 from trutnet.protocol.table import Rejected, TablePeer
@@ -117,6 +118,13 @@ class TableRuntime:
         self.gave_up = False
         self._hand = -1
         self.hand_started: list[float] = []  # when each hand began, seen from here
+        # For ``trutnet bench network``, by play entry id (16 hex digits): when a local
+        # seat signed the play, and when its card became known here. time.monotonic()
+        # is one clock for every process of a machine (CLOCK_MONOTONIC on Linux).
+        self.plays_signed: dict[str, float] = {}
+        self.cards_known: dict[str, float] = {}
+        self._plays_waiting: list[Entry] = []
+        self._plays_scanned = 0
         link.on_connect = self._on_connect
         # Presence (9.1): retained "online" on connect; the broker publishes the will,
         # "offline", if this process dies or loses its connection.
@@ -441,6 +449,7 @@ class TableRuntime:
             advanced = True
             self._persist(seat)
         if advanced:
+            self._note_cards()
             self._touch()
             self._notice_replaced()
             replica = self.replica
@@ -454,6 +463,25 @@ class TableRuntime:
             if waiting is not None:
                 self.ingest(waiting)
         return advanced
+
+    def _note_cards(self) -> None:
+        """Stamp each play whose card this process now knows (a bench figure)."""
+        replica = self.replica
+        if replica is None:
+            return
+        entries = replica.log.entries
+        start = min(self._plays_scanned, len(entries))  # a void may have cut the log (7.8)
+        self._plays_waiting += [e for e in entries[start:] if e.type == "play"]
+        self._plays_scanned = len(entries)
+        if not self._plays_waiting:
+            return
+        now, waiting = time.monotonic(), []
+        for entry in self._plays_waiting:
+            if entry.body.get("position") in replica.revealed:
+                self.cards_known.setdefault(entry.id.hex()[:16], now)
+            else:
+                waiting.append(entry)
+        self._plays_waiting = waiting[-64:]
 
     def _drop_stale_buffer(self) -> None:
         """Forget buffered entries that extend an entry already behind the head: they
@@ -503,6 +531,10 @@ class TableRuntime:
                         wire = peer.act(action)
             if wire is None:
                 continue
+            signed = peer.replica.log.entries[-1]
+            if signed.wire == wire and signed.type == "play":
+                self.plays_signed[signed.id.hex()[:16]] = time.monotonic()
+            self._note_cards()
             self._persist(seat)
             for other in self.seats:  # the other local seats take it now
                 if other is not seat and other.peer is not None:

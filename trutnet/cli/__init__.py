@@ -1,6 +1,7 @@
-"""The ``trutnet`` command line: every command's arguments, and ``selfplay``,
-``verify`` and ``bench`` themselves (the network commands live in
-:mod:`trutnet.runtime.commands`).
+"""The ``trutnet`` command line: :func:`main`, every command's arguments, and
+``selfplay``, ``verify`` and ``bench`` themselves. The commands that sit at a table
+over the network (``host``, ``join``, ``play``, ``tables``, ``selfplay --transport
+mqtt``) live in :mod:`trutnet.cli.table_commands`.
 
 Every argument is untrusted: a bad one gets a clear message and exit status 2. No
 traceback reaches a person: Ctrl-C ends a command with one line and status 130, and
@@ -33,6 +34,16 @@ def _positive(text: str) -> int:
     return value
 
 
+def _delay(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}") from None
+    if not 0 <= value <= 1000:
+        raise argparse.ArgumentTypeError(f"must be 0..1000 ms, not {text}")
+    return value
+
+
 def _seed(text: str) -> int:
     try:
         value = int(text)
@@ -49,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    from trutnet.runtime.commands import (
+    from trutnet.cli.table_commands import (
         HelpFormatter,
         add_network_commands,
         broker_arg,
@@ -111,6 +122,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     bp.add_argument("--games", type=_positive, default=400, help="engine: games per row")
     bp.add_argument("--repeats", type=_positive, default=3, help="crypto: runs per row")
+    bp.add_argument(
+        "--hop-delay-ms",
+        type=_delay,
+        default=None,
+        metavar="D",
+        help="network: play the game alone, each hop between a peer and the broker "
+        "delayed D ms by a proxy",
+    )
     bp.add_argument("--json", action="store_true", help="print the figures as JSON")
 
     vp = sub.add_parser(
@@ -151,7 +170,7 @@ def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.transport == "memory":
         return _selfplay_memory(args, config, bots)
     if args.transport == "mqtt":
-        from trutnet.runtime.commands import cmd_selfplay_mqtt
+        from trutnet.cli.table_commands import cmd_selfplay_mqtt
 
         return cmd_selfplay_mqtt(args, config)
     echo = print if args.verbose and not args.json else None
@@ -281,10 +300,13 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _bench(args: argparse.Namespace) -> int:
+    if args.hop_delay_ms is not None and args.target != "network":
+        print("trutnet bench: --hop-delay-ms is for the network benchmark", file=sys.stderr)
+        return 2
     if args.target == "network":
         from trutnet.bench import network_bench as bench  # type: ignore[no-redef]
 
-        figures = bench.run()
+        figures = bench.run(hop_delay_ms=args.hop_delay_ms)
     elif args.target == "protocol":
         from trutnet.bench import protocol_bench as bench
 
@@ -327,15 +349,15 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if args.command == "verify":
             return _verify(args)
         if args.command in ("host", "join", "tables", "play", "watch"):
-            from trutnet.runtime import commands
+            from trutnet.cli import table_commands
 
-            commands.install_signal_exit()
+            table_commands.install_signal_exit()
             handler = {
-                "host": commands.cmd_host,
-                "join": commands.cmd_join,
-                "tables": commands.cmd_tables,
-                "play": commands.cmd_play,
-                "watch": commands.cmd_watch,
+                "host": table_commands.cmd_host,
+                "join": table_commands.cmd_join,
+                "tables": table_commands.cmd_tables,
+                "play": table_commands.cmd_play,
+                "watch": table_commands.cmd_watch,
             }[args.command]
             return handler(args)
         return _bench(args)

@@ -1,16 +1,18 @@
-"""The network commands behind the CLI: ``host``, ``join``, ``selfplay --transport mqtt``.
+"""The commands that sit at a table over the network: ``host``, ``join``, ``play``,
+``tables`` and ``selfplay --transport mqtt``, their arguments, and the person's own
+folders (key, transcripts, seats' files).
 
-Each prints one JSON line per event with ``--json`` (for tests and scripts), or
-readable lines otherwise. Every argument is checked by its argparse type (a bad one
-gets one clear line and exit status 2); a table that cannot be joined gets one clear
-line and exit status 1.
+``play``, and ``join`` without ``--bot``, put the terminal client
+(:mod:`trutnet.client`) on screen. The others print one JSON line per event with
+``--json`` (for tests and scripts), or readable lines otherwise. Every argument is
+checked by its argparse type (a bad one gets one clear line and exit status 2); a
+table that cannot be joined gets one clear line and exit status 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import ipaddress
 import json
 import logging
@@ -21,7 +23,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,7 @@ from trutnet.runtime.seat_process import (
     LOBBY_TIMEOUT,
     JoinError,
     SeatResult,
+    announced_table,
     host,
     join,
     load_seat,
@@ -424,26 +426,6 @@ def choose_table(
             pick = int(answer) - 1
     chosen = tables[pick]
     return chosen.endpoint, bytes.fromhex(chosen.table), chosen.private
-
-
-def announced_table(proc: subprocess.Popen[str], timeout: float = 60.0) -> tuple[str, list[str]]:
-    """The table id that a ``trutnet host --json`` process announces (its first
-    ``table`` event; the id is bound to the host's key, 7.10, so only the host knows it
-    in advance), and the lines it printed until then."""
-    assert proc.stdout is not None
-    lines: list[str] = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if line.startswith("{"):
-            with contextlib.suppress(ValueError):
-                event = json.loads(line)
-                if event.get("event") == "table" and isinstance(event.get("table"), str):
-                    return event["table"], lines
-    raise RuntimeError("the host did not announce its table")
 
 
 def cmd_selfplay_mqtt(args: argparse.Namespace, config: TrutConfig) -> int:
@@ -1081,4 +1063,8 @@ def install_signal_exit() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
 
-logging.getLogger("aiomqtt").setLevel(logging.CRITICAL)
+# The MQTT client's own lines (paho's "failed to receive on socket: ...", through
+# aiomqtt's default "mqtt" logger, for every client a command opens) are for debugging:
+# a command reports a lost broker itself, in one line.
+for _name in ("aiomqtt", "mqtt"):
+    logging.getLogger(_name).setLevel(logging.CRITICAL)

@@ -1,0 +1,112 @@
+"""A TCP proxy that delays every hop, for ``trutnet bench network --hop-delay-ms``.
+
+This kernel has no netem, so the latency of a LAN or Wi-Fi is simulated here: the
+peers connect to the proxy instead of the broker, and every chunk read on either side
+of a connection is written to the other side ``delay_ms`` after it was read, in the
+order it was read. A message from one peer to another thus crosses two delayed hops
+(peer to broker, broker to peer). The proxy runs its own event loop in a thread, so
+it works beside code that blocks (the benchmark waits on its peer processes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+
+from trutnet.net.broker import Endpoint
+
+CHUNK = 64 * 1024
+
+
+class DelayProxy:
+    """Forwards ``127.0.0.1:<port>`` to ``target``, each chunk ``delay_ms`` late."""
+
+    def __init__(self, target: Endpoint, delay_ms: float) -> None:
+        if delay_ms < 0:
+            raise ValueError("a delay is 0 ms or more")
+        self.target = target
+        self.delay = delay_ms / 1000
+        self.port = 0
+        self.connections = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._main, name="delay-proxy", daemon=True)
+
+    @property
+    def endpoint(self) -> Endpoint:
+        return Endpoint("127.0.0.1", self.port)
+
+    def start(self) -> Endpoint:
+        self._thread.start()
+        if not self._ready.wait(10):
+            raise OSError("the delaying proxy did not start")
+        return self.endpoint
+
+    def stop(self) -> None:
+        if self._loop is not None:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+
+    def __enter__(self) -> DelayProxy:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _main(self) -> None:
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+        server = loop.run_until_complete(asyncio.start_server(self._client, "127.0.0.1", 0))
+        self.port = server.sockets[0].getsockname()[1]
+        self._ready.set()
+        try:
+            loop.run_forever()
+        finally:
+            server.close()
+            for task in asyncio.all_tasks(loop):
+                task.cancel()
+            with contextlib.suppress(Exception):
+                loop.run_until_complete(asyncio.sleep(0))
+            loop.close()
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        try:
+            up_reader, up_writer = await asyncio.open_connection(self.target.host, self.target.port)
+        except OSError:
+            writer.close()
+            return
+        await asyncio.gather(
+            self._pipe(reader, up_writer), self._pipe(up_reader, writer), return_exceptions=True
+        )
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """One direction: read chunks as they come, write each ``delay`` later, in order."""
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
+
+        async def late_writer() -> None:
+            while True:
+                due, chunk = await queue.get()
+                if not chunk:
+                    break
+                wait = due - loop.time()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                writer.write(chunk)
+                await writer.drain()
+
+        sender = asyncio.create_task(late_writer())
+        try:
+            while (chunk := await reader.read(CHUNK)) and not sender.done():
+                queue.put_nowait((loop.time() + self.delay, chunk))
+        except OSError:
+            pass
+        finally:
+            queue.put_nowait((loop.time() + self.delay, b""))  # the end, after the rest
+            with contextlib.suppress(Exception):
+                await sender
+            with contextlib.suppress(Exception):
+                writer.close()
