@@ -421,3 +421,59 @@ def test_a_spectators_saved_transcript_verifies(tmp_path, capsys):
     assert main(["verify", str(saved)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"table {tables[0]}") and "OK: the transcript is valid;" in out
+
+
+@pytest.mark.timeout(240)
+def test_watch_finds_a_table_on_the_lan_like_join(tmp_path, two_machines):
+    """Machine A hosts (zeroconf) and waits in its lobby; on machine B, ``trutnet watch
+    --json`` with no argument finds the table and waits for its game; two bots join
+    from B, the game starts, the host lists the spectator (who came in the lobby) and
+    the spectator ends on the players' state hash. A table name with a typo, or an
+    address this machine does not have, gets one line and status 1."""
+    from .test_person_path import run_cli_in
+
+    (ns_a, addr_a), (ns_b, _) = two_machines
+    env = person_env(tmp_path)
+    in_a, in_b = ["ip", "netns", "exec", ns_a], ["ip", "netns", "exec", ns_b]
+
+    def start(argv: list[str], home: str) -> subprocess.Popen[str]:
+        return track(
+            subprocess.Popen(
+                [*argv],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env={**env, "XDG_CONFIG_HOME": str(tmp_path / home)},
+                cwd=tmp_path,
+            )
+        )
+
+    host = start([*in_a, *TRUTNET, "host", "--players", "3", "--bind", addr_a, "--json"], "a")
+    assert host.stdout is not None
+    first = json.loads(host.stdout.readline())
+    watcher = start([*in_b, *TRUTNET, "watch", "--json", "--name", "Eve"], "eve")
+    assert watcher.stdout is not None
+    connected = json.loads(watcher.stdout.readline())
+    assert connected["event"] == "connected" and connected["broker"] == first["broker"]
+    assert json.loads(watcher.stdout.readline())["event"] == "watchers"  # itself, listed
+    bots = [
+        start([*in_b, *TRUTNET, "join", "Host's table", "--bot", "heuristic", "--json"], f"b{k}")
+        for k in range(2)
+    ]
+    host_out, host_err = host.communicate(timeout=180)
+    out, err = watcher.communicate(timeout=60)
+    for bot in bots:
+        bot.communicate(timeout=60)
+    assert host.returncode == 0 and watcher.returncode == 0, (host_err, err)
+    host_events, seen = events(host_out), events(out)
+    listed = [w for e in host_events if e["event"] == "watchers" for w in e["watchers"]]
+    assert listed and listed[0]["name"] == "Eve"
+    played = [e for e in host_events if e["event"] == "result"][-1]
+    watched = [e for e in seen if e["event"] == "result"][-1]
+    assert watched["state_hash"] == played["state_hash"] and watched["seats"] == []
+    code, _, err, _ = run_cli_in(ns_b, ["watch", "Hosts table"], env, tmp_path)
+    assert code == 1
+    assert err.strip().splitlines() == ["trutnet watch: no table found on the LAN"]
+    code, _, err, _ = run_cli_in(ns_b, ["watch", "--interface", "10.9.9.9"], env, tmp_path)
+    assert code == 1 and len(err.strip().splitlines()) == 1
+    assert err.startswith("trutnet watch: cannot search the LAN: ")
