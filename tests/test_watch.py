@@ -477,3 +477,15 @@ def test_watch_finds_a_table_on_the_lan_like_join(tmp_path, two_machines):
     code, _, err, _ = run_cli_in(ns_b, ["watch", "--interface", "10.9.9.9"], env, tmp_path)
     assert code == 1 and len(err.strip().splitlines()) == 1
     assert err.startswith("trutnet watch: cannot search the LAN: ")
+
+
+def test_watch_help_shows_the_defaults(capsys):
+    from trutnet.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["watch", "--help"])
+    assert exit_.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())  # argparse wraps lines
+    for default in ("(default: 15.0)", "(default: 30.0)", "(default: 900.0)", "(default: 2.0)"):
+        assert default in out
+    assert "--private" in out and "--json" in out and "(default: None)" not in out

@@ -1,9 +1,9 @@
 """The commands that sit at a table over the network: ``host``, ``join``, ``play``,
-``tables`` and ``selfplay --transport mqtt``, their arguments, and the person's own
-folders (key, transcripts, seats' files).
+``watch``, ``tables`` and ``selfplay --transport mqtt``, their arguments, and the
+person's own folders (key, transcripts, seats' files).
 
-``play``, and ``join`` without ``--bot``, put the terminal client
-(:mod:`trutnet.client`) on screen. The others print one JSON line per event with
+``play``, ``join`` without ``--bot`` and ``watch`` without ``--json`` put the terminal
+client (:mod:`trutnet.client`) on screen. The others print one JSON line per event with
 ``--json`` (for tests and scripts), or readable lines otherwise. Every argument is
 checked by its argparse type (a bad one gets one clear line and exit status 2); a
 table that cannot be joined gets one clear line and exit status 1.
