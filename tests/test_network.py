@@ -134,7 +134,7 @@ def test_the_delay_proxy_delays_every_hop_and_keeps_the_order():
     assert elapsed < 1.0  # 20 chunks one after another would take 2 s
 
 
-def test_broker_load_replay_measures_hands_messages_and_cpu(broker_kind):
+def test_broker_load_replay_measures_hands_messages_and_cpu():
     from trutnet.bench.network_bench import max_tables
 
     broker = EmbeddedBroker()

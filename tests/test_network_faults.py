@@ -33,7 +33,7 @@ def wait_for_entries(store_dir, count, timeout=120):
     raise AssertionError(f"{store_dir} never reached {count} entries")
 
 
-def test_peer_killed_mid_hand_resumes_and_the_game_finishes(tmp_path, broker_kind):
+def test_peer_killed_mid_hand_resumes_and_the_game_finishes(tmp_path):
     broker = EmbeddedBroker()
     url = broker.start().url
     try:
@@ -58,7 +58,7 @@ def test_peer_killed_mid_hand_resumes_and_the_game_finishes(tmp_path, broker_kin
         broker.stop()
 
 
-def test_broker_stopped_and_restarted_mid_game(tmp_path, broker_kind):
+def test_broker_stopped_and_restarted_mid_game(tmp_path):
     port = free_port()
     broker = EmbeddedBroker(port=port)
     url = broker.start().url
@@ -130,7 +130,7 @@ def test_dropped_duplicated_and_reordered_messages_still_end_on_one_hash():
 
 @pytest.mark.parametrize("fallbacks", [True, False], ids=["successor", "no-fallbacks"])
 def test_host_killed_the_table_moves_to_a_successor_broker_and_the_host_comes_back(
-    tmp_path, fallbacks, broker_kind
+    tmp_path, fallbacks
 ):
     """9.3: the host's embedded broker dies with it. With fallbacks, seat 1 re-hosts at
     its fallback address, everyone moves there, and the host resumes from its files as

@@ -426,15 +426,18 @@ def test_the_cli_loop_keeps_the_mqtt_socket_race_off_screen_and_shows_anything_e
 
 def test_paho_lines_about_a_lost_socket_do_not_reach_stderr():
     """paho logs 'failed to receive on socket' at ERROR; Python's last-resort handler
-    would print it on a person's screen. The link's client logger keeps it back (a fresh
+    would print it on a person's screen. The link's client logger, and the commands for
+    every other client they open (the lobby watch, probes), keep it back (a fresh
     process, as a person's: no logging configured)."""
     import subprocess
     import sys
 
     code = (
         "import logging\n"
+        "import trutnet.cli.table_commands\n"
         "from trutnet.net.mqtt_link import client_log\n"
         "client_log.error('failed to receive on socket: reset')\n"
+        "logging.getLogger('mqtt').error('failed to receive on socket: default client')\n"
         "logging.getLogger('trutnet.net.elsewhere').error('still shown')\n"
     )
     err = subprocess.run(

@@ -1,6 +1,7 @@
 """Fuzz the runtime's receive loop: any payload on any table topic, through
 ``TableRuntime._pump`` (log -> ``ingest``, sync -> ``_answer_sync``, vote ->
-``_on_vote``, done -> ``_on_done``, notice -> the event printer), driven in-process
+``_on_vote``, done -> ``_on_done``, notice -> the event printer, watchers ->
+``_on_watcher``), driven in-process
 with a fake link. Events go to the CLI's own ``--json`` printer.
 
 Input: byte 0 picks the topic, byte 1 the runtime's state (in the lobby, or a seat's
@@ -26,11 +27,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 with atheris.instrument_imports(include=["trutnet"]):
     from trutnet.cli.table_commands import _printer
     from trutnet.crypto import SeededRandom
-    from trutnet.crypto.identity import fingerprint
+    from trutnet.crypto.identity import Identity, fingerprint
     from trutnet.net import topics
     from trutnet.net.broker import Endpoint
     from trutnet.protocol.envelope import parse_entry, sign_entry
     from trutnet.protocol.replace import make_vote
+    from trutnet.protocol.spectator import watcher_message
     from trutnet.protocol.table import TablePeer
     from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
 
@@ -88,6 +90,7 @@ def topic_of(selector: int) -> str:
         topics.vote(TABLE_ID),
         topics.done(TABLE_ID, "AAAA-BBBB-CCCC-DDDD"),
         topics.notice(TABLE_ID),
+        topics.watcher(TABLE_ID, fingerprint(WATCHER.public)),
     ]
     return choices[selector % len(choices)]
 
@@ -145,15 +148,17 @@ def seeds() -> list[bytes]:
         out.append(b"\x03" + s + msgpack.packb(done))
         stall = {"kind": "stall", "seat": 0, "waiting_for": ["act"], "since_entry": 3, "seconds": 1}
         out.append(b"\x04" + s + msgpack.packb(stall))
+        out.append(b"\x05" + s + watcher_message(WATCHER, TABLE_ID, "Eve"))
+        out.append(b"\x05" + s + watcher_message(IDS[1], TABLE_ID, "Eve"))  # another key
     return out
 
 
 TABLE_ID, WIRES = common.game()
 IDS = common.identities()
+WATCHER = Identity.generate(SeededRandom("fuzz/watcher"))  # a spectator's key
 SNAPS = build()
 LOOP = asyncio.new_event_loop()
 PRINTER = _printer(True, "fuzz")
-assert fingerprint  # imported for readers: done topics are per key fingerprint
 test_one_input = common.guard(NAME, check, ALLOWED)
 
 if __name__ == "__main__":

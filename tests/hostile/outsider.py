@@ -81,13 +81,13 @@ class Outsider:
         self.sent += 1
 
     async def everywhere(self, payload: bytes, retain_too: bool = False) -> None:
-        """On every topic of the table: log, join, sync, vote, notice, done/presence (a
-        real peer's fingerprint if seen, else a made-up one) and the lobby."""
+        """On every topic of the table: log, join, sync, vote, notice, done/presence/
+        watchers (a real peer's fingerprint if seen, else a made-up one) and the lobby."""
         fps = self.fingerprints() or ["AAAA-BBBB-CCCC-DDDD"]
         leaves = ["log", "join", "sync", "vote", "notice", "lobby"]
-        leaves += [f"done/{fp}" for fp in fps] + [f"presence/{fp}" for fp in fps]
+        leaves += [f"{kind}/{fp}" for kind in ("done", "presence", "watchers") for fp in fps]
         for leaf in leaves:
-            retain = retain_too and (leaf.startswith(("done/", "presence/")))
+            retain = retain_too and (leaf.startswith(("done/", "presence/", "watchers/")))
             await self.publish(leaf, payload, retain=retain)
 
     def fingerprints(self) -> list[str]:

@@ -499,6 +499,66 @@ async def forged_done(out: Outsider) -> None:
         await out.publish(f"done/{fp}", b"\x81\xa5seats\x90", retain=True)
 
 
+async def forged_watchers(out: Outsider) -> None:
+    """Spectators' presence (9.1): one honest spectator, Eve; then, retained, what must
+    never be listed: unsigned, oversized, signed by another key than its topic names,
+    of another table, another type, garbage; then 64 validly signed spectators of
+    made-up keys (more than a peer keeps)."""
+    from trutnet.crypto.identity import Identity, fingerprint
+    from trutnet.protocol.spectator import watcher_message
+
+    await out.wait_log(30)
+    eve = Identity.from_seed(os.urandom(32))
+    fp = fingerprint(eve.public)
+    await out.publish(f"watchers/{fp}", watcher_message(eve, out.table_id, "Eve"), retain=True)
+    mallory = out.identity
+    good = watcher_message(mallory, out.table_id, "Mallory")
+    bad = [
+        good[:-64] + bytes(64),  # unsigned
+        sign_entry(
+            mallory,
+            table=out.table_id,
+            seat=0,
+            seq=0,
+            prev=GENESIS,
+            type="watch",
+            body={"name": "Mallory", "pad": "x" * 600},
+        ).wire,  # oversized
+        watcher_message(mallory, bytes(16), "Mallory"),  # another table
+        sign_entry(
+            mallory, table=out.table_id, seat=0, seq=0, prev=GENESIS, type="done", body={}
+        ).wire,
+        msgpack.packb({"name": "Mallory", "key": mallory.public}),
+        b"\xc1",
+        b"\xdd\xff\xff\xff\xff",
+        os.urandom(70_000),
+    ]
+    for leaf in (f"watchers/{fingerprint(mallory.public)}", "watchers/AAAA-BBBB-CCCC-DDDD"):
+        for payload in bad:
+            await out.publish(leaf, payload, retain=True)
+    await out.publish("watchers/AAAA-BBBB-CCCC-DDDD", good, retain=True)  # wrong key
+    await out.publish(f"watchers/{fp}/deeper", good, retain=True)
+    for k in range(64):
+        key = Identity.from_seed(os.urandom(32))
+        wire = watcher_message(key, out.table_id, f"Flood {k}")
+        await out.publish(f"watchers/{fingerprint(key.public)}", wire, retain=True)
+
+
+def test_forged_watchers_are_dropped_and_capped(broker, tmp_path, honest_hash):
+    """Hostile presence messages change nothing in the game, and no peer lists one that
+    is not signed by the key its topic names; no peer lists more than its cap."""
+    from trutnet.protocol.spectator import MAX_WATCHERS
+
+    game = play_attacked(broker, tmp_path, forged_watchers)
+    assert_fair(game, honest_hash)
+    for peer in game.peers:
+        lists = [e["watchers"] for e in peer.events if e["event"] == "watchers"]
+        assert lists, f"{peer.name} listed no spectator"
+        names = {w["name"] for listing in lists for w in listing}
+        assert "Eve" in names and "Mallory" not in names, names
+        assert max(len(listing) for listing in lists) <= MAX_WATCHERS
+
+
 async def forged_notices(out: Outsider) -> None:
     await out.wait_log(30)
     stall = {"kind": "stall", "seat": 1, "waiting_for": ["act"], "since_entry": 1, "seconds": 99}

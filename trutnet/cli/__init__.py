@@ -373,7 +373,7 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             return _selfplay(args, parser)
         if args.command == "verify":
             return _verify(args)
-        if args.command in ("host", "join", "tables", "play"):
+        if args.command in ("host", "join", "tables", "play", "watch"):
             from trutnet.cli import table_commands
 
             table_commands.install_signal_exit()
@@ -382,6 +382,7 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 "join": table_commands.cmd_join,
                 "tables": table_commands.cmd_tables,
                 "play": table_commands.cmd_play,
+                "watch": table_commands.cmd_watch,
             }[args.command]
             return handler(args)
         return _bench(args)

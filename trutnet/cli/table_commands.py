@@ -1,9 +1,9 @@
 """The commands that sit at a table over the network: ``host``, ``join``, ``play``,
-``tables`` and ``selfplay --transport mqtt``, their arguments, and the person's own
-folders (key, transcripts, seats' files).
+``watch``, ``tables`` and ``selfplay --transport mqtt``, their arguments, and the
+person's own folders (key, transcripts, seats' files).
 
-``play``, and ``join`` without ``--bot``, put the terminal client
-(:mod:`trutnet.client`) on screen. The others print one JSON line per event with
+``play``, ``join`` without ``--bot`` and ``watch`` without ``--json`` put the terminal
+client (:mod:`trutnet.client`) on screen. The others print one JSON line per event with
 ``--json`` (for tests and scripts), or readable lines otherwise. Every argument is
 checked by its argparse type (a bad one gets one clear line and exit status 2); a
 table that cannot be joined gets one clear line and exit status 1.
@@ -339,10 +339,96 @@ def cmd_join(args: argparse.Namespace) -> int:
             shutil.rmtree(store, ignore_errors=True)
 
 
-def choose_table(args: argparse.Namespace) -> tuple[Endpoint, bytes, bool] | None:
-    """List the open tables found on the LAN and take the one named, the one the person
-    picks (on a terminal), or the first; with whether it is private."""
-    tables = [t for t in _search_lan(args, "join") if t.live and t.live.get("status") == "open"]
+def cmd_watch(args: argparse.Namespace) -> int:
+    """Follow a table as a spectator: on screen, or its events with ``--json``."""
+    from trutnet.net.private import PasswordError
+    from trutnet.runtime.watch import watch
+
+    if (args.broker is None) != (args.table is None):
+        print("trutnet watch: --broker and --table go together", file=sys.stderr)
+        return 2
+    if args.broker is not None:
+        endpoint, table_id = parse_broker_url(args.broker), bytes.fromhex(args.table)
+        private = False
+    else:
+        try:
+            found = choose_table(args, ("open", "playing"), "watch")
+        except _NoLan as exc:
+            print(exc, file=sys.stderr)
+            return 1
+        if found is None:
+            print("trutnet watch: no table found on the LAN", file=sys.stderr)
+            return 1
+        endpoint, table_id, private = found
+    try:
+        password = _password(args, needed=private)
+    except PasswordError as exc:
+        print(f"trutnet watch: {exc}", file=sys.stderr)
+        return 2
+    options = Options(stall_timeout=args.stall_timeout, give_up_after=args.give_up_after)
+    try:
+        _run(probe_broker(endpoint, password=password, command="watch"))
+        _run(lobby_status(table_id, endpoint, args.lobby_timeout, password))  # a host is there
+        if args.json:
+            emit = _printer(True, args.name)
+            start = watch(
+                table_id,
+                [endpoint],
+                args.name,
+                player_identity(),
+                options,
+                emit,
+                password=password,
+                lobby_timeout=args.lobby_timeout,
+            )
+            return _finish(_run(start), True)
+        return _watch_with_ui(args, table_id, endpoint, password, options)
+    except JoinError as exc:
+        print(f"trutnet watch: {exc}", file=sys.stderr)
+        return 1
+
+
+def _watch_with_ui(
+    args: argparse.Namespace,
+    table_id: bytes,
+    endpoint: Endpoint,
+    password: str | None,
+    options: Options,
+) -> int:
+    from trutnet.client.app import WatchApp, play_with_ui
+    from trutnet.runtime.watch import watch
+
+    transcript = data_dir() / "games" / f"{table_id.hex()}-watched.json"
+    ui = WatchApp(f"table {table_id.hex()[:8]}")
+    result = _run(
+        play_with_ui(
+            lambda hooks: watch(
+                table_id,
+                [endpoint],
+                args.name,
+                player_identity(),
+                options,
+                hooks=hooks,
+                password=password,
+                lobby_timeout=args.lobby_timeout,
+            ),
+            ui,
+            transcript,
+        )
+    )
+    if result is not None:
+        winner = side_name(result.teams, result.winner)
+        print(f"game over: {winner} wins; transcript: {transcript}")
+    return 0
+
+
+def choose_table(
+    args: argparse.Namespace, statuses: tuple[str, ...] = ("open",), command: str = "join"
+) -> tuple[Endpoint, bytes, bool] | None:
+    """List the tables found on the LAN (of ``statuses``: open ones, to join) and take
+    the one named, the one the person picks (on a terminal), or the first; with
+    whether it is private."""
+    tables = [t for t in _search_lan(args, command) if t.live and t.live.get("status") in statuses]
     if args.table_name is not None:
         tables = [t for t in tables if args.table_name in (t.name, t.table)]
     if not tables:
@@ -357,7 +443,7 @@ def choose_table(args: argparse.Namespace) -> tuple[Endpoint, bytes, bool] | Non
             )
     pick = 0
     if len(tables) > 1 and sys.stdin.isatty():
-        answer = input(f"Join which table? [1-{len(tables)}, default 1] ").strip()
+        answer = input(f"{command.title()} which table? [1-{len(tables)}, default 1] ").strip()
         if answer.isdigit() and 1 <= int(answer) <= len(tables):
             pick = int(answer) - 1
     chosen = tables[pick]
@@ -966,9 +1052,49 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
     _lan_search_options(jp)
     network_options(jp, None)
 
+    wp = sub.add_parser(
+        "watch",
+        help="follow a table as a spectator (found on the LAN, or --broker/--table)",
+        formatter_class=HelpFormatter,
+    )
+    wp.add_argument("table_name", nargs="?", help="name of a table found on the LAN")
+    wp.add_argument("--broker", type=broker_arg, help="mqtt://host:port")
+    wp.add_argument("--table", type=table_id_arg, help="table id (32 hex digits)")
+    wp.add_argument(
+        "--name",
+        type=name_arg,
+        default=(os.environ.get("USER") or "Spectator")[:32],
+        help="your name in the players' list of spectators",
+    )
+    _private_option(wp, "the table is private (asked anyway for one found private on the LAN)")
+    wp.add_argument(
+        "--lobby-timeout",
+        type=_seconds,
+        default=LOBBY_TIMEOUT,
+        help="give up when no host has been at the table for this long (s)",
+    )
+    wp.add_argument(
+        "--stall-timeout",
+        type=_seconds,
+        default=30.0,
+        help="say so when the table waits for a seat longer than this (s)",
+    )
+    wp.add_argument(
+        "--give-up-after",
+        type=_seconds,
+        default=900.0,
+        help="stop after this many seconds without any progress",
+    )
+    _lan_search_options(wp)
+    wp.add_argument("--json", action="store_true", help="one JSON object per event, no screen")
+
 
 def install_signal_exit() -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
 
-logging.getLogger("aiomqtt").setLevel(logging.CRITICAL)
+# The MQTT client's own lines (paho's "failed to receive on socket: ...", through
+# aiomqtt's default "mqtt" logger, for every client a command opens) are for debugging:
+# a command reports a lost broker itself, in one line.
+for _name in ("aiomqtt", "mqtt"):
+    logging.getLogger(_name).setLevel(logging.CRITICAL)

@@ -9,11 +9,16 @@ Between hands the last hand's tricks and result stay on screen until the person
 presses Enter (or for a few seconds); a new hand clears the last hand's messages.
 Quitting mid-game (q or Ctrl-C, then y) prints where the seat's files are and the
 command that brings the seat back.
+
+:class:`WatchApp` is the same frame for a spectator (``trutnet watch``): the table as
+everyone sees it, no keys for actions, and q or Ctrl-C leaves at once (there is no
+seat to abandon). The players' screens list the spectators.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import shlex
 import sys
 import time
@@ -31,6 +36,7 @@ from prompt_toolkit.styles import Style
 from trutnet.client.narration import Speaker, hand_result, narrate, plural
 from trutnet.client.view import (
     HELP,
+    WATCH_HELP,
     HandSummary,
     TableInfo,
     end_lines,
@@ -38,9 +44,11 @@ from trutnet.client.view import (
     my_turn,
     plain,
     table_lines,
+    watch_wait_lines,
 )
 from trutnet.crypto.identity import fingerprint
 from trutnet.engine.cards import parse_card
+from trutnet.engine.games.trut.actions import Deal, SingCount
 from trutnet.engine.games.trut.observation import TrutObservation
 from trutnet.net.tasks import stop_tasks
 from trutnet.runtime.seat_process import Hooks, SeatResult
@@ -76,11 +84,18 @@ STEPS = {
     "checkpoint": "Closing the hand",
     "result": "Signing the result",
 }
-SHARE_STEPS = {
-    "deal": "Dealing",
-    "deal-withheld": "Dealing the cards held back for the Fortial",
-    "sing": "Dealing la Chanson's cards",
-}
+
+
+def share_step(state: Any) -> str:
+    """Which of Trut's share rounds the table runs, from the action before it: the deal
+    (T4), la Chanson's cards (T19), or the Fortial opponents' cards (T15)."""
+    history = state.history() if state is not None else []
+    last = history[-1] if history else None
+    if last is None or isinstance(last, Deal):
+        return "Dealing"
+    if isinstance(last, SingCount):
+        return "Dealing la Chanson's cards"
+    return "Dealing the cards held back for the Fortial"
 
 
 class TrutApp:
@@ -150,10 +165,14 @@ class TrutApp:
         info.me = peer.seat
         info.names = list(replica.names)
         info.fingerprints = [fingerprint(k) for k in replica.seats]
+        if runtime is not None:
+            info.watchers = [(w.name, w.fingerprint) for w in runtime.watchers.listed()]
+            info.me_fp = fingerprint(self.seat.identity.public)
         state = replica.state
         if state is None:
             return
-        catching_up = self._events_seen == 0  # a resumed seat reads the whole game at once
+        # A resumed seat reads the whole game at once; a spectator, while it catches up.
+        catching_up = self._events_seen == 0 or self._behind()
         for event in state.events[self._events_seen :]:
             info.log.extend(narrate(event, state, show_hands=False, names=info.names))
             self._follow(event, state, catching_up)
@@ -161,7 +180,9 @@ class TrutApp:
         info.log = info.log[-50:]
         counts = [e.type for e in replica.log.entries]
         info.shuffles_verified = counts.count("shuffle")
-        info.reveals_verified = counts.count("play")
+        info.reveals_verified = sum(  # plays: decisions that carry the player's share
+            e.type == "act" and "shares" in e.body for e in replica.log.entries
+        )
         if replica.halted is not None:
             info.blame = str(replica.halted)
         since = runtime._last_progress if runtime is not None else time.monotonic()
@@ -171,6 +192,10 @@ class TrutApp:
             info.last_hand = None
         if replica.phase == "done":
             info.status = "over"
+
+    def _behind(self) -> bool:
+        """True while this screen's replica is still reading the table's past."""
+        return False
 
     def _follow(self, event: dict[str, Any], state: Any, catching_up: bool) -> None:
         """Keep what the screen shows between events: this hand's tricks, the last
@@ -496,7 +521,92 @@ class TrutApp:
             self.app.exit()
 
 
-def automatic_step(replica: Any, me: int, names: list[str]) -> str:
+def public_observation(state: Any) -> TrutObservation:
+    """What everyone at the table sees: a seat's observation without the seat, its hand
+    or its choices (a spectator's replica knows no card in any hand anyway)."""
+    return dataclasses.replace(state.observation(0), seat=-1, team=-1, hand=(), legal=())
+
+
+class WatchApp(TrutApp):
+    """The screen of a spectator: the public view, no keys for actions; q or Ctrl-C
+    stops watching at once."""
+
+    def __init__(self, table_name: str, input: Any = None, output: Any = None) -> None:
+        super().__init__(table_name, 0, input, output)
+
+    def observation(self) -> TrutObservation | None:
+        peer = self.seat.peer
+        if peer is None or peer.replica.state is None or peer.replica.phase == "open":
+            return None
+        return public_observation(peer.replica.state)
+
+    def _behind(self) -> bool:
+        runtime = self.runtime
+        return runtime is not None and not getattr(runtime, "caught_up", True)
+
+    def _refresh(self) -> None:
+        super()._refresh()
+        peer = self.seat.peer
+        if peer is not None and self._behind() and peer.replica.state is not None:
+            entries = len(peer.replica.log)
+            self.info.message = f"Catching up with the table's log: {entries} entries read…"
+        elif self.info.message.startswith("Catching up"):
+            self.info.message = ""
+
+    def lines(self) -> list[Any]:
+        if self.help:
+            return [[("", line)] for line in WATCH_HELP.splitlines()]
+        self._refresh()
+        obs = self.observation()
+        if obs is None:
+            return watch_wait_lines(self.info, self.table_name)
+        if obs.phase == "over" and self.info.last_hand is None:
+            return end_lines(obs, self.info)
+        return table_lines(obs, self.info)
+
+    def _keys(self) -> KeyBindings:
+        kb = KeyBindings()
+
+        @kb.add("q")
+        @kb.add("c-c")
+        def _quit(event: KeyPressEvent) -> None:
+            self._exit()
+
+        @kb.add("?")
+        def _help(event: KeyPressEvent) -> None:
+            self.help = not self.help
+            self.app.invalidate()
+
+        @kb.add("escape")
+        def _escape(event: KeyPressEvent) -> None:
+            self.help = False
+            self.app.invalidate()
+
+        @kb.add("enter")
+        @kb.add(" ")
+        def _continue(event: KeyPressEvent) -> None:
+            self.dismiss()
+
+        @kb.add("up")
+        @kb.add("pageup")
+        def _up(event: KeyPressEvent) -> None:
+            self.info.end_scroll += 10 if event.key_sequence[0].key == "pageup" else 1
+            self.app.invalidate()
+
+        @kb.add("down")
+        @kb.add("pagedown")
+        def _down(event: KeyPressEvent) -> None:
+            step = 10 if event.key_sequence[0].key == "pagedown" else 1
+            self.info.end_scroll = max(0, self.info.end_scroll - step)
+            self.app.invalidate()
+
+        return kb
+
+    def left_message(self) -> str:
+        return "You stopped watching; the game goes on without you."
+
+
+def automatic_step(replica: Any, me: int | None, names: list[str]) -> str:
     """The automatic step the table waits for, and whose program writes it:
     ``Shuffling (Bot 1)``; empty when a seat has a decision to make (or at the end)."""
     try:
@@ -507,7 +617,7 @@ def automatic_step(replica: Any, me: int, names: list[str]) -> str:
         return ""
     seat, (kind, *_) = expected
     if kind == "shares" and replica.shares is not None:
-        label = SHARE_STEPS.get(replica.shares.step, "Dealing")
+        label = share_step(replica.state)
     elif kind == "checkpoint" and replica.state is not None and replica.state.phase == "over":
         label = "Closing the game"
     else:

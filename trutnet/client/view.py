@@ -1,5 +1,8 @@
 """The table screen as text: pure functions from what one seat may see to styled lines.
 
+A spectator's screen is the same frame with no seat (``TableInfo.me`` is None): no
+hand, no keys for actions, and the hand sizes instead of a hand.
+
 The terminal application (:mod:`trutnet.client.app`) shows these lines; tests read
 the same lines as plain text. Every line fits in 80 columns (long ones wrap or end
 in "…") and every screen in 24 rows (the end screen's score table scrolls).
@@ -46,6 +49,16 @@ Keys: 1-3 play a card (or ←/→ and Enter), t Trut, j accept/agree,
       The key bar lists only the keys that do something now.
 Press ? or Esc to go back."""
 
+# A spectator's help: the same words, its own keys.
+WATCH_HELP = (
+    HELP.split("Keys:")[0]
+    + """You are watching: you see what every player sees, no one's hand.
+Keys: Enter go on after a hand, ↑/↓ scroll the final score,
+      ? this help, q or Ctrl-C stop watching.
+Press ? or Esc to go back."""
+)
+WATCHERS_SHOWN = 4  # spectators named on the table screen; the others are counted
+
 # What a seat is asked to decide, as the waiting line says it.
 DECIDING = {
     "play": "to play",
@@ -74,7 +87,7 @@ class TableInfo:
 
     names: list[str]
     fingerprints: list[str]
-    me: int
+    me: int | None  # this screen's seat; None for a spectator
     log: list[str] = field(default_factory=list)
     shuffles_verified: int = 0
     reveals_verified: int = 0
@@ -93,6 +106,10 @@ class TableInfo:
     step: str = ""
     last_hand: HandSummary | None = None  # shown instead of the new hand until dismissed
     end_scroll: int = 0  # rows of the end screen's score table scrolled up from the end
+    # The table's spectators (name, key fingerprint), as their signed presence says;
+    # ``me_fp``: this screen's own key, shown as "you" among them.
+    watchers: list[tuple[str, str]] = field(default_factory=list)
+    me_fp: str = ""
 
 
 def text_width(text: str) -> int:
@@ -213,7 +230,34 @@ def _trick_line(label: str, cards: Any, result: str | None, info: TableInfo) -> 
     return line
 
 
+def _sizes_line(obs: TrutObservation, info: TableInfo) -> Line:
+    """A spectator's line instead of a hand: how many cards each player holds."""
+    sizes = ", ".join(
+        f"{_name(info, seat)[:10]} {size}" for seat, size in enumerate(obs.hand_sizes)
+    )
+    return [("class:bold", " Cards in hand: "), ("", sizes or "—")]
+
+
+def _watchers_line(info: TableInfo, width: int = WIDTH) -> Line:
+    """``Watching: Eve (6M55), you and 3 more``: the spectators, by name (with the
+    start of their key's fingerprint) as many as fit, the others counted."""
+    names = ["you" if fp == info.me_fp else f"{name[:12]} ({fp[:4]})" for name, fp in info.watchers]
+    shown: list[str] = []
+    for count, name in enumerate(names[:WATCHERS_SHOWN], start=1):
+        rest = len(names) - count
+        text = " Watching: " + ", ".join([*shown, name]) + (f" and {rest} more" if rest else "")
+        if text_width(text) > width:
+            break
+        shown.append(name)
+    rest = len(names) - len(shown)
+    if not shown:
+        return [("class:dim", f" Watching: {plural(rest, 'spectator')}")]
+    return [("class:dim", " Watching: " + ", ".join(shown) + (f" and {rest} more" if rest else ""))]
+
+
 def _hand_line(obs: TrutObservation, info: TableInfo) -> Line:
+    if info.me is None:
+        return _sizes_line(obs, info)
     line: Line = [("class:bold", " Your hand: ")]
     if not obs.hand:
         return [*line, ("", "—")]
@@ -313,7 +357,7 @@ def key_bar(obs: TrutObservation, info: TableInfo) -> str:
             keys.append("1-3 cards")
         elif obs.phase == "keep":
             keys += [f"{_range(count)} keep/unkeep", "Enter confirm"]
-    keys += ["? help", "q quit"]
+    keys += ["? help", "q quit"] if info.me is not None else ["? help", "q stop watching"]
     return " " + "  ".join(keys)
 
 
@@ -325,7 +369,7 @@ def table_lines(obs: TrutObservation, info: TableInfo, width: int = WIDTH) -> li
                 "class:title",
                 f" Trut — {variant}, {obs.players} players, first to {obs.target} Longs",
             ),
-            ("class:dim", f"   you: {info.names[info.me] if info.names else ''}"),
+            ("class:dim", f"   {_who(info)}"),
         ]
     ]
     lines += _tokens(obs, info)
@@ -348,10 +392,18 @@ def table_lines(obs: TrutObservation, info: TableInfo, width: int = WIDTH) -> li
     rows = [row for text in info.log for row in wrap(" " + text, width)]
     for row in rows[-LOG_ROWS:]:
         lines.append([("", row)])
+    if info.watchers:
+        lines.append(_watchers_line(info))
     lines.append(_verify_line(info))
     lines.append([("class:message", " " + (info.message or ""))])
     lines.append([("class:dim", key_bar(obs, info))])
     return [fit(line, width) for line in lines]
+
+
+def _who(info: TableInfo) -> str:
+    if info.me is None:
+        return "watching"
+    return f"you: {info.names[info.me] if info.names else ''}"
 
 
 def _verify_line(info: TableInfo) -> Line:
@@ -443,6 +495,16 @@ def lobby_lines(info: TableInfo, table_name: str, players: int) -> list[Line]:
     lines.append([("class:dim", " The game starts as soon as every seat is taken.")])
     lines.append([("class:message", " " + info.message)])
     return [fit(line) for line in lines]
+
+
+def watch_wait_lines(info: TableInfo, table_name: str) -> list[Line]:
+    """A spectator's screen until the table's ``open`` entry is in."""
+    return [
+        fit([("class:title", f" Watching — {table_name}")]),
+        [("", " Waiting for the table's log; the game shows as soon as it is here.")],
+        [("class:dim", " q stop watching")],
+        fit([("class:message", " " + info.message)]),
+    ]
 
 
 def plain(lines: list[Line]) -> str:

@@ -63,9 +63,11 @@ def refusal(exc: BaseException) -> bool:
     return isinstance(value, int) and value in _REFUSED
 
 
-def refused_message(endpoint: Endpoint, password: str | None) -> str:
+def refused_message(endpoint: Endpoint, password: str | None, command: str = "join") -> str:
+    """Why the broker turned us down, and (``command``: ``join``, ``watch``) what to do."""
     if password is None:
-        return f"the table at {endpoint.url} is private: it needs the table password ({HOW})"
+        how = HOW.replace("join", command, 1)
+        return f"the table at {endpoint.url} is private: it needs the table password ({how})"
     return f"the table at {endpoint.url} refused the password: wrong table password"
 
 

@@ -9,6 +9,8 @@
 ``trutnet/v1/table/<table>/done/<fp>``  retained "this process has the whole log" (no will)
 ``trutnet/v1/table/<table>/notice``     stall reports and other notices, QoS 1
 ``trutnet/v1/table/<table>/vote``       signed votes to replace a stalled seat, QoS 1
+``trutnet/v1/table/<table>/watchers/<fp>``  retained signed presence of a spectator (key
+                                        fingerprint), cleared by its last will
 """
 
 from __future__ import annotations
@@ -53,6 +55,10 @@ def presence(table: bytes, seat: int | str) -> str:
 
 def done(table: bytes, seat: int | str) -> str:
     return table_topic(table, f"done/{seat}")
+
+
+def watcher(table: bytes, fp: str) -> str:
+    return table_topic(table, f"watchers/{fp}")
 
 
 def table_of(topic: str) -> bytes | None:

@@ -1,4 +1,5 @@
-"""The table protocol: messages, the signed log, the table state machine (sans-I/O).
+"""The table protocol: messages, the signed log, the table state machine, and
+spectators (:mod:`.spectator`) (sans-I/O).
 
 It depends on ``trutnet.engine`` and ``trutnet.crypto`` only, and touches no socket,
 clock or event loop. It names no game: a table builds the game its ``open`` entry names

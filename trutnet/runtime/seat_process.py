@@ -391,11 +391,15 @@ def _reason(exc: BaseException, timeout: float) -> str:
 
 
 async def probe_broker(
-    endpoint: Endpoint, timeout: float = PROBE_TIMEOUT, password: str | None = None
+    endpoint: Endpoint,
+    timeout: float = PROBE_TIMEOUT,
+    password: str | None = None,
+    command: str = "join",
 ) -> None:
     """Connect to the MQTT broker at ``endpoint`` (with a private table's ``password``)
     and leave; :class:`JoinError` saying why when that does not work within
-    ``timeout`` seconds, or when the broker refuses our password (or our lack of one)."""
+    ``timeout`` seconds, or when the broker refuses our password (or our lack of one:
+    the message says what to give ``command``)."""
     import aiomqtt
 
     from trutnet.net.private import refusal, refused_message
@@ -418,7 +422,7 @@ async def probe_broker(
             pass
     except (aiomqtt.MqttError, OSError, TimeoutError) as exc:
         if refusal(exc):
-            raise JoinError(refused_message(endpoint, password)) from None
+            raise JoinError(refused_message(endpoint, password, command)) from None
         raise JoinError(
             f"{where}: it does not answer as an MQTT broker ({_reason(exc, timeout)})"
         ) from None
@@ -473,12 +477,14 @@ async def watch_lobby(
     seat: LocalSeat,
     timeout: float = LOBBY_TIMEOUT,
     password: str | None = None,
+    spectator: bool = False,
 ) -> None:
-    """Until ``seat`` is seated (the host's ``open`` names it), watch the table's lobby
-    announcement: :class:`JoinError` when no host has been there for ``timeout`` s
-    (never came, or left: its last will clears the announcement), when the table has
-    been playing without this seat for ``timeout`` s (every seat taken), or when the
-    broker cannot be reached again for ``timeout`` s."""
+    """Until ``seat`` is seated (the host's ``open`` names it; a ``spectator``'s: until
+    it has the ``open``), watch the table's lobby announcement: :class:`JoinError` when
+    no host has been there for ``timeout`` s (never came, or left: its last will clears
+    the announcement), when the table has been playing without this seat for
+    ``timeout`` s (every seat taken; not for a spectator), or when the broker cannot be
+    reached again for ``timeout`` s."""
     import aiomqtt
 
     loop = asyncio.get_running_loop()
@@ -487,8 +493,11 @@ async def watch_lobby(
     since = loop.time()
     lost: float | None = None  # since when the broker cannot be reached
 
+    def opened() -> bool:
+        return seat.peer is not None and seat.peer.replica.state is not None
+
     def check() -> None:
-        if seat.peer is not None or loop.time() - since < timeout:
+        if opened() or loop.time() - since < timeout:
             return
         if status is None:
             if seen is None:
@@ -497,12 +506,12 @@ async def watch_lobby(
                     f"(waited {timeout:g} s): the table id is wrong, or its host has left"
                 )
             raise JoinError(f"the host of table {table_id.hex()} left before the game started")
-        if status != "open":
+        if status != "open" and not spectator:
             raise JoinError(
                 f"table {table_id.hex()} is {status} without this seat: every seat is taken"
             )
 
-    while seat.peer is None:
+    while not opened():
         try:
             async with aiomqtt.Client(
                 endpoint.host, endpoint.port, timeout=5, **credentials(password)
@@ -510,7 +519,7 @@ async def watch_lobby(
                 await client.subscribe(topics.lobby(table_id), qos=1)
                 lost = None
                 messages = aiter(client.messages)
-                while seat.peer is None:
+                while not opened():
                     try:
                         message = await asyncio.wait_for(anext(messages), 0.5)
                     except TimeoutError:

@@ -14,6 +14,9 @@ It owns what the sans-I/O protocol leaves out: the link, the clock, the files.
   queued (``LocalSeat.pending``), if it is legal.
 * A seat that the table waits for longer than ``stall_timeout`` is reported to
   everyone on the ``notice`` topic: who, since when, waiting for what.
+* Spectators announce themselves on the ``watchers`` topic; a signed presence is
+  listed (:attr:`TableRuntime.watchers`, and a ``watchers`` event), anything else is
+  dropped (:mod:`trutnet.protocol.spectator`).
 * A finished peer does not leave at once: it says so (a retained ``done`` message)
   and keeps answering syncs until every other seat has said the same, so that a peer
   that missed the last entries can still fetch them (``docs/protocol.md`` 9.2).
@@ -38,6 +41,7 @@ from trutnet.net.mqtt_link import MqttLink
 from trutnet.net.tasks import stop_tasks
 from trutnet.protocol.envelope import GENESIS, Entry, MessageError, parse_entry, sign_entry
 from trutnet.protocol.lobby import join_request
+from trutnet.protocol.spectator import Watchers
 from trutnet.protocol.table import Rejected, TablePeer
 from trutnet.protocol.untrusted import UntrustedInput, unpack
 from trutnet.store import PeerStore
@@ -151,8 +155,10 @@ class TableRuntime:
         self._sync_from: int | None = None  # earliest log position asked for (sync)
         self._sync_wanted = asyncio.Event()
         self._done_heads: dict[int, bytes] = {}  # seat -> head its signed "done" names
+        self.watchers = Watchers(table_id)  # the spectators, as their signed presence says
         for topic in (
             topics.done(table_id, "+"),
+            topics.watcher(table_id, "+"),
             topics.log(table_id),
             topics.sync(table_id),
             topics.notice(table_id),
@@ -547,6 +553,8 @@ class TableRuntime:
     async def run(self, join_names: bool = False) -> None:
         """Play until the game is over (or the table stops on a blame)."""
         await self.link.start()
+        # A host's link was up in the lobby, which read no spectator's presence: again.
+        await self.link.resubscribe(topics.watcher(self.table_id, "+"))
         pump = asyncio.create_task(self._pump())
         watchdog = asyncio.create_task(self._watchdog())
         sender = asyncio.create_task(self._sync_sender())
@@ -611,6 +619,16 @@ class TableRuntime:
             self._on_done(topic, payload)
         elif topic == topics.notice(self.table_id):
             self._on_notice(payload)
+        elif topic.startswith(topics.watcher(self.table_id, "")):
+            self._on_watcher(topic, payload)
+
+    def _on_watcher(self, topic: str, payload: bytes) -> None:
+        """A spectator's presence, or its departure (an empty payload): listed only if
+        signed by the key its topic names (:class:`~trutnet.protocol.spectator.Watchers`
+        raises :class:`UntrustedInput` for anything else, which the pump drops)."""
+        fp = topic[len(topics.watcher(self.table_id, "")) :]
+        if self.watchers.receive(fp, payload):
+            self.on_event("watchers", {"watchers": [w.to_dict() for w in self.watchers.listed()]})
 
     async def _watchdog(self) -> None:
         failures = 0

@@ -1,0 +1,154 @@
+"""Watching a table: a spectator's process (asyncio, I/O edge).
+
+:func:`watch` follows a table live as a replica with no seat
+(:class:`~trutnet.protocol.spectator.Spectator`). It runs the same runtime as a seat,
+so it fetches the log from the start when it arrives mid-game (a sync from the genesis
+head, 9.2), buffers what runs ahead and asks again for gaps, exactly like a newcomer
+that follows a full table. What it never does: write an entry, offer to take a seat,
+vote, answer a sync, or say ``done``. It holds no ElGamal key, so no share round ever
+has it as an owner, and it knows no card that the log does not show to everyone.
+
+It says it is there with its signed presence on ``watchers/<fp>`` (retained; its last
+will, and its clean exit, clear it), which the players' screens list.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Callable
+from typing import Any
+
+from trutnet.crypto.identity import Identity, fingerprint
+from trutnet.net import topics
+from trutnet.net.broker import Endpoint
+from trutnet.net.mqtt_link import MqttLink
+from trutnet.net.tasks import stop_tasks
+from trutnet.protocol.spectator import Spectator, watcher_message
+from trutnet.runtime.seat_process import (
+    LOBBY_TIMEOUT,
+    Hooks,
+    JoinError,
+    SeatResult,
+    _result,
+    watch_lobby,
+)
+from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
+
+
+class WatchRuntime(TableRuntime):
+    """The runtime of a spectator: it reads the table and says only that it is there."""
+
+    def __init__(
+        self,
+        table_id: bytes,
+        link: MqttLink,
+        seat: LocalSeat,
+        options: Options | None = None,
+        on_event: Callable[[str, dict[str, Any]], None] | None = None,
+    ) -> None:
+        fp = fingerprint(seat.identity.public)
+        self.watcher_topic = topics.watcher(table_id, fp)
+        self.watcher_wire = watcher_message(seat.identity, table_id, seat.name)
+        if link.will is None:  # the broker clears our presence if we vanish
+            link.will = (self.watcher_topic, b"")
+        super().__init__(table_id, link, [seat], options, on_event)
+        # Only the log, the notices and the spectators: syncs, votes and ``done`` are
+        # the seats' business.
+        link.subscriptions[:] = [
+            t
+            for t in link.subscriptions
+            if t not in (topics.sync(table_id), topics.vote(table_id), topics.done(table_id, "+"))
+        ]
+        self.caught_up = False  # has read the log up to where the table is
+
+    async def _on_connect(self) -> None:
+        endpoint = self.link.endpoint
+        self.on_event("connected", {"broker": endpoint.url if endpoint else None})
+        await self.link.publish(self.watcher_topic, self.watcher_wire, retain=True, wait=5)
+        await self._ask_sync()
+
+    def _on_sync(self, payload: bytes) -> None:
+        """A spectator answers no sync: the seats do (a crowd of spectators would
+        multiply every answer)."""
+
+    async def _on_vote(self, wire: bytes) -> None:
+        """Votes and offers are the seats' business."""
+
+    async def _stalled(self, stalled: int, waited: float) -> None:
+        """A spectator never offers to take a seat (7.7) and never votes."""
+
+    async def _linger(self) -> None:
+        """Nobody waits for a spectator's ``done``: it leaves at once."""
+
+    def ingest(self, wire: bytes) -> bool:
+        """As a seat's runtime; also notes when the spectator has caught up: an entry
+        that came live and waited for the log's earlier entries has been applied, and
+        nothing waits any more."""
+        waiting = bool(self.buffer)
+        advanced = super().ingest(wire)
+        if advanced and waiting and not self.buffer:
+            self._now_caught_up()
+        return advanced
+
+    async def _idle(self) -> None:
+        """Nothing came for a while: if the log has begun, the spectator is as far as the
+        table (a quiet table sends nothing live to wait for)."""
+        replica = self.replica
+        if replica is not None and replica.state is not None:
+            self._now_caught_up()
+        await super()._idle()
+
+    def _now_caught_up(self) -> None:
+        replica = self.replica
+        if self.caught_up or replica is None or replica.state is None:
+            return
+        self.caught_up = True
+        self.on_event(
+            "caught_up", {"entries": len(replica.log), "hand": replica.round_number() + 1}
+        )
+
+    async def leave(self) -> None:
+        """Clear our presence (a clean exit: the will is not sent)."""
+        with contextlib.suppress(Exception):
+            await self.link.publish(self.watcher_topic, b"", retain=True, wait=2)
+
+
+async def watch(
+    table_id: bytes,
+    endpoints: list[Endpoint],
+    name: str = "Spectator",
+    identity: Identity | None = None,
+    options: Options | None = None,
+    on_event: Callable[[str, dict[str, Any]], None] | None = None,
+    hooks: Hooks | None = None,
+    password: str | None = None,
+    lobby_timeout: float = LOBBY_TIMEOUT,
+) -> SeatResult:
+    """Follow ``table_id`` until its game is over; :class:`JoinError` when there is no
+    table to follow (no host answers, or it left before the game started). The result
+    names no seat; its ``state_hash`` is the players' own."""
+    hooks = hooks or Hooks()
+    seat = LocalSeat(identity or Identity.generate(os.urandom), name, None)
+    seat.peer = Spectator(table_id)  # type: ignore[assignment]  # a peer with no seat
+    link = MqttLink(endpoints, [], f"watch-{table_id.hex()[:8]}", password=password)
+    runtime = WatchRuntime(table_id, link, seat, options, on_event)
+    hooks.attach(runtime, seat)
+    game = asyncio.create_task(runtime.run())
+    lobby = asyncio.create_task(
+        watch_lobby(table_id, endpoints[0], seat, lobby_timeout, password, spectator=True)
+    )
+    try:
+        done, _ = await asyncio.wait([game, lobby], return_when=asyncio.FIRST_COMPLETED)
+        if lobby in done and lobby.exception() is not None:
+            raise lobby.exception()  # type: ignore[misc]
+        await game
+    finally:
+        await stop_tasks(lobby, game)
+        await runtime.leave()
+        await link.close()
+    if runtime.replica is None or runtime.replica.state is None:
+        why = "gave up" if runtime.gave_up else "stopped"
+        raise JoinError(f"{why} before the table opened: no game to watch")
+    return _result(runtime)
