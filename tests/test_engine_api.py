@@ -187,3 +187,36 @@ def test_D16_void_ends_the_hand_without_score_and_the_same_dealer_deals():
         state.apply("void")  # no hand in progress
     assert exc.value.rule == "D16"
     assert "void" not in {str(a) for a in state.legal_actions()}
+
+
+def test_what_a_table_reads_besides_hidden_cards():
+    """Seats and teams (T2), the round a table checkpoints on (a Trut hand), the
+    winning team, and the void of a hand in progress (D16) that only the table applies."""
+    from trutnet.engine.games.trut.actions import Void
+
+    from .games.tokens import TokensGame
+    from .trut_helpers import playout
+
+    for players, teams in ((2, ((0,), (1,))), (3, ((0,), (1,), (2,))), (4, ((0, 2), (1, 3)))):
+        game = TrutGame(TrutConfig(players))
+        assert game.num_players() == players and game.teams() == teams
+    state = TrutGame(TrutConfig(4)).new_initial_state()
+    assert (state.round_number(), state.void_round(), state.winning_team()) == (0, None, None)
+    rng = random.Random(11)
+    while state.phase in ("draw", "deal"):
+        assert state.void_round() is None  # no hand in progress: nothing to void
+        state.apply(state.sample_chance(rng))
+    assert state.void_round() == Void()
+    state.apply(state.void_round())
+    assert state.phase == "deal" and state.round_number() == state.hand_number == 1
+    playout(state, rng)
+    assert state.winning_team() == state.winner is not None
+    assert state.round_number() == state.hand_number and state.void_round() is None
+    # The defaults: every seat its own team; the team whose seats alone have returns.
+    tokens = TokensGame(1)
+    assert tokens.num_players() == 2 and tokens.teams() == ((0,), (1,))
+    state = tokens.new_initial_state()
+    state.winner, state.phase = 1, "over"
+    assert state.returns() == [0.0, 1.0] and state.winning_team() == 1
+    state.winner = None
+    assert state.winning_team() is None
