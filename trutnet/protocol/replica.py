@@ -140,6 +140,7 @@ class TableReplica(StalledSeats):
         self.shares: ShareRound | None = None
         self.pending: tuple[int, Action] | None = None  # (seat or EVERYONE, action) to apply
         self.disclosed: dict[int, set[Pos]] = {}  # positions shown to each seat alone
+        self.shown: dict[int, set[Pos]] = {}  # ... to each seat alone or with everyone
         self.sealed: dict[tuple[int, str], Sealed] = {}  # (seat, label) -> its commitment
         self.round_seen = 0  # the engine's round at the last checkpoint
         self.final = False  # the last checkpoint is signed
@@ -285,7 +286,7 @@ class TableReplica(StalledSeats):
         assert self.state is not None
         self.decks.clear()
         self.shares, self.pending, self.draw, self.seed = None, None, None, None
-        self.disclosed, self.sealed, self.deck = {}, {}, ()
+        self.disclosed, self.shown, self.sealed, self.deck = {}, {}, {}, ()
         self.round_seen = self.state.round_number()
 
     def _halt(self, blame: Blame | None) -> None:
@@ -372,7 +373,7 @@ class TableReplica(StalledSeats):
             if state.is_terminal():
                 self.phase, self.turn = "result", 0
                 return
-            requests = state.table_requests(self._shown())
+            requests = state.table_requests(self.shown)
             disclosures = [r for r in requests if isinstance(r, Disclose)]
             if disclosures:
                 if self._disclose(disclosures):
@@ -404,11 +405,6 @@ class TableReplica(StalledSeats):
                 self.phase = "game"
                 return
 
-    def _shown(self) -> dict[int, set[Pos]]:
-        """What each seat was shown of the decks in play: alone, or with everyone."""
-        public = set(self.decks.revealed)
-        return {s: self.disclosed.get(s, set()) | public for s in range(self.n)}
-
     def _disclose(self, requests: list[Disclose]) -> bool:
         """Start the private round the disclosures ask for; True if it waits for shares."""
         owners: dict[int, tuple[Pos, ...]] = {}
@@ -420,6 +416,7 @@ class TableReplica(StalledSeats):
             if not 0 <= request.to < self.n:
                 raise Rejected("hidden", f"no seat {request.to} to show {new} to")
             self.disclosed.setdefault(request.to, set()).update(new)
+            self.shown.setdefault(request.to, set()).update(new)
             owners[request.to] = tuple(new)
         round_ = ShareRound.plan("disclose", owners, self.decks, self.n)
         if round_.waiting:
@@ -458,6 +455,8 @@ class TableReplica(StalledSeats):
             except CryptoError as exc:
                 raise Rejected("reveal", f"{pos}: {exc}") from exc
         self.decks.revealed.update(cards)
+        for seat in range(self.n):
+            self.shown.setdefault(seat, set()).update(cards)
         if positions and self.on_round is not None:
             self.on_round(self, {EVERYONE: tuple(positions)})
         state.apply(state.identify(pending[1], cards))
@@ -538,7 +537,7 @@ class TableReplica(StalledSeats):
         assert isinstance(step, Shuffle) and state is not None
         self.decks.install(step.deck, self.deck)
         self.deck = ()
-        for shown in self.disclosed.values():
+        for shown in (*self.disclosed.values(), *self.shown.values()):
             shown -= {p for p in shown if p.deck == step.deck}
         state.apply(step.then)
         self._drive()
