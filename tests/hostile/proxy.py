@@ -4,10 +4,9 @@ as anyone sniffing the LAN can (MQTT here is plaintext). For the session takeove
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import threading
+from collections.abc import Callable
 
+from trutnet.bench.delay_proxy import DelayProxy
 from trutnet.net.broker import parse_broker_url
 
 
@@ -44,73 +43,31 @@ def client_id(packet: bytes) -> str | None:
     return packet[pos + 2 : pos + 2 + size].decode(errors="replace")
 
 
-class SniffingProxy:
-    """Forwards 127.0.0.1:<port> to the broker; ``client_ids`` lists every client id
-    that connected through it, in order."""
+class SniffingProxy(DelayProxy):
+    """Forwards 127.0.0.1:<port> to the broker, with no delay; ``client_ids`` lists
+    every client id that connected through it, in order."""
 
     def __init__(self, broker_url: str) -> None:
-        self.target = parse_broker_url(broker_url)
+        super().__init__(parse_broker_url(broker_url), 0)
         self.client_ids: list[str] = []
-        self.port = 0
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._main, daemon=True)
 
     @property
     def url(self) -> str:
         return f"mqtt://127.0.0.1:{self.port}"
 
-    def start(self) -> None:
-        self._thread.start()
-        assert self._ready.wait(10), "the proxy did not start"
+    def listener(self) -> Callable[[bytes], None]:
+        """Reads the client id off the first packet of each connection (its CONNECT)."""
+        buffered: bytes | None = b""
 
-    def stop(self) -> None:
-        if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._loop.stop)
-        self._thread.join(10)
+        def hear(chunk: bytes) -> None:
+            nonlocal buffered
+            if buffered is None:  # the CONNECT is behind us
+                return
+            buffered += chunk
+            found = client_id(buffered)
+            if found is not None or len(buffered) > 4096:
+                buffered = None
+                if found:
+                    self.client_ids.append(found)
 
-    def _main(self) -> None:
-        loop = asyncio.new_event_loop()
-        self._loop = loop
-        server = loop.run_until_complete(asyncio.start_server(self._client, "127.0.0.1", 0))
-        self.port = server.sockets[0].getsockname()[1]
-        self._ready.set()
-        try:
-            loop.run_forever()
-        finally:
-            server.close()
-            for task in asyncio.all_tasks(loop):
-                task.cancel()
-            with contextlib.suppress(Exception):
-                loop.run_until_complete(asyncio.sleep(0))
-            loop.close()
-
-    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            up_reader, up_writer = await asyncio.open_connection(self.target.host, self.target.port)
-        except OSError:
-            writer.close()
-            return
-        first = True
-
-        async def pump(src: asyncio.StreamReader, dst: asyncio.StreamWriter, sniff: bool) -> None:
-            nonlocal first
-            buffered = b""
-            try:
-                while data := await src.read(65536):
-                    if sniff and first:
-                        buffered += data
-                        found = client_id(buffered)
-                        if found is not None or len(buffered) > 4096:
-                            first = False
-                            if found:
-                                self.client_ids.append(found)
-                    dst.write(data)
-                    await dst.drain()
-            except (ConnectionError, OSError):
-                pass
-            finally:
-                with contextlib.suppress(Exception):
-                    dst.close()
-
-        await asyncio.gather(pump(reader, up_writer, True), pump(up_reader, writer, False))
+        return hear

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from collections.abc import Callable
 
 from trutnet.net.broker import Endpoint
 
@@ -79,10 +80,23 @@ class DelayProxy:
             writer.close()
             return
         await asyncio.gather(
-            self._pipe(reader, up_writer), self._pipe(up_reader, writer), return_exceptions=True
+            self._pipe(reader, up_writer, self.listener()),
+            self._pipe(up_reader, writer, None),
+            return_exceptions=True,
         )
 
-    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def listener(self) -> Callable[[bytes], None] | None:
+        """For a new connection: what hears each chunk its client sends towards the
+        target, as it is read (none here; a subclass may look at what crosses the
+        wire, as anyone on the LAN can)."""
+        return None
+
+    async def _pipe(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        tap: Callable[[bytes], None] | None,
+    ) -> None:
         """One direction: read chunks as they come, write each ``delay`` later, in order."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
@@ -101,6 +115,8 @@ class DelayProxy:
         sender = asyncio.create_task(late_writer())
         try:
             while (chunk := await reader.read(CHUNK)) and not sender.done():
+                if tap is not None:
+                    tap(chunk)
                 queue.put_nowait((loop.time() + self.delay, chunk))
         except OSError:
             pass
