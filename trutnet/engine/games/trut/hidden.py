@@ -29,7 +29,7 @@ from trutnet.engine.games.trut.actions import CardRef, Deal, Draw, Keep, Play
 from trutnet.engine.hidden import Deck, Holder, JointRandom, Pos, Shuffle, Step, Turn
 
 if TYPE_CHECKING:
-    from trutnet.engine.games.trut.state import TrutCall
+    from trutnet.engine.games.trut.words import TrutCall
 
 DECK = Deck("french32", tuple(str(c) for c in FULL_DECK))
 """The 32 cards, a card's encoding being its index (``docs/protocol.md`` 2)."""
