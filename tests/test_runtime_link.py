@@ -444,3 +444,69 @@ def test_paho_lines_about_a_lost_socket_do_not_reach_stderr():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stderr
     assert "failed to receive" not in err and "still shown" in err
+
+
+class BrokerlessLink(RecordingLink):
+    """A link that never reaches a broker: every publish waits for a connection that
+    never comes (a real link waits up to its ``wait``; this one, for ever)."""
+
+    async def publish(self, topic, payload, retain=False, wait=30.0):
+        self.published.append((topic, payload))
+        await asyncio.Event().wait()
+        return False
+
+
+def test_with_no_broker_a_peer_gives_up_when_asked_not_when_its_publishes_end():
+    """--give-up-after S: a peer waiting for another seat, with no broker, stops after
+    S seconds of no progress even though the idle step's publishes (a sync request, a
+    stall notice, a vote) are still waiting for a connection."""
+    runtime, _ = _runtime_at(12)
+    expected = runtime.seats[0].peer.replica.expected()
+    assert expected is not None
+    runtime, _ = _runtime_at(12, seat=1 - expected[0])  # the other seat is to write
+    runtime.link = link = BrokerlessLink()
+    runtime.options = Options(stall_timeout=0.3, gap_timeout=0.1, linger=0.1, give_up_after=0.8)
+    events: list[str] = []
+    runtime.on_event = lambda kind, data: events.append(kind)
+
+    async def main():
+        await asyncio.wait_for(runtime.run(), 20)
+
+    asyncio.run(main())
+    assert runtime.gave_up and "gave_up" in events
+    assert link.published  # the idle step did try to publish, and stayed waiting
+
+
+class SlowBrokerlessLink(RecordingLink):
+    """A link with no broker that waits as a real one does: up to ``wait``, then fails."""
+
+    async def publish(self, topic, payload, retain=False, wait=30.0):
+        self.published.append((topic, payload))
+        await asyncio.sleep(wait)
+        return False
+
+
+def test_with_no_broker_a_seat_that_writes_gives_up_when_asked():
+    """The seat to write signs, saves and publishes its entry; with no broker the
+    publish waits for one, but not past --give-up-after (the others would get the
+    entry by sync once a broker is back)."""
+    import random
+
+    from trutnet.bots import make_bot
+
+    runtime, _ = _runtime_at(12)
+    expected = runtime.seats[0].peer.replica.expected()
+    assert expected is not None
+    runtime, _ = _runtime_at(12, seat=expected[0])  # this seat is to write
+    runtime.seats[0].bot = make_bot("random", random.Random(1))
+    runtime.link = link = SlowBrokerlessLink()
+    runtime.options = Options(stall_timeout=0.3, gap_timeout=0.1, linger=0.1, give_up_after=0.8)
+    before = len(runtime.seats[0].peer.replica.log)
+
+    async def main():
+        await asyncio.wait_for(runtime.run(), 20)
+
+    asyncio.run(main())
+    assert runtime.gave_up
+    assert len(runtime.seats[0].peer.replica.log) > before  # it did write, and stayed
+    assert any(topic == topics.log(runtime.table_id) for topic, _ in link.published)

@@ -544,9 +544,16 @@ class TableRuntime:
                     self.ingest(wire)
                     break
             self._touch()
-            await self.link.publish(topics.log(self.table_id), wire)
+            # Logged and saved: if no broker takes it before the give-up period ends,
+            # the others get it by sync once one does (9.2).
+            await self.link.publish(topics.log(self.table_id), wire, wait=self._patience())
             wrote = True
         return wrote
+
+    def _patience(self) -> float:
+        """How long a publish may wait for a broker: never past the give-up period."""
+        left = self.options.give_up_after - (time.monotonic() - self._last_progress)
+        return max(0.1, min(30.0, left))
 
     # --------------------------------------------------------------- loops
 
@@ -569,13 +576,8 @@ class TableRuntime:
                 self._progress.clear()
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._progress.wait(), self.options.gap_timeout)
-                if not self._progress.is_set():
-                    await self._idle()
-                    idle = time.monotonic() - self._last_progress
-                    if idle > self.options.give_up_after:
-                        self.on_event("gave_up", {"seconds": round(idle)})
-                        self.gave_up = True
-                        break
+                if not self._progress.is_set() and await self._idle_or_give_up():
+                    break
             if self.on_over is not None:
                 self.on_over()
             if not self.gave_up:
@@ -583,6 +585,26 @@ class TableRuntime:
         finally:
             self.stop_successor()
             await stop_tasks(pump, watchdog, sender)
+
+    async def _idle_or_give_up(self) -> bool:
+        """The idle step, for no longer than the give-up period leaves; True to give up.
+
+        With no broker, each publish of the idle step waits for a connection: the
+        give-up period must not wait for them (``--give-up-after 5`` means 5 seconds)."""
+        left = self.options.give_up_after - (time.monotonic() - self._last_progress)
+        if left > 0:
+            idle = asyncio.create_task(self._idle())
+            done, _ = await asyncio.wait({idle}, timeout=left)
+            if idle in done:
+                idle.result()  # its error, if any, is the run's
+            else:
+                await stop_tasks(idle)
+        waited = time.monotonic() - self._last_progress
+        if waited <= self.options.give_up_after:
+            return False
+        self.on_event("gave_up", {"seconds": round(waited)})
+        self.gave_up = True
+        return True
 
     async def _request_seats(self) -> None:
         for seat in self.seats:
