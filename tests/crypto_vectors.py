@@ -9,12 +9,54 @@ import json
 from pathlib import Path
 from typing import Any
 
-from trutnet.crypto import CardTable, Context, SeededRandom, Transcript, fingerprint
+from trutnet.crypto import (
+    CardTable,
+    Ciphertext,
+    Context,
+    KeyPair,
+    SeededRandom,
+    Transcript,
+    fingerprint,
+    seal_shares,
+)
 from trutnet.crypto.group import base_mul, hash_to_point
 from trutnet.crypto.randomness import commitment, draw
 from trutnet.crypto.shuffle import _H, generators
 
 PATH = Path(__file__).parent / "vectors" / "crypto.json"
+
+
+class FixedScalars:
+    """A random source that yields the given scalars, each as 64 bytes (8.1)."""
+
+    def __init__(self, *scalars: int) -> None:
+        self.scalars = list(scalars)
+
+    def __call__(self, size: int) -> bytes:
+        assert size == 64
+        return self.scalars.pop(0).to_bytes(64, "big")
+
+
+def sealed_vector() -> dict[str, Any]:
+    """Seat 0 (secret 5) seals its share of one ciphertext, at table position 12, to
+    seat 1 (secret 7): the card is french32 card 0 encrypted under the joint key with
+    randomness 9; the sealing randomness is 11, the proof's nonces 13 and 17."""
+    context = Context(2, b"table-1", 3, "disclose")
+    first, second = KeyPair(5), KeyPair(7)
+    card = CardTable("french32", 32).points[0]
+    joint = first.public + second.public
+    ciphertext = Ciphertext(base_mul(9), card + joint * 9)
+    batch = seal_shares(
+        first, 0, second.public, 1, [12], [ciphertext], context, FixedScalars(11, 13, 17)
+    )
+    return {
+        "context": {"version": 2, "table_id": "table-1", "round": 3, "step": "disclose"},
+        "secrets": {"author": 5, "recipient": 7},
+        "ciphertext": {"c1": bytes(ciphertext.c1).hex(), "c2": bytes(ciphertext.c2).hex()},
+        "randomness": {"r": 11, "k_key": 13, "k_rand": 17},
+        "share": bytes(ciphertext.c1 * 5).hex(),
+        "batch": batch.to_bytes().hex(),
+    }
 
 
 def build() -> dict[str, Any]:
@@ -55,6 +97,7 @@ def build() -> dict[str, Any]:
         "draw": {"seed": "22" * 32, "bound": 6, "values": draw(b"\x22" * 32, 6, 10)},
         "drbg": {"seed": 7, "bytes": SeededRandom(7)(48).hex()},
         "fingerprint": {"public": "33" * 32, "fingerprint": fingerprint(b"\x33" * 32)},
+        "sealed_shares": sealed_vector(),
     }
 
 

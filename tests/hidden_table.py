@@ -6,7 +6,10 @@ public actions and what the description discloses to it, and a full-knowledge st
 standing for what the crypto keeps split among the seats (the deck order, each seat's
 sealed choices). After every step it checks that the replicas agree with the full
 state on the state hash and on each seat's observation, that they all ask the table
-for the same requests, and that no replica knows a card it was not shown.
+for the same requests, and that no replica knows a card it was not shown. A position
+may be shown to several seats (a second viewer, each told by its own ``Disclose``); a
+shuffle may carry positions of other decks into its deck: they must be held before,
+and are no longer held (nor known to anyone) afterwards.
 
 It records what it did as :class:`Round` values, in the shape of the table's share
 rounds (``trutnet/protocol/table.py``): ``owners`` maps a seat, or ``-1`` for a public
@@ -109,13 +112,19 @@ class GenericTable:
 
     def _run(self, step: object) -> None:
         if isinstance(step, Shuffle):
+            held = {p for ps in self.full.holders().values() for p in ps}
+            assert set(step.carry) <= held, f"{step} carries a position no one holds"
             outcome = self.full.sample_chance(self.rng)
             assert outcome.public() == step.then, (outcome, step)
             self.full.apply(outcome)
             for replica in self.replicas:
                 replica.apply(step.then)
+            # The deck's positions are new; the carried ones moved into it, still hidden.
             for shown in (*self.disclosed.values(), self.public):
-                shown -= {p for p in shown if p.deck == step.deck}  # new positions
+                shown -= {p for p in shown if p.deck == step.deck or p in step.carry}
+            moved = {p for p in step.carry if p.deck != step.deck}
+            assert not moved & {p for ps in self.full.holders().values() for p in ps}, step
+            assert all(r.identity_of(p) is None for r in self.replicas for p in moved), step
         elif isinstance(step, JointRandom):
             outcome = step.outcomes[self.rng.randrange(len(step.outcomes))]
             for state in (self.full, *self.replicas):

@@ -127,5 +127,8 @@ def test_protocol_doc_lists_the_crypto_vectors():
         vectors["context"]["encoding"],
         vectors["transcript"]["challenge_a"],
         vectors["commitment"]["commit"],
+        vectors["sealed_shares"]["batch"],
+        vectors["sealed_shares"]["share"],
+        vectors["sealed_shares"]["ciphertext"]["c1"],
     ):
         assert value in doc

@@ -47,10 +47,9 @@ def random_chooser(seed: int):
     return choose
 
 
-def play(seed: int, rounds: int = 3) -> GenericTable:
-    table = GenericTable(
-        make_game("tokens", {"rounds": rounds}), 2, random_chooser(seed), random.Random(seed)
-    )
+def play(seed: int, rounds: int = 3, deluxe: bool = False) -> GenericTable:
+    config = {"rounds": rounds, **({"deluxe": True} if deluxe else {})}
+    table = GenericTable(make_game("tokens", config), 2, random_chooser(seed), random.Random(seed))
     table.play()
     return table
 
@@ -65,11 +64,12 @@ def full_playout(state, rng):
 
 
 @SETTINGS
-@given(seed=seeds, rounds=st.integers(1, 3))
-def test_hidden_replicas_agree_on_every_hash_and_observation(seed, rounds):
+@given(seed=seeds, rounds=st.integers(1, 3), deluxe=st.booleans())
+def test_hidden_replicas_agree_on_every_hash_and_observation(seed, rounds, deluxe):
     """Each seat's replica, told only the log and what the description discloses to it,
-    has the full state's hash, and the same observation, after every step."""
-    table = play(seed, rounds)  # GenericTable.check runs after every step
+    has the full state's hash, and the same observation, after every step (with the
+    deluxe option too: a card carried into another deck, a card shown to both seats)."""
+    table = play(seed, rounds, deluxe)  # GenericTable.check runs after every step
     assert table.full.is_terminal()
     for replica in table.replicas:
         assert replica.public_state() == table.full.public_state()
@@ -121,6 +121,83 @@ def test_observations_never_show_a_card_the_seat_was_not_shown(seed):
             assert all(p.deck == f"deck{seat}" for p in own)
             assert {p for _, p, _ in obs.played} <= table.public
             assert {p for p, _ in obs.shown} <= table.public
+
+
+def _disclosures(table: GenericTable) -> list[Disclose]:
+    return [s for s in table.steps if isinstance(s, Disclose)]
+
+
+@SETTINGS
+@given(seed=seeds)
+def test_deluxe_carries_seat_0s_card_into_deck1_still_hidden(seed):
+    """The exile (T26's carry): deck1's shuffle carries seat 0's first hand card; the
+    new deck has seven positions, one of them a red card nobody knows the place of;
+    seat 0 refills its hand from its stock; the carried position is held by no one."""
+    table = play(seed, deluxe=True)
+    steps = table.steps
+    exile = Shuffle("deck1", Dealt("deck1"), (Pos("deck0", 0),))
+    assert steps[3] == exile  # after the coin, deck0's shuffle and seat 0's hand
+    seat1 = [d for d in _disclosures(table) if d.to == 1]
+    assert seat1[0].positions == tuple(Pos("deck1", i) for i in (4, 5, 6))  # a carried slot
+    assert Disclose((Pos("deck0", 3),), 0) in steps[4:6]  # the refill, shown at once
+    history = [str(a) for a in table.full.history()]
+    dealt = next(a for a in history if a.startswith("deal deck1")).split()[2:]
+    exiled = next(a for a in history if a.startswith("deal deck0")).split()[2]
+    assert sorted(dealt) == sorted([*DECKS[1].cards, exiled])  # b1..b6 and the red card
+    held = table.full.holders()
+    assert Pos("deck0", 0) not in {p for ps in held.values() for p in ps}
+    deck1 = [p for ps in held.values() for p in ps if p.deck == "deck1"]
+    assert sorted(deck1) == [Pos("deck1", i) for i in range(7)]
+
+
+def test_deluxe_the_red_card_is_read_from_deck1_when_seat_1_is_shown_it():
+    """Over a few games, seat 1 is shown the exiled card at some deck1 position: its
+    replica learns it as the red card it is (see() takes a red card in deck1)."""
+    found = 0
+    for seed in range(12):
+        table = play(seed, deluxe=True)
+        shown = {p for d in _disclosures(table) if d.to == 1 for p in d.positions}
+        red = [p for p in shown if p.deck == "deck1" and table.replicas[1].identity_of(p)]
+        found += any(table.replicas[1].identity_of(p).startswith("r") for p in red)
+    assert found >= 2
+
+
+@SETTINGS
+@given(seed=seeds)
+def test_deluxe_shows_a_seen_card_to_a_second_seat(seed):
+    """The peek (T33's Falcon): once both bets are sealed, the first seat is shown the
+    other seat's first hand card, which that seat was shown before: a second viewer.
+    Its observation holds the card from then on; the other seat's holds none of its."""
+    table = GenericTable(
+        make_game("tokens", {"deluxe": True}), 2, random_chooser(seed), random.Random(seed)
+    )
+    first = None
+    while table.step():
+        if first is None and table.full.round == 1:
+            first = table.full.first
+            break
+    peek = _disclosures(table)[-1]
+    other = 1 - first
+    assert peek.to == first and len(peek.positions) == 1
+    pos = peek.positions[0]
+    assert pos.deck == f"deck{other}" and pos in table.disclosed[other]  # seen before
+    assert table.full.observation(first).watched == ((pos, table.full.identity_of(pos)),)
+    assert table.replicas[first].identity_of(pos) == table.full.identity_of(pos)
+    assert table.full.observation(other).watched == ()
+    table.play()
+
+
+def test_deluxe_the_winner_watches_the_losers_draw_in_the_same_round():
+    """The watch (T37's exchange): the card the loser of a round draws is shown to it and
+    to the winner by the same round of disclosures (two viewers at once)."""
+    both = 0
+    for seed in range(8):
+        table = play(seed, deluxe=True)
+        for round_ in table.rounds:
+            owners = {s: set(ps) for s, ps in round_.owners.items() if s >= 0}
+            if len(owners) == 2 and owners[0] & owners[1]:
+                both += 1
+    assert both >= 4
 
 
 def test_a_sealed_choice_changes_no_public_state_and_an_open_must_match_it():
@@ -205,11 +282,10 @@ def test_a_deck_per_seat_is_held_by_its_seat_its_stock_and_the_played_pile():
 
 
 @settings(max_examples=20, deadline=None)
-@given(seed=seeds)
-def test_records_replay_and_every_action_prints_as_it_parses(seed):
-    state = full_playout(
-        make_game("tokens", {"rounds": 2}).new_initial_state(), random.Random(seed)
-    )
+@given(seed=seeds, deluxe=st.booleans())
+def test_records_replay_and_every_action_prints_as_it_parses(seed, deluxe):
+    config = {"rounds": 2, "deluxe": deluxe}
+    state = full_playout(make_game("tokens", config).new_initial_state(), random.Random(seed))
     data = state.serialise()
     assert data["game"] == "tokens"
     again = load_game(data)
@@ -246,9 +322,22 @@ def test_registering_a_game_and_its_configuration():
     register_game(TokensGame)  # the same class again: nothing changes
     with pytest.raises(ConfigError):
         register_game(type("Other", (TokensGame,), {}))
-    for bad in ({"rounds": 0}, {"rounds": 4}, {"rounds": True}, {"players": 3}):
+    for bad in (
+        {"rounds": 0},
+        {"rounds": 4},
+        {"rounds": True},
+        {"players": 3},
+        {"deluxe": 1},
+        {"deluxe": "yes"},
+    ):
         with pytest.raises(ConfigError):
             make_game("tokens", bad)
+    # The option is named only when on: a game without it hashes as it always did.
+    assert make_game("tokens", {"deluxe": False}).config_dict() == {"rounds": 3}
+    deluxe = make_game("tokens", {"rounds": 2, "deluxe": True})
+    assert deluxe.config_dict() == {"rounds": 2, "deluxe": True}
+    plain, extra = (g.new_initial_state().public_state() for g in (make_game("tokens"), deluxe))
+    assert "watched" not in plain and extra["watched"] == [[], []]
 
 
 POOL = (

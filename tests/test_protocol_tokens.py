@@ -61,9 +61,9 @@ def description_rounds(game, actions: list[Action]) -> list[tuple]:
             rounds.append((len(state.history()), {EVERYONE: revealed}))
             public |= set(revealed)
         state.apply(action.public())
-        if isinstance(step, Shuffle):
+        if isinstance(step, Shuffle):  # new positions; the carried ones are gone
             for seen in (*shown.values(), public):
-                seen -= {p for p in seen if p.deck == step.deck}
+                seen -= {p for p in seen if p.deck == step.deck or p in step.carry}
         view = {s: seen | public for s, seen in shown.items()}
         disclosures = [r for r in state.table_requests(view) if isinstance(r, Disclose)]
         if disclosures:

@@ -150,6 +150,12 @@ def test_bench_crypto_json_has_every_row_and_figure():
             assert row[key] > 0
         # output deck + proof: 2 + 66 N + 130 N + 160 bytes
         assert row["shuffle_bytes"] == 2 + 196 * row["cards"] + 160
+    sealed = json.loads(result.stdout)["sealed"]
+    assert [r["positions"] for r in sealed] == [1, 3, 6]
+    for row in sealed:
+        assert row["seal_ms"] > 0 and row["seal_verify_ms"] > 0 and row["open_ms"] > 0
+        # u8 u8 u16, K positions and K (R, E), then three scalars (8.8)
+        assert row["sealed_bytes"] == 4 + 68 * row["positions"] + 96
 
 
 def test_selfplay_over_the_protocol_saves_transcripts_that_verify(tmp_path):

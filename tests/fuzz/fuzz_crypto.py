@@ -1,8 +1,8 @@
-"""Fuzz the crypto library's wire decoders: shuffles, share batches, points, scalars,
-key proofs, decks, identity keys and signatures.
+"""Fuzz the crypto library's wire decoders: shuffles, share batches, sealed share
+batches, points, scalars, key proofs, decks, identity keys and signatures.
 
 Input: byte 0 picks the decoder, the rest is its input. Seeds are the real fields of
-the corpus game's ``keys``, ``shuffle`` and ``shares`` entries.
+the corpus game's ``keys``, ``shuffle`` and ``shares`` entries, and sealed batches.
 Property: a value or a ``CryptoError`` (``DecodeError``/``ProofError``), nothing else.
 """
 
@@ -17,13 +17,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 with atheris.instrument_imports(include=["trutnet"]):
     from trutnet.crypto import (
+        CardTable,
+        Context,
         CryptoError,
+        KeyPair,
         KeyProof,
+        SealedShares,
+        SeededRandom,
         ShareBatch,
         decode_deck,
         decode_point,
         decode_scalar,
         decode_shuffle,
+        open_deck,
+        seal_shares,
     )
     from trutnet.crypto.identity import decode_public, verify
     from trutnet.crypto.shuffle import ShuffleProof
@@ -47,6 +54,7 @@ DECODERS = [
     lambda d: ShuffleProof.from_bytes(d, CARDS),
     decode_public,
     lambda d: verify(d[:32], d[32:96], d[96:]),
+    SealedShares.from_bytes,
 ]
 
 
@@ -72,6 +80,15 @@ def seeds() -> list[bytes]:
             }.get(field, [3, 4])
             out += [bytes([k]) + value for k in picks]
         out.append(bytes([10]) + entry.author + entry.signature + b"x")
+    rng = SeededRandom("fuzz-sealed")
+    author, recipient = KeyPair.generate(rng), KeyPair.generate(rng)
+    deck = [c.reencrypt(author.public, 5) for c in open_deck(CardTable("french32", 32).points)]
+    for count in (1, 3):
+        batch = seal_shares(
+            author, 0, recipient.public, 1, list(range(count)), deck[:count],
+            Context(2, b"fuzz", 0, "disclose"), rng,
+        )  # fmt: skip
+        out.append(bytes([11]) + batch.to_bytes())
     return out
 
 

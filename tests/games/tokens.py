@@ -18,6 +18,19 @@ seat draws the next card of its stock. After the last round the cards left in ha
 shown to all, then the bets are opened: a bet that is right scores 1 more. The higher
 score wins; equal scores: nobody.
 
+The option ``deluxe`` (off by default) adds what Trut Deluxe needs of the table:
+
+* **the exile** (a carry, as the kept specials of T26): the first card of seat 0's
+  hand is shuffled into seat 1's deck, still encrypted: ``deck1`` then holds ``b1`` ..
+  ``b6`` and that red card, seven positions; seat 0 takes its first stock card into
+  its hand; seat 1 holds the last three, ``deck1@4..6``, and its stock is
+  ``deck1@0..3``;
+* **the peek** (a second viewer, as the Falcon of T33): once both bets are sealed, the
+  first seat is shown the other seat's first hand card, which that seat has seen;
+* **the watch** (two viewers at once, as the Weasel's exchange of T37): at the end of
+  a round that has a winner, the winner is shown the card the loser draws, as the
+  loser is.
+
 Notation::
 
     first 0                 chance: the coin
@@ -52,6 +65,7 @@ from trutnet.engine.hidden import (
 SEATS = 2
 HAND = 3
 DECKS = tuple(Deck(f"deck{s}", tuple(f"{'rb'[s]}{v}" for v in range(1, 7))) for s in range(SEATS))
+CARDS = frozenset(c for d in DECKS for c in d.cards)
 STAKES = (1, 2, 3)
 
 
@@ -156,8 +170,7 @@ def _parse_ref(text: str) -> tuple[Pos, str | None]:
     pos = Pos.parse(where)
     if not eq:
         return pos, None
-    deck = next((d for d in DECKS if d.name == pos.deck), None)
-    if deck is None or card not in deck.cards:
+    if pos.deck not in {d.name for d in DECKS} or card not in CARDS:  # deluxe: r4 in deck1
         raise NotationError(f"no card {card!r} in deck {pos.deck}")
     return pos, card
 
@@ -207,6 +220,7 @@ class TokensObservation:
     shown: tuple[tuple[Pos, str], ...]
     bets: tuple[int | None, ...]
     legal: tuple[Action, ...]
+    watched: tuple[tuple[Pos, str | None], ...] = ()  # deluxe: the other's cards shown
 
 
 # ------------------------------------------------------------------ state
@@ -227,6 +241,7 @@ class TokensState(GameState):
         self.played: list[tuple[int, Pos, str]] = []
         self.shown: list[tuple[Pos, str]] = []
         self.bets: list[int | None] = [None] * SEATS
+        self.watched: list[list[Pos]] = [[] for _ in range(SEATS)]  # deluxe: peek, watch
         self.queue: list[int] = []
         self.winner: int | None = None
         self.known: dict[Pos, str] = {}  # private: identities this replica was shown
@@ -296,9 +311,12 @@ class TokensState(GameState):
             return Die(rng.choice(STAKES))
         if self.phase == "shuffle":
             deck = next(d for d in DECKS if d.name == self.to_shuffle[0])
-            order = list(deck.cards)
+            carried = [self.known.get(p) for p in self._carry()]
+            if None in carried:
+                raise HiddenCard("a carried card is not known here")
+            order = [*deck.cards, *carried]
             rng.shuffle(order)
-            return Dealt(deck.name, tuple(order))
+            return Dealt(deck.name, tuple(order))  # type: ignore[arg-type]
         if self.phase == "reveal":
             step = self.next_step()
             assert isinstance(step, Reveal)
@@ -346,16 +364,30 @@ class TokensState(GameState):
     def _order(self) -> list[int]:
         return [self.first, 1 - self.first]
 
+    def _carry(self) -> tuple[Pos, ...]:
+        """Deluxe: the exile, seat 0's first hand card carried into deck1's shuffle."""
+        if self._game.deluxe and self.to_shuffle == ["deck1"]:
+            return (self.hands[0][0],)
+        return ()
+
     def _deal(self, action: Dealt) -> None:
         name = self.to_shuffle[0]
         deck = next(d for d in DECKS if d.name == name)
         if action.deck != name:
             raise IllegalAction("deal", f"the deck to shuffle now is {name}")
-        if action.order is not None and sorted(action.order) != sorted(deck.cards):
+        carried = self._carry()
+        cards = [*deck.cards, *(self.known.get(p, "?") for p in carried)]
+        if action.order is not None and sorted(action.order) != sorted(cards):
             raise IllegalAction("deal", f"a deal of {name} holds each of its cards once")
+        for pos in carried:  # gone from its deck: seat 0 takes its next stock card
+            self.hands[0].remove(pos)
+            self.known.pop(pos, None)
+            self.hands[0].append(self.stocks[0].pop(0))
         seat = DECKS.index(deck)
-        positions = [deck.position(i) for i in range(len(deck))]
+        positions = [deck.position(i) for i in range(len(cards))]
         self.hands[seat], self.stocks[seat] = positions[:HAND], positions[HAND:]
+        if carried:  # the last three, so that a carried slot is dealt
+            self.hands[seat], self.stocks[seat] = positions[-HAND:], positions[:-HAND]
         if action.order is not None:
             self.known.update(zip(positions, action.order, strict=True))
         self.to_shuffle.pop(0)
@@ -425,11 +457,14 @@ class TokensState(GameState):
         return action
 
     def _start_round(self) -> None:
+        if self._game.deluxe and self.round == 0:  # the peek, once both bets are sealed
+            self.watched[self.first].append(self.hands[1 - self.first][0])
         self.round += 1
         self.phase = "die"
 
     def _end_round(self) -> None:
         (s0, _, c0), (s1, _, c1) = self.played[-2:]
+        winner = None
         if value(c0) != value(c1):
             winner = s0 if value(c0) > value(c1) else s1
             self.scores[winner] += self.stake
@@ -438,6 +473,8 @@ class TokensState(GameState):
         for seat in range(SEATS):
             if self.stocks[seat]:
                 self.hands[seat].append(self.stocks[seat].pop(0))
+                if self._game.deluxe and winner == 1 - seat:  # the watch
+                    self.watched[winner].append(self.hands[seat][-1])
         if self.round < self._game.rounds:
             self._start_round()
         else:
@@ -467,7 +504,7 @@ class TokensState(GameState):
         if phase == "die":
             return JointRandom("stake", tuple(Die(v) for v in STAKES))
         if phase == "shuffle":
-            return Shuffle(self.to_shuffle[0], Dealt(self.to_shuffle[0]))
+            return Shuffle(self.to_shuffle[0], Dealt(self.to_shuffle[0]), self._carry())
         if phase == "reveal":
             positions = tuple(p for hand in self.hands for p in hand)
             return Reveal(positions, Show(tuple((p, None) for p in positions)))
@@ -479,7 +516,11 @@ class TokensState(GameState):
     def sight(self) -> Mapping[int, frozenset[Pos]]:
         if self.phase == "over":
             return {}
-        return {s: frozenset(self.hands[s]) for s in range(SEATS)}
+        return {s: frozenset(self.hands[s]) | set(self._watching(s)) for s in range(SEATS)}
+
+    def _watching(self, seat: int) -> list[Pos]:
+        """The other seat's hand cards this seat was shown (deluxe), still in its hand."""
+        return [p for p in self.watched[seat] if p in self.hands[1 - seat]]
 
     def holders(self) -> Mapping[Holder, tuple[Pos, ...]]:
         held: dict[Holder, tuple[Pos, ...]] = {}
@@ -513,7 +554,9 @@ class TokensState(GameState):
 
     def see(self, pos: Pos, card: str) -> None:
         deck = next((d for d in DECKS if d.name == pos.deck), None)
-        if deck is None or pos.index >= len(deck) or card not in deck.cards:
+        exile = self._game.deluxe and pos.deck == "deck1"  # deck1 holds a red card too
+        cards = () if deck is None else CARDS if exile else deck.cards
+        if deck is None or pos.index >= len(deck) + exile or card not in cards:
             raise IllegalAction("hidden", f"{pos} cannot hold {card!r}")
         if self.known.get(pos, card) != card:
             raise IllegalAction("hidden", f"{pos} is already known as {self.known[pos]}")
@@ -525,6 +568,12 @@ class TokensState(GameState):
     # ---------------------------------------------------------------- views
 
     def public_state(self) -> dict[str, Any]:
+        state = self._public()
+        if self._game.deluxe:  # only then: a game without the option hashes as before
+            state["watched"] = [[str(p) for p in seen] for seen in self.watched]
+        return state
+
+    def _public(self) -> dict[str, Any]:
         return {
             "game": "tokens",
             "config": self._game.config_dict(),
@@ -565,29 +614,34 @@ class TokensState(GameState):
             shown=tuple(self.shown),
             bets=tuple(self.bets),
             legal=tuple(self.legal_actions(seat)) if deciding else (),
+            watched=tuple((p, self.known.get(p)) for p in self._watching(seat)),
         )
 
 
 class TokensGame(Game):
-    """Tokens for two seats; ``rounds`` (1-3) rounds."""
+    """Tokens for two seats; ``rounds`` (1-3) rounds; ``deluxe``: the exile, the peek
+    and the watch."""
 
     name = "tokens"
 
-    def __init__(self, rounds: int = 3) -> None:
+    def __init__(self, rounds: int = 3, deluxe: bool = False) -> None:
         if type(rounds) is not int or not 1 <= rounds <= 3:
             raise ConfigError("rounds is 1, 2 or 3")
+        if type(deluxe) is not bool:
+            raise ConfigError("deluxe is true or false")
         self.rounds = rounds
+        self.deluxe = deluxe
 
     def config_dict(self) -> dict[str, Any]:
-        return {"rounds": self.rounds}
+        return {"rounds": self.rounds, **({"deluxe": True} if self.deluxe else {})}
 
     def num_players(self) -> int:
         return SEATS
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> TokensGame:
-        if not isinstance(config, Mapping) or not set(config) <= {"rounds"}:
-            raise ConfigError("tokens takes one option: rounds")
+        if not isinstance(config, Mapping) or not set(config) <= {"rounds", "deluxe"}:
+            raise ConfigError("tokens takes two options: rounds, deluxe")
         return cls(**config)
 
     def new_initial_state(self) -> TokensState:

@@ -4,6 +4,10 @@ For each deck size and seat count: a whole shuffle chain is run (every seat shuf
 and proves; each shuffle is verified), ``repeats`` times; figures are medians.
 ``phase_per_seat_ms`` is one seat's whole shuffle phase: its own shuffle and proof
 plus verifying every other seat's shuffle.
+
+The ``sealed`` rows are a second viewer's cost (8.8): one seat's shares of ``positions``
+ciphertexts sealed to another seat with their proof, the check every replica makes,
+the recipient's opening, and the batch's size on the wire.
 """
 
 from __future__ import annotations
@@ -21,13 +25,17 @@ from trutnet.crypto import (
     joint_key,
     make_shares,
     open_deck,
+    open_sealed,
+    seal_shares,
     shuffle,
+    verify_sealed,
     verify_shares,
     verify_shuffle,
 )
 
 DECKS = (("french32", 32), ("spanish40", 40))
 SEATS = (2, 3, 4, 6)
+SEALED = (1, 3, 6)  # positions per sealed batch: a card, a hand, a Falcon's two partners
 
 
 def _ms(start: float) -> float:
@@ -80,9 +88,38 @@ def _row(deck: str, size: int, seats: int, repeats: int) -> dict[str, Any]:
     }
 
 
+def _sealed_row(count: int, repeats: int) -> dict[str, Any]:
+    rng = os.urandom
+    keys = [KeyPair.generate(rng) for _ in range(2)]
+    joint = joint_key([k.public for k in keys])
+    cards = CardTable("french32", 32).points[:count]
+    deck = tuple(c.reencrypt(joint, 1 + i) for i, c in enumerate(open_deck(cards)))
+    positions = list(range(count))
+    seal, check, opening = [], [], []
+    for rep in range(repeats):
+        ctx = Context(2, b"bench", rep, "disclose")
+        start = time.perf_counter()
+        batch = seal_shares(keys[0], 0, keys[1].public, 1, positions, deck, ctx, rng)
+        seal.append(_ms(start))
+        start = time.perf_counter()
+        verify_sealed(batch, keys[0].public, keys[1].public, deck, ctx)
+        check.append(_ms(start))
+        start = time.perf_counter()
+        open_sealed(batch, keys[1])
+        opening.append(_ms(start))
+    return {
+        "positions": count,
+        "seal_ms": round(statistics.median(seal), 3),
+        "seal_verify_ms": round(statistics.median(check), 3),
+        "open_ms": round(statistics.median(opening), 3),
+        "sealed_bytes": len(batch.to_bytes()),
+    }
+
+
 def run(repeats: int = 3) -> dict[str, Any]:
     rows = [_row(deck, size, seats, repeats) for deck, size in DECKS for seats in SEATS]
-    return {"group": "secp256k1 (coincurve)", "repeats": repeats, "rows": rows}
+    sealed = [_sealed_row(count, max(repeats, 5)) for count in SEALED]
+    return {"group": "secp256k1 (coincurve)", "repeats": repeats, "rows": rows, "sealed": sealed}
 
 
 def report(figures: dict[str, Any]) -> str:
@@ -96,5 +133,12 @@ def report(figures: dict[str, Any]) -> str:
             f"{r['cards']:>5} {r['seats']:>5} {r['shuffle_prove_ms']:>11.2f} ms "
             f"{r['verify_ms']:>5.2f} ms {r['share_ms']:>4.2f} ms {r['share_verify_ms']:>6.2f} ms "
             f"{r['phase_per_seat_ms']:>7.2f} ms {r['shuffle_bytes']:>13}"
+        )
+    lines.append("shares sealed to a second viewer (one batch, one proof):")
+    lines.append(f"{'positions':>9} {'seal':>9} {'verify':>9} {'open':>9} {'bytes':>6}")
+    for r in figures["sealed"]:
+        lines.append(
+            f"{r['positions']:>9} {r['seal_ms']:>6.2f} ms {r['seal_verify_ms']:>6.2f} ms "
+            f"{r['open_ms']:>6.2f} ms {r['sealed_bytes']:>6}"
         )
     return "\n".join(lines)

@@ -1,4 +1,5 @@
-"""Mental poker: verifiable shuffles, proven reveals, joint dice, identities.
+"""Mental poker: verifiable shuffles, proven reveals (shares in the clear, or sealed to
+one seat), joint dice, identities.
 
 Pure and deterministic once its randomness (a ``RandomBytes`` callable such as
 ``os.urandom``) is passed in; no I/O; knows nothing of any game. A deck is a list of
@@ -22,6 +23,7 @@ from trutnet.crypto.elgamal import (
 from trutnet.crypto.errors import CryptoError, DecodeError, ProofError
 from trutnet.crypto.group import G, Point, decode_point, decode_scalar, hash_to_point
 from trutnet.crypto.identity import Identity, fingerprint
+from trutnet.crypto.sealed import SealedShares, open_sealed, seal_shares, verify_sealed
 from trutnet.crypto.shares import ShareBatch, combine, make_shares, own_share, verify_shares
 from trutnet.crypto.shuffle import (
     ShuffleProof,
@@ -46,6 +48,7 @@ __all__ = [
     "KeyProof",
     "Point",
     "ProofError",
+    "SealedShares",
     "SeededRandom",
     "ShareBatch",
     "ShuffleProof",
@@ -63,9 +66,12 @@ __all__ = [
     "joint_key",
     "make_shares",
     "open_deck",
+    "open_sealed",
     "own_share",
+    "seal_shares",
     "shuffle",
     "verify_key",
+    "verify_sealed",
     "verify_shares",
     "verify_shuffle",
 ]

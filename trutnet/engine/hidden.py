@@ -151,9 +151,12 @@ class Shuffle:
     ``then`` (the hidden outcome, e.g. a deal that names no card).
 
     The new deck is the deck's own cards followed by the cards at the ``carry``
-    positions (cards kept from an earlier deck, moved without being revealed).
-    Every position of ``deck`` is new afterwards: the table forgets what it
-    disclosed of it, and each replica, applying ``then``, what it knew."""
+    positions (cards kept from an earlier deck, moved without being revealed), so
+    it has ``len(deck) + len(carry)`` positions. Every position of ``deck`` is new
+    afterwards: the table forgets what it disclosed of it, and each replica, applying
+    ``then``, what it knew. The carried positions no longer exist: ``then`` takes them
+    from their holders and each replica forgets them. A carried card keeps its own
+    deck's notation (``see``), so decks mixed this way need distinct card names."""
 
     deck: str
     then: Action

@@ -2,7 +2,8 @@
 
 :class:`TablePeer` writes this seat's entries: the automatic ones (keys, commitments,
 shuffles, shares, the opening of its sealed choices, checkpoints, results) and its
-decisions (``act``, ``seal``), and decrypts the positions the table shows it alone.
+decisions (``act``, ``seal``), and decrypts the positions the table shows it privately
+(with the shares other viewers of a position sealed to it).
 Its secrets (its ElGamal key, its commit value, the salts and texts of its sealed
 choices, the votes it holds to) are saved through ``on_secrets`` before an entry that
 depends on them leaves. It knows no game: decisions go through the engine interface
@@ -18,15 +19,16 @@ from trutnet.crypto import (
     CryptoError,
     KeyPair,
     encode_shuffle,
+    open_sealed,
     own_share,
     shuffle,
 )
-from trutnet.crypto.group import RandomBytes
+from trutnet.crypto.group import Point, RandomBytes
 from trutnet.crypto.identity import Identity
 from trutnet.crypto.randomness import commitment
 from trutnet.engine.api import Action, Game
 from trutnet.engine.errors import EngineError
-from trutnet.engine.hidden import Open, SecretChoice, Shuffle, Turn
+from trutnet.engine.hidden import Open, Pos, SecretChoice, Shuffle, Turn
 from trutnet.protocol.commitments import SALT_BYTES, seal_commitment
 from trutnet.protocol.envelope import Entry, parse_entry, sign_entry
 from trutnet.protocol.lobby import LobbyError, check_name, table_id_for
@@ -130,10 +132,15 @@ class TablePeer:
             return  # a round from before this seat was re-keyed (7.7): not its cards
         state = replica.state
         assert state is not None
+        private: dict[Pos, dict[int, Point]] = {}  # seat -> share, never posted in clear
+        for positions, batch in round_.delivered.get(self.seat, ()):  # sealed to this seat
+            for pos, share in zip(positions, open_sealed(batch, self.elgamal), strict=True):
+                private.setdefault(pos, {})[batch.seat] = share
         for pos in round_.owners.get(self.seat, ()):
-            own = own_share(self.elgamal, replica.decks.ciphertext(pos))
+            shares = private.setdefault(pos, {})
+            shares[self.seat] = own_share(self.elgamal, replica.decks.ciphertext(pos))
             try:
-                card = replica.decks.card(pos, [own])
+                card = replica.decks.card(pos, shares)
             except CryptoError as exc:  # every share was verified: never happens
                 raise Rejected("reveal", f"{pos} decrypts to no card: {exc}") from exc
             state.see(pos, card)
@@ -268,19 +275,35 @@ class TablePeer:
             )
             return {"deck": encode_shuffle(result, proof)}
         if kind == "shares":
-            round_ = replica.shares
-            assert round_ is not None
-            positions = round_.positions_for(self.seat)
-            batch = replica.decks.make(
-                self.elgamal, self.seat, positions, replica.context(round_.step), self.rng
-            )
-            return {"shares": batch.to_bytes()}
+            return self._shares()
         if kind == "unseal":
             return self._unseal()
         assert state is not None
         if kind == "checkpoint":
             return {"hand": state.round_number(), "state": bytes.fromhex(state.state_hash())}
         return {"winner": state.winning_team(), "state": bytes.fromhex(state.state_hash())}
+
+    def _shares(self) -> dict[str, Any]:
+        """This seat's entry in a share round: its shares in the clear, and those it
+        seals to a seat that is shown a position this seat was shown too (8.8)."""
+        replica = self.replica
+        round_ = replica.shares
+        assert round_ is not None
+        context, decks = replica.context(round_.step), replica.decks
+        body: dict[str, Any] = {}
+        positions = round_.positions_for(self.seat)
+        if positions:
+            batch = decks.make(self.elgamal, self.seat, positions, context, self.rng)
+            body["shares"] = batch.to_bytes()
+        sealed = round_.sealed_for(self.seat)
+        if sealed:
+            body["sealed"] = [
+                decks.seal(
+                    self.elgamal, self.seat, replica.elgamal[to], to, ps, context, self.rng
+                ).to_bytes()
+                for to, ps in sealed.items()
+            ]
+        return body
 
     def _unseal(self) -> dict[str, Any]:
         replica = self.replica

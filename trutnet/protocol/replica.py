@@ -6,8 +6,10 @@ engine's registry, and runs it from the engine's hidden-information description
 alone (``docs/engine.md``): after every step it asks the state for its
 ``table_requests`` and runs them (``docs/protocol.md`` 7.4):
 
-* a ``Disclose`` is a private share round (:mod:`.shares`);
-* a ``Shuffle``, a ``shuffle`` from every seat in seat order, then the engine's deal;
+* a ``Disclose`` is a private share round (:mod:`.shares`; a position's earlier
+  viewers seal their shares to a new one);
+* a ``Shuffle``, a ``shuffle`` from every seat in seat order (the deck's cards, then
+  any carried ciphertexts), then the engine's deal;
 * a ``JointRandom``, a commit-reveal among every seat (:mod:`.commitments`);
 * a ``Reveal``, a public share round for the shares not yet posted;
 * a ``Turn``, the seat's ``act``; a decision that ``reveals()`` positions carries the
@@ -276,7 +278,7 @@ class TableReplica(StalledSeats):
     def _limit(self, kind: str) -> int | None:
         limit = TYPE_LIMITS.get(kind)
         if kind == "shuffle" and self.decks.specs:  # a larger deck has a larger shuffle
-            largest = max(len(d) for d in self.decks.specs.values())
+            largest = self.decks.total  # a deck grows by carried cards to all decks' at most
             limit = max(TYPE_LIMITS["shuffle"], SHUFFLE_BYTES_PER_CARD * largest + 1024)
         return limit
 
@@ -391,12 +393,9 @@ class TableReplica(StalledSeats):
                 k = draw_index(seed[0], seed[1], len(step.outcomes))
                 state.apply(step.outcomes[k])
                 self.seed = (seed[0], seed[1] + 1)
-            elif isinstance(step, Shuffle):
-                if step.carry:
-                    raise Rejected("hidden", "this table cannot carry positions into a shuffle")
-                if step.deck not in self.decks.specs:
-                    raise Rejected("hidden", f"the game shuffles {step.deck}, not one of its decks")
-                self.phase, self.turn, self.deck = "shuffle", 0, self.decks.open(step.deck)
+            elif isinstance(step, Shuffle):  # its own cards, then the carried ones
+                self.phase, self.turn = "shuffle", 0
+                self.deck = self.decks.start(step.deck, step.carry)
                 return
             elif isinstance(step, Reveal):
                 if self._reveal(EVERYONE, step.then, step.positions):
@@ -409,16 +408,19 @@ class TableReplica(StalledSeats):
         """Start the private round the disclosures ask for; True if it waits for shares."""
         owners: dict[int, tuple[Pos, ...]] = {}
         for request in requests:
-            new = self.decks.sort(request.positions)  # checks they are in play
-            for pos in new:
-                if any(pos in ps for s, ps in self.disclosed.items() if s != request.to):
-                    raise Rejected("hidden", f"{pos} shown to a second seat: not supported yet")
             if not 0 <= request.to < self.n:
-                raise Rejected("hidden", f"no seat {request.to} to show {new} to")
+                raise Rejected("hidden", f"no seat {request.to} to show {request} to")
+            new = self.decks.sort({*request.positions, *owners.get(request.to, ())})  # in play
             self.disclosed.setdefault(request.to, set()).update(new)
             self.shown.setdefault(request.to, set()).update(new)
             owners[request.to] = tuple(new)
-        round_ = ShareRound.plan("disclose", owners, self.decks, self.n)
+        # A position shown before to other seats: each of them seals its share (8.8).
+        viewers = {
+            pos: {s for s, seen in self.disclosed.items() if pos in seen}
+            for positions in owners.values()
+            for pos in positions
+        }
+        round_ = ShareRound.plan("disclose", owners, self.decks, self.n, viewers)
         if round_.waiting:
             self.shares, self.phase = round_, "shares"
             return True
@@ -462,17 +464,25 @@ class TableReplica(StalledSeats):
         state.apply(state.identify(pending[1], cards))
 
     def _on_shares(self, entry: Entry, body: dict[str, Any]) -> None:
-        exact_fields(body, {"shares"})
         round_ = self.shares
         assert round_ is not None
-        positions = round_.positions_for(entry.seat)
-        self.decks.accept(
-            bytes_field(body, "shares"),
-            entry.seat,
-            self.elgamal[entry.seat],
-            positions,
-            self.context(round_.step),
-        )
+        positions, sealed = round_.positions_for(entry.seat), round_.sealed_for(entry.seat)
+        exact_fields(body, ({"shares"} if positions else set()) | ({"sealed"} if sealed else set()))
+        context = self.context(round_.step)
+        if positions:
+            self.decks.accept(
+                bytes_field(body, "shares"),
+                entry.seat,
+                self.elgamal[entry.seat],
+                positions,
+                context,
+            )
+        if sealed:
+            batches = self.decks.accept_sealed(
+                body["sealed"], entry.seat, self.elgamal, sealed, context
+            )
+            for to, delivered in batches.items():
+                round_.delivered.setdefault(to, []).append(delivered)
         round_.waiting.pop(0)
         if round_.waiting:
             return
@@ -535,10 +545,11 @@ class TableReplica(StalledSeats):
     def _after_shuffle(self) -> None:
         step, state = self.step, self.state
         assert isinstance(step, Shuffle) and state is not None
-        self.decks.install(step.deck, self.deck)
+        self.decks.install(step.deck, self.deck, step.carry)
         self.deck = ()
+        carried = set(step.carry)  # moved into the new deck: those positions are gone
         for shown in (*self.disclosed.values(), *self.shown.values()):
-            shown -= {p for p in shown if p.deck == step.deck}
+            shown -= {p for p in shown if p.deck == step.deck or p in carried}
         state.apply(step.then)
         self._drive()
 

@@ -119,14 +119,15 @@ class StalledSeats:
         state = self.state
         assert state is not None
         void = state.void_round()
-        if void is None:
-            return not state.holders() and isinstance(state.next_step(), Shuffle)
-        probe = state.clone()
-        try:
-            probe.apply(void)
-        except EngineError:
-            return False
-        return not probe.holders() and isinstance(probe.next_step(), Shuffle)
+        probe = state
+        if void is not None:
+            probe = state.clone()
+            try:
+                probe.apply(void)
+            except EngineError:
+                return False
+        step = probe.next_step()  # a Shuffle that carries nothing: no ciphertext survives
+        return not probe.holders() and isinstance(step, Shuffle) and not step.carry
 
     def _stalled_quorum(
         self, author: int, prev: bytes, body: dict[str, Any], taker: bytes | None
