@@ -355,3 +355,24 @@ def test_a_void_cuts_short_a_round_that_waits_for_a_seat():
     assert {p.replica.phase for p in table.peers} == {"done"}
     assert len({p.replica.log.head for p in table.peers}) == 1
     assert all(p.replica.halted is None for p in table.peers)
+
+
+def test_a_seat_does_not_check_its_own_shuffle_again_every_other_replica_does(monkeypatch):
+    """A shuffle proof costs as much to check as to make: the seat that made it applies
+    its own shuffle unchecked; every other replica checks it, and so does an audit."""
+    import trutnet.protocol.replica as replica_module
+
+    checked: list[int] = []
+    real = replica_module.verify_shuffle
+
+    def counting(deck, result, proof, joint, context, keys):
+        checked.append(int(context.step.rsplit("/", 1)[1]))
+        return real(deck, result, proof, joint, context, keys)
+
+    monkeypatch.setattr(replica_module, "verify_shuffle", counting)
+    table = new_memory_table(TrutGame(TrutConfig(4)), "own-shuffle", ["heuristic"] * 4)
+    run_to_round(table, "shares")
+    assert sorted(checked) == [s for s in range(4) for _ in range(3)]
+    checked.clear()
+    follower(table)
+    assert checked == [0, 1, 2, 3]

@@ -163,7 +163,7 @@ class TablePeer:
             type=type,
             body=body,
         )
-        self.replica.receive(entry.wire)
+        self.replica.receive(entry.wire, own=True)
         if entry.wire in self.replica.held():
             self._secrets_changed()  # kept before it leaves: it is in no journal yet (7.2)
         return entry.wire
