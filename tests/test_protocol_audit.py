@@ -106,23 +106,35 @@ def test_verify_command_accepts_and_rejects(game, tmp_path):
     assert missing.returncode == 2
 
 
-def test_a_transcript_of_protocol_version_1_is_refused_naming_both_versions():
-    """``tests/vectors/transcript-v1.json`` is a whole game saved by trutnet at protocol
-    version 1 (each play followed by a share round): 2 players from 6 Longs and 2 Petits
-    each, ``play_memory_game(TrutConfig(2, start=StartPosition((6, 6), (2, 2), 0)),
-    "v1-b", ["heuristic"] * 2)``. This version refuses its first entry, and says why."""
+@pytest.mark.parametrize(
+    ("old", "file"),
+    [
+        # each play followed by a share round: 2 players from 6 Longs and 2 Petits each,
+        # ``play_memory_game(TrutConfig(2, start=StartPosition((6, 6), (2, 2), 0)),
+        # "v1-b", ["heuristic"] * 2)``
+        (1, "transcript-v1.json"),
+        # every round written in seat order, each entry naming the one before it: the
+        # same game with the seed "v2-b", saved by the code of protocol version 2
+        (2, "transcript-v2.json"),
+    ],
+)
+def test_a_transcript_of_an_older_protocol_version_is_refused_naming_both_versions(old, file):
+    """``tests/vectors/transcript-v1.json`` and ``transcript-v2.json`` are whole games
+    saved by trutnet at protocol versions 1 and 2. This version refuses the first
+    entry, and says why."""
     from pathlib import Path
 
     from trutnet.protocol.envelope import PROTOCOL_VERSION
 
-    path = Path(__file__).parent / "vectors/transcript-v1.json"
+    path = Path(__file__).parent / "vectors" / file
     table_id, wires = load_transcript(path)
     report = audit(table_id, wires)
     assert not report.ok and report.failed_at == 0 and report.blame is None
     assert report.failure == (
-        f"[version] an entry of protocol version 1; this trutnet speaks version {PROTOCOL_VERSION}"
+        f"[version] an entry of protocol version {old}; this trutnet speaks version "
+        f"{PROTOCOL_VERSION}"
     )
-    assert PROTOCOL_VERSION == 2
+    assert PROTOCOL_VERSION == 3
     verify = subprocess.run(
         [sys.executable, "-m", "trutnet", "verify", str(path)],
         capture_output=True,
@@ -130,8 +142,8 @@ def test_a_transcript_of_protocol_version_1_is_refused_naming_both_versions():
         timeout=300,
     )
     assert verify.returncode == 1 and "Traceback" not in verify.stderr
-    assert "FAILED: entry 0: [version] an entry of protocol version 1; " in verify.stderr
-    assert "this trutnet speaks version 2" in verify.stderr
+    assert f"FAILED: entry 0: [version] an entry of protocol version {old}; " in verify.stderr
+    assert "this trutnet speaks version 3" in verify.stderr
 
 
 def test_peer_killed_mid_hand_resumes_from_its_files(tmp_path):

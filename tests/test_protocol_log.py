@@ -176,6 +176,22 @@ def test_signed_entry_vector():
     assert vector["wire"] in (root / "docs/protocol.md").read_text()
 
 
+def test_round_digest_vector():
+    """7.2: the head after an unordered round commits to every entry of the round, in
+    seat order (``tests/vectors/protocol.json``, ``docs/protocol.md`` part 10)."""
+    import json
+    from pathlib import Path
+
+    from trutnet.protocol.log import round_digest
+
+    root = Path(__file__).parent.parent
+    vector = json.loads((root / "tests/vectors/protocol.json").read_text())["round_digest"]
+    ids = [bytes.fromhex(i) for i in vector["ids"]]
+    assert round_digest(ids).hex() == vector["digest"]
+    assert round_digest(ids[::-1]).hex() != vector["digest"]
+    assert f"digest: {vector['digest']}" in (root / "docs/protocol.md").read_text()
+
+
 def test_table_id_vector():
     """7.10: the table id names its host."""
     import json

@@ -73,7 +73,8 @@ class MemoryTable:
         )
         peer.on_secrets = store.save_secrets
         donor = next(i for i in range(len(self.peers)) if i not in self.down)
-        peer.catch_up([e.wire for e in self.peers[donor].replica.log.entries])
+        replica = self.peers[donor].replica  # its log, then its round in progress (7.2)
+        peer.catch_up([*(e.wire for e in replica.log.entries), *replica.held()])
         self.peers[seat] = peer
         self.down.discard(seat)
         self._persist(seat)

@@ -12,6 +12,7 @@ depends on them leaves. It knows no game: decisions go through the engine interf
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -73,7 +74,13 @@ class TablePeer:
             "values": {str(k): v.hex() for k, v in self._values.items()},
             "sealed": sorted([c.hex(), s.hex(), a] for c, (s, a) in self._sealed.items()),
             "holds": sorted([s, h.hex()] for s, h in self.holds),
+            # this seat's entry of the unordered round in progress: sent, but in no
+            # journal until the round is whole (7.2); written again, it would equivocate
+            "held": [w.hex() for w in self.replica.held() if self._own(w)],
         }
+
+    def _own(self, wire: bytes) -> bool:
+        return parse_entry(wire).author == self.identity.public
 
     def _secrets_changed(self) -> None:
         if self.on_secrets is not None:
@@ -84,7 +91,8 @@ class TablePeer:
         cls, identity: Identity, secrets: dict[str, Any], entries: Sequence[bytes], rng: RandomBytes
     ) -> TablePeer:
         """A seat back from a crash: its secrets, then its own journal replayed (forks
-        included: a void that overrode this seat's entry overrides it again, 7.8)."""
+        included: a void that overrode this seat's entry overrides it again, 7.8), then
+        its own entry of the unordered round in progress, if it had sent one."""
         peer = cls(identity, int(secrets["seat"]), bytes.fromhex(secrets["table"]), rng)
         peer.elgamal = KeyPair(int(secrets["elgamal"], 16))
         peer._values = {int(k): bytes.fromhex(v) for k, v in secrets["values"].items()}
@@ -94,6 +102,10 @@ class TablePeer:
         peer.holds = {(int(s), bytes.fromhex(h)) for s, h in secrets.get("holds", [])}
         for wire in entries:
             peer.receive(wire)
+        for held in secrets.get("held", []):
+            # refused if the round is over, or a void cut it short: nothing to keep then
+            with contextlib.suppress(Rejected):
+                peer.receive(bytes.fromhex(held))
         return peer
 
     def catch_up(self, entries: Sequence[bytes]) -> int:
@@ -158,7 +170,9 @@ class TablePeer:
             type=type,
             body=body,
         )
-        self.replica.receive(entry.wire)
+        self.replica.receive(entry.wire, own=True)
+        if entry.wire in self.replica.held():
+            self._secrets_changed()  # kept before it leaves: it is in no journal yet (7.2)
         return entry.wire
 
     def open_table(
@@ -216,8 +230,10 @@ class TablePeer:
         if replica.state is None or index is None or index + 1 == len(log):
             return "pending"
         after = log.entries[index + 1 :]
+        at_head = {e.seat for e in after if e.prev == head}  # the stalled seat's step
+        beyond = {e.seat for e in after if e.prev != head}
         chief = coordinator(stalled, replica.team_of)
-        if after[0].seat != stalled or chief == self.seat or any(e.seat == chief for e in after):
+        if stalled not in at_head or chief == self.seat or chief in beyond:
             return "over"
         return "holding"
 
@@ -236,10 +252,10 @@ class TablePeer:
         """Sign and apply the next automatic entry if it is this seat's to write now."""
         if not self.seated() or self.holding():
             return None
-        expected = self.replica.expected()
-        if expected is None or expected[0] != self.seat or expected[1][0] not in AUTOMATIC:
+        kinds = self.replica.kinds_for(self.seat)
+        if not kinds or kinds[0] not in AUTOMATIC:
             return None
-        return self._sign(expected[1][0], self._automatic(expected[1][0]))
+        return self._sign(kinds[0], self._automatic(kinds[0]))
 
     def outbox(self) -> list[bytes]:
         """Every automatic entry that is this seat's to write now, in order."""
@@ -402,8 +418,8 @@ class TablePeer:
         """Whether the game waits for this seat's decision (a turn, or a sealed choice)."""
         if not self.seated() or self.holding():
             return False
-        expected = self.replica.expected()
-        return expected is not None and expected[0] == self.seat and expected[1][0] in DECISIONS
+        kinds = self.replica.kinds_for(self.seat)
+        return bool(kinds) and kinds[0] in DECISIONS
 
     def act(self, text: str) -> bytes:
         """This seat's decision in the game's notation (``play 7h``, ``bet 1``...).

@@ -19,12 +19,19 @@ alone (``docs/engine.md``): after every step it asks the state for its
 Between rounds (``round_number()`` moves on) and at the end every seat signs a
 ``checkpoint``; the end is followed by every seat's ``result``. While the table waits
 for a seat, the coordinator may write ``void`` or ``abandon`` (7.7, :mod:`.replace`).
+
+The steps that need no seat order (``keys``, ``commit``, ``reveal``, ``shares``,
+``checkpoint``, ``result``) are **unordered rounds** (7.2, :mod:`.rounds`): their
+entries come in any order, each checked as it comes (``_on_<type>``), then counted in
+seat order (``_keep_<type>``); the round enters the log whole, and ``_after_<type>``
+goes on. The shuffle and the decisions stay one entry at a time.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from trutnet.crypto import (
@@ -65,11 +72,12 @@ from trutnet.protocol.commitments import (
 )
 from trutnet.protocol.envelope import PROTOCOL_VERSION, Entry, MessageError, parse_entry
 from trutnet.protocol.lobby import NONCE_BYTES, LobbyError, check_fallback, check_name, table_id_for
-from trutnet.protocol.log import LogError, TableLog
+from trutnet.protocol.log import OVERRIDES, LogError, TableLog, equivocation_blame
 from trutnet.protocol.replace import (
     SeatChange,
     coordinator,
 )
+from trutnet.protocol.rounds import OpenRound
 from trutnet.protocol.schema import (
     Rejected,
     bytes_field,
@@ -134,7 +142,8 @@ class TableReplica(StalledSeats):
         self.decks = DeckLedger(())
         self.elgamal: list[Point] = []
         self.joint: Point | None = None
-        self.turn = 0  # index into the current round of seats
+        self.turn = 0  # the seat whose shuffle comes next
+        self.round: OpenRound | None = None  # the unordered round in progress (7.2)
         self.step: Step | None = None  # what the engine asked the table to run now
         self.deck: tuple[Ciphertext, ...] = ()  # the deck being shuffled, as last shuffled
         self.draw: JointDraw | None = None
@@ -146,6 +155,7 @@ class TableReplica(StalledSeats):
         self.sealed: dict[tuple[int, str], Sealed] = {}  # (seat, label) -> its commitment
         self.round_seen = 0  # the engine's round at the last checkpoint
         self.final = False  # the last checkpoint is signed
+        self._own = False  # the entry being received is this replica's seat's own
         # Hooks: a round of private shares is over (a seat decrypts its cards), and
         # positions were shown to their owners or to everyone (before the engine goes on).
         self.on_private: Callable[[TableReplica, ShareRound], None] | None = None
@@ -165,16 +175,17 @@ class TableReplica(StalledSeats):
         return last if last is not None and last.kind == "abandoned" else None
 
     def expected(self) -> tuple[int, tuple[str, ...]] | None:
-        """The seat that must write the next entry, and the types it may write."""
+        """The seat that must write the next entry (in an unordered round, the lowest
+        seat whose entry has not come), and the types it may write."""
         if self.halted is not None or self.phase == "done":
             return None
+        if self.round is not None:
+            missing = self.round.missing()
+            return (missing[0], (self.round.kind,)) if missing else None
         if self.phase == "open":
             return 0, ("open",)
-        if self.phase in ("keys", "commit", "reveal", "shuffle", "checkpoint", "result"):
+        if self.phase == "shuffle":
             return self.turn, (self.phase,)
-        if self.phase == "shares":
-            assert self.shares is not None
-            return self.shares.waiting[0], ("shares",)
         step = self.step
         if isinstance(step, Turn):
             return step.seat, ("act",)
@@ -183,6 +194,37 @@ class TableReplica(StalledSeats):
         if isinstance(step, Open):
             return step.seat, ("unseal",)
         raise AssertionError(self.phase)
+
+    def waiting(self) -> tuple[int, ...]:
+        """Every seat the table waits for now, in seat order: the seat to write next,
+        or each seat of the unordered round whose entry has not come."""
+        expected = self.expected()
+        if expected is None:
+            return ()
+        return self.round.missing() if self.round is not None else (expected[0],)
+
+    def writers(self) -> tuple[int, ...]:
+        """The seats that write the step the table is at, whatever has come of it: the
+        seat to write next, or every seat of the unordered round (7.7 judges a stalled
+        seat by this, so that every replica judges alike)."""
+        expected = self.expected()
+        if expected is None:
+            return ()
+        return self.round.seats if self.round is not None else (expected[0],)
+
+    def kinds_for(self, seat: int) -> tuple[str, ...]:
+        """The types ``seat`` may write now (none if the table does not wait for it)."""
+        expected = self.expected()
+        if expected is None:
+            return ()
+        if self.round is not None:
+            return (self.round.kind,) if seat in self.round.missing() else ()
+        return expected[1] if expected[0] == seat else ()
+
+    def held(self) -> list[bytes]:
+        """The entries of the unordered round in progress that came, in seat order: not
+        in the log yet, but a peer that missed them may ask (9.2)."""
+        return [e.wire for e in self.round.held()] if self.round is not None else []
 
     def round_number(self) -> int:
         return self.state.round_number() if self.state is not None else 0
@@ -193,11 +235,22 @@ class TableReplica(StalledSeats):
 
     # --------------------------------------------------------------- intake
 
-    def receive(self, wire: bytes) -> Entry | None:
-        """Validate and apply one entry. Returns it, or None for a harmless duplicate.
+    def receive(self, wire: bytes, own: bool = False) -> Entry | None:
+        """Validate and apply one entry. Returns it (applied, or held in the unordered
+        round in progress), or None for a harmless duplicate.
 
-        Raises :class:`Rejected` (with a blame where a seat is at fault).
+        Raises :class:`Rejected` (with a blame where a seat is at fault). ``own``: an
+        entry that this replica's own seat has just built (:meth:`TablePeer._sign`):
+        all is checked but its shuffle proof, which costs as much to check as to make,
+        and which every other replica checks.
         """
+        self._own = own
+        try:
+            return self._receive(wire)
+        finally:
+            self._own = False
+
+    def _receive(self, wire: bytes) -> Entry | None:
         if self.halted is not None:
             raise Rejected("halted", f"the table stopped: {self.halted}")
         try:
@@ -225,15 +278,26 @@ class TableReplica(StalledSeats):
             )
         if any(e.wire == entry.wire for e in self.log.entries[-64:]):
             return None
-        if entry.type in ("void", "abandon") and entry.prev != self.log.head:
+        round_ = self.round
+        mine = round_.entries.get(entry.seat) if round_ is not None else None
+        if mine is not None and mine.wire == entry.wire:
+            return None  # already held in the round in progress
+        if entry.type in OVERRIDES and entry.prev != self.log.head:
             known = self.log.known(entry)
-            if known is not None:
-                if known.wire == entry.wire:
-                    return None
-            elif self.log.index_of(entry.prev) is not None:
+            if known is not None and known.wire == entry.wire:
+                return None
+            # 7.8: it overrides the stalled seat's entry (or, in an unordered round, the
+            # round at its head: its own author's entry of the round among them)
+            beside = known is not None and known.prev == entry.prev
+            if (known is None or (beside and known.type not in OVERRIDES)) and (
+                self.log.index_of(entry.prev) is not None
+            ):
                 return self._fork(entry)
         try:
             self.log.check(entry)
+            blame = equivocation_blame(mine, entry) if mine is not None else None
+            if blame is not None:  # two entries of one seat in the round in progress
+                raise LogError("equivocation", blame.detail, blame)
         except LogError as exc:
             if exc.rule == "equivocation":
                 self._halt(exc.blame)
@@ -241,39 +305,105 @@ class TableReplica(StalledSeats):
         expected = self.expected()
         if expected is None:
             raise Rejected("over", "the game is over: no entry is expected")
-        seat, kinds = expected
-        if (
-            entry.type in ("void", "abandon")
-            and self.can_abandon(seat)
-            and entry.seat == coordinator(seat, self.team_of)
+        kinds = self.kinds_for(entry.seat)
+        if entry.type in OVERRIDES and any(
+            self.can_abandon(s) and entry.seat == coordinator(s, self.team_of)
+            for s in self.writers()
         ):
             kinds = (*kinds, entry.type)  # 7.7: the coordinator acts for the table
-            seat = entry.seat
-        if entry.seat != seat or entry.type not in kinds:
+        if entry.type not in kinds:
+            if round_ is not None:
+                who = f"seats {list(round_.missing())} must write {round_.kind}"
+            else:
+                who = f"seat {expected[0]} must write {'/'.join(expected[1])}"
             blame = Blame(
-                entry.seat,
-                "turn",
-                f"{entry.type} from seat {entry.seat}; seat {seat} must write {'/'.join(kinds)}",
-                (entry.wire,),
+                entry.seat, "turn", f"{entry.type} from seat {entry.seat}; {who}", (entry.wire,)
             )
             raise Rejected("turn", blame.detail, blame)
+        if round_ is not None and entry.type == round_.kind:
+            return self._pool(round_, entry)
         try:
-            try:
-                getattr(self, f"_on_{entry.type}")(entry, entry.body)
-            except (EngineError, CryptoError, LobbyError) as exc:
-                raise Rejected(getattr(exc, "rule", "schema"), detail(exc)) from exc
-            except (KeyError, TypeError, ValueError, IndexError, AssertionError) as exc:
-                # A body that slipped past a schema check: the same refusal everywhere.
-                raise Rejected("schema", f"{entry.type}: {type(exc).__name__}: {exc}") from exc
+            self._checked(entry, lambda: getattr(self, f"_on_{entry.type}")(entry, entry.body))
         except Rejected as exc:
             if not self.seats:  # before the open, no one is seated: nobody to blame (7.5)
                 raise Rejected(exc.rule, exc.message) from exc
-            blame = exc.blame or Blame(entry.seat, exc.rule, exc.message, (entry.wire,))
-            self._halt(blame)
-            raise Rejected(exc.rule, exc.message, blame, True) from exc
+            raise self._stop(entry, exc) from exc
         self.log.append(entry)
         self.journal.append(entry.wire)
         return entry
+
+    def _checked(self, entry: Entry, check: Callable[[], Any]) -> Any:
+        """``check()``, whose failures are all :class:`Rejected`: the same refusal
+        everywhere."""
+        try:
+            return check()
+        except (EngineError, CryptoError, LobbyError) as exc:
+            raise Rejected(getattr(exc, "rule", "schema"), detail(exc)) from exc
+        except (KeyError, TypeError, ValueError, IndexError, AssertionError) as exc:
+            # A body that slipped past a schema check: the same refusal everywhere.
+            raise Rejected("schema", f"{entry.type}: {type(exc).__name__}: {exc}") from exc
+
+    @staticmethod
+    def _blamed(entry: Entry, exc: Rejected) -> Rejected:
+        """``exc`` with its blame: on ``entry``'s author unless it names one."""
+        blame = exc.blame or Blame(entry.seat, exc.rule, exc.message, (entry.wire,))
+        return Rejected(exc.rule, exc.message, blame, exc.halt)
+
+    def _stop(self, entry: Entry, exc: Rejected) -> Rejected:
+        """The table stops on ``entry`` (7.5): the refusal to raise, with its blame."""
+        blamed = self._blamed(entry, exc)
+        self._halt(blamed.blame)
+        return Rejected(blamed.rule, blamed.message, blamed.blame, True)
+
+    # ------------------------------------------------------ unordered rounds (7.2)
+
+    def _start_round(self, kind: str, seats: Any) -> None:
+        """Every seat of ``seats`` writes ``kind`` now, naming the log's head."""
+        self.round, self.phase = OpenRound(kind, tuple(seats)), kind
+
+    def _pool(self, round_: OpenRound, entry: Entry) -> Entry:
+        """Hold an entry of the round in progress, checked now; it counts in seat order.
+        A bad entry is refused now, and stops the table when its turn to count comes
+        (so every replica stops at the same one, whatever came first)."""
+        seat = entry.seat
+        try:
+            round_.values[seat] = self._checked(
+                entry, lambda: getattr(self, f"_on_{entry.type}")(entry, entry.body)
+            )
+        except Rejected as exc:
+            round_.faults[seat] = self._blamed(entry, exc)
+        round_.entries[seat] = entry
+        self._judge(round_)
+        fault = round_.faults.get(seat)
+        if fault is not None:  # it counts once every lower seat's entry has
+            raise fault
+        return entry
+
+    def _judge(self, round_: OpenRound) -> None:
+        """Count the held entries in seat order as far as they go; once all count, the
+        round enters the log (in seat order) and the table goes on."""
+        while (seat := round_.next_to_judge()) is not None:
+            entry = round_.entries[seat]
+            fault = round_.faults.get(seat)
+            keep = getattr(self, f"_keep_{round_.kind}", None)
+            if fault is None and keep is not None:
+                try:
+                    self._checked(entry, partial(keep, seat, round_.values[seat]))
+                except Rejected as exc:
+                    fault = exc
+            if fault is not None:
+                raise self._stop(entry, fault)
+            round_.judged += 1
+        if not round_.complete:
+            return
+        entries = [round_.entries[s] for s in round_.seats]
+        self.log.append_round(entries)
+        self.journal.extend(e.wire for e in entries)
+        self.round = None
+        try:
+            self._checked(entries[-1], getattr(self, f"_after_{round_.kind}"))
+        except Rejected as exc:  # the table cannot go on: as the round's last entry
+            raise self._stop(entries[-1], exc) from exc
 
     def _limit(self, kind: str) -> int | None:
         limit = TYPE_LIMITS.get(kind)
@@ -288,6 +418,7 @@ class TableReplica(StalledSeats):
         assert self.state is not None
         self.decks.clear()
         self.shares, self.pending, self.draw, self.seed = None, None, None, None
+        self.round = None
         self.disclosed, self.shown, self.sealed, self.deck = {}, {}, {}, ()
         self.round_seen = self.state.round_number()
 
@@ -336,7 +467,7 @@ class TableReplica(StalledSeats):
         self.seats, self.game, self.state, self.decks = list(seats), game, state, ledger
         self.team_of = tuple(team_of)
         self.round_seen = state.round_number()
-        self.phase, self.turn = "keys", 0
+        self._start_round("keys", range(players))
 
     def _advance_turn(self, next_phase: Callable[[], None]) -> None:
         self.turn += 1
@@ -344,7 +475,7 @@ class TableReplica(StalledSeats):
             self.turn = 0
             next_phase()
 
-    def _on_keys(self, entry: Entry, body: dict[str, Any]) -> None:
+    def _on_keys(self, entry: Entry, body: dict[str, Any]) -> Point:
         exact_fields(body, {"key", "proof"})
         try:
             key = decode_point(bytes_field(body, "key", 33))
@@ -352,10 +483,12 @@ class TableReplica(StalledSeats):
             verify_key(key, proof, self.context("keys"), entry.seat)
         except CryptoError as exc:
             raise Rejected("key-proof", str(exc)) from exc
+        return key
+
+    def _keep_keys(self, seat: int, key: Point) -> None:
         if any(bytes(k) == bytes(key) for k in self.elgamal):
             raise Rejected("key-proof", "a key already used by another seat")
-        self.elgamal.append(key)
-        self._advance_turn(self._after_keys)
+        self.elgamal.append(key)  # counted in seat order: the key of seat len(elgamal)
 
     def _after_keys(self) -> None:
         self.joint = joint_key(self.elgamal)
@@ -370,10 +503,10 @@ class TableReplica(StalledSeats):
         while True:
             seed, self.seed = self.seed, None  # a run of joint draws ends at anything else
             if state.round_number() != self.round_seen or (state.is_terminal() and not self.final):
-                self.phase, self.turn = "checkpoint", 0
+                self._start_round("checkpoint", range(self.n))
                 return
             if state.is_terminal():
-                self.phase, self.turn = "result", 0
+                self._start_round("result", range(self.n))
                 return
             requests = state.table_requests(self.shown)
             disclosures = [r for r in requests if isinstance(r, Disclose)]
@@ -388,7 +521,8 @@ class TableReplica(StalledSeats):
             self.step = step
             if isinstance(step, JointRandom):
                 if seed is None:
-                    self.phase, self.turn, self.draw = "commit", 0, JointDraw(step.label)
+                    self.draw = JointDraw(step.label)
+                    self._start_round("commit", range(self.n))
                     return
                 k = draw_index(seed[0], seed[1], len(step.outcomes))
                 state.apply(step.outcomes[k])
@@ -422,7 +556,7 @@ class TableReplica(StalledSeats):
         }
         round_ = ShareRound.plan("disclose", owners, self.decks, self.n, viewers)
         if round_.waiting:
-            self.shares, self.phase = round_, "shares"
+            self._share_round(round_)
             return True
         self._private_done(round_)
         return False
@@ -441,7 +575,7 @@ class TableReplica(StalledSeats):
         round_ = ShareRound.plan("reveal", {EVERYONE: missing}, self.decks, self.n)
         round_.owners = {EVERYONE: tuple(positions)}
         if round_.waiting:
-            self.shares, self.phase = round_, "shares"
+            self._share_round(round_)
             return True
         self._finish_reveal(positions)
         return False
@@ -463,13 +597,18 @@ class TableReplica(StalledSeats):
             self.on_round(self, {EVERYONE: tuple(positions)})
         state.apply(state.identify(pending[1], cards))
 
+    def _share_round(self, round_: ShareRound) -> None:
+        """Every seat of ``round_.waiting`` posts its shares, in any order."""
+        self.shares = round_
+        self._start_round("shares", round_.waiting)
+
     def _on_shares(self, entry: Entry, body: dict[str, Any]) -> None:
         round_ = self.shares
         assert round_ is not None
         positions, sealed = round_.positions_for(entry.seat), round_.sealed_for(entry.seat)
         exact_fields(body, ({"shares"} if positions else set()) | ({"sealed"} if sealed else set()))
         context = self.context(round_.step)
-        if positions:
+        if positions:  # verified as it comes: a seat's shares, whatever the order
             self.decks.accept(
                 bytes_field(body, "shares"),
                 entry.seat,
@@ -483,9 +622,10 @@ class TableReplica(StalledSeats):
             )
             for to, delivered in batches.items():
                 round_.delivered.setdefault(to, []).append(delivered)
-        round_.waiting.pop(0)
-        if round_.waiting:
-            return
+
+    def _after_shares(self) -> None:
+        round_ = self.shares
+        assert round_ is not None
         self.shares = None
         if round_.step == "reveal":
             self._finish_reveal(round_.owners[EVERYONE])
@@ -495,25 +635,35 @@ class TableReplica(StalledSeats):
 
     # ------------------------------------------------------------ chance
 
-    def _on_commit(self, entry: Entry, body: dict[str, Any]) -> None:
+    def _on_commit(self, entry: Entry, body: dict[str, Any]) -> bytes:
         exact_fields(body, {"commit"})
+        return bytes_field(body, "commit", 32)
+
+    def _keep_commit(self, seat: int, commit: bytes) -> None:
         assert self.draw is not None
-        self.draw.commits[entry.seat] = bytes_field(body, "commit", 32)
-        self._advance_turn(lambda: setattr(self, "phase", "reveal"))
+        self.draw.commits[seat] = commit
+
+    def _after_commit(self) -> None:
+        """Every commitment is in the log: the reveals name the commit round's digest,
+        so none can come before every commitment (7.4)."""
+        self._start_round("reveal", range(self.n))
 
     def _draw_context(self) -> Context:
         assert self.draw is not None
         return self.context(f"draw/{self.draw.label}")
 
-    def _on_reveal(self, entry: Entry, body: dict[str, Any]) -> None:
+    def _on_reveal(self, entry: Entry, body: dict[str, Any]) -> bytes:
         exact_fields(body, {"value"})
         draw = self.draw
         assert draw is not None
         value = bytes_field(body, "value", 32)
         if commitment(value, entry.seat, self._draw_context()) != draw.commits[entry.seat]:
             raise Rejected("commitment", "the revealed value does not open the commitment")
-        draw.values[entry.seat] = value
-        self._advance_turn(self._after_reveal)
+        return value
+
+    def _keep_reveal(self, seat: int, value: bytes) -> None:
+        assert self.draw is not None
+        self.draw.values[seat] = value
 
     def _after_reveal(self) -> None:
         draw = self.draw
@@ -529,14 +679,15 @@ class TableReplica(StalledSeats):
         assert isinstance(step, Shuffle) and self.joint is not None
         try:
             result, proof = decode_shuffle(bytes_field(body, "deck"), len(self.deck))
-            verify_shuffle(
-                self.deck,
-                result,
-                proof,
-                self.joint,
-                self.context(f"shuffle/{step.deck}/{entry.seat}"),
-                self.elgamal,
-            )
+            if not self._own:  # a seat's own shuffle is checked by every other replica
+                verify_shuffle(
+                    self.deck,
+                    result,
+                    proof,
+                    self.joint,
+                    self.context(f"shuffle/{step.deck}/{entry.seat}"),
+                    self.elgamal,
+                )
         except CryptoError as exc:
             raise Rejected("shuffle-proof", str(exc)) from exc
         self.deck = result
@@ -637,7 +788,6 @@ class TableReplica(StalledSeats):
             raise Rejected("checkpoint", f"the checkpoint is for round {state.round_number()}")
         if digest != bytes.fromhex(state.state_hash()):
             raise Rejected("checkpoint", "the signed state hash is not the table's")
-        self._advance_turn(self._after_checkpoint)
 
     def _after_checkpoint(self) -> None:
         assert self.state is not None
@@ -651,4 +801,6 @@ class TableReplica(StalledSeats):
             body, "state", 32
         ) != bytes.fromhex(self.state.state_hash()):
             raise Rejected("result", "the signed result is not the table's")
-        self._advance_turn(lambda: setattr(self, "phase", "done"))
+
+    def _after_result(self) -> None:
+        self.phase = "done"

@@ -20,7 +20,7 @@ from trutnet.engine.errors import EngineError
 from trutnet.engine.hidden import Shuffle
 from trutnet.protocol.blame import Blame
 from trutnet.protocol.envelope import Entry
-from trutnet.protocol.log import TableLog
+from trutnet.protocol.log import OVERRIDES, TableLog
 from trutnet.protocol.replace import (
     Offer,
     SeatChange,
@@ -34,7 +34,7 @@ from trutnet.protocol.schema import Rejected, exact_fields, int_field
 
 class StalledSeats:
     """Judging ``void`` and ``abandon`` (mixed into :class:`~.replica.TableReplica`,
-    whose fields and methods it uses: those below, ``expected``, ``receive``,
+    whose fields and methods it uses: those below, ``writers``, ``receive``,
     ``round_number`` and ``_restart_dealing``)."""
 
     table_id: bytes
@@ -54,6 +54,7 @@ class StalledSeats:
     joint: Point | None
     on_private: Callable[..., None] | None
     on_round: Callable[..., None] | None
+    round: Any
 
     @property
     def n(self) -> int:
@@ -61,8 +62,9 @@ class StalledSeats:
 
     def _fork(self, entry: Entry) -> Entry:
         """7.8: a valid ``void``/``abandon`` at an earlier head ``H`` beats the stalled
-        seat's own entry at ``H``: the log is replayed up to ``H`` and the void applied.
-        Refused unless the entry after ``H`` is the stalled seat's and no voter (nor the
+        seat's own entry at ``H`` (or the unordered round at ``H``, 7.2): the log is
+        replayed up to ``H`` and the void applied. Refused unless the entries at ``H``
+        (naming ``H``) are the ones the table waited for there, and no voter (nor the
         coordinator) wrote after ``H`` on this branch: honest voters never build on it,
         so a quorum cannot rewrite a history it took part in."""
         index = self.log.index_of(entry.prev)
@@ -72,8 +74,9 @@ class StalledSeats:
         rebuilt.on_private, rebuilt.on_round = self.on_private, self.on_round
         for old in self.log.entries[: index + 1]:
             rebuilt.receive(old.wire)
-        expected = rebuilt.expected()
-        if expected is None or suffix[0].seat != expected[0]:
+        at_head = [e for e in suffix if e.prev == entry.prev]
+        writers = rebuilt.writers()
+        if not at_head or any(e.seat not in writers or e.type in OVERRIDES for e in at_head):
             raise Rejected("chain", f"{entry.type} does not extend the head of the log")
         try:
             applied = rebuilt.receive(entry.wire)
@@ -83,7 +86,13 @@ class StalledSeats:
             raise Rejected(exc.rule, exc.message, exc.blame) from exc
         assert applied is not None
         change = rebuilt.changes[-1]
-        builders = sorted({e.seat for e in suffix if e.seat in (*change.voters, entry.seat)})
+        builders = sorted(
+            {
+                e.seat
+                for e in suffix
+                if e.prev != entry.prev and e.seat in (*change.voters, entry.seat)
+            }
+        )
         if builders:
             raise Rejected(
                 "fork",
@@ -97,10 +106,11 @@ class StalledSeats:
         return applied
 
     def _waiting_in_game(self, seat: int) -> bool:
-        expected = self.expected()
+        """Whether ``seat`` writes the step the table is at, in a game: the seat to
+        write next, or any seat of an unordered round, whether its entry came or not
+        (what came of a round differs from replica to replica; who writes it does not)."""
         return (
-            expected is not None
-            and expected[0] == seat
+            seat in self.writers()
             and self.n >= 2
             and self.phase in ("shuffle", "shares", "game", "checkpoint")
             and self.state is not None
@@ -133,12 +143,12 @@ class StalledSeats:
         self, author: int, prev: bytes, body: dict[str, Any], taker: bytes | None
     ) -> tuple[int, tuple[int, ...]]:
         """The stalled seat and the voters of a ``void``/``abandon`` (7.7)."""
-        expected = self.expected()
-        assert self.state is not None and expected is not None
+        assert self.state is not None
         stalled = int_field(body, "seat", 0, self.n - 1)
         allowed = self.can_void(stalled) if taker is not None else self.can_abandon(stalled)
-        if stalled != expected[0] or not allowed:
-            raise Rejected("votes", f"the table waits for seat {expected[0]}, not {stalled}")
+        if not allowed:
+            waits = list(self.writers())
+            raise Rejected("votes", f"the table waits for seats {waits}, not {stalled}")
         if author != coordinator(stalled, self.team_of):
             raise Rejected("votes", f"seat {author} is not the coordinator for seat {stalled}")
         try:
@@ -225,4 +235,4 @@ class StalledSeats:
                 tuple(body["votes"]),
             )
         )
-        self.phase = "done"
+        self.phase, self.round = "done", None

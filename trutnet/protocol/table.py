@@ -16,11 +16,16 @@ Its parts, each in its own module:
 * :mod:`.shares`: the encrypted decks, every verified decryption share, share rounds;
 * :mod:`.commitments`: joint random draws and sealed choices;
 * :mod:`.schema`: refusals (:class:`Rejected`, :class:`LocalError`) and body checks;
+* :mod:`.rounds`: the unordered rounds in progress (7.2);
 * :mod:`.replace`: votes and offers to replace or abandon a stalled seat (7.7).
 
 At every point the replica names the single seat that must write the next entry and
-the entry types it may write (:meth:`TableReplica.expected`), so the game itself fixes
-the order of the log (Trut's ruling T9 keeps one seat to act at a time). A bad entry
+the entry types it may write (:meth:`TableReplica.expected`), or the table is at an
+unordered round (:mod:`.rounds`: keys, a joint draw's commits and reveals, share
+rounds, checkpoints, results) whose seats write at once, in any order, and which
+enters the log in seat order (:meth:`TableReplica.waiting`, ``kinds_for``); so the
+game itself fixes the order of the log (Trut's ruling T9 keeps one seat to act at a
+time). A bad entry
 is dropped and produces a :class:`~trutnet.protocol.blame.Blame`; when the seat whose
 turn it is signs a bad entry for its turn, or equivocates, the table stops
 (``halted``): every honest replica stops at the same entry with the same blame.

@@ -3,7 +3,8 @@
 It owns what the sans-I/O protocol leaves out: the link, the clock, the files.
 
 * Entries from the broker go to every local seat's :class:`TablePeer`. An entry that
-  does not extend the head waits in a buffer; a gap that does not fill by itself is
+  does not extend the head waits in a buffer (the entries of an unordered round all
+  name one head: they wait side by side); a gap that does not fill by itself is
   asked for on the ``sync`` topic, and any peer answers from its own log (the answers
   are verified like everything else, so a lying peer is caught). Duplicates are
   ignored. Nothing relies on the broker keeping what a peer missed.
@@ -109,7 +110,8 @@ class TableRuntime:
         self.seats = seats
         self.options = options or Options()
         self.on_event = on_event or (lambda kind, data: None)
-        self.buffer: dict[bytes, bytes] = {}  # prev id -> entry waiting for it
+        # prev (the head an entry names) -> entry id -> the entries waiting for it
+        self.buffer: dict[bytes, dict[bytes, bytes]] = {}
         self.stats = RuntimeStats()
         self._progress = asyncio.Event()
         self._last_progress = time.monotonic()
@@ -307,12 +309,16 @@ class TableRuntime:
         self._sync_wanted.set()
 
     def _log_wire(self, position: int) -> bytes | None:
-        """The wire of log entry ``position``, or None past the end."""
+        """The wire of log entry ``position`` (past the log's end: the entries held in the
+        unordered round in progress, in seat order), or None past the end."""
         replica = self.replica
         if replica is None:
             return self.open_wire if position == 0 else None
         entries = replica.log.entries
-        return entries[position].wire if position < len(entries) else None
+        if position < len(entries):
+            return entries[position].wire
+        held = replica.held()  # then what came of the unordered round in progress (7.2)
+        return held[position - len(entries)] if position - len(entries) < len(held) else None
 
     async def _sync_sender(self) -> None:
         budget = float(SYNC_BYTES_PER_SECOND)
@@ -423,13 +429,7 @@ class TableRuntime:
                 entry = peer.receive(wire)
             except Rejected as exc:
                 if exc.rule == "chain":
-                    # Only seated keys get this far; still, a seat could flood: bounded.
-                    if len(self.buffer) >= MAX_BUFFERED:
-                        self._drop_stale_buffer()
-                    if len(self.buffer) < MAX_BUFFERED:
-                        with contextlib.suppress(MessageError):
-                            self.buffer[parse_entry(wire).prev] = wire
-                            self.stats.buffered += 1
+                    self._hold(wire)
                 elif exc.rule not in ("duplicate", "over", "halted"):
                     self.stats.dropped += 1
                     self.stats.rejected = [*self.stats.rejected[-(MAX_REJECTED - 1) :], str(exc)]
@@ -458,11 +458,20 @@ class TableRuntime:
                 if hand != self._hand:
                     self._hand = hand
                     self.hand_started.append(time.monotonic())
-            head = self.head()
-            waiting = self.buffer.pop(head, None)
-            if waiting is not None:
+            for waiting in self.buffer.pop(self.head(), {}).values():
                 self.ingest(waiting)
         return advanced
+
+    def _hold(self, wire: bytes) -> None:
+        """Keep an entry that does not extend the head until the head it names comes."""
+        # Only seated keys get this far; still, a seat could flood: bounded.
+        if sum(len(b) for b in self.buffer.values()) >= MAX_BUFFERED:
+            self._drop_stale_buffer()
+        if sum(len(b) for b in self.buffer.values()) < MAX_BUFFERED:
+            with contextlib.suppress(MessageError):
+                entry = parse_entry(wire)
+                self.buffer.setdefault(entry.prev, {})[entry.id] = wire
+                self.stats.buffered += 1
 
     def _note_cards(self) -> None:
         """Stamp each play (a decision that reveals cards: an ``act`` or ``unseal`` that
