@@ -18,4 +18,5 @@ fi
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 ruff check trutnet tests
 lint-imports  # the layering contracts of pyproject.toml ([tool.importlinter])
-python3 -m pytest -q "$@"
+# 4 workers (pytest-xdist); `bash scripts/test.sh -n 0 ...` runs in one process
+python3 -m pytest -q -n 4 "$@"
