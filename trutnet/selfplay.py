@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from trutnet.bots import make_bot
+from trutnet.bots import make_bot, seat_action
 from trutnet.client.frontend import frontend_for
 from trutnet.engine.api import CHANCE, Game
 
@@ -52,7 +52,7 @@ def play_game(
             action = state.sample_chance(chance)
         else:
             assert seat is not None
-            action = players[seat].choose(state.observation(seat))
+            action = seat_action(players[seat], state, seat)
         state.apply(action)
         if frontend is not None and on_line is not None:
             events = frontend.events(state)

@@ -13,7 +13,7 @@ import random
 import time
 from typing import Any
 
-from trutnet.bots import RandomBot
+from trutnet.bots import RandomBot, seat_action
 from trutnet.engine import ConfigError, make_game
 from trutnet.engine.api import CHANCE, Game
 
@@ -33,7 +33,7 @@ def _run(game: Game, games: int, seed: int, observations: bool) -> tuple[int, fl
                 state.apply(state.sample_chance(rng))
             elif observations:
                 assert seat is not None
-                state.apply(bot.choose(state.observation(seat)))
+                state.apply(seat_action(bot, state, seat))
             else:
                 state.apply(rng.choice(state.legal_actions()))
         hands += state.round_number() + 1

@@ -16,6 +16,7 @@ from trutnet.bots.base import (
     default_bot,
     make_bot,
     register_bots,
+    seat_action,
 )
 from trutnet.bots.random_bot import RandomBot
 
@@ -29,4 +30,5 @@ __all__ = [
     "default_bot",
     "make_bot",
     "register_bots",
+    "seat_action",
 ]

@@ -62,6 +62,17 @@ def default_bot(game: str) -> str:
     return bot_kinds(game)[0]
 
 
+def seat_action(bot: Bot, state: Any, seat: int) -> Action:
+    """What ``seat`` does at a state of the engine alone: its bot's choice from the
+    seat's observation, or, when the observation offers nothing to decide (an automatic
+    step that the seat's program writes at a table, such as opening a sealed choice),
+    the seat's first legal action."""
+    observation = state.observation(seat)
+    if observation.legal:
+        return bot.choose(observation)
+    return state.legal_actions(seat)[0]
+
+
 def check_bot(game: str, kind: str) -> str:
     """``kind`` if ``game`` has a bot of that kind; :class:`BotError` naming the bots
     ``game`` has otherwise."""
