@@ -1,8 +1,9 @@
 """The layering is a checked contract: ``lint-imports`` keeps every contract of
-``[tool.importlinter]`` in pyproject.toml (cli -> client -> runtime -> I/O edge ->
-protocol -> engine, crypto; a pure engine, protocol and crypto; no game named below the
-engine but the listed imports that issue 11 removes). ``scripts/test.sh`` runs it after
-ruff; this test makes a bare ``pytest`` enforce it too.
+``[tool.importlinter]`` in pyproject.toml (cli -> games -> client -> runtime -> I/O
+edge -> protocol -> engine, crypto; a pure engine, protocol and crypto; no game named
+outside the engine and the game plugins of ``trutnet/games``). ``scripts/test.sh`` runs
+it after ruff; this test makes a bare ``pytest`` enforce it too, and plants forbidden
+imports in a copy of the tree to see each contract break.
 """
 
 from __future__ import annotations

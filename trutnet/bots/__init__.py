@@ -8,6 +8,7 @@ are built with. No game is named here: Trut's heuristic bot is in Trut's plugin
 """
 
 from trutnet.bots.base import (
+    BEST,
     RANDOM,
     Bot,
     BotError,
@@ -21,6 +22,7 @@ from trutnet.bots.base import (
 from trutnet.bots.random_bot import RandomBot
 
 __all__ = [
+    "BEST",
     "RANDOM",
     "Bot",
     "BotError",

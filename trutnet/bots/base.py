@@ -16,6 +16,7 @@ from trutnet.engine.api import Action
 from trutnet.plugins import load_plugins
 
 RANDOM = "random"
+BEST = "best"  # a game's best bot, whichever it is (its first registered, else random)
 
 
 class Bot(Protocol):
@@ -74,8 +75,10 @@ def seat_action(bot: Bot, state: Any, seat: int) -> Action:
 
 
 def check_bot(game: str, kind: str) -> str:
-    """``kind`` if ``game`` has a bot of that kind; :class:`BotError` naming the bots
-    ``game`` has otherwise."""
+    """``kind`` if ``game`` has a bot of that kind (:data:`BEST`: the game's best);
+    :class:`BotError` naming the bots ``game`` has otherwise."""
+    if kind == BEST:
+        return default_bot(game)
     if kind != RANDOM and kind not in _registered(game):
         raise BotError(
             f"the {game} game has no {kind} bot (its bots: {', '.join(bot_kinds(game))})"
@@ -84,8 +87,9 @@ def check_bot(game: str, kind: str) -> str:
 
 
 def make_bot(game: str, kind: str, rng: random.Random) -> Bot:
-    """A bot of ``kind`` for ``game``, deciding with ``rng`` (:class:`BotError` when
-    ``game`` has no bot of that kind)."""
-    if check_bot(game, kind) == RANDOM:
+    """A bot of ``kind`` (or :data:`BEST`) for ``game``, deciding with ``rng``
+    (:class:`BotError` when ``game`` has no bot of that kind)."""
+    kind = check_bot(game, kind)
+    if kind == RANDOM:
         return RandomBot(rng)
     return _registered(game)[kind](rng)

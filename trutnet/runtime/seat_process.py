@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trutnet.bots import Bot, check_bot, make_bot
+from trutnet.bots import BEST, Bot, check_bot, make_bot
 from trutnet.crypto import SeededRandom
 from trutnet.crypto.identity import Identity
 from trutnet.engine.api import Action, Game
@@ -221,8 +221,8 @@ async def host(
     name: str = "Host",
     table_name: str = "",
     bots: int = 0,
-    bot_kind: str = "heuristic",
-    host_bot: str | None = "heuristic",
+    bot_kind: str = BEST,
+    host_bot: str | None = BEST,
     store: Path | None = None,
     seed: str | None = None,
     options: Options | None = None,
@@ -238,7 +238,9 @@ async def host(
     """Host a table at ``endpoints[0]``; ``own_broker``: that broker is this process's
     embedded one, so a resumed host starts it again if it is gone (9.3). The table id
     is bound to the host's key by ``nonce`` (7.10; random unless given or seeded);
-    ``password``: a private table's password (for the broker, never announced)."""
+    ``password``: a private table's password (for the broker, never announced).
+    ``bot_kind``: the bots seated in empty seats; ``host_bot``: the host seat's bot
+    (None: a person plays it); :data:`~trutnet.bots.BEST` is the game's best."""
     hooks = hooks or Hooks()
     in_loop = None
     if inprocess_broker:  # measurement only: the broker shares this peer's event loop
@@ -370,7 +372,7 @@ async def join(
     table_id: bytes,
     endpoints: list[Endpoint],
     name: str = "Player",
-    bot_kind: str | None = "heuristic",
+    bot_kind: str | None = BEST,
     store: Path | None = None,
     seed: str | None = None,
     options: Options | None = None,
@@ -634,7 +636,7 @@ def load_seat(
 async def resume(
     store: Path,
     endpoints: list[Endpoint] | None = None,
-    bot_kind: str | None = "heuristic",
+    bot_kind: str | None = BEST,
     options: Options | None = None,
     on_event: Callable[[str, dict[str, Any]], None] | None = None,
     hooks: Hooks | None = None,
