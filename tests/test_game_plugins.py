@@ -287,3 +287,23 @@ def test_the_frame_shows_another_games_table(tokens):
     assert rows_of(player)[0] == "Tokens — the test game"
     player.help = False
     assert peers[0].replica.state.state_hash() == spectator.replica.state.state_hash()
+
+
+def test_a_seat_shows_no_screen_for_a_table_of_another_game(tokens):
+    """A person who asked for Trut at a table whose ``open`` names Tokens (a host
+    that announced one game and opened another): no Trut keys on a Tokens table, one
+    line saying which game it is; a spectator follows whatever the table plays."""
+    from trutnet.client.app import TableApp, WatchApp
+    from trutnet.net.memory import new_memory_table
+
+    table = new_memory_table(TokensGame(1), "other-game", ["random", "random"])
+    player = TableApp("memory", 0, output=DummyOutput(), game="trut")
+    watching = WatchApp("memory", output=DummyOutput())
+    for ui in (player, watching):
+        ui.seat = SimpleNamespace(peer=table.peers[0], identity=None, store=None, pending=None)
+    assert player.observation() is None
+    rows = rows_of(player)
+    assert rows[1] == " this table plays tokens, not trut" and rows[2] == " q quit"
+    player.game_key("1")
+    assert player.info.message == "this table plays tokens, not trut"
+    assert rows_of(watching)[0].startswith(" Tokens — round ")

@@ -105,6 +105,7 @@ class TableApp:
         self.seat = LocalSeat(None, "", None)  # type: ignore[arg-type]  # until attach()
         self.table_name = table_name
         self.players = players  # seats of the host's lobby; 0 for a joiner
+        self.game = game  # the game this seat asked for (None: a spectator's, any)
         self.frontend: Frontend | None = frontend_for(game) if game else None
         self.about = about  # the lobby's game line
         self.runtime: TableRuntime | None = None
@@ -155,8 +156,12 @@ class TableApp:
         return peer.replica.state
 
     def _frontend(self, state: Any) -> Frontend | None:
-        """The front-end of the game ``state`` belongs to (None: no screen for it)."""
-        if self.frontend is None or self.frontend.game != state.game.name:
+        """The front-end of the game ``state`` belongs to (None: no screen for it, or
+        not the game this seat asked for: its keys would mean something else)."""
+        if self.game is not None and state.game.name != self.game:
+            self.frontend = None
+            self.info.message = f"this table plays {state.game.name}, not {self.game}"
+        elif self.frontend is None or self.frontend.game != state.game.name:
             try:
                 self.frontend = frontend_for(state.game.name)
             except NoFrontend as exc:
@@ -386,7 +391,8 @@ class TableApp:
         """A key of the game's: what its front-end makes of it now."""
         obs = self.observation()
         if obs is None or self.frontend is None:
-            self._say("the game has not started yet")
+            if self._state() is None:  # else the screen says why there is no game here
+                self._say("the game has not started yet")
             return
         press = self.frontend.press(key, obs, self.info)
         if press.action is not None:
