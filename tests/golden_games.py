@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from trutnet.engine.games.trut import TrutConfig
+from trutnet.engine.games.trut import TrutConfig, TrutGame
 from trutnet.selfplay import game_seeds, play_game
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
@@ -23,7 +23,7 @@ GOLDEN = {
 def record(config: TrutConfig, seed: int, bots: list[str]) -> dict[str, Any]:
     game_seed = game_seeds(seed, 1)[0]
     lines: list[str] = []
-    result = play_game(config, game_seed, bots, lines.append)
+    result = play_game(TrutGame(config), game_seed, bots, lines.append)
     return {
         "seed": seed,
         "bots": bots,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 
-from trutnet.bots import HeuristicBot, RandomBot, make_bot
-from trutnet.bots.heuristic import win_chance
+from trutnet.bots import RandomBot, make_bot
 from trutnet.engine.api import CHANCE
 from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame, deck_for_hands
 from trutnet.engine.games.trut.actions import ACCEPT, FOLD, TRUT
+from trutnet.games.trut.heuristic import HeuristicBot, win_chance
 from trutnet.selfplay import game_seeds, play_game
 
 from .trut_helpers import HiddenReplica
@@ -28,7 +28,7 @@ def test_heuristic_beats_random_two_players():
         heuristic_seat = i % 2
         bots = ["random", "random"]
         bots[heuristic_seat] = "heuristic"
-        wins += play_game(TrutConfig(2), seed, bots).winner_team == heuristic_seat
+        wins += play_game(TrutGame(TrutConfig(2)), seed, bots).winner_team == heuristic_seat
     assert wins >= 0.8 * games
 
 
@@ -98,7 +98,8 @@ def test_bots_play_whole_games_from_hidden_replicas_only():
         full = game.new_initial_state()
         replicas = [HiddenReplica(game, seat) for seat in range(players)]
         bots = [
-            make_bot("heuristic" if s % 2 else "random", random.Random(s)) for s in range(players)
+            make_bot("trut", "heuristic" if s % 2 else "random", random.Random(s))
+            for s in range(players)
         ]
         rng = random.Random(players)
         while not full.is_terminal():

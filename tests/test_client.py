@@ -15,7 +15,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from trutnet.client.app import TrutApp, play_with_ui
+from trutnet.client.app import TableApp, play_with_ui
 from trutnet.engine.games.trut import TrutConfig, TrutGame
 from trutnet.net.broker import EmbeddedBroker
 from trutnet.protocol.audit import audit
@@ -42,7 +42,7 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
 
     async def scenario():
         with create_pipe_input() as pipe:
-            ui = TrutApp("Test table", 2, input=pipe, output=DummyOutput())
+            ui = TableApp("Test table", 2, input=pipe, output=DummyOutput(), game="trut")
             game = asyncio.create_task(
                 play_with_ui(
                     lambda hooks: host(
@@ -76,7 +76,7 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
                     continue
                 if obs is None or obs.phase == "over":
                     continue
-                if ui.info.last_hand is not None:  # the hand that just ended, kept
+                if ui.info.paused:  # the hand that just ended, kept
                     seen.setdefault("summary", text)
                     pipe.send_text("\r")  # Enter: on to the next hand
                     await asyncio.sleep(0.05)
@@ -223,8 +223,10 @@ def test_trutnet_play_in_a_real_terminal_80x24_with_resize(tmp_path):
 
 
 def test_screens_show_blame_in_red_lobby_and_help():
-    from trutnet.client.view import HELP, TableInfo, lobby_lines, plain, table_lines
+    from trutnet.client.frontend import frontend_for
+    from trutnet.client.view import TableInfo, lobby_lines, plain, table_lines
     from trutnet.engine.games.trut import TrutGame
+    from trutnet.games.trut.screen import HELP
 
     state = TrutGame(TrutConfig(2)).new_initial_state()
     import random
@@ -242,7 +244,7 @@ def test_screens_show_blame_in_red_lobby_and_help():
         me=0,
         blame="seat 1 broke [shuffle-proof]: the shuffle proof does not verify",
     )
-    lines = table_lines(state.observation(0), info)
+    lines = table_lines(frontend_for("trut"), state.observation(0), info)
     blame = [line for line in lines if any("CHEAT DETECTED" in text for _, text in line)]
     assert blame and blame[0][0][0] == "class:blame"  # shown in the blame (red) style
     assert "seat 1 broke [shuffle-proof]" in plain(lines)
@@ -271,8 +273,8 @@ NOTATION = re.compile(r"\b(?:10|[789JQKA])[cdhs]\b")  # "10s": the engine's, not
 def test_the_narration_speaks_one_notation_with_names_and_plurals():
     """Every event of whole games, as the log says it: names (no seat numbers), suit
     symbols (no "10s"), one arrow, "1 Petit"/"2 Petits", "Bot 1 wins"/"Ana & Bob win"."""
-    from trutnet.client.narration import narrate
     from trutnet.engine.games.trut import TrutGame
+    from trutnet.games.trut.narration import narrate
 
     for players, variant, seed in ((2, "classic", 3), (3, "gatinaise", 2), (4, "classic", 7)):
         import random
@@ -303,7 +305,7 @@ def test_the_narration_speaks_one_notation_with_names_and_plurals():
         assert winners[0] == f"{team} {verb}", winners
 
 
-def screen_rows(ui: TrutApp) -> list[str]:
+def screen_rows(ui: TableApp) -> list[str]:
     text = ui.screen_text()
     rows = text.splitlines()
     too_wide = [row for row in rows if len(row) > 80]
@@ -330,7 +332,7 @@ def test_every_screen_of_a_whole_game_is_true_and_fits_80x24(players):
     names = [*LONG_NAMES, "Carl", "Dora"][:players]
     _, identities, peers = make_table(players, f"screens-{players}")
     table = MemoryTable(peers, identities=identities)
-    table.bots = [make_bot("heuristic", random.Random(s)) for s in range(players)]
+    table.bots = [make_bot("trut", "heuristic", random.Random(s)) for s in range(players)]
     table.broadcast(
         peers[0].open_table(
             TrutGame(TrutConfig(players)),
@@ -339,7 +341,7 @@ def test_every_screen_of_a_whole_game_is_true_and_fits_80x24(players):
             nonce=table_nonce(f"screens-{players}"),
         )
     )
-    ui = TrutApp("memory", players, output=DummyOutput())
+    ui = TableApp("memory", players, output=DummyOutput(), game="trut")
     ui.seat.peer = peers[0]
     steps_seen: set[str] = set()
     summaries = bars = 0
@@ -355,17 +357,17 @@ def test_every_screen_of_a_whole_game_is_true_and_fits_80x24(players):
         if "Your turn" in text or "▶ A Trut" in text:
             assert "??" not in hand_row, text
         bar = rows[-1]
-        if ui.info.last_hand is not None:
+        if ui.info.paused:
             summaries += 1
-            assert f" Hand {ui.info.last_hand.number + 1} is over" in rows
+            assert f" Hand {ui.frontend.last_hand.number + 1} is over" in rows
             assert any(r.startswith(" → ") and (" win" in r or "nobody" in r) for r in rows)
             assert bar == " Enter continue  ? help  q quit"
             if summaries == 1:  # the first one goes by itself after a moment
                 ui._summary_until = time.monotonic() - 0.01
                 screen_rows(ui)
-                assert ui.info.last_hand is None and not ui.dismiss()
+                assert not ui.info.paused and not ui.dismiss()
             else:  # the others, with Enter
-                assert ui.dismiss() and ui.info.last_hand is None
+                assert ui.dismiss() and not ui.info.paused
             rows = screen_rows(ui)
             text, bar = "\n".join(rows), rows[-1]
         turn = next(r for r in rows if r[1:2] and r[1:2] in "▶⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏")
@@ -404,7 +406,7 @@ def test_every_screen_of_a_whole_game_is_true_and_fits_80x24(players):
     for team in peers[0].replica.state.teams:
         label = " & ".join("You" if s == 0 else names[s] for s in team)
         assert label[:12] in header, (label, header)
-    history = ui.info.history
+    history = ui.frontend.history
     shown = {int(r.split()[0]) for r in end if re.match(r"^ +\d+  ", r)}
     if len(shown) < len(history):  # scroll to the top: the first hands come back
         assert any("↑/↓" in r and f"of {len(history)}" in r for r in end)
@@ -422,6 +424,7 @@ def test_one_hand_screen_wins_grammar_and_keys():
     """ "Bot 1 wins", "You & Bot 2 win"; "1 shuffle"; the key bar without a Trut."""
     import random
 
+    from trutnet.client.frontend import frontend_for
     from trutnet.client.view import TableInfo, end_lines, key_bar, plain, table_lines
     from trutnet.engine.games.trut import TrutGame
 
@@ -434,13 +437,14 @@ def test_one_hand_screen_wins_grammar_and_keys():
     obs = state.observation(state.teams[loser][0])
     info = TableInfo(names=["Bot 1", "Bot 2"], fingerprints=["A", "B"], me=obs.seat)
     info.shuffles_verified, info.reveals_verified = 1, 2
-    text = plain(end_lines(obs, info))
+    trut = frontend_for("trut")
+    text = plain(end_lines(trut, obs, info))
     winner_name = info.names[state.teams[state.winner][0]]
     assert f"Game over — {winner_name} wins" in text and "1 shuffle, 2 reveals" in text
-    mine = plain(end_lines(state.observation(state.teams[state.winner][0]), info))
+    mine = plain(end_lines(trut, state.observation(state.teams[state.winner][0]), info))
     assert "Game over — you win!" in mine
-    assert key_bar(obs, info) == " ? help  q quit"
-    assert "1 shuffle," in plain(table_lines(obs, info))
+    assert key_bar(trut, obs, info) == " ? help  q quit"
+    assert "1 shuffle," in plain(table_lines(trut, obs, info))
     # A long result line wraps in the log instead of being cut at 80 columns.
     from trutnet.client.view import wrap
 
@@ -452,16 +456,16 @@ def test_one_hand_screen_wins_grammar_and_keys():
     assert len(rows) == 2 and all(len(r) <= 80 for r in rows)
     assert " ".join(r.strip() for r in rows) == score.strip()
     # A long game: the end screen keeps 24 rows and scrolls through every hand.
-    info.history = [(h, f"won by Bot {h % 2 + 1}", [h // 2, h // 2], [0, 1]) for h in range(40)]
+    trut.history = [(h, f"won by Bot {h % 2 + 1}", [h // 2, h // 2], [0, 1]) for h in range(40)]
     seen: set[int] = set()
     for scroll in range(45):
         info.end_scroll = scroll
-        rows = plain(end_lines(obs, info)).splitlines()
+        rows = plain(end_lines(trut, obs, info)).splitlines()
         assert len(rows) <= 24 and all(len(r) <= 80 for r in rows)
         assert any("↑/↓" in r for r in rows) and any("of 40" in r for r in rows)
         seen |= {int(r.split()[0]) for r in rows if re.match(r"^ +\d+  won", r)}
     assert seen == set(range(1, 41)) and info.end_scroll < 40  # clamped at the first hand
-    assert re.search(r"hands 1-\d+ of 40", plain(end_lines(obs, info)))
+    assert re.search(r"hands 1-\d+ of 40", plain(end_lines(trut, obs, info)))
 
 
 def killed_joiner(tmp_path, seed):
@@ -495,7 +499,7 @@ def test_a_player_killed_mid_game_comes_back_on_screen(tmp_path):
 
         async def scenario():
             with create_pipe_input() as pipe:
-                ui = TrutApp("resumed", 0, input=pipe, output=DummyOutput())
+                ui = TableApp("resumed", 0, input=pipe, output=DummyOutput(), game="trut")
                 game = asyncio.create_task(
                     play_with_ui(
                         lambda hooks: resume(

@@ -121,3 +121,171 @@ def test_discovery_and_a_whole_game_across_two_network_namespaces(two_machines):
             if proc.poll() is None:
                 proc.kill()
                 proc.communicate()
+
+
+# ----------------------------------------------------- the game, in TXT and `tables`
+
+
+class _Info:
+    def __init__(self, properties: dict[bytes, bytes]) -> None:
+        self.properties, self.port = properties, 1883
+
+    def parsed_addresses(self) -> list[str]:
+        return ["127.0.0.1"]
+
+
+class _Zeroconf:
+    def __init__(self, info: _Info) -> None:
+        self.info = info
+
+    def get_service_info(self, type_: str, name: str, timeout: int = 0) -> _Info:
+        return self.info
+
+
+def announced(game: str = "tokens") -> tuple[dict, bytes, bytes]:
+    """A host's lobby announcement of a table of ``game``, signed, and the table id."""
+    from trutnet.crypto.identity import Identity
+    from trutnet.engine.games.trut import TrutConfig, TrutGame
+    from trutnet.net.broker import Endpoint
+    from trutnet.protocol.lobby import Lobby, sign_announcement
+    from trutnet.runtime.seat_process import announcement
+
+    host = Identity.generate(os.urandom)
+    lobby = Lobby(TrutGame(TrutConfig(2)), host, "Ana", os.urandom(16))
+    body = announcement(lobby, "Ana's table", Endpoint("127.0.0.1", 1883), "open")
+    body["game"] = game  # what the host's own lobby says (the game is the host's choice)
+    return body, sign_announcement(host, lobby.table_id, body), lobby.table_id
+
+
+def collected(message: dict) -> list:
+    """What ``trutnet tables`` makes of the TXT records that ``host`` announces."""
+    from trutnet.discovery import browse
+    from trutnet.discovery.announce import SERVICE, txt_records
+    from trutnet.net.broker import Endpoint
+
+    txt = txt_records(message, Endpoint("127.0.0.1", 1883))
+    collector = browse._Collector()
+    properties = {k.encode(): v.encode() for k, v in txt.items()}
+    collector._read(_Zeroconf(_Info(properties)), SERVICE, f"t.{SERVICE}")  # type: ignore[arg-type]
+    return list(collector.found.values())
+
+
+def test_the_txt_records_carry_the_game_and_a_bad_one_is_dropped():
+    body, _, _ = announced("tokens")
+    (found,) = collected({k: v for k, v in body.items() if k != "nonce"})
+    assert found.txt["game"] == "tokens" and found.game == "tokens"
+    assert found.to_dict()["game"] == "tokens"
+    for bad in ("", "Trut", "tr\x1but", "x" * 33, "trut table"):
+        assert collected({**body, "game": bad}) == [], bad  # not listed at all
+
+
+def test_a_table_is_live_only_if_its_signed_announcement_names_the_txt_game(monkeypatch):
+    """The TXT records say one game, the host's signed announcement another: the table
+    is not shown as live (someone else's records, or a stale one)."""
+    import asyncio
+
+    import aiomqtt
+
+    from trutnet.discovery import browse
+
+    body, signed, _ = announced("tokens")
+
+    class Client:
+        def __init__(self, *args, **kwargs) -> None:
+            pass
+
+        async def __aenter__(self):
+            return self
+
+        async def __aexit__(self, *exc) -> None:
+            return None
+
+        async def subscribe(self, topic, qos=0) -> None:
+            self.topic = topic
+
+        @property
+        def messages(self):
+            async def one():
+                yield type("M", (), {"payload": signed, "topic": self.topic})()
+
+            return one()
+
+    monkeypatch.setattr(aiomqtt, "Client", Client)
+    plain = {k: v for k, v in body.items() if k != "nonce"}
+    for txt_game, live in (("tokens", True), ("trut", False)):
+        (table,) = collected({**plain, "game": txt_game})
+        asyncio.run(browse._liveness(table, 1.0))
+        assert (table.live is not None) is live, txt_game
+        if live:
+            assert table.live["game"] == "tokens" and table.game == "tokens"
+
+
+def test_tables_names_each_tables_game_and_how_to_join_it(monkeypatch, capsys):
+    import argparse
+
+    from trutnet.cli import table_commands
+    from trutnet.discovery import browse
+
+    tables = []
+    for game in ("tokens", "trut"):
+        body, _, _ = announced(game)
+        plain = {k: v for k, v in body.items() if k != "nonce"}
+        (table,) = collected({**plain, "name": f"{game} table"})
+        table.live = plain
+        tables.append(table)
+    monkeypatch.setattr(browse, "live_tables", lambda timeout=2.0, interfaces=None: tables)
+    args = argparse.Namespace(timeout=0.1, interface=None, json=True, watch=False)
+    assert table_commands.cmd_tables(args) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [t["game"] for t in listed] == ["tokens", "trut"]
+    args.json = False
+    assert table_commands.cmd_tables(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("tokens table             tokens   ")
+    assert (
+        f"join: trutnet join --game tokens --broker mqtt://127.0.0.1:1883 --table {tables[0].table}"
+        in lines[0]
+    )
+    assert lines[1].startswith("trut table               trut     classic ")
+    assert "join: trutnet join --broker " in lines[1]  # the default game needs no --game
+
+
+def test_tables_lists_a_table_of_another_game_on_loopback():
+    """``host --game tokens`` (its plugin from $TRUTNET_GAME_PLUGINS): ``tables`` says
+    it plays tokens; a joiner asking for Trut by name is told which game it is."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root), "TRUTNET_GAME_PLUGINS": "tests.games.plugin"}
+    name = f"Tokens {uuid.uuid4().hex[:6]}"
+    host = track(
+        subprocess.Popen(
+            [*TRUTNET, "host", "--game", "tokens", "--table-name", name, "--json"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=root,
+        )
+    )
+    try:
+        found = wait_listed(lambda t: t["name"] == name, interface="127.0.0.1")
+        assert found["game"] == "tokens" and found["seats"] == "1/2"
+        text = subprocess.run(
+            [*TRUTNET, "tables", "--interface", "127.0.0.1"],
+            capture_output=True, text=True, timeout=60, env=env, cwd=root,
+        ).stdout  # fmt: skip
+        row = next(line for line in text.splitlines() if line.startswith(name))
+        assert " tokens " in row and "trutnet join --game tokens --broker " in row
+        joined = subprocess.run(
+            [*TRUTNET, "join", name, "--interface", "127.0.0.1", "--bot", "random"],
+            capture_output=True, text=True, timeout=60, env=env, cwd=root,
+        )  # fmt: skip
+        assert joined.returncode == 1
+        assert joined.stderr.splitlines()[-1] == (
+            f"trutnet join: table {found['table']} plays tokens, not trut: "
+            "join it with --game tokens"
+        )
+    finally:
+        host.kill()
+        host.communicate()

@@ -137,7 +137,7 @@ def trut_chooser(seed: int, kinds: tuple[str, ...]):
 
     def choose(seat: int, replica: TrutState) -> Action:
         if seat not in bots:
-            bots[seat] = make_bot(kinds[seat % len(kinds)], random.Random(f"{seed}/{seat}"))
+            bots[seat] = make_bot("trut", kinds[seat % len(kinds)], random.Random(f"{seed}/{seat}"))
         return bots[seat].choose(replica.observation(seat))
 
     return choose

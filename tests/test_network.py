@@ -65,8 +65,9 @@ def test_the_test_game_plays_in_two_processes_over_the_embedded_broker(
     EARLY[host.pid] = early
     assert '"game": "tokens"' in "".join(early)  # the lobby says which game
     guest = spawn(
-        ["join", "--table", table, "--name", "guest", "--store", str(tmp_path / "g"), *common]
-    )
+        ["join", "--game", "tokens", "--table", table, "--name", "guest",
+         "--store", str(tmp_path / "g"), *common]
+    )  # fmt: skip
     results = [result_of(p) for p in (host, guest)]
     assert len({r["state_hash"] for r in results}) == 1
     assert all(r["halted"] is None for r in results)
@@ -134,12 +135,22 @@ def test_the_delay_proxy_delays_every_hop_and_keeps_the_order():
     assert elapsed < 1.0  # 20 chunks one after another would take 2 s
 
 
+def trut_for_the_bench():
+    """What ``trutnet bench network`` plays by default: Trut, 4 players, heuristic bots."""
+    from trutnet.bench.network_bench import Played
+    from trutnet.engine.games.trut import TrutConfig, TrutGame
+
+    return Played(TrutGame(TrutConfig(4)), ["--game", "trut", "--players", "4"], "heuristic")
+
+
 def test_broker_load_replay_measures_hands_messages_and_cpu():
     from trutnet.bench.network_bench import max_tables
 
     broker = EmbeddedBroker()
     try:
-        best, curve = max_tables(broker.start(), steps=(2,), hands=1, broker_pid=broker.pid)
+        best, curve = max_tables(
+            broker.start(), trut_for_the_bench(), steps=(2,), hands=1, broker_pid=broker.pid
+        )
     finally:
         broker.stop()
     assert best == 2 and curve[0]["tables"] == 2 and curve[0]["clients"] == 8
@@ -161,7 +172,9 @@ def test_broker_load_reports_where_capacity_ends_instead_of_a_traceback(monkeypa
         mute.bind(("127.0.0.1", 0))
         mute.listen(64)
         endpoint = Endpoint("127.0.0.1", mute.getsockname()[1])
-        best, curve = network_bench.max_tables(endpoint, steps=(1, 2), hands=1, step_timeout=20)
+        best, curve = network_bench.max_tables(
+            endpoint, trut_for_the_bench(), steps=(1, 2), hands=1, step_timeout=20
+        )
     assert best == 0 and len(curve) == 1
     failed = curve[0]["failed"]
     assert failed.startswith("0 of 4 clients connected, 0 of 1 tables playing")

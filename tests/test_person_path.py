@@ -574,7 +574,8 @@ def test_play_with_default_arguments_shows_the_table_at_80x24(tmp_path, screen):
 def test_leaving_the_lobby_of_play_leaves_no_table_folder(tmp_path, screen):
     term = screen()
     term.start([*TRUTNET, "play", "--players", "3"], person_env(tmp_path), tmp_path)
-    term.wait_for("Seats taken: 1/3", timeout=60)
+    text = term.wait_for("Seats taken: 1/3", timeout=60)
+    assert " Game: Trut (classic), 3 players" in text  # the lobby says which game
     term.keys("q")
     status, text = term.exit_status(timeout=60)
     assert status == 0 and "Traceback" not in text
@@ -613,7 +614,8 @@ def test_two_machines_find_and_join_a_table_with_default_arguments(tmp_path, two
         in_b = ("ip", "netns", "exec", ns_b)
         term = screen(in_b)
         term.start([*TRUTNET, "join"], env, tmp_path)
-        term.wait_for("Lobby", timeout=60)
+        text = term.wait_for("Lobby", timeout=60)
+        assert " Game: Trut (classic), 3 players" in text  # as the host announced it
         bot = track(
             subprocess.Popen(
                 [*in_b, *TRUTNET, "join", "Host's table", "--bot", "heuristic", "--json"],

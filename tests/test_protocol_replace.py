@@ -271,7 +271,7 @@ def test_a_newcomer_takes_a_stalled_seat_with_the_partners_vote_and_the_game_end
     old = table.peers[1]
     table.peers[1] = taker
     table.down.discard(1)
-    table.bots[1] = make_bot("heuristic", random.Random(1))
+    table.bots[1] = make_bot("trut", "heuristic", random.Random(1))
     old.receive(wire)  # the old seat hears of it: it is replaced and writes nothing more
     assert old.replaced() and old.next_automatic() is None and not old.decide()
     seen_hidden = False
@@ -385,7 +385,7 @@ def test_a_replaced_seat_that_comes_back_is_overridden_and_follows(tmp_path):
             assert exc.value.blame is None and not exc.value.halt
     table.peers[1] = taker
     table.down.discard(1)
-    table.bots[1] = make_bot("heuristic", random.Random(1))
+    table.bots[1] = make_bot("trut", "heuristic", random.Random(1))
     rewritten = table.peers[2].replica  # seat 2 writes its shuffle again, same seq
     while step(table):
         back.receive(table.log[-1])

@@ -348,7 +348,7 @@ def test_a_void_cuts_short_a_round_that_waits_for_a_seat():
         table.peers[0].receive(wires[3])
     assert exc.value.blame is None and not exc.value.halt
     table.peers[1] = taker
-    table.bots[1] = make_bot("heuristic", random.Random(1))
+    table.bots[1] = make_bot("trut", "heuristic", random.Random(1))
     taker.receive(void)
     while step(table):
         pass

@@ -498,7 +498,7 @@ def test_with_no_broker_a_seat_that_writes_gives_up_when_asked():
     expected = runtime.seats[0].peer.replica.expected()
     assert expected is not None
     runtime, _ = _runtime_at(12, seat=expected[0])  # this seat is to write
-    runtime.seats[0].bot = make_bot("random", random.Random(1))
+    runtime.seats[0].bot = make_bot("trut", "random", random.Random(1))
     runtime.link = link = SlowBrokerlessLink()
     runtime.options = Options(stall_timeout=0.3, gap_timeout=0.1, linger=0.1, give_up_after=0.8)
     before = len(runtime.seats[0].peer.replica.log)

@@ -64,7 +64,7 @@ def stalled_table():
 
 def runtime_for(table, seat, options=None):
     peer = table.peers[seat]
-    local = LocalSeat(peer.identity, f"p{seat}", make_bot("heuristic", random.Random(seat)))
+    local = LocalSeat(peer.identity, f"p{seat}", make_bot("trut", "heuristic", random.Random(seat)))
     local.peer = peer
     events = []
     runtime = TableRuntime(
@@ -112,7 +112,9 @@ def test_a_newcomer_process_takes_the_seat_when_the_partner_agrees():
     opponent, _ = runtime_for(table, 0)
     # A newcomer process (holds no seat) follows the log, then offers.
     identity = Identity.generate(SeededRandom("nia"))
-    seat = LocalSeat(identity, "Nia", make_bot("heuristic", random.Random(5)), rng=SeededRandom(9))
+    seat = LocalSeat(
+        identity, "Nia", make_bot("trut", "heuristic", random.Random(5)), rng=SeededRandom(9)
+    )
     newcomer = TableRuntime(table.peers[0].replica.table_id, RecordingLink(), [seat])
     for wire in table.log:
         newcomer.ingest(wire)
@@ -147,7 +149,7 @@ def test_a_newcomer_process_takes_the_seat_when_the_partner_agrees():
     table.broadcast(written[0])
     table.peers[1] = seat.peer
     table.down.discard(1)
-    table.bots[1] = make_bot("heuristic", random.Random(1))
+    table.bots[1] = make_bot("trut", "heuristic", random.Random(1))
     while step(table):
         pass
     assert {p.replica.phase for p in table.peers} == {"done"}
@@ -184,7 +186,9 @@ def test_a_partner_accepts_no_newcomer_by_default_and_the_game_is_abandoned():
     partner, events = runtime_for(table, 3)  # default Options: takers=()
     opponent, _ = runtime_for(table, 0)
     seat = LocalSeat(
-        Identity.generate(SeededRandom("puppet")), "Puppet", make_bot("random", random.Random(1))
+        Identity.generate(SeededRandom("puppet")),
+        "Puppet",
+        make_bot("trut", "random", random.Random(1)),
     )
     puppet = TableRuntime(table.peers[0].replica.table_id, RecordingLink(), [seat])
     for wire in table.log:
@@ -242,7 +246,9 @@ def test_a_partner_votes_only_for_the_newcomer_it_named():
     offers = []
     for name in ("A", "B", "C"):
         seat = LocalSeat(
-            Identity.generate(SeededRandom(name)), name, make_bot("heuristic", random.Random(1))
+            Identity.generate(SeededRandom(name)),
+            name,
+            make_bot("trut", "heuristic", random.Random(1)),
         )
         runtime = TableRuntime(table.peers[0].replica.table_id, RecordingLink(), [seat])
         for wire in table.log:

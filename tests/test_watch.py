@@ -253,7 +253,7 @@ def test_every_screen_of_a_spectator_is_public_and_fits_80x24():
     from prompt_toolkit.output import DummyOutput
 
     from trutnet.bots import make_bot
-    from trutnet.client.app import TrutApp, WatchApp
+    from trutnet.client.app import TableApp, WatchApp
     from trutnet.crypto import Identity, SeededRandom
     from trutnet.engine.games.trut import TrutConfig, TrutGame
     from trutnet.net.memory import MemoryTable, make_table, step, table_nonce
@@ -262,7 +262,7 @@ def test_every_screen_of_a_spectator_is_public_and_fits_80x24():
     names = ["Anne-Marguerite de Montmorency", "Bartholomew Cornelius Whitfield", "Carl"]
     table_id, identities, peers = make_table(3, "watch-screens")
     table = MemoryTable(peers, identities=identities)
-    table.bots = [make_bot("heuristic", random.Random(s)) for s in range(3)]
+    table.bots = [make_bot("trut", "heuristic", random.Random(s)) for s in range(3)]
     watchers = Watchers(table_id)
     keys = [Identity.generate(SeededRandom(f"w{k}")) for k in range(6)]
     for k, key in enumerate(keys):
@@ -277,7 +277,7 @@ def test_every_screen_of_a_spectator_is_public_and_fits_80x24():
     spectator = Spectator(table_id)
     watching = WatchApp("memory", output=DummyOutput())
     attach(watching, spectator, keys[0])
-    player = TrutApp("memory", 3, output=DummyOutput())
+    player = TableApp("memory", 3, output=DummyOutput(), game="trut")
     attach(player, peers[0], identities[0])
 
     send = table.broadcast  # every entry also goes to the spectator, as the broker does
@@ -304,7 +304,7 @@ def test_every_screen_of_a_spectator_is_public_and_fits_80x24():
         obs = watching.observation()
         if obs is None or obs.phase == "over":
             continue
-        if watching.info.last_hand is not None:  # a hand just ended: Enter goes on
+        if watching.info.paused:  # a hand just ended: Enter goes on
             assert watching.screen_text().splitlines()[-1].startswith(" Enter continue")
             assert watching.dismiss()
         text = watching.screen_text()
@@ -315,7 +315,7 @@ def test_every_screen_of_a_spectator_is_public_and_fits_80x24():
         assert not any(suit in sizes for suit in "♣♦♥♠")
         assert rows[-1] == " ? help  q stop watching"
         assert "✓ verified:" in text and "Watching: you, 111111111111 (" in text
-        if player.info.last_hand is not None:
+        if player.info.paused:
             player.dismiss()
         mine = player.screen_text()
         if player.observation() is not None and " Your hand:" in mine:

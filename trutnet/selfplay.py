@@ -1,4 +1,5 @@
-"""Self-play: bots play whole Trut games with the engine alone (no crypto, no network).
+"""Self-play: bots play whole games of any registered game with the engine alone (no
+crypto, no network), narrated by the game's front-end when asked.
 
 Deterministic: the same seed gives the same games, move for move.
 """
@@ -10,16 +11,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from trutnet.bots import make_bot
-from trutnet.client.narration import narrate
-from trutnet.engine.api import CHANCE
-from trutnet.engine.games.trut import TrutConfig, TrutGame, TrutState
+from trutnet.bots import make_bot, seat_action
+from trutnet.client.frontend import frontend_for
+from trutnet.engine.api import CHANCE, Game
 
 
 @dataclass
 class GameResult:
-    winner_team: int
-    hands: int
+    winner_team: int | None
+    hands: int  # rounds played (Trut: hands)
     state_hash: str
     record: dict[str, Any] = field(repr=False)
 
@@ -31,32 +31,38 @@ def game_seeds(seed: int, games: int) -> list[int]:
 
 
 def play_game(
-    config: TrutConfig,
+    game: Game,
     seed: int,
     bots: Sequence[str],
     on_line: Callable[[str], None] | None = None,
 ) -> GameResult:
-    """Play one game; ``bots[seat]`` names each seat's bot; narrate to ``on_line``."""
-    game = TrutGame(config)
-    state: TrutState = game.new_initial_state()
+    """Play one game; ``bots[seat]`` names each seat's bot; narrate to ``on_line`` (with
+    every hand shown: the engine alone knows every card)."""
+    state = game.new_initial_state()
     chance = random.Random(f"{seed}/chance")
     players = [
-        make_bot(kind, random.Random(f"{seed}/seat{seat}")) for seat, kind in enumerate(bots)
+        make_bot(game.name, kind, random.Random(f"{seed}/seat{seat}"))
+        for seat, kind in enumerate(bots)
     ]
+    frontend = frontend_for(game.name) if on_line is not None else None
+    seen = 0 if frontend is None else len(frontend.events(state))  # from the first action
     while not state.is_terminal():
         seat = state.current_seat()
         if seat == CHANCE:
             action = state.sample_chance(chance)
         else:
             assert seat is not None
-            action = players[seat].choose(state.observation(seat))
-        events = state.apply(action)
-        if on_line is not None:
-            for event in events:
-                for line in narrate(event, state):
+            action = seat_action(players[seat], state, seat)
+        state.apply(action)
+        if frontend is not None and on_line is not None:
+            events = frontend.events(state)
+            for event in events[seen:]:
+                for line in frontend.narrate(event, state, show_hands=True):
                     on_line(line)
-    assert state.winner is not None
-    return GameResult(state.winner, state.hand_number + 1, state.state_hash(), state.serialise())
+            seen = len(events)
+    return GameResult(
+        state.winning_team(), state.round_number() + 1, state.state_hash(), state.serialise()
+    )
 
 
 def side_name(teams: list[list[int]] | None, team: int | None) -> str:
@@ -70,19 +76,29 @@ def side_name(teams: list[list[int]] | None, team: int | None) -> str:
     return f"seat {seats[0]}" if len(seats) == 1 else "team " + "+".join(map(str, seats))
 
 
-def summarise(config: TrutConfig, seed: int, results: Sequence[GameResult]) -> dict[str, Any]:
-    wins = [0] * len(config.teams)
+def summarise(game: Game, seed: int, results: Sequence[GameResult]) -> dict[str, Any]:
+    """The run in one object: the game and its configuration, wins per team (and
+    ``draws``, games nobody won, when there are any), hands, the mean per game."""
+    teams = game.teams()
+    wins = [0] * len(teams)
+    draws = 0
     for r in results:
-        wins[r.winner_team] += 1
+        if r.winner_team is None:
+            draws += 1
+        else:
+            wins[r.winner_team] += 1
     hands = sum(r.hands for r in results)
-    return {
-        "players": config.players,
-        "variant": config.variant,
-        "sum_on_patte": config.sum_on_patte,
+    summary = {
+        "game": game.name,
+        **game.config_dict(),
+        "players": game.num_players(),
         "seed": seed,
         "games": len(results),
         "hands": hands,
         "wins": wins,
-        "teams": [list(t) for t in config.teams],
+        "teams": [list(t) for t in teams],
         "mean_hands_per_game": round(hands / len(results), 3) if results else 0.0,
     }
+    if draws:
+        summary["draws"] = draws
+    return summary

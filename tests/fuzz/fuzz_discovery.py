@@ -6,7 +6,9 @@ collector, ``_liveness`` (with a fake MQTT client that delivers the fuzzed paylo
 
 Input: byte 0 picks what is fuzzed (0: the lobby message, 1: the TXT records,
 2: both, split at byte 1); TXT records are ``key=value`` lines.
-Property: a bad announcement is ignored or shown, never an exception.
+Property: a bad announcement is ignored or shown, never an exception; a table that is
+listed names a valid game (a registry name of at most 32 characters), which a live one
+shares with its signed announcement.
 """
 
 from __future__ import annotations
@@ -26,21 +28,27 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 with atheris.instrument_imports(include=["trutnet"]):
     from trutnet.cli import table_commands
+    from trutnet.crypto.identity import Identity, fingerprint
     from trutnet.discovery import browse
     from trutnet.discovery.announce import SERVICE
+    from trutnet.protocol.lobby import sign_announcement, table_id_for
 
 from tests.fuzz import common
 
 NAME = "discovery"
 ALLOWED = ()
-TABLE = "00112233445566778899aabbccddeeff"
+# A host whose announcement is really signed: the seeds reach the live table's checks.
+HOST = Identity.from_seed(bytes(range(32)))
+NONCE = bytes(16)
+TABLE = table_id_for(HOST.public, NONCE).hex()
+FP = fingerprint(HOST.public)
 GOOD_TXT = {
     "v": "1",
     "game": "trut",
     "variant": "classic",
     "seats": "1/4",
     "name": "Ana's table",
-    "fp": "AAAA-BBBB-CCCC-DDDD",
+    "fp": FP,
     "table": TABLE,
     "port": "1883",
     "status": "open",
@@ -52,7 +60,7 @@ GOOD_LIVE = {
     "players": 4,
     "taken": 1,
     "name": "Ana's table",
-    "host": "AAAA-BBBB-CCCC-DDDD",
+    "host": FP,
     "table": TABLE,
     "broker": "mqtt://127.0.0.1:1883",
     "status": "open",
@@ -77,8 +85,9 @@ class FakeZeroconf:
 
 
 class FakeMessage:
-    def __init__(self, payload: bytes) -> None:
+    def __init__(self, payload: bytes, topic: str) -> None:
         self.payload = payload
+        self.topic = topic  # the lobby topic subscribed to (as the broker sends it)
 
 
 class FakeClient:
@@ -87,7 +96,7 @@ class FakeClient:
     payload = b""
 
     def __init__(self, *args: object, **kwargs: object) -> None:
-        pass
+        self.topic = ""
 
     async def __aenter__(self) -> FakeClient:
         return self
@@ -96,12 +105,12 @@ class FakeClient:
         return None
 
     async def subscribe(self, topic: str, qos: int = 0) -> None:
-        return None
+        self.topic = topic
 
     @property
     def messages(self):
         async def one():
-            yield FakeMessage(FakeClient.payload)
+            yield FakeMessage(FakeClient.payload, self.topic)
 
         return one()
 
@@ -133,10 +142,14 @@ def check(data: bytes) -> None:
     collector = browse._Collector()
     collector._read(FakeZeroconf(FakeInfo(parse_txt(txt))), SERVICE, f"t.{SERVICE}")  # type: ignore[arg-type]
     found = list(collector.found.values())
+    for table in found:  # the game is validated before a table is listed
+        assert browse.GAME_NAME.fullmatch(table.game), table.txt
     FakeClient.payload = live
     for table in found:
         LOOP.run_until_complete(browse._liveness(table, 1.0))
     live_ones = [t for t in found if t.live is not None]
+    for table in live_ones:
+        assert table.game == table.txt["game"], (table.live, table.txt)
     browse.live_tables = lambda timeout=2.0, interfaces=None: live_ones
     with contextlib.redirect_stdout(io.StringIO()):
         for as_json in (True, False):
@@ -144,6 +157,11 @@ def check(data: bytes) -> None:
             table_commands.cmd_tables(args)
         browse.pick_table(None)
         browse.pick_table("Ana's table")
+
+
+def signed(body: dict) -> bytes:
+    """The host's announcement as it publishes it: signed, with its nonce (7.10)."""
+    return sign_announcement(HOST, bytes.fromhex(TABLE), {**body, "private": False, "nonce": NONCE})
 
 
 def seeds() -> list[bytes]:
@@ -155,6 +173,14 @@ def seeds() -> list[bytes]:
         b"\x00" + msgpack.packb({**GOOD_LIVE, "taken": "x"}),
         b"\x00" + msgpack.packb({"table": TABLE}),
         b"\x01" + encode_txt({**GOOD_TXT, "variant": ""}),
+        b"\x01" + encode_txt({**GOOD_TXT, "game": "tokens", "variant": ""}),
+        b"\x01" + encode_txt({**GOOD_TXT, "game": "tr\x1b[2Jut"}),
+        b"\x01" + encode_txt({**GOOD_TXT, "game": "t" * 40}),
+        b"\x01" + encode_txt({k: v for k, v in GOOD_TXT.items() if k != "game"}),
+        b"\x02\x80" + encode_txt({**GOOD_TXT, "game": "tokens"}) + live,
+        b"\x00" + signed(GOOD_LIVE),  # a live table
+        b"\x00" + signed({**GOOD_LIVE, "game": "tokens"}),  # its TXT says trut: not live
+        b"\x00" + signed({**GOOD_LIVE, "game": "x" * 64}),
     ]
 
 

@@ -97,7 +97,8 @@ def test_tables_finds_a_live_table_among_other_topics_retained_messages(broker):
                     )
                 await client.publish(f"trutnet/v1/lobby/{table}", signed, qos=1, retain=True)
             found = FoundTable("T", table, endpoint, {"v": "1", "table": table,
-                                                      "fp": host.fingerprint})  # fmt: skip
+                                                      "fp": host.fingerprint,
+                                                      "game": "trut"})  # fmt: skip
             await _liveness(found, 3.0)
             return found.live
 

@@ -400,10 +400,10 @@ def test_forged_open_naming_a_joiner(broker, tmp_path):
 
 async def lobby_of(out: Outsider, fingerprint: str) -> dict | None:
     """What ``trutnet tables`` / ``join`` read of the table: the real code path (the
-    mDNS records name the host's fingerprint)."""
+    mDNS records name the host's fingerprint and the game)."""
     from trutnet.discovery.browse import FoundTable, _liveness
 
-    txt = {"v": "1", "table": out.table, "fp": fingerprint}
+    txt = {"v": "1", "table": out.table, "fp": fingerprint, "game": "trut"}
     found = FoundTable("t", out.table, out.endpoint, txt)
     await _liveness(found, 3.0)
     return found.live

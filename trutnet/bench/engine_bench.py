@@ -1,8 +1,10 @@
-"""``trutnet bench engine``: hands and games per second of the Trut engine.
+"""``trutnet bench engine``: rounds and games per second of a game's engine (``--game``,
+Trut by default: its rounds are hands).
 
-Random play, one process, one core. Two figures per player count: the bare engine
-(``legal_actions`` + ``apply`` + chance), and the same games driven through
-per-seat observations, as bots see them.
+Random play, one process, one core. Two figures per player count (2 and 4 for a game
+whose ``players`` option allows them, else its only count): the bare engine
+(``legal_actions`` + ``apply`` + chance), and the same games driven through per-seat
+observations, as bots see them.
 """
 
 from __future__ import annotations
@@ -11,13 +13,14 @@ import random
 import time
 from typing import Any
 
-from trutnet.bots import RandomBot
-from trutnet.engine.api import CHANCE
-from trutnet.engine.games.trut import TrutGame
+from trutnet.bots import RandomBot, seat_action
+from trutnet.engine import ConfigError, make_game
+from trutnet.engine.api import CHANCE, Game
+
+PLAYER_COUNTS = (2, 4)
 
 
-def _run(players: int, games: int, seed: int, observations: bool) -> tuple[int, float]:
-    game = TrutGame(players=players)
+def _run(game: Game, games: int, seed: int, observations: bool) -> tuple[int, float]:
     rng = random.Random(seed)
     bot = RandomBot(rng)
     hands = 0
@@ -30,28 +33,48 @@ def _run(players: int, games: int, seed: int, observations: bool) -> tuple[int, 
                 state.apply(state.sample_chance(rng))
             elif observations:
                 assert seat is not None
-                state.apply(bot.choose(state.observation(seat)))
+                state.apply(seat_action(bot, state, seat))
             else:
                 state.apply(rng.choice(state.legal_actions()))
-        hands += state.hand_number + 1
+        hands += state.round_number() + 1
     return hands, time.perf_counter() - start
 
 
-def run(games: int = 400, seed: int = 1) -> dict[str, Any]:
-    """Play ``games`` random games at 2 and 4 players; return the figures."""
-    figures: dict[str, Any] = {"games": games, "seed": seed}
-    for players in (2, 4):
-        hands, seconds = _run(players, games, seed, observations=False)
+def games_to_measure(name: str) -> list[Game]:
+    """The game at 2 and 4 players when it takes a ``players`` option that allows
+    them, else at its default configuration."""
+    default = make_game(name)
+    if "players" not in default.config_dict():
+        return [default]
+    found = []
+    for players in PLAYER_COUNTS:
+        try:
+            found.append(make_game(name, {"players": players}))
+        except ConfigError:
+            continue
+    return found or [default]
+
+
+def run(name: str = "trut", games: int = 400, seed: int = 1) -> dict[str, Any]:
+    """Play ``games`` random games of ``name`` per row; return the figures."""
+    figures: dict[str, Any] = {"game": name, "games": games, "seed": seed, "players": []}
+    for game in games_to_measure(name):
+        players = game.num_players()
+        figures["players"].append(players)
+        hands, seconds = _run(game, games, seed, observations=False)
         figures[f"hands_per_s_{players}p"] = round(hands / seconds, 1)
         figures[f"games_per_s_{players}p"] = round(games / seconds, 2)
-        obs_hands, obs_seconds = _run(players, games, seed, observations=True)
+        obs_hands, obs_seconds = _run(game, games, seed, observations=True)
         figures[f"hands_per_s_{players}p_with_observations"] = round(obs_hands / obs_seconds, 1)
     return figures
 
 
 def report(figures: dict[str, Any]) -> str:
-    lines = [f"engine benchmark: random play, {figures['games']} games per row, one core"]
-    for players in (2, 4):
+    lines = [
+        f"engine benchmark: {figures['game']}, random play, {figures['games']} games per row,"
+        " one core (hands: rounds)"
+    ]
+    for players in figures["players"]:
         lines.append(
             f"  {players} players: {figures[f'hands_per_s_{players}p']:>9.1f} hands/s"
             f"  {figures[f'games_per_s_{players}p']:>7.2f} games/s"

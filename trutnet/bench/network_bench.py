@@ -1,20 +1,21 @@
-"""``trutnet bench network``: the table protocol over MQTT.
+"""``trutnet bench network``: the table protocol over MQTT, playing a game (``--game``;
+Trut, 4 players, by default).
 
-1. **A real game**: 4 bot peers in 4 OS processes over the embedded broker, full
-   crypto. Hand time is measured by the host process between the starts of
-   consecutive hands (shuffles, deal, play, checkpoints).
+1. **A real game**: one bot peer per seat (4 for Trut), each its own OS process, over
+   the embedded broker, full crypto, played by the game's best bot. Hand time is
+   measured by the host process between the starts of consecutive hands (rounds).
 2. **How many tables one embedded broker serves**: four crypto peers per table would
    saturate this 2-core machine long before the broker, so the broker is loaded with
-   a replay of a real recorded game instead. Each simulated table has 4 MQTT clients,
-   and each entry is published by its author only once the previous entry has reached
-   it, as real peers do. Tables are added until a hand takes more than 2 s (95th
-   percentile) or a step fails (a client cannot connect within 30 s, or the step
-   overruns 180 s): the last row then says how many clients and tables got in, and
-   why it stopped; the benchmark never ends in a traceback. Each row has the connect
-   times, messages delivered per second, and the CPU share of the broker (with its CPU
-   time per delivered message) and of the load generator. Both brokers are measured
-   under the same load when Mosquitto is installed, the one in use first. The figure
-   measures the broker and the network stack, not the crypto.
+   a replay of a real recorded game instead. Each simulated table has an MQTT client
+   per seat (4 for Trut), and each entry is published by its author only once the
+   previous entry has reached it, as real peers do. Tables are added until a hand
+   takes more than 2 s (95th percentile) or a step fails (a client cannot connect
+   within 30 s, or the step overruns 180 s): the last row then says how many clients
+   and tables got in, and why it stopped; the benchmark never ends in a traceback.
+   Each row has the connect times, messages delivered per second, and the CPU share
+   of the broker (with its CPU time per delivered message) and of the load generator.
+   Both brokers are measured under the same load when Mosquitto is installed, the one
+   in use first. The figure measures the broker and the network stack, not the crypto.
 
 A played card's time (``card_ms``) runs from the moment its play (an ``act`` that
 reveals a card, carrying its author's share) is appended at the player to the moment
@@ -39,13 +40,14 @@ import statistics
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import aiomqtt
 
 from trutnet.bench.delay_proxy import DelayProxy
-from trutnet.engine.games.trut import TrutConfig, TrutGame
+from trutnet.engine.api import Game
 from trutnet.net.broker import (
     KINDS,
     BrokerError,
@@ -64,14 +66,34 @@ CONNECT_TIMEOUT_S = 30.0
 STEP_TIMEOUT_S = 180.0
 
 
+@dataclass(frozen=True)
+class Played:
+    """The game the benchmark plays: the game, the command-line options that give it to
+    a ``trutnet host`` process (``--game trut --players 4 ...``), and the bot kind that
+    plays every seat."""
+
+    game: Game
+    args: list[str]
+    bot: str
+
+    @property
+    def players(self) -> int:
+        return self.game.num_players()
+
+
 def real_game(
-    endpoint: Endpoint, seed: str, inprocess: bool = False, hop_delay_ms: float | None = None
+    endpoint: Endpoint,
+    seed: str,
+    played: Played,
+    inprocess: bool = False,
+    hop_delay_ms: float | None = None,
 ) -> dict[str, Any]:
-    """4 peer processes; with ``inprocess`` the broker runs in the host's event loop;
-    with ``hop_delay_ms`` every peer reaches the broker through a :class:`DelayProxy`."""
+    """A peer process per seat; with ``inprocess`` the broker runs in the host's event
+    loop; with ``hop_delay_ms`` every peer reaches the broker through a
+    :class:`DelayProxy`."""
     if hop_delay_ms is not None:
         with DelayProxy(endpoint, hop_delay_ms) as proxy:
-            figures = real_game(proxy.endpoint, seed)
+            figures = real_game(proxy.endpoint, seed, played)
         return {**figures, "hop_delay_ms": hop_delay_ms, "connections": proxy.connections}
     base = [sys.executable, "-m", "trutnet"]
     if inprocess:
@@ -82,8 +104,9 @@ def real_game(
     host = [
         *base,
         "host",
-        "--players",
-        "4",
+        *played.args,
+        "--bot",
+        played.bot,
         "--no-announce",
         "--seed",
         seed,
@@ -92,12 +115,14 @@ def real_game(
     ]
     procs = [subprocess.Popen(host, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)]
     table, _ = announced_table(procs[0])
-    for k in range(1, 4):
+    for k in range(1, played.players):
         join = [
             *base,
             "join",
+            "--game",
+            played.game.name,
             "--bot",
-            "heuristic",
+            played.bot,
             "--table",
             table,
             "--name",
@@ -119,7 +144,7 @@ def real_game(
         for line in out.splitlines()
         if '"event": "result"' in line
     ]
-    if len(results) != 4:
+    if len(results) != played.players:
         raise RuntimeError("a peer of the benchmark game failed")
     hand_ms = results[0]["hand_ms"]
     card_ms = card_times(results)
@@ -146,10 +171,18 @@ def card_times(results: list[dict[str, Any]]) -> list[float]:
     return times
 
 
-def _recorded_game(seed: str) -> tuple[list[tuple[int, bytes]], list[int]]:
-    table = play_memory_game(TrutGame(TrutConfig(4)), seed, ["heuristic"] * 4)
+def _recorded_game(played: Played, seed: str) -> tuple[list[tuple[int, bytes]], list[int]]:
+    """A whole game's entries (author's seat, wire) and where each hand (round) starts:
+    at the first shuffle, then after each round's checkpoints."""
+    table = play_memory_game(played.game, seed, [played.bot] * played.players)
     entries = [(parse_entry(w).seat, w) for w in table.log]
-    starts = [i for i, (_, w) in enumerate(entries) if parse_entry(w).type == "shuffle"][::4]
+    types = [parse_entry(w).type for _, w in entries]
+    first = types.index("shuffle") if "shuffle" in types else 0
+    starts = [first] + [
+        i
+        for i in range(first + 1, len(types))
+        if types[i - 1] == "checkpoint" and types[i] not in ("checkpoint", "result")
+    ]
     return entries, starts
 
 
@@ -160,7 +193,7 @@ class _Step:
         self.connect_ms: list[float] = []
         self.hand_ms: list[float] = []
         self.delivered = 0
-        self.playing = 0  # tables whose four clients are connected
+        self.playing = 0  # tables whose clients (one per seat) are all connected
 
 
 async def _client(endpoint: Endpoint, name: str, step: _Step) -> aiomqtt.Client:
@@ -189,7 +222,7 @@ async def _table(
     received = [asyncio.Event() for _ in entries]
     listeners: list[asyncio.Task[None]] = []
     try:
-        for s in range(4):
+        for s in range(1 + max(seat for seat, _ in entries)):
             clients.append(await _client(endpoint, f"bench-{name}-{s}", step))
         for client in clients:
             await client.subscribe(topic, qos=1)
@@ -274,6 +307,7 @@ async def _load(
 
 def max_tables(
     endpoint: Endpoint,
+    played: Played,
     steps: tuple[int, ...] = STEPS,
     hands: int = 3,
     broker_pid: int | None = None,
@@ -284,7 +318,7 @@ def max_tables(
     broker's sake: the last row of the curve says why the load stopped. Each row also
     has the connect times, the messages delivered per second and the CPU share (of
     one core) of the broker (``broker_pid``) and of this load generator."""
-    entries, starts = _recorded_game("bench-network")
+    entries, starts = _recorded_game(played, "bench-network")
     best, curve = 0, []
     for number, tables in enumerate(steps):
         step = _Step()
@@ -317,7 +351,7 @@ def max_tables(
             row["hand_ms_p95"] = round(times[math.ceil(0.95 * len(times)) - 1], 1)  # nearest rank
         if failure is not None:
             row["failed"] = (
-                f"{len(step.connect_ms)} of {4 * tables} clients connected, "
+                f"{len(step.connect_ms)} of {played.players * tables} clients connected, "
                 f"{step.playing} of {tables} tables playing: {failure}"
             )
         curve.append(row)
@@ -329,21 +363,34 @@ def max_tables(
 
 
 def _game(
-    endpoint: Endpoint, seed: str, inprocess: bool = False, hop_delay_ms: float | None = None
+    endpoint: Endpoint,
+    seed: str,
+    played: Played,
+    inprocess: bool = False,
+    hop_delay_ms: float | None = None,
 ) -> dict[str, Any]:
     """:func:`real_game`, or what went wrong (a benchmark reports, never a traceback)."""
     try:
-        return real_game(endpoint, seed, inprocess, hop_delay_ms)
+        return real_game(endpoint, seed, played, inprocess, hop_delay_ms)
     except (RuntimeError, OSError, subprocess.SubprocessError, ValueError) as exc:
         return {"failed": _why(exc)}
 
 
-def run(seed: str = "bench", hop_delay_ms: float | None = None) -> dict[str, Any]:
+def run(
+    game: Game,
+    game_args: list[str],
+    bot: str,
+    seed: str = "bench",
+    hop_delay_ms: float | None = None,
+) -> dict[str, Any]:
+    """The figures for ``game`` (given to the host process by ``game_args``), every seat
+    played by a ``bot``."""
+    played = Played(game, game_args, bot)
     kind = embedded_kind()
-    figures: dict[str, Any] = {"broker": kind}
+    figures: dict[str, Any] = {"broker": kind, "played": game.name, "players": played.players}
     broker = EmbeddedBroker(kind=kind)
     try:
-        figures["game"] = _game(broker.start(), seed, hop_delay_ms=hop_delay_ms)
+        figures["game"] = _game(broker.start(), seed, played, hop_delay_ms=hop_delay_ms)
     except BrokerError as exc:
         figures["game"] = {"failed": str(exc)}
     finally:
@@ -358,7 +405,7 @@ def run(seed: str = "bench", hop_delay_ms: float | None = None) -> dict[str, Any
             continue
         broker = EmbeddedBroker(kind=name)
         try:
-            best, curve = max_tables(broker.start(), broker_pid=broker.pid)
+            best, curve = max_tables(broker.start(), played, broker_pid=broker.pid)
             figures["load"][name] = {"max_tables": best, "curve": curve}
         except BrokerError as exc:
             figures["load"][name] = {"max_tables": 0, "curve": [], "failed": str(exc)}
@@ -368,7 +415,9 @@ def run(seed: str = "bench", hop_delay_ms: float | None = None) -> dict[str, Any
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    figures["game_broker_in_host_loop"] = _game(Endpoint("127.0.0.1", port), seed, inprocess=True)
+    figures["game_broker_in_host_loop"] = _game(
+        Endpoint("127.0.0.1", port), seed, played, inprocess=True
+    )
     return figures
 
 
@@ -411,14 +460,17 @@ def report(figures: dict[str, Any]) -> str:
         return (
             f"network benchmark: embedded broker {kind} (own process), full crypto, every hop "
             f"between a peer and the broker delayed {figures['hop_delay_ms']:g} ms\n"
-            f"  4 peer processes: {_game_line(figures['game'])}"
+            f"  {figures['players']} peer processes ({figures['played']}): "
+            f"{_game_line(figures['game'])}"
         )
     lines = [
         f"network benchmark: embedded broker {kind} (own process), full crypto",
-        f"  4 peer processes: {_game_line(figures['game'])}",
+        f"  {figures['players']} peer processes ({figures['played']}): "
+        f"{_game_line(figures['game'])}",
         f"  same, amqtt inside the host's event loop: "
         f"{_game_line(figures['game_broker_in_host_loop'])}",
-        "  replayed tables on one broker (hand = a recorded 4-player hand; CPU in % of one core;",
+        f"  replayed tables on one broker (hand = a recorded {figures['players']}-player hand;"
+        " CPU in % of one core;",
         "  the load generator is one Python process, so 'bench' near 100% means the figure is",
         "  the generator's limit, not the broker's):",
     ]

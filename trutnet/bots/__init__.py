@@ -1,12 +1,36 @@
-"""Bots for Trut. A bot is given one seat's observation and never the state.
+"""Bots: a bot is given one seat's observation and never the state.
 
-Bots are deterministic given the ``random.Random`` they are built with.
+:class:`RandomBot` plays any game (it picks among the observation's legal actions);
+a game plugin registers its own bots (:func:`register_bots`), and :func:`make_bot`
+builds one by game and kind. Bots are deterministic given the ``random.Random`` they
+are built with. No game is named here: Trut's heuristic bot is in Trut's plugin
+(``trutnet/games/trut/``).
 """
 
-from trutnet.bots.base import Bot, make_bot
-from trutnet.bots.heuristic import HeuristicBot
+from trutnet.bots.base import (
+    BEST,
+    RANDOM,
+    Bot,
+    BotError,
+    bot_kinds,
+    check_bot,
+    default_bot,
+    make_bot,
+    register_bots,
+    seat_action,
+)
 from trutnet.bots.random_bot import RandomBot
 
-__all__ = ["BOT_KINDS", "Bot", "HeuristicBot", "RandomBot", "make_bot"]
-
-BOT_KINDS = ("heuristic", "random")
+__all__ = [
+    "BEST",
+    "RANDOM",
+    "Bot",
+    "BotError",
+    "RandomBot",
+    "bot_kinds",
+    "check_bot",
+    "default_bot",
+    "make_bot",
+    "register_bots",
+    "seat_action",
+]

@@ -1,26 +1,95 @@
-"""The bot interface and a factory by name."""
+"""The bot interface, the registry of each game's bots, and the factory by game and kind.
+
+A game plugin registers its bots by kind (:func:`register_bots`); every game also has
+the random bot. :func:`make_bot` loads the game plugins (:mod:`trutnet.plugins`) when
+asked for a game whose bots it does not know yet.
+"""
 
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
-from trutnet.bots.heuristic import HeuristicBot
 from trutnet.bots.random_bot import RandomBot
 from trutnet.engine.api import Action
-from trutnet.engine.games.trut.observation import TrutObservation
+from trutnet.plugins import load_plugins
+
+RANDOM = "random"
+BEST = "best"  # a game's best bot, whichever it is (its first registered, else random)
 
 
 class Bot(Protocol):
-    """Something that picks one of ``observation.legal``."""
+    """Something that picks one of ``observation.legal`` from one seat's observation."""
 
-    def choose(self, observation: TrutObservation) -> Action: ...
+    def choose(self, observation: Any) -> Action: ...
 
 
-def make_bot(kind: str, rng: random.Random) -> Bot:
-    """A bot by name: ``random`` or ``heuristic``."""
-    if kind == "random":
+BotFactory = Callable[[random.Random], Bot]
+
+
+class BotError(ValueError):
+    """No such bot for that game; the message names the bots it has."""
+
+
+# game name -> kind -> factory; a game's own bots, best first (the random bot is extra)
+_BOTS: dict[str, dict[str, BotFactory]] = {}
+
+
+def register_bots(game: str, bots: Mapping[str, BotFactory]) -> None:
+    """Register ``game``'s bots by kind, best first (the first is the game's default
+    bot). Registering the same factories again changes nothing; another factory
+    under a kind already taken is refused."""
+    known = _BOTS.setdefault(game, {})
+    for kind, factory in bots.items():
+        if kind == RANDOM or known.get(kind, factory) is not factory:
+            raise BotError(f"the {game} game already has a {kind} bot")
+        known[kind] = factory
+
+
+def _registered(game: str) -> dict[str, BotFactory]:
+    if game not in _BOTS:
+        load_plugins()  # the game's plugin registers its bots when imported
+    return _BOTS.get(game, {})
+
+
+def bot_kinds(game: str) -> tuple[str, ...]:
+    """The bots ``game`` has, its own first (best first), then the random bot."""
+    return (*_registered(game), RANDOM)
+
+
+def default_bot(game: str) -> str:
+    """The best bot ``game`` has: its first registered one, else the random bot."""
+    return bot_kinds(game)[0]
+
+
+def seat_action(bot: Bot, state: Any, seat: int) -> Action:
+    """What ``seat`` does at a state of the engine alone: its bot's choice from the
+    seat's observation, or, when the observation offers nothing to decide (an automatic
+    step that the seat's program writes at a table, such as opening a sealed choice),
+    the seat's first legal action."""
+    observation = state.observation(seat)
+    if observation.legal:
+        return bot.choose(observation)
+    return state.legal_actions(seat)[0]
+
+
+def check_bot(game: str, kind: str) -> str:
+    """``kind`` if ``game`` has a bot of that kind (:data:`BEST`: the game's best);
+    :class:`BotError` naming the bots ``game`` has otherwise."""
+    if kind == BEST:
+        return default_bot(game)
+    if kind != RANDOM and kind not in _registered(game):
+        raise BotError(
+            f"the {game} game has no {kind} bot (its bots: {', '.join(bot_kinds(game))})"
+        )
+    return kind
+
+
+def make_bot(game: str, kind: str, rng: random.Random) -> Bot:
+    """A bot of ``kind`` (or :data:`BEST`) for ``game``, deciding with ``rng``
+    (:class:`BotError` when ``game`` has no bot of that kind)."""
+    kind = check_bot(game, kind)
+    if kind == RANDOM:
         return RandomBot(rng)
-    if kind == "heuristic":
-        return HeuristicBot(rng)
-    raise ValueError(f"unknown bot {kind!r} (heuristic or random)")
+    return _registered(game)[kind](rng)

@@ -1,7 +1,9 @@
 """The ``trutnet`` command line: :func:`main`, every command's arguments, and
 ``selfplay``, ``verify`` and ``bench`` themselves. The commands that sit at a table
 over the network (``host``, ``join``, ``play``, ``tables``, ``selfplay --transport
-mqtt``) live in :mod:`trutnet.cli.table_commands`.
+mqtt``) live in :mod:`trutnet.cli.table_commands`; which game a command plays
+(``--game``, its options, its bots) in :mod:`trutnet.cli.games`. The game plugins
+are loaded first (:mod:`trutnet.plugins`); no game is named here.
 
 Every argument is untrusted: a bad one gets a clear message and exit status 2. No
 traceback reaches a person: Ctrl-C ends a command with one line and status 130, and
@@ -11,15 +13,23 @@ an unexpected error is one line too (``TRUTNET_DEBUG=1`` shows the traceback).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from trutnet.bots import BOT_KINDS
-from trutnet.engine.errors import ConfigError
-from trutnet.engine.games.trut import TrutConfig, TrutGame
+from trutnet.cli.games import (
+    DEFAULT_GAME,
+    ChoiceError,
+    bots_of,
+    describe,
+    game_argument,
+    game_of,
+)
+from trutnet.plugins import load_plugins
 
 MAX_GAMES = 1_000_000
 
@@ -65,6 +75,7 @@ def _parser() -> argparse.ArgumentParser:
         add_network_commands,
         broker_arg,
         folder_arg,
+        game_options,
     )
 
     sp = sub.add_parser(
@@ -72,17 +83,8 @@ def _parser() -> argparse.ArgumentParser:
         help="bots play whole games with the engine alone",
         formatter_class=HelpFormatter,
     )
-    sp.add_argument(
-        "--players", type=int, choices=(2, 3, 4, 6), default=4, help="seats at the table"
-    )
-    sp.add_argument(
-        "--variant", choices=("classic", "gatinaise"), default="classic", help="Trut variant"
-    )
-    sp.add_argument(
-        "--sum-on-patte",
-        action="store_true",
-        help="6 players: a patté trick goes to the larger sum of values [T21]",
-    )
+    game_argument(sp)
+    game_options(sp, players=4)
     sp.add_argument("--games", type=_positive, default=1, help="how many games")
     sp.add_argument(
         "--seed",
@@ -92,8 +94,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     sp.add_argument(
         "--bots",
-        default="heuristic",
-        help=f"bot kind for every seat, or one per seat, comma-separated ({', '.join(BOT_KINDS)})",
+        metavar="KIND|K1,K2,...",
+        help="bot kind for every seat, or one per seat, comma-separated (default: the "
+        "game's best bot; Trut's: heuristic; every game has random)",
     )
     sp.add_argument(
         "--transport",
@@ -120,6 +123,7 @@ def _parser() -> argparse.ArgumentParser:
     bp.add_argument(
         "target", choices=("engine", "crypto", "protocol", "network"), help="what to measure"
     )
+    game_argument(bp, "engine, protocol, network: the game to measure")
     bp.add_argument("--games", type=_positive, default=400, help="engine: games per row")
     bp.add_argument("--repeats", type=_positive, default=3, help="crypto: runs per row")
     bp.add_argument(
@@ -144,70 +148,53 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _bots(text: str, players: int, parser: argparse.ArgumentParser) -> list[str]:
-    kinds = text.split(",")
-    if len(kinds) == 1:
-        kinds = kinds * players
-    if len(kinds) != players or any(k not in BOT_KINDS for k in kinds):
-        parser.error(
-            f"--bots: give one of {', '.join(BOT_KINDS)}, or {players} of them separated by commas"
-        )
-    return kinds
-
-
 def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from trutnet.selfplay import game_seeds, play_game, summarise
+    from trutnet.selfplay import game_seeds, play_game, side_name, summarise
 
-    try:
-        config = TrutConfig(args.players, args.variant, args.sum_on_patte)
-    except ConfigError as exc:
-        parser.error(str(exc))
-    bots = _bots(args.bots, args.players, parser)
+    game = game_of(args)
+    bots = bots_of(args.bots, game)
     if args.save is not None and args.transport != "memory":
         parser.error("--save needs --transport memory")
     if args.broker is not None and args.transport != "mqtt":
         parser.error("--broker needs --transport mqtt")
     if args.transport == "memory":
-        return _selfplay_memory(args, config, bots)
+        return _selfplay_memory(args, game, bots)
     if args.transport == "mqtt":
         from trutnet.cli.table_commands import cmd_selfplay_mqtt
 
-        return cmd_selfplay_mqtt(args, TrutGame(config))
+        return cmd_selfplay_mqtt(args, game, bots)
     echo = print if args.verbose and not args.json else None
     results = []
     for number, seed in enumerate(game_seeds(args.seed, args.games), start=1):
         if echo:  # each game's own seed is derived from --seed: game N of --seed S
             echo(f"=== Game {number} of --seed {args.seed} ===")
-        results.append(play_game(config, seed, bots, echo))
-    summary = summarise(config, args.seed, results)
+        results.append(play_game(game, seed, bots, echo))
+    summary = summarise(game, args.seed, results)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
         return 0
-    print(
-        f"Trut, {config.players} players, {config.variant}"
-        + (", sum on patté" if config.sum_on_patte else "")
-        + f", seed {args.seed}"
-    )
+    name, details = describe(game)
+    print(f"{name}, {details}, seed {args.seed}")
     print(
         f"games: {summary['games']}  hands: {summary['hands']}  "
         f"mean hands per game: {summary['mean_hands_per_game']}"
     )
-    from trutnet.selfplay import side_name
-
-    teams = [list(t) for t in config.teams]
+    teams = [list(t) for t in game.teams()]
     for team, wins in enumerate(summary["wins"]):
         print(f"  {side_name(teams, team)}: {wins} win{'' if wins == 1 else 's'}")
+    if summary.get("draws"):
+        print(f"  nobody: {summary['draws']} game{'' if summary['draws'] == 1 else 's'}")
     return 0
 
 
-def _selfplay_memory(args: argparse.Namespace, config: TrutConfig, bots: list[str]) -> int:
+def _selfplay_memory(args: argparse.Namespace, game: Any, bots: list[str]) -> int:
     from trutnet.net.memory import play_memory_game
     from trutnet.selfplay import GameResult, game_seeds, summarise
     from trutnet.store import save_transcript
 
     results = []
     for number, seed in enumerate(game_seeds(args.seed, args.games), start=1):
-        table = play_memory_game(TrutGame(config), seed, bots)
+        table = play_memory_game(game, seed, bots)
         hashes = {p.replica.state.state_hash() for p in table.peers if p.replica.state}
         replica = table.peers[0].replica
         if replica.phase != "done" or len(hashes) != 1:
@@ -217,26 +204,25 @@ def _selfplay_memory(args: argparse.Namespace, config: TrutConfig, bots: list[st
             )
             return 1
         state = replica.state
-        assert state is not None and state.winner is not None
+        assert state is not None
         if args.save is not None:
             for peer in table.peers:
                 path = args.save / f"game-{number}-seat-{peer.seat}.json"
                 save_transcript(path, replica.table_id, [e.wire for e in peer.replica.log.entries])
+        hands = state.round_number() + 1
         if args.verbose and not args.json:
             print(
-                f"game {number}: {len(table.log)} entries, {state.hand_number + 1} hands, "
-                f"state {state.state_hash()[:16]}, all {config.players} peers agree"
+                f"game {number}: {len(table.log)} entries, {hands} hands, "
+                f"state {state.state_hash()[:16]}, all {game.num_players()} peers agree"
             )
-        results.append(GameResult(state.winner, state.hand_number + 1, state.state_hash(), {}))
-    summary = summarise(config, args.seed, results)
+        results.append(GameResult(state.winning_team(), hands, state.state_hash(), {}))
+    summary = summarise(game, args.seed, results)
     summary["transport"] = "memory"
     if args.json:
         print(json.dumps(summary, sort_keys=True))
         return 0
-    print(
-        f"Trut over the table protocol (in memory, full crypto), {config.players} players, "
-        f"{config.variant}, seed {args.seed}"
-    )
+    name, details = describe(game)
+    print(f"{name} over the table protocol (in memory, full crypto), {details}, seed {args.seed}")
     print(
         f"games: {summary['games']}  hands: {summary['hands']}  "
         f"mean hands per game: {summary['mean_hands_per_game']}  wins: {summary['wins']}"
@@ -247,7 +233,7 @@ def _selfplay_memory(args: argparse.Namespace, config: TrutConfig, bots: list[st
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from trutnet.client.narration import narrate
+    from trutnet.client.frontend import NoFrontend, frontend_for
     from trutnet.crypto.identity import fingerprint
     from trutnet.protocol.audit import audit
     from trutnet.selfplay import side_name
@@ -267,9 +253,13 @@ def _verify(args: argparse.Namespace) -> int:
         if seat < len(final) and final[seat][1] != key:
             line += f"  (replaced: now {final[seat][0]}, key {fingerprint(final[seat][1])})"
         print(line)
-    if state is not None and state.game.name == "trut":  # the plugin's narration
-        for event in state.events:  # type: ignore[attr-defined]
-            for line in narrate(event, state, show_hands=False):  # type: ignore[arg-type]
+    frontend = None
+    if state is not None:
+        with contextlib.suppress(NoFrontend):  # the game's narration, if it has one
+            frontend = frontend_for(state.game.name)
+    if frontend is not None:
+        for event in frontend.events(state):
+            for line in frontend.narrate(event, state):
                 print(line)
     from trutnet.protocol.replace import describe
 
@@ -292,9 +282,8 @@ def _verify(args: argparse.Namespace) -> int:
         print(f"OK: the transcript is valid; abandoned (seat {report.replica.abandoned.seat})")
         return 0
     teams = [list(t) for t in state.game.teams()]
-    score = ""
-    if state.game.name == "trut":
-        score = f", Longs {state.longs}, Petits {state.petits}"  # type: ignore[attr-defined]
+    score = frontend.score(state) if frontend is not None else ""
+    score = f", {score}" if score else ""
     print(f"OK: the transcript is valid; {side_name(teams, state.winning_team())} wins{score}")
     print("compare the table id and the key fingerprints with the other players")
     return 0
@@ -304,14 +293,24 @@ def _bench(args: argparse.Namespace) -> int:
     if args.hop_delay_ms is not None and args.target != "network":
         print("trutnet bench: --hop-delay-ms is for the network benchmark", file=sys.stderr)
         return 2
+    if args.target == "crypto" and args.game != DEFAULT_GAME:
+        print("trutnet bench: the crypto benchmark plays no game (no --game)", file=sys.stderr)
+        return 2
+    game = game_of(args)
     if args.target == "network":
         from trutnet.bench import network_bench as bench  # type: ignore[no-redef]
+        from trutnet.cli.games import bot_of, config_arguments
 
-        figures = bench.run(hop_delay_ms=args.hop_delay_ms)
+        figures = bench.run(
+            hop_delay_ms=args.hop_delay_ms,
+            game=game,
+            game_args=config_arguments(game),
+            bot=bot_of(game, None),
+        )
     elif args.target == "protocol":
         from trutnet.bench import protocol_bench as bench
 
-        figures = bench.run()
+        figures = bench.run(game)
     elif args.target == "crypto":
         from trutnet.bench import crypto_bench as bench  # type: ignore[no-redef]
 
@@ -319,37 +318,20 @@ def _bench(args: argparse.Namespace) -> int:
     else:
         from trutnet.bench import engine_bench as bench  # type: ignore[no-redef]
 
-        figures = bench.run(games=args.games)
+        figures = bench.run(game.name, games=args.games)
     print(json.dumps(figures, sort_keys=True) if args.json else bench.report(figures))
     return 0
-
-
-PLUGINS_VARIABLE = "TRUTNET_GAME_PLUGINS"
-
-
-def load_game_plugins(value: str) -> str | None:
-    """Import each module that ``value`` names (comma-separated, from
-    ``$TRUTNET_GAME_PLUGINS``): a game plugin registers its games with
-    :func:`trutnet.engine.register_game` when imported, so that this process can host,
-    join, follow or verify a table of them. Returns what went wrong, or None."""
-    import importlib
-
-    for name in (n.strip() for n in value.split(",")):
-        if not name:
-            continue
-        try:
-            importlib.import_module(name)
-        except Exception as exc:
-            return f"${PLUGINS_VARIABLE}: cannot load {name!r}: {type(exc).__name__}: {exc}"
-    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
-    problem = load_game_plugins(os.environ.get(PLUGINS_VARIABLE, ""))
-    if problem is not None:
-        print(f"trutnet {args.command}: {problem[:300]}", file=sys.stderr)
+    # A module of $TRUTNET_GAME_PLUGINS was asked for: it must load. An installed
+    # plugin that does not is reported, and its game is unknown to this command.
+    problems = load_plugins()
+    for problem in problems:
+        print(f"trutnet {args.command}: {problem}", file=sys.stderr)
+    if any(problem.from_variable for problem in problems):
         return 2
     try:
         return _command(args, parser)
@@ -386,6 +368,9 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             }[args.command]
             return handler(args)
         return _bench(args)
+    except ChoiceError as exc:  # a game, game option or bot that cannot be had
+        print(f"trutnet {args.command}: {exc}", file=sys.stderr)
+        return 2
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly
         sys.stderr.close()
         return 0

@@ -3,8 +3,10 @@
 person's own folders (key, transcripts, seats' files).
 
 ``play``, ``join`` without ``--bot`` and ``watch`` without ``--json`` put the terminal
-client (:mod:`trutnet.client`) on screen. The others print one JSON line per event with
-``--json`` (for tests and scripts), or readable lines otherwise. Every argument is
+client (:mod:`trutnet.client`) on screen, with the front-end of the table's game.
+The others print one JSON line per event with ``--json`` (for tests and scripts), or
+readable lines otherwise. ``host``, ``join`` and ``play`` take ``--game``
+(:mod:`trutnet.cli.games`); ``join`` refuses a table of another game. Every argument is
 checked by its argparse type (a bad one gets one clear line and exit status 2); a
 table that cannot be joined gets one clear line and exit status 1.
 """
@@ -26,8 +28,19 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from trutnet.bots import default_bot
+from trutnet.cli.games import (
+    DEFAULT_GAME,
+    ChoiceError,
+    Given,
+    bot_of,
+    config_arguments,
+    describe,
+    game_argument,
+    game_named,
+    game_of,
+)
 from trutnet.crypto.identity import Identity
-from trutnet.engine import make_game
 from trutnet.engine.api import Game
 from trutnet.keystore import load_or_create_identity
 from trutnet.net.broker import (
@@ -42,10 +55,12 @@ from trutnet.runtime.seat_process import (
     LOBBY_TIMEOUT,
     JoinError,
     SeatResult,
+    WrongGame,
     announced_table,
     host,
     join,
     load_seat,
+    lobby_announcement,
     lobby_status,
     probe_broker,
     resume,
@@ -148,30 +163,12 @@ def _broker_event(
     return {"broker": endpoint.url, "kind": kind, "private": private}
 
 
-def game_of(args: argparse.Namespace) -> Game:
-    """The game a command line asks for, built through the engine's registry: Trut from
-    ``--players``, ``--variant`` and ``--sum-on-patte``, or another registered game
-    (``--game NAME``) with its default configuration."""
-    name = getattr(args, "game", "trut")
-    if name != "trut":
-        return make_game(name)
-    options = {"players": args.players, "variant": args.variant}
-    return make_game("trut", {**options, "sum_on_patte": args.sum_on_patte})
-
-
 def cmd_host(args: argparse.Namespace) -> int:
-    from trutnet.engine import ConfigError
     from trutnet.net.private import PasswordError
 
-    try:
-        game = game_of(args)
-    except ConfigError as exc:
-        print(f"trutnet host: {exc}", file=sys.stderr)
-        return 2
-    bot_kind = "heuristic" if game.name == "trut" else "random"
-    if game.name != "trut" and args.bot == "heuristic":
-        print("trutnet host: the heuristic bot plays Trut only (--bot random)", file=sys.stderr)
-        return 2
+    game = game_of(args)
+    bot_kind = default_bot(game.name)  # the bots seated in empty seats: the game's best
+    host_bot = bot_of(game, args.bot)
     if not 0 <= args.bots < game.num_players():
         print(f"trutnet host: --bots is 0..{game.num_players() - 1}", file=sys.stderr)
         return 2
@@ -215,7 +212,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                 table_name=args.table_name,
                 bots=args.bots,
                 bot_kind=bot_kind,
-                host_bot=args.bot,
+                host_bot=host_bot,
                 store=args.store,
                 seed=args.seed,
                 options=_options(args),
@@ -248,6 +245,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     from trutnet.net.private import PasswordError
 
     emit = _printer(args.json, args.name)
+    game = game_named(args.game)  # the game asked for; a table of another is refused
     if args.resume:
         if args.store is None:
             print("trutnet join: --resume needs --store DIR", file=sys.stderr)
@@ -260,10 +258,19 @@ def cmd_join(args: argparse.Namespace) -> int:
         except (BrokerError, StoreError, PasswordError) as exc:
             print(f"trutnet join: {exc}", file=sys.stderr)
             return 2
+        state = loaded[1].replica.state
+        if state is not None:  # the seat's own files say which game it plays
+            if "game" in getattr(args, "given", ()) and state.game.name != game.name:
+                raise ChoiceError(
+                    f"the seat in {args.store} plays {state.game.name}, not {game.name}"
+                )
+            game = state.game
+        if args.bot is not None:
+            bot_of(game, args.bot)
         if _refused((endpoints or [loaded[2]])[0], args.password):
             return 1
         if args.bot is None:  # the person takes their seat back, on screen
-            return _resume_with_ui(args, endpoints, loaded)
+            return _resume_with_ui(args, endpoints, loaded, game.name)
         return _finish(
             _run(
                 resume(
@@ -279,6 +286,8 @@ def cmd_join(args: argparse.Namespace) -> int:
             ),
             args.json,
         )
+    if args.bot is not None:
+        bot_of(game, args.bot)
     if (args.broker is None) != (args.table is None):
         print("trutnet join: --broker and --table go together", file=sys.stderr)
         return 2
@@ -287,9 +296,12 @@ def cmd_join(args: argparse.Namespace) -> int:
         private = False
     else:
         try:
-            found = choose_table(args)
-        except _NoLan as exc:
+            found = choose_table(args, game=game.name)
+        except (_NoLan, _OtherGames) as exc:
             print(exc, file=sys.stderr)
+            return 1
+        except WrongGame as exc:
+            print(f"trutnet join: {_wrong_game(exc)}", file=sys.stderr)
             return 1
         if found is None:
             print("trutnet join: no open table found on the LAN", file=sys.stderr)
@@ -307,10 +319,15 @@ def cmd_join(args: argparse.Namespace) -> int:
     try:
         _run(probe_broker(endpoint, password=args.password))
         if args.bot is None:  # a person plays: the terminal client, once a host is seen
-            status = _run(lobby_status(table_id, endpoint, args.lobby_timeout, args.password))
+            announced = _run(
+                lobby_announcement(table_id, endpoint, args.lobby_timeout, args.password)
+            )
+            if announced["game"] != game.name:
+                raise WrongGame(table_id, announced["game"], game.name)
+            status = announced["status"]
             if status != "open":
                 raise JoinError(f"table {table_id.hex()} is {status}: every seat is taken")
-            return _join_with_ui(args, table_id, endpoint, store)
+            return _join_with_ui(args, table_id, endpoint, store, announced)
         # A bot asks for its seat at once; join() watches for the host meanwhile.
         return _finish(
             _run(
@@ -326,10 +343,14 @@ def cmd_join(args: argparse.Namespace) -> int:
                     fallback=args.fallback or "",
                     lobby_timeout=args.lobby_timeout,
                     password=args.password,
+                    game=game.name,
                 )
             ),
             args.json,
         )
+    except WrongGame as exc:
+        print(f"trutnet join: {_wrong_game(exc)}", file=sys.stderr)
+        return 1
     except JoinError as exc:
         print(f"trutnet join: {exc}", file=sys.stderr)
         return 1
@@ -337,6 +358,11 @@ def cmd_join(args: argparse.Namespace) -> int:
         # A seat that never sat (no log) leaves no folder behind.
         if created and store is not None and not (store / "log.bin").exists():
             shutil.rmtree(store, ignore_errors=True)
+
+
+def _wrong_game(exc: WrongGame) -> str:
+    """A table of another game, in one line that says how to join it."""
+    return f"{exc}: join it with --game {exc.game}"
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -422,23 +448,41 @@ def _watch_with_ui(
     return 0
 
 
+class _OtherGames(Exception):
+    """The LAN has tables of ``statuses``, but none of the game asked for."""
+
+
 def choose_table(
-    args: argparse.Namespace, statuses: tuple[str, ...] = ("open",), command: str = "join"
+    args: argparse.Namespace,
+    statuses: tuple[str, ...] = ("open",),
+    command: str = "join",
+    game: str | None = None,
 ) -> tuple[Endpoint, bytes, bool] | None:
-    """List the tables found on the LAN (of ``statuses``: open ones, to join) and take
-    the one named, the one the person picks (on a terminal), or the first; with
-    whether it is private."""
+    """List the tables found on the LAN (of ``statuses``: open ones, to join; of
+    ``game``, unless None) and take the one named, the one the person picks (on a
+    terminal), or the first; with whether it is private. A table named that plays
+    another game: :class:`WrongGame`; tables of other games only: :class:`_OtherGames`."""
     tables = [t for t in _search_lan(args, command) if t.live and t.live.get("status") in statuses]
     if args.table_name is not None:
         tables = [t for t in tables if args.table_name in (t.name, t.table)]
+    mine = [t for t in tables if game is None or t.game == game]
+    if tables and not mine and game is not None:
+        if args.table_name is not None:
+            raise WrongGame(bytes.fromhex(tables[0].table), tables[0].game, game)
+        others = ", ".join(sorted({t.game for t in tables}))
+        raise _OtherGames(
+            f"trutnet {command}: no {' or '.join(statuses)} {game} table on the LAN "
+            f"(tables of other games: {others}; {command} one with --game NAME)"
+        )
+    tables = mine
     if not tables:
         return None
     if not args.json:
         for number, t in enumerate(tables, start=1):
             d = t.to_dict()
             print(
-                f"  {number}. {d['name']:<24} {d['variant']:<10} seats {d['seats']:<5} "
-                f"host {d['host']}{' private' if d['private'] else ''}",
+                f"  {number}. {d['name']:<24} {d['game']:<8} {d['variant']:<10} "
+                f"seats {d['seats']:<5} host {d['host']}{' private' if d['private'] else ''}",
                 file=sys.stderr,
             )
     pick = 0
@@ -450,9 +494,9 @@ def choose_table(
     return chosen.endpoint, bytes.fromhex(chosen.table), chosen.private
 
 
-def cmd_selfplay_mqtt(args: argparse.Namespace, game: Game) -> int:
-    """Bot peers as separate OS processes over the embedded broker or ``--broker``."""
-    config = game.config_dict()
+def cmd_selfplay_mqtt(args: argparse.Namespace, game: Game, bots: list[str]) -> int:
+    """Bot peers as separate OS processes over the embedded broker or ``--broker``;
+    ``bots[seat]``: each seat's bot."""
     players = game.num_players()
     broker = ExternalBroker(args.broker) if args.broker else EmbeddedBroker()
     endpoint: Endpoint = broker.start()
@@ -468,11 +512,9 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, game: Game) -> int:
                     [
                         *base,
                         "host",
-                        "--players",
-                        str(players),
-                        "--variant",
-                        config["variant"],
-                        *(["--sum-on-patte"] if config["sum_on_patte"] else []),
+                        *config_arguments(game),
+                        "--bot",
+                        bots[0],
                         "--broker",
                         endpoint.url,
                         "--no-announce",
@@ -498,8 +540,10 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, game: Game) -> int:
                         [
                             *base,
                             "join",
+                            "--game",
+                            game.name,
                             "--bot",
-                            "heuristic",
+                            bots[k],
                             "--broker",
                             endpoint.url,
                             "--table",
@@ -539,13 +583,15 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, game: Game) -> int:
         broker.stop()
     wins = [0] * len(game.teams())
     for r in results:
-        wins[r["winner"]] += 1
+        if r["winner"] is not None:
+            wins[r["winner"]] += 1
     hands = sum(r["hands"] for r in results)
     summary = {
         "transport": "mqtt",
         "broker": endpoint.url if args.broker else "embedded",
+        "game": game.name,
+        **game.config_dict(),
         "players": players,
-        "variant": config["variant"],
         "games": len(results),
         "hands": hands,
         "wins": wins,
@@ -556,7 +602,7 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, game: Game) -> int:
         print(json.dumps(summary, sort_keys=True))
     else:
         print(
-            f"Trut over MQTT ({summary['broker']}), {players} peer processes: "
+            f"{describe(game)[0]} over MQTT ({summary['broker']}), {players} peer processes: "
             f"games {summary['games']}, hands {hands}, wins {wins}"
         )
     return 0
@@ -595,9 +641,11 @@ def lan_address() -> str:
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Host a table with the terminal client: lobby, bots, then the game."""
-    from trutnet.client.app import TrutApp, play_with_ui
+    from trutnet.client.app import play_with_ui
 
     game = game_of(args)
+    bot_kind = bot_of(game, args.bot)
+    ui = _screen(game.name, table_name="", players=game.num_players(), about=_about(game))
     if not 0 <= args.bots < game.num_players():
         print(f"trutnet play: --bots is 0..{game.num_players() - 1}", file=sys.stderr)
         return 2
@@ -627,7 +675,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if announcer is not None:
             announcer.update(message, endpoint)
 
-    ui = TrutApp(table_name, game.num_players())
+    ui.table_name = table_name
     try:
         result = _run(
             play_with_ui(
@@ -637,6 +685,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                     name=args.name,
                     table_name=table_name,
                     bots=args.bots,
+                    bot_kind=bot_kind,
                     host_bot=None,
                     store=store,
                     seed=args.seed,
@@ -665,13 +714,40 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _about(game: Game) -> str:
+    """The lobby's line about the table's game: ``Trut (classic), 4 players``."""
+    from trutnet.client.view import game_summary
+
+    variant = str(game.config_dict().get("variant", ""))
+    return game_summary(describe(game)[0], variant, game.num_players())
+
+
+def _screen(game: str, table_name: str, players: int, about: str = "") -> Any:
+    """The terminal client for a seat at a table of ``game``: :class:`ChoiceError` when
+    no plugin gives that game a screen."""
+    from trutnet.client.app import TableApp
+    from trutnet.client.frontend import NoFrontend
+
+    try:
+        return TableApp(table_name, players, game=game, about=about)
+    except NoFrontend as exc:
+        raise ChoiceError(f"{exc}: play it with --bot KIND") from None
+
+
 def _join_with_ui(
-    args: argparse.Namespace, table_id: bytes, endpoint: Endpoint, store: Path
+    args: argparse.Namespace,
+    table_id: bytes,
+    endpoint: Endpoint,
+    store: Path,
+    announced: dict[str, Any],
 ) -> int:
-    from trutnet.client.app import TrutApp, play_with_ui
+    from trutnet.client.app import play_with_ui
+    from trutnet.client.view import game_summary
 
     transcript = data_dir() / "games" / f"{table_id.hex()}.json"
-    ui = TrutApp(f"table {table_id.hex()[:8]}", 0)
+    game = announced["game"]
+    ui = _screen(game, f"table {table_id.hex()[:8]}", 0)
+    ui.about = game_summary(ui.frontend.long_name, announced["variant"], announced["players"])
     result = _run(
         play_with_ui(
             lambda hooks: join(
@@ -687,6 +763,7 @@ def _join_with_ui(
                 identity=player_identity(),
                 password=args.password,
                 lobby_timeout=args.lobby_timeout,
+                game=game,
             ),
             ui,
             transcript,
@@ -698,10 +775,12 @@ def _join_with_ui(
     return 0
 
 
-def _resume_with_ui(args: argparse.Namespace, endpoints: list[Endpoint] | None, loaded: Any) -> int:
-    from trutnet.client.app import TrutApp, play_with_ui
+def _resume_with_ui(
+    args: argparse.Namespace, endpoints: list[Endpoint] | None, loaded: Any, game: str
+) -> int:
+    from trutnet.client.app import play_with_ui
 
-    ui = TrutApp("resumed table", 0)
+    ui = _screen(game, "resumed table", 0)
     transcript = data_dir() / "games" / f"{args.store.resolve().name}-resumed.json"
     result = _run(
         play_with_ui(
@@ -761,10 +840,11 @@ def _list_tables(args: argparse.Namespace) -> int:
             for t in tables:
                 d = t.to_dict()
                 private = d["private"]
+                game = "" if d["game"] == DEFAULT_GAME else f" --game {d['game']}"
                 print(
-                    f"{d['name']:<24} {d['variant']:<10} seats {d['seats']:<5} {d['status']:<8}"
-                    f"{' private' if private else ''}"
-                    f" host {d['host']}  join: trutnet join --broker {d['broker']} "
+                    f"{d['name']:<24} {d['game']:<8} {d['variant']:<10} seats {d['seats']:<5} "
+                    f"{d['status']:<8}{' private' if private else ''}"
+                    f" host {d['host']}  join: trutnet join{game} --broker {d['broker']} "
                     f"--table {d['table']}{' --private' if private else ''}",
                     flush=True,
                 )
@@ -909,19 +989,45 @@ def _timing_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _table_options(p: argparse.ArgumentParser, players: int, name: str) -> None:
-    """The table a host opens: players, variant, options, names, bots."""
+def game_options(p: argparse.ArgumentParser, players: int) -> None:
+    """The options that some games take (Trut's): given to the game as its
+    configuration, refused by a game that does not take them (:mod:`.games`)."""
     p.add_argument(
-        "--players", type=int, choices=(2, 3, 4, 6), default=players, help="seats at the table"
+        "--players",
+        type=_players,
+        default=players,
+        action=Given,
+        help="seats at the table, for a game that lets you choose (Trut: 2, 3, 4 or 6)",
     )
     p.add_argument(
-        "--variant", choices=("classic", "gatinaise"), default="classic", help="Trut variant"
+        "--variant",
+        default="classic",
+        action=Given,
+        help="the game's variant, for a game that has some (Trut: classic or gatinaise)",
     )
     p.add_argument(
         "--sum-on-patte",
-        action="store_true",
-        help="6 players: a patté trick goes to the larger sum of values (T21)",
+        action=Given,
+        flag=True,
+        help="Trut, 6 players: a patté trick goes to the larger sum of values (T21)",
     )
+
+
+def _players(text: str) -> int:
+    """A number of seats, 1..16 (a game says which it allows)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not 1 <= value <= 16:
+        raise argparse.ArgumentTypeError(f"invalid choice: {value} (a table has 1..16 seats)")
+    return value
+
+
+def _table_options(p: argparse.ArgumentParser, players: int, name: str) -> None:
+    """The table a host opens: its game, the game's options, names, bots."""
+    game_argument(p)
+    game_options(p, players)
     p.add_argument("--name", type=name_arg, default=name, help="your name at the table")
     p.add_argument(
         "--table-name",
@@ -966,7 +1072,7 @@ def _lan_search_options(p: argparse.ArgumentParser) -> None:
 
 
 def add_network_commands(sub: Any, seed_type: Any) -> None:
-    def network_options(p: argparse.ArgumentParser, bot_default: str | None) -> None:
+    def network_options(p: argparse.ArgumentParser, hosting: bool) -> None:
         p.add_argument(
             "--store", type=folder_arg, help="keep this seat's keys, log and secrets here"
         )
@@ -977,11 +1083,12 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
         p.add_argument("--json", action="store_true", help="one JSON object per line")
         p.add_argument(
             "--bot",
-            default=bot_default,
-            choices=("heuristic", "random"),
-            help="a bot plays this seat (without it, you play on the screen)"
-            if bot_default is None
-            else "the bot that plays the host's seat",
+            metavar="KIND",
+            help="a bot plays this seat (without it, you play on the screen): a kind the "
+            "game has (Trut: heuristic; every game: random)"
+            if not hosting
+            else "the bot that plays the host's seat (default: the game's best; Trut: "
+            "heuristic; every game: random)",
         )
 
     hp = sub.add_parser(
@@ -990,12 +1097,6 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
         formatter_class=HelpFormatter,
     )
     _table_options(hp, 4, "Host")
-    hp.add_argument(
-        "--game",
-        default="trut",
-        help="the game to host: trut (with the options above), or a game that a module "
-        "of $TRUTNET_GAME_PLUGINS registers (its default configuration)",
-    )
     hp.add_argument("--broker", type=broker_arg, help="use an external broker mqtt://host:port")
     hp.add_argument(
         "--bind",
@@ -1004,7 +1105,7 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
         help="embedded broker address (LAN: the LAN interface's address)",
     )
     hp.add_argument("--inprocess-broker", action="store_true", help=argparse.SUPPRESS)
-    network_options(hp, "heuristic")
+    network_options(hp, hosting=True)
 
     pp = sub.add_parser(
         "play", help="host a table and play it on the terminal", formatter_class=HelpFormatter
@@ -1015,6 +1116,12 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
     )
     pp.add_argument("--store", type=folder_arg, help="this seat's keys, log and secrets")
     pp.add_argument("--seed", type=seed_arg, help=argparse.SUPPRESS)
+    pp.add_argument(
+        "--bot",
+        metavar="KIND",
+        help="the bots seated (--bots, b in the lobby): a kind the game has (default: "
+        "its best; Trut: heuristic; every game: random)",
+    )
     _timing_options(pp)
 
     tp = sub.add_parser(
@@ -1030,6 +1137,7 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
         formatter_class=HelpFormatter,
     )
     jp.add_argument("table_name", nargs="?", help="name of a table found on the LAN")
+    game_argument(jp, "the game this seat plays (a table of another is refused)")
     jp.add_argument("--broker", type=broker_arg, help="mqtt://host:port")
     jp.add_argument("--table", type=table_id_arg, help="table id (32 hex digits)")
     jp.add_argument("--name", type=name_arg, default="Player", help="your name at the table")
@@ -1050,7 +1158,7 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
         "table has been playing without this seat for this long (s)",
     )
     _lan_search_options(jp)
-    network_options(jp, None)
+    network_options(jp, hosting=False)
 
     wp = sub.add_parser(
         "watch",

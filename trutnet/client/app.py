@@ -1,24 +1,26 @@
 """The terminal client: a full-screen prompt-toolkit application for one seat.
 
 It shows the lobby, then the table (:mod:`trutnet.client.view`), and turns keys into
-the seat's decisions, which the peer runtime signs and sends. A key that does
-nothing now says why in one line. Resizing is handled by prompt-toolkit: the screen
-is redrawn from the current state at every size, down to 80x24.
+the seat's decisions, which the peer runtime signs and sends. The game's parts of the
+screen and its keys come from its front-end (:mod:`trutnet.client.frontend`); this
+module names no game. A key that does nothing now says why in one line. Resizing is
+handled by prompt-toolkit: the screen is redrawn from the current state at every
+size, down to 80x24.
 
-Between hands the last hand's tricks and result stay on screen until the person
-presses Enter (or for a few seconds); a new hand clears the last hand's messages.
+When a round ends, the front-end may keep it on screen until the person presses
+Enter (or for a few seconds); a new round clears the last round's messages.
 Quitting mid-game (q or Ctrl-C, then y) prints where the seat's files are and the
 command that brings the seat back.
 
 :class:`WatchApp` is the same frame for a spectator (``trutnet watch``): the table as
 everyone sees it, no keys for actions, and q or Ctrl-C leaves at once (there is no
-seat to abandon). The players' screens list the spectators.
+seat to abandon). Its front-end is the one of the game the table turns out to play.
+The players' screens list the spectators.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import shlex
 import sys
 import time
@@ -33,23 +35,19 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
-from trutnet.client.narration import Speaker, hand_result, narrate, plural
+from trutnet.client.frontend import Cue, Frontend, NoFrontend, frontend_for
 from trutnet.client.view import (
-    HELP,
-    WATCH_HELP,
-    HandSummary,
     TableInfo,
     end_lines,
+    help_lines,
     lobby_lines,
     my_turn,
+    no_screen_lines,
     plain,
     table_lines,
     watch_wait_lines,
 )
 from trutnet.crypto.identity import fingerprint
-from trutnet.engine.cards import parse_card
-from trutnet.engine.games.trut.actions import Deal, SingCount
-from trutnet.engine.games.trut.observation import TrutObservation
 from trutnet.net.tasks import stop_tasks
 from trutnet.runtime.seat_process import Hooks, SeatResult
 from trutnet.runtime.table_runtime import LocalSeat, TableRuntime
@@ -72,47 +70,48 @@ STYLE = Style.from_dict(
 )
 
 REPLACED = "a newcomer took your seat (you stalled): you follow the game"  # not an error
-SUMMARY_SECONDS = 5.0  # how long a finished hand stays on screen unless Enter is pressed
+SUMMARY_SECONDS = 5.0  # how long a finished round stays on screen unless Enter is pressed
 
-# Automatic steps (nobody decides: each seat's program writes them), as people say them.
+# Automatic steps (nobody decides: each seat's program writes them), as people say them;
+# a game's front-end may name them in its own words (Frontend.step_label).
 STEPS = {
     "open": "Opening the table",
     "keys": "Exchanging keys",
-    "commit": "Drawing for Donneur",
-    "reveal": "Drawing for Donneur",
+    "commit": "Drawing at random",
+    "reveal": "Drawing at random",
     "shuffle": "Shuffling",
-    "checkpoint": "Closing the hand",
+    "shares": "Dealing",
+    "checkpoint": "Closing the round",
     "result": "Signing the result",
+    "unseal": "Opening a sealed choice",
 }
+DECISIONS = ("act", "seal")  # entries a seat writes because it decided something
 
 
-def share_step(state: Any) -> str:
-    """Which of Trut's share rounds the table runs, from the action before it: the deal
-    (T4), la Chanson's cards (T19), or the Fortial opponents' cards (T15)."""
-    history = state.history() if state is not None else []
-    last = history[-1] if history else None
-    if last is None or isinstance(last, Deal):
-        return "Dealing"
-    if isinstance(last, SingCount):
-        return "Dealing la Chanson's cards"
-    return "Dealing the cards held back for the Fortial"
-
-
-class TrutApp:
-    """The screen and keys of one human seat."""
+class TableApp:
+    """The screen and keys of one human seat at a table of ``game`` (its registry
+    name: its front-end draws the table and takes the game's keys)."""
 
     def __init__(
-        self, table_name: str, players: int, input: Any = None, output: Any = None
+        self,
+        table_name: str,
+        players: int,
+        input: Any = None,
+        output: Any = None,
+        *,
+        game: str | None,
+        about: str = "",
     ) -> None:
         self.seat = LocalSeat(None, "", None)  # type: ignore[arg-type]  # until attach()
         self.table_name = table_name
-        self.players = players
+        self.players = players  # seats of the host's lobby; 0 for a joiner
+        self.game = game  # the game this seat asked for (None: a spectator's, any)
+        self.frontend: Frontend | None = frontend_for(game) if game else None
+        self.about = about  # the lobby's game line
         self.runtime: TableRuntime | None = None
         self.info = TableInfo(names=[], fingerprints=[], me=0)
         self.help = False
         self._events_seen = 0
-        self._tricks: list[tuple[list[tuple[int, Any]], str]] = []  # this hand's, so far
-        self._score: tuple[list[int], list[int]] | None = None  # tokens before this hand
         self._summary_until = 0.0
         self.finished = asyncio.Event()
         self.quit_requested = False
@@ -149,11 +148,34 @@ class TrutApp:
         self.info.lobby = roster
         self.app.invalidate()
 
-    def observation(self) -> TrutObservation | None:
+    def _state(self) -> Any:
+        """The game state of this screen's replica once the table is open, else None."""
         peer = self.seat.peer
         if peer is None or peer.replica.state is None or peer.replica.phase == "open":
             return None
-        return peer.replica.state.observation(peer.seat)
+        return peer.replica.state
+
+    def _frontend(self, state: Any) -> Frontend | None:
+        """The front-end of the game ``state`` belongs to (None: no screen for it, or
+        not the game this seat asked for: its keys would mean something else)."""
+        if self.game is not None and state.game.name != self.game:
+            self.frontend = None
+            self.info.message = f"this table plays {state.game.name}, not {self.game}"
+        elif self.frontend is None or self.frontend.game != state.game.name:
+            try:
+                self.frontend = frontend_for(state.game.name)
+            except NoFrontend as exc:
+                self.frontend = None
+                self.info.message = str(exc)
+        return self.frontend
+
+    def observation(self) -> Any:
+        """What this screen's seat sees now, or None before the game starts."""
+        state = self._state()
+        frontend = None if state is None else self._frontend(state)
+        if frontend is None:
+            return None
+        return frontend.observation(state, self.seat.peer.seat)  # type: ignore[union-attr]
 
     def _refresh(self) -> None:
         peer = self.seat.peer
@@ -169,14 +191,21 @@ class TrutApp:
             info.watchers = [(w.name, w.fingerprint) for w in runtime.watchers.listed()]
             info.me_fp = fingerprint(self.seat.identity.public)
         state = replica.state
-        if state is None:
+        frontend = None if state is None else self._frontend(state)
+        if frontend is None:
             return
         # A resumed seat reads the whole game at once; a spectator, while it catches up.
         catching_up = self._events_seen == 0 or self._behind()
-        for event in state.events[self._events_seen :]:
-            info.log.extend(narrate(event, state, show_hands=False, names=info.names))
-            self._follow(event, state, catching_up)
-        self._events_seen = len(state.events)
+        events = frontend.events(state)
+        for event in events[self._events_seen :]:
+            info.log.extend(frontend.narrate(event, state, names=info.names))
+            cue = frontend.follow(event, state, info)
+            if cue is Cue.ROUND_STARTS and info.message != REPLACED:
+                info.message = ""  # the last round's errors stay with the last round
+            elif cue is Cue.ROUND_ENDS and not catching_up:
+                info.paused = True
+                self._summary_until = time.monotonic() + SUMMARY_SECONDS
+        self._events_seen = len(events)
         info.log = info.log[-50:]
         counts = [e.type for e in replica.log.entries]
         info.shuffles_verified = counts.count("shuffle")
@@ -187,9 +216,9 @@ class TrutApp:
             info.blame = str(replica.halted)
         since = runtime._last_progress if runtime is not None else time.monotonic()
         info.waiting_seconds = time.monotonic() - since
-        info.step = automatic_step(replica, info.me, info.names)
-        if info.last_hand is not None and time.monotonic() > self._summary_until:
-            info.last_hand = None
+        info.step = automatic_step(replica, info.me, info.names, frontend)
+        if info.paused and time.monotonic() > self._summary_until:
+            info.paused = False
         if replica.phase == "done":
             info.status = "over"
 
@@ -197,92 +226,27 @@ class TrutApp:
         """True while this screen's replica is still reading the table's past."""
         return False
 
-    def _follow(self, event: dict[str, Any], state: Any, catching_up: bool) -> None:
-        """Keep what the screen shows between events: this hand's tricks, the last
-        hand's result, the score table."""
-        info = self.info
-        kind = event["event"]
-        if kind == "deal":
-            self._tricks = []
-            if info.message != REPLACED:  # the last hand's errors stay with the last hand
-                info.message = ""
-            info.keep = set()
-            info.selected = 0
-            if self._score is None:
-                self._score = ([0] * len(state.teams), [0] * len(state.teams))
-        elif kind == "trick":
-            if event["patte"]:
-                taker = "patté"
-            elif event["by_sum"]:
-                taker = self._team(state.teams[event["team"]]) + " (on the sum)"
-            else:
-                taker = "you" if event["winner"] == info.me else info.names[event["winner"]]
-            cards = [(seat, parse_card(card)) for seat, card in event["cards"]]
-            self._tricks.append((cards, taker))
-        elif kind == "hand_end":
-            before = self._score or ([0] * len(state.teams), [0] * len(state.teams))
-            self._score = (list(event["longs"]), list(event["petits"]))
-            outcome = self._outcome(event, state)
-            scores = (list(event["longs"]), list(event["petits"]))
-            gain = self._gain(before, event, state)
-            info.history.append((event["hand"], self._short(event, state), *scores))
-            if not catching_up:
-                info.last_hand = HandSummary(event["hand"], self._tricks, outcome, gain)
-                self._summary_until = time.monotonic() + SUMMARY_SECONDS
-            self._tricks = []
-
-    def _team(self, seats: Any) -> str:
-        return " & ".join("You" if s == self.info.me else self.info.names[s] for s in seats)
-
-    def _outcome(self, event: dict[str, Any], state: Any) -> str:
-        """How the hand ended, with "You" for this seat: ``You & Bot 2 win by fold``."""
-        text = hand_result(event, Speaker(state, self.info.names, me=self.info.me))
-        return text.split(" [")[0] if event["result"] in ("fold", "won") else text
-
-    def _short(self, event: dict[str, Any], state: Any) -> str:
-        """How the hand ended, for the end screen's table: the how first, then who
-        (a long name is cut, never the how)."""
-        team = event["team"]
-        who = "" if team is None else self._team(state.teams[team])
-        return {
-            "won": f"won by {who}",
-            "fold": f"won by fold: {who}",
-            "pourrie": "pourrie: nobody scores",
-            "void": "void: nobody scores",
-            "fortial_pass": "Fortial passed: opponents score",
-        }.get(event["result"], event["result"])
-
-    def _gain(self, before: tuple[list[int], list[int]], event: dict[str, Any], state: Any) -> str:
-        """What the hand scored: ``+1 Long``, ``Bot 1 +1 Petit`` (another team)."""
-        gains = []
-        for team in range(len(state.teams)):
-            longs = event["longs"][team] - before[0][team]
-            petits = event["petits"][team] - before[1][team]
-            if longs > 0:
-                won = "+" + plural(longs, "Long")
-            elif petits > 0 and not any(
-                event["longs"][t] > before[0][t] for t in range(len(state.teams))
-            ):
-                won = "+" + plural(petits, "Petit")
-            else:
-                continue
-            same = event["team"] == team
-            gains.append(won if same else f"{self._team(state.teams[team])} {won}")
-        return ", ".join(gains)
-
     def lines(self) -> list[Any]:
         self._refresh()
-        if self.help:
-            return [[("", line)] for line in HELP.splitlines()]
+        if self.help and self.frontend is not None:
+            return help_lines(self.frontend, spectator=False)
         obs = self.observation()
         if obs is None:
-            return lobby_lines(self.info, self.table_name, self.players)
-        if obs.phase == "over" and self.info.last_hand is None:
-            return end_lines(obs, self.info)
-        lines = table_lines(obs, self.info)
+            if self._state() is not None:  # open, but no screen for its game
+                return no_screen_lines(self.info, self.table_name, self.info.message)
+            return lobby_lines(self.info, self.table_name, self.players, self._about())
+        assert self.frontend is not None
+        if obs.to_act is None and not self.info.paused:
+            return end_lines(self.frontend, obs, self.info)
+        lines = table_lines(self.frontend, obs, self.info)
         if self.info.confirm_quit:
             lines.append([("class:warn", " Quit the game? y/n")])
         return lines
+
+    def _about(self) -> str:
+        if self.about or self.frontend is None:
+            return self.about
+        return self.frontend.long_name
 
     def screen_text(self) -> str:
         return plain(self.lines())
@@ -304,7 +268,8 @@ class TrutApp:
         """Send this seat's decision if it is legal now; otherwise say why."""
         obs = self.observation()
         runtime = self.runtime
-        if obs is None or runtime is None:
+        frontend = self.frontend
+        if obs is None or runtime is None or frontend is None:
             self._say("the game has not started yet")
             return False
         if self.info.step:
@@ -312,21 +277,21 @@ class TrutApp:
             return False
         if obs.to_act != obs.seat:
             if obs.to_act is None or obs.to_act < 0:
-                self._say("not your turn: the cards are being dealt")
+                self._say(f"not your turn: {frontend.chance_wait}")
             else:
                 self._say(f"not your turn: waiting for {self.info.names[obs.to_act]}")
             return False
-        if not my_turn(obs, self.info):
-            self._say("not your turn: your cards are being dealt")
+        if not my_turn(frontend, obs, self.info):
+            self._say(f"not your turn: {frontend.not_ready}")
             return False
         legal = {str(a) for a in obs.legal}
         if text not in legal:
-            self._say(_why_not(text, obs))
+            self._say(frontend.why_not(text, obs))
             return False
         self.seat.pending = text
         runtime.wake()
         self._say("")
-        self.info.keep = set()
+        frontend.sent(text)
         return True
 
     def _keys(self) -> KeyBindings:
@@ -373,14 +338,11 @@ class TrutApp:
                 return
             self.lobby_commands.put_nowait("bot")
 
-        for key in "123456789":
-            kb.add(key)(self._number(int(key)))
-
         @kb.add("up")
         @kb.add("pageup")
         def _up(event: KeyPressEvent) -> None:
             step = 10 if event.key_sequence[0].key == "pageup" else 1
-            self.info.end_scroll += step  # the end screen's hands (clamped when drawn)
+            self.info.end_scroll += step  # the end screen's rounds (clamped when drawn)
             self.app.invalidate()
 
         @kb.add("down")
@@ -394,96 +356,51 @@ class TrutApp:
         def _space(event: KeyPressEvent) -> None:
             self.dismiss()
 
-        @kb.add("left")
-        def _left(event: KeyPressEvent) -> None:
-            obs = self.observation()
-            if obs is not None and obs.hand:
-                self.info.selected = (self.info.selected - 1) % len(obs.hand)
-                self.app.invalidate()
-
-        @kb.add("right")
-        def _right(event: KeyPressEvent) -> None:
-            obs = self.observation()
-            if obs is not None and obs.hand:
-                self.info.selected = (self.info.selected + 1) % len(obs.hand)
-                self.app.invalidate()
-
         @kb.add("enter")
         def _enter(event: KeyPressEvent) -> None:
-            if self.dismiss():
+            frontend = self.frontend
+            if self.dismiss() or frontend is None or "enter" not in frontend.keys:
                 return
-            obs = self.observation()
-            if obs is None:
-                return
-            if obs.phase == "keep":
-                cards = [obs.hand[i][1] for i in sorted(self.info.keep) if i < len(obs.hand)]
-                if len(cards) != 3:
-                    self._say("choose exactly 3 cards to keep (toggle with 1-9)")
-                    return
-                self.submit("keep " + " ".join(str(c) for c in cards if c is not None))
-                return
-            self._play(self.info.selected)
+            if self.observation() is not None:  # in the lobby, Enter does nothing
+                self.game_key("enter")
 
-        for key, word in (("t", "trut"), ("j", None), ("c", None), ("p", "pass"), ("s", "sing")):
-            kb.add(key)(self._word(key, word))
+        for key in self.frontend.keys if self.frontend is not None else ():
+            if key != "enter":
+                kb.add(key)(self._game_key_handler(key))
         return kb
 
     lobby_commands: asyncio.Queue[str] | None = None
 
     def dismiss(self) -> bool:
-        """Leave the last hand's result (True if it was on screen): a key pressed then
-        only shows the new hand, so nobody plays a card they have not seen."""
-        if self.info.last_hand is None:
+        """Leave the last round's summary (True if it was on screen): a key pressed
+        then only shows the new round, so nobody plays a card they have not seen."""
+        if not self.info.paused:
             return False
-        self.info.last_hand = None
+        self.info.paused = False
         self.app.invalidate()
         return True
 
-    def _number(self, number: int) -> Any:
+    def _game_key_handler(self, key: str) -> Callable[[KeyPressEvent], None]:
         def handler(event: KeyPressEvent) -> None:
-            if self.dismiss():
-                return
-            obs = self.observation()
-            if obs is None:
-                self._say("the game has not started yet")
-                return
-            if obs.phase == "sing_count" and obs.to_act == obs.seat:
-                self.submit(f"sing {number}")
-            elif obs.phase == "keep" and obs.to_act == obs.seat:
-                self.info.keep ^= {number - 1}
-                self.app.invalidate()
-            else:
-                self._play(number - 1)
+            if not self.dismiss():
+                self.game_key(key)
 
         return handler
 
-    def _play(self, index: int) -> None:
+    def game_key(self, key: str) -> None:
+        """A key of the game's: what its front-end makes of it now."""
         obs = self.observation()
-        if obs is None:
+        if obs is None or self.frontend is None:
+            if self._state() is None:  # else the screen says why there is no game here
+                self._say("the game has not started yet")
             return
-        if index >= len(obs.hand):
-            self._say(f"you have {plural(len(obs.hand), 'card')}")
-            return
-        card = obs.hand[index][1]
-        if card is None:
-            self._say("you cannot see that card yet (Fortial)")
-            return
-        self.info.selected = 0
-        self.submit(f"play {card}")
-
-    def _word(self, key: str, word: str | None) -> Any:
-        def handler(event: KeyPressEvent) -> None:
-            if self.dismiss():
-                return
-            obs = self.observation()
-            text = word
-            if obs is not None and key == "j":
-                text = "agree" if obs.phase == "sing_agree" else "accept"
-            if obs is not None and key == "c":
-                text = "refuse" if obs.phase == "sing_agree" else "fold"
-            self.submit(text or "")
-
-        return handler
+        press = self.frontend.press(key, obs, self.info)
+        if press.action is not None:
+            self.submit(press.action)
+        elif press.say is not None:
+            self._say(press.say)
+        else:
+            self.app.invalidate()
 
     def seat_folder(self) -> Path | None:
         """Where this seat's files are (its identity, secrets and log), if it has any."""
@@ -521,24 +438,17 @@ class TrutApp:
             self.app.exit()
 
 
-def public_observation(state: Any) -> TrutObservation:
-    """What everyone at the table sees: a seat's observation without the seat, its hand
-    or its choices (a spectator's replica knows no card in any hand anyway)."""
-    return dataclasses.replace(state.observation(0), seat=-1, team=-1, hand=(), legal=())
-
-
-class WatchApp(TrutApp):
+class WatchApp(TableApp):
     """The screen of a spectator: the public view, no keys for actions; q or Ctrl-C
-    stops watching at once."""
+    stops watching at once. The game is the one the table's ``open`` names."""
 
     def __init__(self, table_name: str, input: Any = None, output: Any = None) -> None:
-        super().__init__(table_name, 0, input, output)
+        super().__init__(table_name, 0, input, output, game=None)  # known once open
 
-    def observation(self) -> TrutObservation | None:
-        peer = self.seat.peer
-        if peer is None or peer.replica.state is None or peer.replica.phase == "open":
-            return None
-        return public_observation(peer.replica.state)
+    def observation(self) -> Any:
+        state = self._state()
+        frontend = None if state is None else self._frontend(state)
+        return None if frontend is None else frontend.spectator_observation(state)
 
     def _behind(self) -> bool:
         runtime = self.runtime
@@ -554,15 +464,18 @@ class WatchApp(TrutApp):
             self.info.message = ""
 
     def lines(self) -> list[Any]:
-        if self.help:
-            return [[("", line)] for line in WATCH_HELP.splitlines()]
+        if self.help and self.frontend is not None:
+            return help_lines(self.frontend, spectator=True)
         self._refresh()
         obs = self.observation()
         if obs is None:
+            if self._state() is not None:
+                return no_screen_lines(self.info, self.table_name, self.info.message)
             return watch_wait_lines(self.info, self.table_name)
-        if obs.phase == "over" and self.info.last_hand is None:
-            return end_lines(obs, self.info)
-        return table_lines(obs, self.info)
+        assert self.frontend is not None
+        if obs.to_act is None and not self.info.paused:
+            return end_lines(self.frontend, obs, self.info)
+        return table_lines(self.frontend, obs, self.info)
 
     def _keys(self) -> KeyBindings:
         kb = KeyBindings()
@@ -606,53 +519,31 @@ class WatchApp(TrutApp):
         return "You stopped watching; the game goes on without you."
 
 
-def automatic_step(replica: Any, me: int | None, names: list[str]) -> str:
+def automatic_step(
+    replica: Any, me: int | None, names: list[str], frontend: Frontend | None = None
+) -> str:
     """The automatic step the table waits for, and whose program writes it:
     ``Shuffling (Bot 1)``; empty when a seat has a decision to make (or at the end)."""
     try:
         expected = replica.expected()
     except AssertionError:  # a state the replica cannot name a writer for
         return ""
-    if expected is None or expected[1][0] == "act":
+    if expected is None or expected[1][0] in DECISIONS:
         return ""
     seat, (kind, *_) = expected
-    if kind == "shares" and replica.shares is not None:
-        label = share_step(replica.state)
-    elif kind == "checkpoint" and replica.state is not None and replica.state.phase == "over":
+    state = replica.state
+    if kind == "checkpoint" and state is not None and state.is_terminal():
         label = "Closing the game"
     else:
-        label = STEPS.get(kind, "Waiting")
+        own = frontend.step_label(kind, state) if frontend is not None and state else None
+        label = own or STEPS.get(kind, "Waiting")
     who = "you" if seat == me else (names[seat] if 0 <= seat < len(names) else f"seat {seat}")
     return f"{label} ({who})"
 
 
-def _why_not(text: str, obs: TrutObservation) -> str:
-    """One line saying why an action is not possible now."""
-    if text == "trut":
-        if obs.trut is not None:
-            return "you cannot Trut: there is already a Trut this hand (T9)"
-        return "you can Trut only on your turn to play, before your card (T9)"
-    if text in ("accept", "fold"):
-        if obs.trut is not None and obs.trut.kind == "chanson":
-            return "no fold under la Chanson: the hand is an accepted Trut (T19)"
-        return "there is no Trut to answer now"
-    if text.startswith("play"):
-        return f"you cannot play now ({obs.phase}): " + {
-            "answer": "answer the Trut with j or c",
-            "fortial": "t to Trut or p to pass",
-            "sing_ask": "s to sing or p to pass",
-            "sing_agree": "j to agree or c to refuse",
-        }.get(obs.phase, "wait")
-    if text == "pass":
-        return "nothing to pass now"
-    if text.startswith("sing"):
-        return "there is no Chanson to sing now"
-    return f"'{text}' is not possible now"
-
-
 async def play_with_ui(
     start: Callable[[Hooks], Awaitable[SeatResult]],
-    ui: TrutApp,
+    ui: TableApp,
     transcript: Path | None = None,
 ) -> SeatResult | None:
     """Run a seat process (``host`` or ``join``) with the screen; None if the person quit."""

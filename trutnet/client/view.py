@@ -1,11 +1,18 @@
-"""The table screen as text: pure functions from what one seat may see to styled lines.
+"""The frame of every table screen as text: pure functions from what one seat may see
+to styled lines, the game's parts drawn by its front-end (:mod:`.frontend`).
+
+The frame owns the title line's "you: NAME", the waiting line (its spinner, the
+automatic step under way, "Waiting for NAME …", a finished round's "Enter" line), the
+log, the spectators' line, the verification line, the message line and the key bar's
+own keys; the lobby, a spectator's waiting screen, the help screen and the end screen
+(its title, the scrolling of its rounds, the transcript and the verification line).
 
 A spectator's screen is the same frame with no seat (``TableInfo.me`` is None): no
-hand, no keys for actions, and the hand sizes instead of a hand.
+hand and no keys for actions.
 
 The terminal application (:mod:`trutnet.client.app`) shows these lines; tests read
 the same lines as plain text. Every line fits in 80 columns (long ones wrap or end
-in "…") and every screen in 24 rows (the end screen's score table scrolls).
+in "…") and every screen in 24 rows (the end screen's rounds scroll).
 """
 
 from __future__ import annotations
@@ -16,9 +23,7 @@ from typing import Any
 
 from prompt_toolkit.utils import get_cwidth
 
-from trutnet.client.narration import ARROW, plural
-from trutnet.engine.cards import Card
-from trutnet.engine.games.trut.observation import TrutObservation
+from trutnet.client.frontend import Frontend
 
 Line = list[tuple[str, str]]  # (style, text) fragments, as prompt-toolkit takes them
 
@@ -26,64 +31,13 @@ WIDTH = 80
 HEIGHT = 24
 LOG_ROWS = 6
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
-RED_SUITS = ("h", "d")
-
-HELP = """\
-Trut — the words of the game
-  Trut!         "I will win this hand": raises the stakes. Once per hand,
-                on your turn, before you play.  t
-  Joue !        accept a Trut (the hand is played for a Long).            j
-  Je me couche  fold: the Truter's team scores a Petit, the hand ends.    c
-  Petit / Long  small and big tokens: 3 Petits make a Long; 7 Longs win
-                (5 in the Gâtinaise variant).
-  Patté         a trick tied between teams on the strongest card.
-  Pourrie       a hand of three pattés: void, nobody scores, same dealer.
-  Donneur       the dealer, who leads the first trick.
-  Fortial       a team at target-1 Longs and 2 Petits: it decides alone
-                whether to Trut; the others cannot see their cards meanwhile.
-  Trut d'office a forced Trut (Gâtinaise) when one team holds 2 Petits.
-  La Chanson    both teams at 2 Petits (Gâtinaise): sing for extra cards.
-Strength: 7 > 8 > A > K > Q > J > 10 > 9; suits never matter.
-Keys: 1-3 play a card (or ←/→ and Enter), t Trut, j accept/agree,
-      c fold/refuse, p pass, s sing, ? this help, q or Ctrl-C quit.
-      The key bar lists only the keys that do something now.
-Press ? or Esc to go back."""
-
-# A spectator's help: the same words, its own keys.
-WATCH_HELP = (
-    HELP.split("Keys:")[0]
-    + """You are watching: you see what every player sees, no one's hand.
-Keys: Enter go on after a hand, ↑/↓ scroll the final score,
-      ? this help, q or Ctrl-C stop watching.
-Press ? or Esc to go back."""
-)
+ARROW = "→"
 WATCHERS_SHOWN = 4  # spectators named on the table screen; the others are counted
-
-# What a seat is asked to decide, as the waiting line says it.
-DECIDING = {
-    "play": "to play",
-    "answer": "to answer the Trut",
-    "fortial": "to decide au Fortial",
-    "sing_ask": "to say whether they sing",
-    "sing_agree": "to agree to sing or refuse",
-    "sing_count": "to choose how many cards",
-    "keep": "to keep 3 cards",
-}
-
-
-@dataclass
-class HandSummary:
-    """How a finished hand ended, kept on screen for a moment after it."""
-
-    number: int  # 0-based hand number
-    tricks: list[tuple[list[tuple[int, Card]], str]]  # cards in order, who took it
-    result: str  # "Bot 1 & Bot 3 win by fold [T11]"
-    gain: str  # "+1 Petit", or "" when nobody scored
 
 
 @dataclass
 class TableInfo:
-    """What the screen needs besides the observation."""
+    """What the screen needs besides the observation: the frame's state."""
 
     names: list[str]
     fingerprints: list[str]
@@ -93,23 +47,25 @@ class TableInfo:
     reveals_verified: int = 0
     blame: str | None = None
     message: str = ""
-    selected: int = 0
-    keep: set[int] = field(default_factory=set)
     waiting_seconds: float = 0.0
-    history: list[tuple[int, str, list[int], list[int]]] = field(default_factory=list)
     transcript: str | None = None
     status: str = "playing"  # lobby, playing, over, stopped
     lobby: list[tuple[int, str, str]] = field(default_factory=list)
-    lobby_total: int = 0
     confirm_quit: bool = False
     # An automatic step under way ("Shuffling (Bot 1)"): nobody decides, the screen waits.
     step: str = ""
-    last_hand: HandSummary | None = None  # shown instead of the new hand until dismissed
-    end_scroll: int = 0  # rows of the end screen's score table scrolled up from the end
+    # A round just ended: the front-end shows it instead of the next one until dismissed.
+    paused: bool = False
+    end_scroll: int = 0  # rows of the end screen's rounds scrolled up from the end
     # The table's spectators (name, key fingerprint), as their signed presence says;
     # ``me_fp``: this screen's own key, shown as "you" among them.
     watchers: list[tuple[str, str]] = field(default_factory=list)
     me_fp: str = ""
+
+
+def plural(count: int, word: str) -> str:
+    """``1 Petit``, ``2 Petits``, ``0 cards``: a count and its word, agreed."""
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def text_width(text: str) -> int:
@@ -153,89 +109,28 @@ def wrap(text: str, width: int = WIDTH, indent: str = "    ") -> list[str]:
     return [row if text_width(row) <= width else plain(fit([("", row)], width)) for row in rows]
 
 
-def card_text(card: Card) -> tuple[str, str]:
-    style = "class:red" if card.suit in RED_SUITS else "class:black"
-    return style, card.symbol
-
-
-def _name(info: TableInfo, seat: int, you: str = "You") -> str:
+def seat_name(info: TableInfo, seat: int, you: str = "You") -> str:
+    """A seat by its player's name, ``you`` for this screen's own seat."""
     if seat == info.me:
         return you
     return info.names[seat] if 0 <= seat < len(info.names) else f"seat {seat}"
 
 
-def team_name(obs: TrutObservation, info: TableInfo, team: int) -> str:
-    """``You & Bot 2``: the players of a team, by name."""
-    return " & ".join(_name(info, s) for s in obs.teams[team])
+def plain(lines: list[Line]) -> str:
+    """The lines without styles, as tests and logs read them."""
+    return "\n".join("".join(text for _, text in line) for line in lines)
 
 
-def _wins(obs: TrutObservation, info: TableInfo, team: int) -> str:
-    """``Bot 1 wins``, ``Bot 1 & Bot 3 win``, ``You win``."""
-    seats = obs.teams[team]
-    many = len(seats) > 1 or seats[0] == info.me
-    return f"{team_name(obs, info, team)} {'win' if many else 'wins'}"
+def help_lines(frontend: Frontend, spectator: bool) -> list[Line]:
+    return [[("", line)] for line in frontend.help(spectator).splitlines()]
 
 
-def _tokens(obs: TrutObservation, info: TableInfo) -> list[Line]:
-    lines = []
-    for team in range(len(obs.teams)):
-        longs = "●" * obs.longs[team] + "○" * (obs.target - obs.longs[team])
-        petits = "▲" * obs.petits[team] + "△" * (2 - obs.petits[team])
-        mark = "class:me" if obs.team == team else ""
-        name = plain([fit([("", team_name(obs, info, team))], 30)])
-        lines.append(
-            [
-                (mark, f" {name:<30}"),
-                ("", f" Longs {longs} {obs.longs[team]}/{obs.target}"),
-                ("", f"  Petits {petits} {obs.petits[team]}"),
-            ]
-        )
-    return lines
-
-
-def _state_line(obs: TrutObservation, info: TableInfo) -> Line:
-    if info.last_hand is not None:
-        return [("", f" Hand {info.last_hand.number + 1} is over")]
-    parts: Line = [
-        ("", f" Hand {obs.hand_number + 1}  Donneur: "),
-        ("class:bold", _name(info, obs.dealer, "you")),
-    ]
-    if obs.fortial_team is not None:
-        parts.append(("class:warn", f"  Fortial: {team_name(obs, info, obs.fortial_team)}"))
-    trut = obs.trut
-    if trut is not None:
-        if trut.kind == "chanson":
-            parts.append(("class:warn", "  La Chanson: played as an accepted Trut"))
-        else:
-            who = _name(info, trut.caller, "you") if trut.caller is not None else "?"
-            kind = {"office": "Trut d'office", "fortial": "Trut (Fortial)"}.get(trut.kind, "Trut")
-            status = {
-                "pending": "waiting for the answer",
-                "accepted": "accepted (Joue !)",
-                "folded": "folded",
-            }[trut.status]
-            parts.append(("class:warn", f"  {kind} by {who}: {status}"))
-    return parts
-
-
-def _trick_line(label: str, cards: Any, result: str | None, info: TableInfo) -> Line:
-    line: Line = [("", f" {label}: ")]
-    for i, (seat, card) in enumerate(cards):
-        if i:
-            line.append(("", ", "))
-        line.append(("", f"{_name(info, seat)[:10]} "))
-        line.append(card_text(card))
-    if result:
-        line.append(("class:bold", f"  {ARROW} {result}"))
-    return line
-
-
-def _sizes_line(obs: TrutObservation, info: TableInfo) -> Line:
-    """A spectator's line instead of a hand: how many cards each player holds."""
-    sizes = ", ".join(
-        f"{_name(info, seat)[:10]} {size}" for seat, size in enumerate(obs.hand_sizes)
-    )
-    return [("class:bold", " Cards in hand: "), ("", sizes or "—")]
+def my_turn(frontend: Frontend, obs: Any, info: TableInfo) -> bool:
+    """True when this seat has a decision to make now, with everything it needs in
+    sight (never "Your turn" over cards still being dealt)."""
+    if obs.to_act is None or obs.to_act != info.me or info.step:
+        return False
+    return frontend.ready(obs, info)
 
 
 def _watchers_line(info: TableInfo, width: int = WIDTH) -> Line:
@@ -255,139 +150,47 @@ def _watchers_line(info: TableInfo, width: int = WIDTH) -> Line:
     return [("class:dim", " Watching: " + ", ".join(shown) + (f" and {rest} more" if rest else ""))]
 
 
-def _hand_line(obs: TrutObservation, info: TableInfo) -> Line:
-    if info.me is None:
-        return _sizes_line(obs, info)
-    line: Line = [("class:bold", " Your hand: ")]
-    if not obs.hand:
-        return [*line, ("", "—")]
-    for i, (_, card) in enumerate(obs.hand):
-        selected = i == info.selected
-        kept = i in info.keep
-        style = "class:selected" if selected else ""
-        line.append((style, f"[{i + 1}]"))
-        if card is None:
-            line.append(
-                (
-                    "class:dim",
-                    " ?? (hidden until the Fortial decision)" if obs.phase == "fortial" else " ??",
-                )
-            )
-        else:
-            line.append(card_text(card))
-        line.append(("class:warn" if kept else "", "* " if kept else "  "))
-    return line
-
-
-def my_turn(obs: TrutObservation, info: TableInfo) -> bool:
-    """True when this seat has a decision to make now, with every card it needs in sight."""
-    if obs.phase == "over" or obs.to_act != info.me or info.step or obs.to_act is None:
-        return False
-    # The cards are still being dealt: never "Your turn" over "??".
-    return not (obs.phase == "play" and any(card is None for _, card in obs.hand))
-
-
-def _turn_line(obs: TrutObservation, info: TableInfo) -> Line:
+def _turn_line(frontend: Frontend, obs: Any, info: TableInfo) -> Line:
+    """The waiting line: what this screen waits for, or what it is asked."""
     spin = SPINNER[int(info.waiting_seconds * 8) % len(SPINNER)]
-    if info.last_hand is not None:
-        nxt = obs.hand_number + 1
-        if obs.phase == "over":
+    if info.paused:
+        if obs.to_act is None:
             return [("class:turn", " ▶ Enter: see the final score")]
-        if my_turn(obs, info):
-            return [("class:turn", f" ▶ Your turn in hand {nxt}: press Enter to see it")]
-        return [("class:turn", f" ▶ Enter: go on to hand {nxt}")]
-    if obs.phase == "over" or obs.to_act is None:
+        round_label = frontend.round_label(obs)
+        if my_turn(frontend, obs, info):
+            return [("class:turn", f" ▶ Your turn in {round_label}: press Enter to see it")]
+        return [("class:turn", f" ▶ Enter: go on to {round_label}")]
+    if obs.to_act is None:
         return [("", "")]
     if info.step:
         return [("class:dim", f" {spin} {info.step}… ({info.waiting_seconds:.0f}s)")]
-    if my_turn(obs, info):
-        count = len(obs.hand)
-        prompt = {
-            "play": f"Your turn: play a card ({_range(count)} or ←/→ + Enter)"
-            + (", or t to Trut" if _legal(obs, "trut") else ""),
-            "answer": "A Trut! j: Joue ! (accept)   c: Je me couche (fold)",
-            "fortial": "Au Fortial: t to Trut, p to pass",
-            "sing_ask": "La Chanson: do you sing? s: sing   p: pass",
-            "sing_agree": "La Chanson: j: agree to sing   c: refuse",
-            "sing_count": "How many cards? 1, 2 or 3",
-            "keep": f"Keep 3 cards: toggle with {_range(count)}, Enter to confirm",
-        }.get(obs.phase, f"Your turn ({obs.phase})")
-        return [("class:turn", f" ▶ {prompt}")]
-    if obs.to_act < 0 or obs.to_act == info.me:  # a chance step (CHANCE is -1): the deal
-        return [("class:dim", f" {spin} Dealing… ({info.waiting_seconds:.0f}s)")]
-    doing = DECIDING.get(obs.phase, "")
-    return [
-        (
-            "class:dim",
-            f" {spin} Waiting for {_name(info, obs.to_act)} {doing} ({info.waiting_seconds:.0f}s)",
-        )
-    ]
+    if my_turn(frontend, obs, info):
+        return [("class:turn", f" ▶ {frontend.prompt(obs, info)}")]
+    if obs.to_act < 0 or obs.to_act == info.me:  # a chance step (CHANCE is -1)
+        return [("class:dim", f" {spin} {frontend.chance_step}… ({info.waiting_seconds:.0f}s)")]
+    doing = frontend.deciding(obs)
+    who = seat_name(info, obs.to_act)
+    return [("class:dim", f" {spin} Waiting for {who} {doing} ({info.waiting_seconds:.0f}s)")]
 
 
-def _range(count: int) -> str:
-    return "1" if count <= 1 else f"1-{count}"
-
-
-def _legal(obs: TrutObservation, word: str) -> bool:
-    return any(str(a) == word or str(a).startswith(word + " ") for a in obs.legal)
-
-
-def key_bar(obs: TrutObservation, info: TableInfo) -> str:
+def key_bar(frontend: Frontend, obs: Any, info: TableInfo) -> str:
     """The keys that do something now, and only those."""
     keys: list[str] = []
-    if info.last_hand is not None:
+    if info.paused:
         keys.append("Enter continue")
-    elif my_turn(obs, info):
-        count = len(obs.hand)
-        if obs.phase == "play":
-            keys.append(f"{_range(count)}/←→+Enter play")
-            if _legal(obs, "trut"):
-                keys.append("t Trut")
-        elif obs.phase == "answer":
-            keys.append("j Joue !")
-            if _legal(obs, "fold"):
-                keys.append("c Je me couche")
-        elif obs.phase == "fortial":
-            keys += ["t Trut", "p pass"]
-        elif obs.phase == "sing_ask":
-            keys += ["s sing", "p pass"]
-        elif obs.phase == "sing_agree":
-            keys += ["j agree", "c refuse"]
-        elif obs.phase == "sing_count":
-            keys.append("1-3 cards")
-        elif obs.phase == "keep":
-            keys += [f"{_range(count)} keep/unkeep", "Enter confirm"]
+    elif my_turn(frontend, obs, info):
+        keys += frontend.key_hints(obs, info)
     keys += ["? help", "q quit"] if info.me is not None else ["? help", "q stop watching"]
     return " " + "  ".join(keys)
 
 
-def table_lines(obs: TrutObservation, info: TableInfo, width: int = WIDTH) -> list[Line]:
-    variant = "Gâtinaise" if obs.variant == "gatinaise" else "classic"
+def table_lines(frontend: Frontend, obs: Any, info: TableInfo, width: int = WIDTH) -> list[Line]:
+    """The table screen: the game's title and table area in the frame."""
     lines: list[Line] = [
-        [
-            (
-                "class:title",
-                f" Trut — {variant}, {obs.players} players, first to {obs.target} Longs",
-            ),
-            ("class:dim", f"   {_who(info)}"),
-        ]
+        [("class:title", f" {frontend.title(obs)}"), ("class:dim", f"   {_who(info)}")]
     ]
-    lines += _tokens(obs, info)
-    lines.append(_state_line(obs, info))
-    summary = info.last_hand
-    if summary is not None:
-        for number, (cards, result) in enumerate(summary.tricks, start=1):
-            lines.append(_trick_line(f"Trick {number}", cards, result, info))
-        gain = f" ({summary.gain})" if summary.gain else ""
-        lines.append([("class:bold", f" {ARROW} {summary.result}{gain}")])
-    else:
-        for number, trick in enumerate(obs.tricks, start=1):
-            result = "patté" if trick.team is None else _name(info, trick.winner or 0, "you")
-            lines.append(_trick_line(f"Trick {number}", trick.cards, result, info))
-        if obs.trick or obs.phase == "play":
-            lines.append(_trick_line(f"Trick {len(obs.tricks) + 1}", obs.trick, None, info))
-        lines.append(_hand_line(obs, info))
-    lines.append(_turn_line(obs, info))
+    lines += frontend.table_area(obs, info, width)
+    lines.append(_turn_line(frontend, obs, info))
     lines.append([("class:dim", " " + "─" * (width - 2))])
     rows = [row for text in info.log for row in wrap(" " + text, width)]
     for row in rows[-LOG_ROWS:]:
@@ -396,7 +199,7 @@ def table_lines(obs: TrutObservation, info: TableInfo, width: int = WIDTH) -> li
         lines.append(_watchers_line(info))
     lines.append(_verify_line(info))
     lines.append([("class:message", " " + (info.message or ""))])
-    lines.append([("class:dim", key_bar(obs, info))])
+    lines.append([("class:dim", key_bar(frontend, obs, info))])
     return [fit(line, width) for line in lines]
 
 
@@ -419,23 +222,13 @@ def _verify_line(info: TableInfo) -> Line:
 
 
 def end_lines(
-    obs: TrutObservation, info: TableInfo, width: int = WIDTH, height: int = HEIGHT
+    frontend: Frontend, obs: Any, info: TableInfo, width: int = WIDTH, height: int = HEIGHT
 ) -> list[Line]:
-    """The end screen: who won, the score, and a table of every hand (scrolling with
-    ↑/↓ when it does not fit), whose columns are the teams by name."""
-    winner = obs.winner
-    title = "you win!" if winner == obs.team else _wins(obs, info, winner or 0)
-    lines: list[Line] = [[("class:title", f" Game over — {title}")]]
-    lines += _tokens(obs, info)
-    teams = len(obs.teams)
-    column = 14 if teams > 2 else 18
-    result_width = width - 8 - column * teams
-    header = f" {'Hand':>4}  {'How it ended':<{result_width}}" + "".join(
-        f"{plain([fit([('', team_name(obs, info, t))], column - 1)]):>{column}}"
-        for t in range(teams)
-    )
-    lines.append([("class:bold", " Score after each hand (Longs/Petits of each team):")])
-    lines.append([("class:bold", header)])
+    """The end screen: who won, the game's score and a row per round (scrolling with
+    ↑/↓ when they do not fit), the transcript and the verification line."""
+    lines: list[Line] = [[("class:title", f" Game over — {frontend.end_title(obs, info)}")]]
+    top, rounds = frontend.end_table(obs, info, width)
+    lines += top
     footer: list[Line] = []
     if info.transcript:
         footer.append([("", " Transcript saved (check it with: trutnet verify FILE):")])
@@ -443,29 +236,24 @@ def end_lines(
         for start in range(0, len(path), width - 2):  # long paths wrap rather than run off
             footer.append([("class:bold", "  " + path[start : start + width - 2])])
     footer.append(_verify_line(info))
-    history = info.history
     room = max(1, height - len(lines) - len(footer) - 1)
+    many = frontend.round_word + "s"
     footer.append(
-        [("class:dim", " ↑/↓ scroll the hands  q quit" if len(history) > room else " q quit")]
+        [("class:dim", f" ↑/↓ scroll the {many}  q quit" if len(rounds) > room else " q quit")]
     )
-    if len(history) > room:
-        room -= 1  # one row says which hands are shown
-    last = max(0, len(history) - room)
+    if len(rounds) > room:
+        room -= 1  # one row says which rounds are shown
+    last = max(0, len(rounds) - room)
     info.end_scroll = min(max(info.end_scroll, 0), last)
     first = last - info.end_scroll
-    shown = history[first : first + room]
-    for hand, result, longs, petits in shown:
-        cut = plain([fit([("", result)], result_width)])
-        row = f" {hand + 1:>4}  {cut:<{result_width}}" + "".join(
-            f"{f'{lo}/{pe}':>{column}}" for lo, pe in zip(longs, petits, strict=True)
-        )
-        lines.append([("", row)])
-    if len(history) > room:
+    shown = rounds[first : first + room]
+    lines += shown
+    if len(rounds) > room:
         lines.append(
             [
                 (
                     "class:dim",
-                    f" hands {first + 1}-{first + len(shown)} of {len(history)}"
+                    f" {many} {first + 1}-{first + len(shown)} of {len(rounds)}"
                     " (↑/↓ or PgUp/PgDn to scroll)",
                 )
             ]
@@ -474,16 +262,26 @@ def end_lines(
     return [fit(line, width) for line in lines]
 
 
-def lobby_lines(info: TableInfo, table_name: str, players: int) -> list[Line]:
+def game_summary(long_name: str, variant: str, players: int) -> str:
+    """The game of a table in the lobby: ``Trut (classic), 4 players``."""
+    return f"{long_name}{f' ({variant})' if variant else ''}, {plural(players, 'player')}"
+
+
+def lobby_lines(info: TableInfo, table_name: str, players: int, game: str = "") -> list[Line]:
+    """The lobby: the seats taken (the host's, ``players`` seats) or a joiner's wait
+    (``players`` 0); ``game``: which game the table plays."""
+    about = [fit([("", f" Game: {game}")])] if game else []
     if players == 0:  # a joiner: the host fills the seats and starts the table
         return [
             fit([("class:title", f" Lobby — {table_name}")]),
+            *about,
             [("", " You asked for a seat; the game starts when every seat is taken.")],
             [("class:dim", " q quit")],
             fit([("class:message", " " + info.message)]),
         ]
     lines: list[Line] = [
         [("class:title", f" Lobby — {table_name}")],
+        *about,
         [("", f" Seats taken: {len(info.lobby)}/{players}")],
     ]
     for seat, name, fp in info.lobby:
@@ -507,6 +305,11 @@ def watch_wait_lines(info: TableInfo, table_name: str) -> list[Line]:
     ]
 
 
-def plain(lines: list[Line]) -> str:
-    """The lines without styles, as tests and logs read them."""
-    return "\n".join("".join(text for _, text in line) for line in lines)
+def no_screen_lines(info: TableInfo, table_name: str, why: str) -> list[Line]:
+    """A table whose game has no screen here (no plugin gives it one)."""
+    return [
+        fit([("class:title", f" {table_name}")]),
+        fit([("class:warn", f" {why}")]),
+        [("class:dim", " q quit")],
+        fit([("class:message", " " + info.message)]),
+    ]

@@ -1,7 +1,9 @@
 """Announce a hosted table on the LAN with zeroconf (mDNS/DNS-SD), I/O edge.
 
 Service type ``_trutnet._tcp.local.``; the service port is the broker's port; TXT
-records: ``v`` (protocol version), ``game``, ``variant``, ``seats`` ("taken/total"),
+records: ``v`` (protocol version), ``game`` (the game's registry name, as in the
+lobby announcement: ``trut``), ``variant`` (the game's ``variant`` option, if it has
+one), ``seats`` ("taken/total"),
 ``name`` (table name), ``fp`` (host key fingerprint), ``table`` (table id, hex),
 ``port`` (broker port), ``status``, ``private`` ("1": the broker wants the table
 password, which is never announced). The records are updated as seats fill and

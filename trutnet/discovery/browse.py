@@ -11,12 +11,17 @@ mismatched announcement hides nothing and points nowhere.
 A private table's broker lets no one read that message without the password:
 it is shown (as private, from its TXT records) when its broker answers MQTT at all,
 refusing us included; its host's broker dies with the host.
+
+The ``game`` record names the game the table plays (a registry name: at most
+:data:`MAX_GAME` characters among lowercase letters, digits, ``_ . -``); a record
+without a valid one is ignored, and the signed announcement must name the same game.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -27,6 +32,9 @@ from trutnet.discovery.announce import SERVICE
 from trutnet.net import topics
 from trutnet.net.broker import Endpoint
 from trutnet.protocol.lobby import check_announcement
+
+MAX_GAME = 32
+GAME_NAME = re.compile(rf"[a-z0-9][a-z0-9_.-]{{0,{MAX_GAME - 1}}}")
 
 
 @dataclass
@@ -42,6 +50,14 @@ class FoundTable:
         return self.txt.get("private") == "1"
 
     @property
+    def game(self) -> str:
+        """The game the table plays: its host's signed announcement says, else (a
+        private table, whose announcement we cannot read) its TXT records."""
+        if self.live is not None and isinstance(self.live.get("game"), str):
+            return printable(self.live["game"], MAX_GAME)
+        return self.txt.get("game", "?")
+
+    @property
     def seats(self) -> str:
         if self.live is not None and "taken" in self.live:
             return printable(f"{self.live.get('taken')}/{self.live.get('players')}", 9)
@@ -52,7 +68,7 @@ class FoundTable:
             "name": self.name,
             "table": self.table,
             "broker": self.endpoint.url,
-            "game": self.txt.get("game"),
+            "game": self.game,
             "variant": self.txt.get("variant"),
             "seats": self.seats,
             "host": self.txt.get("fp"),
@@ -83,6 +99,8 @@ class _Collector(ServiceListener):
         }
         if txt.get("v") != "1" or "table" not in txt:
             return
+        if not GAME_NAME.fullmatch(txt.get("game", "")):
+            return  # which game it plays is what a joiner checks first
         self.found[name] = FoundTable(
             txt.get("name", name),
             txt["table"],
@@ -143,7 +161,8 @@ async def _liveness(table: FoundTable, timeout: float) -> None:
                 payload = message.payload
                 if isinstance(payload, bytes) and payload:
                     live = check_announcement(payload, table_id)  # signed by the host
-                    if live["host"] == table.txt.get("fp"):
+                    txt = table.txt
+                    if live["host"] == txt.get("fp") and live["game"] == txt.get("game"):
                         table.live = live
                 break
 

@@ -101,7 +101,9 @@ def new_memory_table(game: Game, seed: int | str, bots: Sequence[str]) -> Memory
     """Peers for a new table of ``game``, with the host's ``open`` entry already delivered."""
     _, identities, peers = make_table(game.num_players(), seed)
     table = MemoryTable(peers, identities=identities)
-    table.bots = [make_bot(kind, random.Random(f"{seed}/bot{s}")) for s, kind in enumerate(bots)]
+    table.bots = [
+        make_bot(game.name, kind, random.Random(f"{seed}/bot{s}")) for s, kind in enumerate(bots)
+    ]
     table.broadcast(
         peers[0].open_table(game, [i.public for i in identities], nonce=table_nonce(seed))
     )

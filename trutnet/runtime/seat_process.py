@@ -8,8 +8,11 @@
 
 Each of them returns a :class:`SeatResult` once the game is over. A join that
 cannot go on (no broker at the address, no host at the table, the table already
-full or its host gone before it opened) raises :class:`JoinError`, whose message
-is one line for a person.
+full or its host gone before it opened, a table of another game than the one asked
+for) raises :class:`JoinError`, whose message is one line for a person.
+
+Bots are made by game and kind (:func:`trutnet.bots.make_bot`): a joiner's bot once
+the table's ``open`` entry has said which game it plays (:class:`TableBot`).
 
 Seen from outside, a host process (``trutnet host --json``) names its table in its
 first ``table`` line: :func:`announced_table` reads it, for the network bench,
@@ -32,10 +35,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trutnet.bots import make_bot
+from trutnet.bots import BEST, Bot, check_bot, make_bot
 from trutnet.crypto import SeededRandom
 from trutnet.crypto.identity import Identity
-from trutnet.engine.api import Game
+from trutnet.engine.api import Action, Game
 from trutnet.keystore import KeyFileError, load_identity, load_or_create_identity
 from trutnet.net import topics
 from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
@@ -59,6 +62,40 @@ PROBE_TIMEOUT = 5.0  # seconds to reach a broker before saying it cannot be reac
 
 class JoinError(Exception):
     """A join that cannot go on; the message says what and why, in one line."""
+
+
+class WrongGame(JoinError):
+    """The table plays another game than the one this seat asked for."""
+
+    def __init__(self, table_id: bytes, game: str, asked: str) -> None:
+        super().__init__(f"table {table_id.hex()} plays {game}, not {asked}")
+        self.game = game
+        self.asked = asked
+
+
+class TableBot:
+    """A bot of ``kind`` for the game its seat's table plays, made at the seat's first
+    decision: a joiner learns the game from the table's ``open`` entry. ``asked``: the
+    game the seat asked for; a table of another game stops the seat
+    (:class:`WrongGame`) rather than have a bot of one game read another's observation."""
+
+    def __init__(self, kind: str, rng: random.Random, asked: str | None = None) -> None:
+        self.kind = kind
+        self.rng = rng
+        self.asked = asked
+        self.seat: LocalSeat | None = None  # set once the seat exists
+        self._bot: Bot | None = None
+
+    def choose(self, observation: Any) -> Action:
+        if self._bot is None:
+            assert self.seat is not None and self.seat.peer is not None
+            state = self.seat.peer.replica.state
+            assert state is not None
+            table_id = self.seat.peer.replica.table_id
+            if self.asked is not None and state.game.name != self.asked:
+                raise WrongGame(table_id, state.game.name, self.asked)
+            self._bot = make_bot(state.game.name, self.kind, self.rng)
+        return self._bot.choose(observation)
 
 
 @dataclass
@@ -184,8 +221,8 @@ async def host(
     name: str = "Host",
     table_name: str = "",
     bots: int = 0,
-    bot_kind: str = "heuristic",
-    host_bot: str | None = "heuristic",
+    bot_kind: str = BEST,
+    host_bot: str | None = BEST,
     store: Path | None = None,
     seed: str | None = None,
     options: Options | None = None,
@@ -201,7 +238,9 @@ async def host(
     """Host a table at ``endpoints[0]``; ``own_broker``: that broker is this process's
     embedded one, so a resumed host starts it again if it is gone (9.3). The table id
     is bound to the host's key by ``nonce`` (7.10; random unless given or seeded);
-    ``password``: a private table's password (for the broker, never announced)."""
+    ``password``: a private table's password (for the broker, never announced).
+    ``bot_kind``: the bots seated in empty seats; ``host_bot``: the host seat's bot
+    (None: a person plays it); :data:`~trutnet.bots.BEST` is the game's best."""
     hooks = hooks or Hooks()
     in_loop = None
     if inprocess_broker:  # measurement only: the broker shares this peer's event loop
@@ -216,7 +255,7 @@ async def host(
     host_seat = LocalSeat(
         identity or _identity(store / "seat-0" if store else None, seed, "host"),
         name,
-        make_bot(host_bot, _bot_random(seed, "bot0")) if host_bot else None,
+        make_bot(game.name, host_bot, _bot_random(seed, "bot0")) if host_bot else None,
         PeerStore(store / "seat-0") if store else None,
         rng=_rng(seed, "seat0"),
     )
@@ -234,7 +273,7 @@ async def host(
         bot = LocalSeat(
             _identity(None, seed, f"bot{k}"),  # without a seed: a fresh 32-byte random key
             f"Bot {k + 1}",
-            make_bot(bot_kind, _bot_random(seed, f"bot{k + 1}")),
+            make_bot(game.name, bot_kind, _bot_random(seed, f"bot{k + 1}")),
             PeerStore(store / f"bot-{k}") if store else None,
             rng=_rng(seed, f"bot{k}"),
         )
@@ -333,7 +372,7 @@ async def join(
     table_id: bytes,
     endpoints: list[Endpoint],
     name: str = "Player",
-    bot_kind: str | None = "heuristic",
+    bot_kind: str | None = BEST,
     store: Path | None = None,
     seed: str | None = None,
     options: Options | None = None,
@@ -343,35 +382,44 @@ async def join(
     identity: Identity | None = None,
     password: str | None = None,
     lobby_timeout: float = LOBBY_TIMEOUT,
+    game: str | None = None,
 ) -> SeatResult:
     """Ask for a seat at ``table_id`` and play it; :class:`JoinError` when the table
-    cannot be joined (see :func:`watch_lobby`)."""
+    cannot be joined (see :func:`watch_lobby`). ``game``: the game the seat asks for
+    (a table of another is refused); None: whatever the table plays."""
     hooks = hooks or Hooks()
     label = f"join-{name}"
+    bot = None
+    if bot_kind:
+        if game is not None:
+            check_bot(game, bot_kind)  # BotError now, not at the first decision
+        bot = TableBot(bot_kind, _bot_random(seed, label), game)
     seat = LocalSeat(
         identity or _identity(store, seed, label),
         name,
-        make_bot(bot_kind, _bot_random(seed, label)) if bot_kind else None,
+        bot,
         PeerStore(store) if store else None,
         rng=_rng(seed, label),
         fallback=fallback,
     )
+    if bot is not None:
+        bot.seat = seat
     if store is not None:
         (store / "table.txt").write_text(f"{table_id.hex()} {endpoints[0].url}\n")
     link = MqttLink(endpoints, [], f"join-{table_id.hex()[:8]}", password=password)
     runtime = TableRuntime(table_id, link, [seat], options, on_event)
     hooks.attach(runtime, seat)
-    game = asyncio.create_task(runtime.run(join_names=True))
+    playing = asyncio.create_task(runtime.run(join_names=True))
     watcher = asyncio.create_task(
-        watch_lobby(table_id, endpoints[0], seat, lobby_timeout, password)
+        watch_lobby(table_id, endpoints[0], seat, lobby_timeout, password, game=game)
     )
     try:
-        done, _ = await asyncio.wait([game, watcher], return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait([playing, watcher], return_when=asyncio.FIRST_COMPLETED)
         if watcher in done and watcher.exception() is not None:
             raise watcher.exception()  # type: ignore[misc]
-        await game
+        await playing
     finally:
-        await stop_tasks(watcher, game)
+        await stop_tasks(watcher, playing)
         await link.close()
     return _result(runtime)
 
@@ -428,17 +476,24 @@ async def probe_broker(
         ) from None
 
 
-def _lobby_status(payload: bytes, table_id: bytes) -> str | None:
-    """The status ("open", "playing") of the host's retained lobby announcement, or
-    None when there is none (cleared by the host's last will) or it is not one the
-    table's own host signed (7.10). Only used to tell a person why a join cannot go
-    on."""
+def _announcement(payload: bytes, table_id: bytes) -> dict[str, Any] | None:
+    """The host's retained lobby announcement (its status, "open" or "playing", its
+    game...), or None when there is none (cleared by the host's last will) or it is
+    not one the table's own host signed (7.10). Only used to tell a person why a join
+    cannot go on, and which game the table plays."""
     if not payload:
         return None
     try:
-        return str(check_announcement(payload, table_id)["status"])
+        return check_announcement(payload, table_id)
     except LobbyError:  # forged, of another table, malformed: as good as none
         return None
+
+
+def _lobby_status(payload: bytes, table_id: bytes) -> str | None:
+    """The status of the host's lobby announcement in ``payload`` (see
+    :func:`_announcement`)."""
+    announced = _announcement(payload, table_id)
+    return None if announced is None else str(announced["status"])
 
 
 async def lobby_status(
@@ -446,6 +501,16 @@ async def lobby_status(
 ) -> str:
     """Wait up to ``timeout`` s for the host's lobby announcement of ``table_id`` at
     ``endpoint``; its status, or :class:`JoinError` when no host is there."""
+    announced = await lobby_announcement(table_id, endpoint, timeout, password)
+    return str(announced["status"])
+
+
+async def lobby_announcement(
+    table_id: bytes, endpoint: Endpoint, timeout: float, password: str | None = None
+) -> dict[str, Any]:
+    """Wait up to ``timeout`` s for the host's lobby announcement of ``table_id`` at
+    ``endpoint`` (its status, game, variant, seats...); :class:`JoinError` when no host
+    is there."""
     import aiomqtt
 
     try:
@@ -458,9 +523,9 @@ async def lobby_status(
             await client.subscribe(topics.lobby(table_id), qos=1)
             async for message in client.messages:
                 payload = message.payload
-                status = _lobby_status(payload if isinstance(payload, bytes) else b"", table_id)
-                if status is not None:
-                    return status
+                announced = _announcement(payload if isinstance(payload, bytes) else b"", table_id)
+                if announced is not None:
+                    return announced
     except TimeoutError:
         pass
     except aiomqtt.MqttError as exc:
@@ -478,13 +543,15 @@ async def watch_lobby(
     timeout: float = LOBBY_TIMEOUT,
     password: str | None = None,
     spectator: bool = False,
+    game: str | None = None,
 ) -> None:
     """Until ``seat`` is seated (the host's ``open`` names it; a ``spectator``'s: until
     it has the ``open``), watch the table's lobby announcement: :class:`JoinError` when
     no host has been there for ``timeout`` s (never came, or left: its last will clears
     the announcement), when the table has been playing without this seat for
     ``timeout`` s (every seat taken; not for a spectator), or when the broker cannot be
-    reached again for ``timeout`` s."""
+    reached again for ``timeout`` s; :class:`WrongGame` at once when the host announces
+    another game than ``game``."""
     import aiomqtt
 
     loop = asyncio.get_running_loop()
@@ -526,7 +593,12 @@ async def watch_lobby(
                         check()
                         continue
                     payload = message.payload
-                    now = _lobby_status(payload if isinstance(payload, bytes) else b"", table_id)
+                    announced = _announcement(
+                        payload if isinstance(payload, bytes) else b"", table_id
+                    )
+                    if game is not None and announced is not None and announced["game"] != game:
+                        raise WrongGame(table_id, announced["game"], game)
+                    now = None if announced is None else str(announced["status"])
                     if now != status:
                         status, since = now, loop.time()
                         seen = seen or now
@@ -564,7 +636,7 @@ def load_seat(
 async def resume(
     store: Path,
     endpoints: list[Endpoint] | None = None,
-    bot_kind: str | None = "heuristic",
+    bot_kind: str | None = BEST,
     options: Options | None = None,
     on_event: Callable[[str, dict[str, Any]], None] | None = None,
     hooks: Hooks | None = None,
@@ -580,13 +652,15 @@ async def resume(
     identity, peer, stored_endpoint, own_broker = loaded or load_seat(store)
     table_id = peer.replica.table_id
     endpoints = endpoints or [stored_endpoint]
-    seat = LocalSeat(
-        identity,
-        name,
-        make_bot(bot_kind, random.Random()) if bot_kind else None,
-        peer_store,
-        peer,
-    )
+    state = peer.replica.state
+    bot: Bot | None = None
+    if bot_kind and state is not None:
+        bot = make_bot(state.game.name, bot_kind, random.Random())
+    elif bot_kind:  # it crashed before the table opened: the game is the table's
+        bot = TableBot(bot_kind, random.Random())
+    seat = LocalSeat(identity, name, bot, peer_store, peer)
+    if isinstance(bot, TableBot):
+        bot.seat = seat
     peer.on_secrets = peer_store.save_secrets
     link = MqttLink(endpoints, [], f"resume-{table_id.hex()[:8]}", password=password)
     runtime = TableRuntime(table_id, link, [seat], options, on_event)

@@ -1,5 +1,5 @@
 """Readable text for Trut events, as shown by ``selfplay --verbose``, ``verify`` and the
-client's log.
+client's log (through Trut's front-end, :mod:`trutnet.games.trut.frontend`).
 
 Events are the public dicts returned by ``TrutState.apply``; the narration reads the
 state only for what everyone may see, plus the hands when it is given full knowledge.
@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from trutnet.client.view import ARROW, plural
 from trutnet.engine.cards import format_cards, parse_card
 from trutnet.engine.games.trut.state import TrutState
 
@@ -26,12 +27,6 @@ TRUT_KINDS = {
     "office": "must Trut: Trut d'office [T18]",
     "fortial": "truts au Fortial [T15]",
 }
-ARROW = "→"
-
-
-def plural(count: int, word: str) -> str:
-    """``1 Petit``, ``2 Petits``, ``0 cards``: a count and its word, agreed."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def card_symbol(notation: str) -> str:

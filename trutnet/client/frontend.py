@@ -1,0 +1,201 @@
+"""What a game gives the terminal client: its :class:`Frontend`, and the registry of them.
+
+The client keeps one frame for every game: the lobby, the waiting line, the log, the
+verification line, the spectators' line, the help screen, the quit question, the end
+screen and the resume hints. The game's front-end fills that frame: the table area
+drawn from one observation, the narration of its events, its help text, its keys
+(which of them do something now, and the action notation each one means) and its
+prompts, and the names of its automatic steps.
+
+An observation has at least ``seat`` (-1 for a spectator's), ``to_act`` (the seat to
+act, a negative number at a chance node, None once the game is over) and ``legal``
+(the seat's legal actions): the frame reads those three, the front-end the rest.
+
+A game plugin registers its front-end with :func:`register_frontend` when imported;
+:func:`frontend_for` loads the plugins (:mod:`trutnet.plugins`) when asked for a game
+it does not know yet. A front-end instance serves one screen and may keep what it
+shows between events (a round's summary, the card selected).
+"""
+
+from __future__ import annotations
+
+import enum
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from trutnet.plugins import load_plugins
+
+if TYPE_CHECKING:
+    from trutnet.client.view import Line, TableInfo
+
+# The keys the frame keeps for itself (prompt-toolkit names). Enter goes to the game
+# when the frame has nothing to do with it (no finished round on screen).
+FRAME_KEYS = frozenset(
+    {"q", "c-c", "y", "n", "?", "escape", "b", "up", "down", "pageup", "pagedown", " "}
+)
+
+
+@dataclass(frozen=True)
+class Press:
+    """What a key meant: an action to send (its notation), or a line saying why
+    nothing happens; neither: the screen changed (a selection), draw it again."""
+
+    action: str | None = None
+    say: str | None = None
+
+
+class Cue(enum.Enum):
+    """What an event means to the frame."""
+
+    ROUND_STARTS = "round starts"  # the last round's messages leave the screen
+    ROUND_ENDS = "round ends"  # its summary stays on screen until Enter (or a moment)
+
+
+class Frontend(ABC):
+    """One game's parts of the screen, for one screen (a seat's or a spectator's)."""
+
+    game: ClassVar[str]  # the game's registry name
+    long_name: ClassVar[str]  # as people say it: "Trut"
+    keys: ClassVar[tuple[str, ...]] = ()  # the keys it takes (never one of FRAME_KEYS)
+    round_word: ClassVar[str] = "round"  # "hand": the end screen's rows, "Closing the …"
+    chance_step: ClassVar[str] = "Drawing"  # the waiting line at a chance node
+    chance_wait: ClassVar[str] = "the table is drawing"  # a key pressed meanwhile
+    not_ready: ClassVar[str] = "wait a moment"  # a key pressed before ready()
+
+    # ------------------------------------------------------------ observations
+
+    def observation(self, state: Any, seat: int) -> Any:
+        """What ``seat`` sees of ``state``."""
+        return state.observation(seat)
+
+    @abstractmethod
+    def spectator_observation(self, state: Any) -> Any:
+        """What everyone at the table sees: no seat, no hand, nothing to decide."""
+
+    def events(self, state: Any) -> Sequence[Any]:
+        """The public events so far, oldest first, as :meth:`narrate` and
+        :meth:`follow` take them (default: the actions applied)."""
+        return state.history()
+
+    # ---------------------------------------------------------------- the screen
+
+    @abstractmethod
+    def title(self, obs: Any) -> str:
+        """The table's title line: "Trut — classic, 2 players, first to 7 Longs"."""
+
+    @abstractmethod
+    def table_area(self, obs: Any, info: TableInfo, width: int) -> list[Line]:
+        """The rows between the title and the waiting line (``info.paused``: the
+        round that just ended instead of the one in progress)."""
+
+    @abstractmethod
+    def prompt(self, obs: Any, info: TableInfo) -> str:
+        """What this seat is asked to do now, with its keys ("Your turn: play …")."""
+
+    def deciding(self, obs: Any) -> str:
+        """What the seat to act is deciding, after its name: "to play"."""
+        return ""
+
+    def ready(self, obs: Any, info: TableInfo) -> bool:
+        """Whether this seat can decide now with everything it needs in sight."""
+        return True
+
+    @abstractmethod
+    def key_hints(self, obs: Any, info: TableInfo) -> list[str]:
+        """The keys that do something now, and only those: ["1-3 play", "t Trut"]."""
+
+    @abstractmethod
+    def press(self, key: str, obs: Any, info: TableInfo) -> Press:
+        """What ``key`` means now (only keys of :attr:`keys`, on this seat's screen)."""
+
+    def why_not(self, action: str, obs: Any) -> str:
+        """One line saying why ``action`` is not possible now."""
+        return f"'{action}' is not possible now"
+
+    def sent(self, action: str) -> None:  # noqa: B027  (a hook: most games keep nothing)
+        """The seat's decision went out: forget a choice in progress."""
+
+    @abstractmethod
+    def help(self, spectator: bool) -> str:
+        """The help screen's text (a spectator's keys differ), at most 80 columns."""
+
+    def round_label(self, obs: Any) -> str:
+        """The round in progress, as the waiting line names it: "hand 3"."""
+        return self.round_word
+
+    # ---------------------------------------------------------------- events
+
+    @abstractmethod
+    def narrate(
+        self,
+        event: Any,
+        state: Any,
+        names: Sequence[str] | None = None,
+        show_hands: bool = False,
+    ) -> list[str]:
+        """Lines of text for one event (``state`` right after it); ``names``: one per
+        seat; ``show_hands``: the cards of every hand, for a state that knows them."""
+
+    def follow(self, event: Any, state: Any, info: TableInfo) -> Cue | None:
+        """Keep what the screen shows between events; what the event means to the
+        frame."""
+        return None
+
+    def step_label(self, kind: str, state: Any) -> str | None:
+        """The name of an automatic step of the table (``shares``, ``commit``...)
+        in this game's words, or None for the frame's."""
+        return None
+
+    # ---------------------------------------------------------------- the end
+
+    @abstractmethod
+    def end_title(self, obs: Any, info: TableInfo) -> str:
+        """Who won: "you win!", "Bot 1 wins"."""
+
+    @abstractmethod
+    def end_table(self, obs: Any, info: TableInfo, width: int) -> tuple[list[Line], list[Line]]:
+        """The end screen's rows under the title: those that stay, and one per round
+        (they scroll when they do not fit)."""
+
+    def score(self, state: Any) -> str:
+        """The final score in one phrase, for ``trutnet verify`` ("" for none)."""
+        return ""
+
+
+_FRONTENDS: dict[str, type[Frontend]] = {}
+
+
+class NoFrontend(LookupError):
+    """No screen for that game; the message says so in one line."""
+
+
+def register_frontend(cls: type[Frontend]) -> type[Frontend]:
+    """Register a game's front-end under its ``game`` name (usable as a class
+    decorator). Its keys must leave the frame's alone."""
+    taken = (set(cls.keys) & FRAME_KEYS) - {"enter"}
+    if taken:
+        raise ValueError(f"{cls.__name__} takes the frame's keys {sorted(taken)}")
+    existing = _FRONTENDS.get(cls.game)
+    if existing is not None and existing is not cls:
+        raise ValueError(f"the {cls.game} game already has a front-end")
+    _FRONTENDS[cls.game] = cls
+    return cls
+
+
+def frontend_for(game: str) -> Frontend:
+    """A new front-end for ``game`` (one per screen); :class:`NoFrontend` if no plugin
+    gives that game a screen."""
+    if game not in _FRONTENDS:
+        load_plugins()
+    cls = _FRONTENDS.get(game)
+    if cls is None:
+        known = ", ".join(sorted(_FRONTENDS)) or "none"
+        raise NoFrontend(f"no screen for the game {game!r} (games with one: {known})")
+    return cls()
+
+
+def frontends() -> Mapping[str, type[Frontend]]:
+    """The registered front-ends, by game name."""
+    return dict(_FRONTENDS)

@@ -1,0 +1,270 @@
+"""Trut's front-end: what the terminal client shows and takes for a Trut table.
+
+It follows the game's events to keep what the screen shows between them (this hand's
+tricks, the last hand's result, the table of hands of the end screen), turns Trut's
+keys into action notation (``1``-``9`` a card or la Chanson's count, arrows and Enter,
+``t`` Trut, ``j`` Joue !/agree, ``c`` fold/refuse, ``p`` pass, ``s`` sing) and says
+in one line why an action is not possible now, citing the rule (T9, T19). The drawing
+is :mod:`.screen`, the narration :mod:`.narration`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from trutnet.client.frontend import Cue, Frontend, Press
+from trutnet.client.view import Line, TableInfo, plural
+from trutnet.engine.cards import parse_card
+from trutnet.engine.games.trut.actions import Deal, SingCount
+from trutnet.engine.games.trut.observation import TrutObservation
+from trutnet.engine.games.trut.state import TrutState
+from trutnet.games.trut import screen
+from trutnet.games.trut.narration import Speaker, hand_result, narrate
+
+NUMBER_KEYS = tuple("123456789")
+WORD_KEYS = {"t": "trut", "j": None, "c": None, "p": "pass", "s": "sing"}
+
+
+def share_step(state: Any) -> str:
+    """Which of Trut's share rounds the table runs, from the action before it: the deal
+    (T4), la Chanson's cards (T19), or the Fortial opponents' cards (T15)."""
+    history = state.history() if state is not None else []
+    last = history[-1] if history else None
+    if last is None or isinstance(last, Deal):
+        return "Dealing"
+    if isinstance(last, SingCount):
+        return "Dealing la Chanson's cards"
+    return "Dealing the cards held back for the Fortial"
+
+
+class TrutFrontend(Frontend):
+    """Trut on one screen."""
+
+    game = "trut"
+    long_name = "Trut"
+    keys = (*NUMBER_KEYS, *WORD_KEYS, "left", "right", "enter")
+    round_word = "hand"
+    chance_step = "Dealing"
+    chance_wait = "the cards are being dealt"
+    not_ready = "your cards are being dealt"
+
+    def __init__(self) -> None:
+        self.choice = screen.Choice()
+        self.last_hand: screen.HandSummary | None = None  # shown while the frame pauses
+        self.history: list[screen.HandRow] = []  # every finished hand, for the end screen
+        self._tricks: list[tuple[list[tuple[int, Any]], str]] = []  # this hand's, so far
+        self._score: tuple[list[int], list[int]] | None = None  # tokens before this hand
+
+    # ------------------------------------------------------------ observations
+
+    def spectator_observation(self, state: TrutState) -> TrutObservation:
+        """A seat's observation without the seat, its hand or its choices (a
+        spectator's replica knows no card in any hand anyway)."""
+        return dataclasses.replace(state.observation(0), seat=-1, team=-1, hand=(), legal=())
+
+    def events(self, state: TrutState) -> Sequence[dict[str, Any]]:
+        return state.events
+
+    # ---------------------------------------------------------------- the screen
+
+    def title(self, obs: TrutObservation) -> str:
+        return screen.title(obs)
+
+    def table_area(self, obs: TrutObservation, info: TableInfo, width: int) -> list[Line]:
+        summary = self.last_hand if info.paused else None
+        return screen.table_area(obs, info, self.choice, summary)
+
+    def prompt(self, obs: TrutObservation, info: TableInfo) -> str:
+        return screen.prompt(obs)
+
+    def deciding(self, obs: TrutObservation) -> str:
+        return screen.DECIDING.get(obs.phase, "")
+
+    def ready(self, obs: TrutObservation, info: TableInfo) -> bool:
+        return screen.ready(obs)
+
+    def key_hints(self, obs: TrutObservation, info: TableInfo) -> list[str]:
+        return screen.key_hints(obs)
+
+    def round_label(self, obs: TrutObservation) -> str:
+        return f"hand {obs.hand_number + 1}"
+
+    def help(self, spectator: bool) -> str:
+        return screen.WATCH_HELP if spectator else screen.HELP
+
+    # ------------------------------------------------------------------ keys
+
+    def press(self, key: str, obs: TrutObservation, info: TableInfo) -> Press:
+        mine = obs.to_act == obs.seat
+        if key in NUMBER_KEYS:
+            number = int(key)
+            if obs.phase == "sing_count" and mine:
+                return Press(f"sing {number}")
+            if obs.phase == "keep" and mine:
+                self.choice.keep ^= {number - 1}
+                return Press()
+            return self._play(number - 1, obs)
+        if key in ("left", "right"):
+            if obs.hand:
+                step = -1 if key == "left" else 1
+                self.choice.selected = (self.choice.selected + step) % len(obs.hand)
+            return Press()
+        if key == "enter":
+            if obs.phase == "keep":
+                chosen = sorted(self.choice.keep)
+                cards = [obs.hand[i][1] for i in chosen if i < len(obs.hand)]
+                if len(cards) != 3:
+                    return Press(say="choose exactly 3 cards to keep (toggle with 1-9)")
+                return Press("keep " + " ".join(str(c) for c in cards if c is not None))
+            return self._play(self.choice.selected, obs)
+        word = WORD_KEYS[key]
+        if key == "j":
+            word = "agree" if obs.phase == "sing_agree" else "accept"
+        if key == "c":
+            word = "refuse" if obs.phase == "sing_agree" else "fold"
+        return Press(word)
+
+    def _play(self, index: int, obs: TrutObservation) -> Press:
+        if index >= len(obs.hand):
+            return Press(say=f"you have {plural(len(obs.hand), 'card')}")
+        card = obs.hand[index][1]
+        if card is None:
+            return Press(say="you cannot see that card yet (Fortial)")
+        self.choice.selected = 0
+        return Press(f"play {card}")
+
+    def sent(self, action: str) -> None:
+        self.choice.keep = set()
+
+    def why_not(self, action: str, obs: TrutObservation) -> str:
+        """One line saying why an action is not possible now."""
+        if action == "trut":
+            if obs.trut is not None:
+                return "you cannot Trut: there is already a Trut this hand (T9)"
+            return "you can Trut only on your turn to play, before your card (T9)"
+        if action in ("accept", "fold"):
+            if obs.trut is not None and obs.trut.kind == "chanson":
+                return "no fold under la Chanson: the hand is an accepted Trut (T19)"
+            return "there is no Trut to answer now"
+        if action.startswith("play"):
+            return f"you cannot play now ({obs.phase}): " + {
+                "answer": "answer the Trut with j or c",
+                "fortial": "t to Trut or p to pass",
+                "sing_ask": "s to sing or p to pass",
+                "sing_agree": "j to agree or c to refuse",
+            }.get(obs.phase, "wait")
+        if action == "pass":
+            return "nothing to pass now"
+        if action.startswith("sing"):
+            return "there is no Chanson to sing now"
+        return super().why_not(action, obs)
+
+    # ---------------------------------------------------------------- events
+
+    def narrate(
+        self,
+        event: dict[str, Any],
+        state: TrutState,
+        names: Sequence[str] | None = None,
+        show_hands: bool = False,
+    ) -> list[str]:
+        return narrate(event, state, show_hands=show_hands, names=names)
+
+    def follow(self, event: dict[str, Any], state: TrutState, info: TableInfo) -> Cue | None:
+        """Keep this hand's tricks, the last hand's result and the score table."""
+        kind = event["event"]
+        if kind == "deal":
+            self._tricks = []
+            self.choice = screen.Choice()
+            if self._score is None:
+                self._score = ([0] * len(state.teams), [0] * len(state.teams))
+            return Cue.ROUND_STARTS
+        if kind == "trick":
+            if event["patte"]:
+                taker = "patté"
+            elif event["by_sum"]:
+                taker = self._team(state.teams[event["team"]], info) + " (on the sum)"
+            else:
+                taker = "you" if event["winner"] == info.me else info.names[event["winner"]]
+            cards = [(seat, parse_card(card)) for seat, card in event["cards"]]
+            self._tricks.append((cards, taker))
+        elif kind == "hand_end":
+            before = self._score or ([0] * len(state.teams), [0] * len(state.teams))
+            self._score = (list(event["longs"]), list(event["petits"]))
+            outcome = self._outcome(event, state, info)
+            scores = (list(event["longs"]), list(event["petits"]))
+            gain = self._gain(before, event, state, info)
+            self.history.append((event["hand"], self._short(event, state, info), *scores))
+            self.last_hand = screen.HandSummary(event["hand"], self._tricks, outcome, gain)
+            self._tricks = []
+            return Cue.ROUND_ENDS
+        return None
+
+    def _team(self, seats: Any, info: TableInfo) -> str:
+        return " & ".join("You" if s == info.me else info.names[s] for s in seats)
+
+    def _outcome(self, event: dict[str, Any], state: TrutState, info: TableInfo) -> str:
+        """How the hand ended, with "You" for this seat: ``You & Bot 2 win by fold``."""
+        text = hand_result(event, Speaker(state, info.names, me=info.me))
+        return text.split(" [")[0] if event["result"] in ("fold", "won") else text
+
+    def _short(self, event: dict[str, Any], state: TrutState, info: TableInfo) -> str:
+        """How the hand ended, for the end screen's table: the how first, then who
+        (a long name is cut, never the how)."""
+        team = event["team"]
+        who = "" if team is None else self._team(state.teams[team], info)
+        return {
+            "won": f"won by {who}",
+            "fold": f"won by fold: {who}",
+            "pourrie": "pourrie: nobody scores",
+            "void": "void: nobody scores",
+            "fortial_pass": "Fortial passed: opponents score",
+        }.get(event["result"], event["result"])
+
+    def _gain(
+        self,
+        before: tuple[list[int], list[int]],
+        event: dict[str, Any],
+        state: TrutState,
+        info: TableInfo,
+    ) -> str:
+        """What the hand scored: ``+1 Long``, ``Bot 1 +1 Petit`` (another team)."""
+        gains = []
+        for team in range(len(state.teams)):
+            longs = event["longs"][team] - before[0][team]
+            petits = event["petits"][team] - before[1][team]
+            if longs > 0:
+                won = "+" + plural(longs, "Long")
+            elif petits > 0 and not any(
+                event["longs"][t] > before[0][t] for t in range(len(state.teams))
+            ):
+                won = "+" + plural(petits, "Petit")
+            else:
+                continue
+            same = event["team"] == team
+            gains.append(won if same else f"{self._team(state.teams[team], info)} {won}")
+        return ", ".join(gains)
+
+    def step_label(self, kind: str, state: TrutState) -> str | None:
+        if kind in ("commit", "reveal"):
+            return "Drawing for Donneur"  # T3
+        if kind == "shares":
+            return share_step(state)
+        if kind == "checkpoint":
+            return "Closing the hand"
+        return None
+
+    # ---------------------------------------------------------------- the end
+
+    def end_title(self, obs: TrutObservation, info: TableInfo) -> str:
+        return screen.end_title(obs, info)
+
+    def end_table(
+        self, obs: TrutObservation, info: TableInfo, width: int
+    ) -> tuple[list[Line], list[Line]]:
+        return screen.end_table(obs, info, self.history, width)
+
+    def score(self, state: TrutState) -> str:
+        return f"Longs {state.longs}, Petits {state.petits}"

@@ -1,0 +1,298 @@
+"""Trut's parts of the table screen as text: pure functions from what one seat may see
+(a :class:`~trutnet.engine.games.trut.observation.TrutObservation`) to styled lines.
+
+The frame (:mod:`trutnet.client.view`) places them: the title, the table area (the
+teams' Longs and Petits, the hand's state line, its tricks, the seat's hand or a
+spectator's count of cards in each hand), the prompt and the keys of a decision, and
+the end screen's score and table of hands. Between hands, the hand that just ended
+(:class:`HandSummary`) is drawn instead of the next one until the frame dismisses it.
+Every line fits in 80 columns once the frame has cut it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from trutnet.client.view import ARROW, WIDTH, Line, TableInfo, fit, plain, seat_name
+from trutnet.engine.cards import Card
+from trutnet.engine.games.trut.observation import TrutObservation
+
+RED_SUITS = ("h", "d")
+
+HELP = """\
+Trut — the words of the game
+  Trut!         "I will win this hand": raises the stakes. Once per hand,
+                on your turn, before you play.  t
+  Joue !        accept a Trut (the hand is played for a Long).            j
+  Je me couche  fold: the Truter's team scores a Petit, the hand ends.    c
+  Petit / Long  small and big tokens: 3 Petits make a Long; 7 Longs win
+                (5 in the Gâtinaise variant).
+  Patté         a trick tied between teams on the strongest card.
+  Pourrie       a hand of three pattés: void, nobody scores, same dealer.
+  Donneur       the dealer, who leads the first trick.
+  Fortial       a team at target-1 Longs and 2 Petits: it decides alone
+                whether to Trut; the others cannot see their cards meanwhile.
+  Trut d'office a forced Trut (Gâtinaise) when one team holds 2 Petits.
+  La Chanson    both teams at 2 Petits (Gâtinaise): sing for extra cards.
+Strength: 7 > 8 > A > K > Q > J > 10 > 9; suits never matter.
+Keys: 1-3 play a card (or ←/→ and Enter), t Trut, j accept/agree,
+      c fold/refuse, p pass, s sing, ? this help, q or Ctrl-C quit.
+      The key bar lists only the keys that do something now.
+Press ? or Esc to go back."""
+
+# A spectator's help: the same words, its own keys.
+WATCH_HELP = (
+    HELP.split("Keys:")[0]
+    + """You are watching: you see what every player sees, no one's hand.
+Keys: Enter go on after a hand, ↑/↓ scroll the final score,
+      ? this help, q or Ctrl-C stop watching.
+Press ? or Esc to go back."""
+)
+
+# What a seat is asked to decide, as the waiting line says it.
+DECIDING = {
+    "play": "to play",
+    "answer": "to answer the Trut",
+    "fortial": "to decide au Fortial",
+    "sing_ask": "to say whether they sing",
+    "sing_agree": "to agree to sing or refuse",
+    "sing_count": "to choose how many cards",
+    "keep": "to keep 3 cards",
+}
+
+
+@dataclass
+class HandSummary:
+    """How a finished hand ended, kept on screen for a moment after it."""
+
+    number: int  # 0-based hand number
+    tricks: list[tuple[list[tuple[int, Card]], str]]  # cards in order, who took it
+    result: str  # "Bot 1 & Bot 3 win by fold [T11]"
+    gain: str  # "+1 Petit", or "" when nobody scored
+
+
+@dataclass
+class Choice:
+    """What the person is choosing on screen between key presses: the card under the
+    arrows, and la Chanson's cards to keep (T19)."""
+
+    selected: int = 0
+    keep: set[int] = field(default_factory=set)
+
+
+def card_text(card: Card) -> tuple[str, str]:
+    style = "class:red" if card.suit in RED_SUITS else "class:black"
+    return style, card.symbol
+
+
+def team_name(obs: TrutObservation, info: TableInfo, team: int) -> str:
+    """``You & Bot 2``: the players of a team, by name."""
+    return " & ".join(seat_name(info, s) for s in obs.teams[team])
+
+
+def _wins(obs: TrutObservation, info: TableInfo, team: int) -> str:
+    """``Bot 1 wins``, ``Bot 1 & Bot 3 win``, ``You win``."""
+    seats = obs.teams[team]
+    many = len(seats) > 1 or seats[0] == info.me
+    return f"{team_name(obs, info, team)} {'win' if many else 'wins'}"
+
+
+def title(obs: TrutObservation) -> str:
+    variant = "Gâtinaise" if obs.variant == "gatinaise" else "classic"
+    return f"Trut — {variant}, {obs.players} players, first to {obs.target} Longs"
+
+
+def tokens(obs: TrutObservation, info: TableInfo) -> list[Line]:
+    """One row per team: its Longs and Petits."""
+    lines = []
+    for team in range(len(obs.teams)):
+        longs = "●" * obs.longs[team] + "○" * (obs.target - obs.longs[team])
+        petits = "▲" * obs.petits[team] + "△" * (2 - obs.petits[team])
+        mark = "class:me" if obs.team == team else ""
+        name = plain([fit([("", team_name(obs, info, team))], 30)])
+        lines.append(
+            [
+                (mark, f" {name:<30}"),
+                ("", f" Longs {longs} {obs.longs[team]}/{obs.target}"),
+                ("", f"  Petits {petits} {obs.petits[team]}"),
+            ]
+        )
+    return lines
+
+
+def _state_line(obs: TrutObservation, info: TableInfo, summary: HandSummary | None) -> Line:
+    if summary is not None:
+        return [("", f" Hand {summary.number + 1} is over")]
+    parts: Line = [
+        ("", f" Hand {obs.hand_number + 1}  Donneur: "),
+        ("class:bold", seat_name(info, obs.dealer, "you")),
+    ]
+    if obs.fortial_team is not None:
+        parts.append(("class:warn", f"  Fortial: {team_name(obs, info, obs.fortial_team)}"))
+    trut = obs.trut
+    if trut is not None:
+        if trut.kind == "chanson":
+            parts.append(("class:warn", "  La Chanson: played as an accepted Trut"))
+        else:
+            who = seat_name(info, trut.caller, "you") if trut.caller is not None else "?"
+            kind = {"office": "Trut d'office", "fortial": "Trut (Fortial)"}.get(trut.kind, "Trut")
+            status = {
+                "pending": "waiting for the answer",
+                "accepted": "accepted (Joue !)",
+                "folded": "folded",
+            }[trut.status]
+            parts.append(("class:warn", f"  {kind} by {who}: {status}"))
+    return parts
+
+
+def _trick_line(label: str, cards: Any, result: str | None, info: TableInfo) -> Line:
+    line: Line = [("", f" {label}: ")]
+    for i, (seat, card) in enumerate(cards):
+        if i:
+            line.append(("", ", "))
+        line.append(("", f"{seat_name(info, seat)[:10]} "))
+        line.append(card_text(card))
+    if result:
+        line.append(("class:bold", f"  {ARROW} {result}"))
+    return line
+
+
+def _sizes_line(obs: TrutObservation, info: TableInfo) -> Line:
+    """A spectator's line instead of a hand: how many cards each player holds."""
+    sizes = ", ".join(
+        f"{seat_name(info, seat)[:10]} {size}" for seat, size in enumerate(obs.hand_sizes)
+    )
+    return [("class:bold", " Cards in hand: "), ("", sizes or "—")]
+
+
+def _hand_line(obs: TrutObservation, info: TableInfo, choice: Choice) -> Line:
+    if info.me is None:
+        return _sizes_line(obs, info)
+    line: Line = [("class:bold", " Your hand: ")]
+    if not obs.hand:
+        return [*line, ("", "—")]
+    for i, (_, card) in enumerate(obs.hand):
+        selected = i == choice.selected
+        kept = i in choice.keep
+        style = "class:selected" if selected else ""
+        line.append((style, f"[{i + 1}]"))
+        if card is None:
+            line.append(
+                (
+                    "class:dim",
+                    " ?? (hidden until the Fortial decision)" if obs.phase == "fortial" else " ??",
+                )
+            )
+        else:
+            line.append(card_text(card))
+        line.append(("class:warn" if kept else "", "* " if kept else "  "))
+    return line
+
+
+def table_area(
+    obs: TrutObservation, info: TableInfo, choice: Choice, summary: HandSummary | None
+) -> list[Line]:
+    """The tokens, the hand's state line, its tricks (or the hand that just ended,
+    ``summary``) and the seat's hand."""
+    lines = tokens(obs, info)
+    lines.append(_state_line(obs, info, summary))
+    if summary is not None:
+        for number, (cards, result) in enumerate(summary.tricks, start=1):
+            lines.append(_trick_line(f"Trick {number}", cards, result, info))
+        gain = f" ({summary.gain})" if summary.gain else ""
+        lines.append([("class:bold", f" {ARROW} {summary.result}{gain}")])
+        return lines
+    for number, trick in enumerate(obs.tricks, start=1):
+        result = "patté" if trick.team is None else seat_name(info, trick.winner or 0, "you")
+        lines.append(_trick_line(f"Trick {number}", trick.cards, result, info))
+    if obs.trick or obs.phase == "play":
+        lines.append(_trick_line(f"Trick {len(obs.tricks) + 1}", obs.trick, None, info))
+    lines.append(_hand_line(obs, info, choice))
+    return lines
+
+
+def ready(obs: TrutObservation) -> bool:
+    """The cards are still being dealt: never "Your turn" over "??"."""
+    return not (obs.phase == "play" and any(card is None for _, card in obs.hand))
+
+
+def _range(count: int) -> str:
+    return "1" if count <= 1 else f"1-{count}"
+
+
+def legal(obs: TrutObservation, word: str) -> bool:
+    return any(str(a) == word or str(a).startswith(word + " ") for a in obs.legal)
+
+
+def prompt(obs: TrutObservation) -> str:
+    count = len(obs.hand)
+    return {
+        "play": f"Your turn: play a card ({_range(count)} or ←/→ + Enter)"
+        + (", or t to Trut" if legal(obs, "trut") else ""),
+        "answer": "A Trut! j: Joue ! (accept)   c: Je me couche (fold)",
+        "fortial": "Au Fortial: t to Trut, p to pass",
+        "sing_ask": "La Chanson: do you sing? s: sing   p: pass",
+        "sing_agree": "La Chanson: j: agree to sing   c: refuse",
+        "sing_count": "How many cards? 1, 2 or 3",
+        "keep": f"Keep 3 cards: toggle with {_range(count)}, Enter to confirm",
+    }.get(obs.phase, f"Your turn ({obs.phase})")
+
+
+def key_hints(obs: TrutObservation) -> list[str]:
+    """The keys of this seat's decision now, and only those."""
+    keys: list[str] = []
+    count = len(obs.hand)
+    if obs.phase == "play":
+        keys.append(f"{_range(count)}/←→+Enter play")
+        if legal(obs, "trut"):
+            keys.append("t Trut")
+    elif obs.phase == "answer":
+        keys.append("j Joue !")
+        if legal(obs, "fold"):
+            keys.append("c Je me couche")
+    elif obs.phase == "fortial":
+        keys += ["t Trut", "p pass"]
+    elif obs.phase == "sing_ask":
+        keys += ["s sing", "p pass"]
+    elif obs.phase == "sing_agree":
+        keys += ["j agree", "c refuse"]
+    elif obs.phase == "sing_count":
+        keys.append("1-3 cards")
+    elif obs.phase == "keep":
+        keys += [f"{_range(count)} keep/unkeep", "Enter confirm"]
+    return keys
+
+
+def end_title(obs: TrutObservation, info: TableInfo) -> str:
+    winner = obs.winner
+    return "you win!" if winner == obs.team else _wins(obs, info, winner or 0)
+
+
+# A finished hand on the end screen: its number, how it ended, each team's Longs and
+# Petits after it.
+HandRow = tuple[int, str, list[int], list[int]]
+
+
+def end_table(
+    obs: TrutObservation, info: TableInfo, history: list[HandRow], width: int = WIDTH
+) -> tuple[list[Line], list[Line]]:
+    """The score, then a table of every hand whose columns are the teams by name."""
+    top = tokens(obs, info)
+    teams = len(obs.teams)
+    column = 14 if teams > 2 else 18
+    result_width = width - 8 - column * teams
+    header = f" {'Hand':>4}  {'How it ended':<{result_width}}" + "".join(
+        f"{plain([fit([('', team_name(obs, info, t))], column - 1)]):>{column}}"
+        for t in range(teams)
+    )
+    top.append([("class:bold", " Score after each hand (Longs/Petits of each team):")])
+    top.append([("class:bold", header)])
+    rows: list[Line] = []
+    for hand, result, longs, petits in history:
+        cut = plain([fit([("", result)], result_width)])
+        row = f" {hand + 1:>4}  {cut:<{result_width}}" + "".join(
+            f"{f'{lo}/{pe}':>{column}}" for lo, pe in zip(longs, petits, strict=True)
+        )
+        rows.append([("", row)])
+    return top, rows
