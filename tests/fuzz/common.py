@@ -44,23 +44,44 @@ def _code_version() -> str:
     (another entry format) is never reused."""
     digest = hashlib.sha256()
     package = ROOT / "trutnet"
-    for path in sorted([*package.glob("protocol/*.py"), *package.glob("crypto/*.py"),
-                        package / "net" / "memory.py"]):  # fmt: skip
+    for path in sorted(
+        [
+            *package.glob("protocol/*.py"),
+            *package.glob("crypto/*.py"),
+            package / "net" / "memory.py",
+            ROOT / "tests" / "games" / "tokens.py",
+        ]
+    ):
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
 
-def game() -> tuple[bytes, list[bytes]]:
-    """Table id and every entry of one real 2-player game (cached on disk)."""
+GAMES = ("trut", "tokens-deluxe")
+"""The corpus games: Trut, and the test game Tokens with its ``deluxe`` option (a deck
+per seat, sealed choices, shares sealed to a second viewer, a card carried into
+another deck's shuffle: every entry field Trut never writes)."""
+
+
+def game(kind: str = "trut") -> tuple[bytes, list[bytes]]:
+    """Table id and every entry of one real 2-player game of ``kind`` (cached on disk)."""
+    if kind != "trut":
+        import tests.games.plugin  # noqa: F401  (registers Tokens, for the replicas too)
     CACHE.mkdir(parents=True, exist_ok=True)
-    path = CACHE / f"game-{GAME_SEED}-{PLAYERS}-{_code_version()}.pickle"
+    path = CACHE / f"game-{kind}-{GAME_SEED}-{PLAYERS}-{_code_version()}.pickle"
     if path.exists():
         with path.open("rb") as f:
             return pickle.load(f)
-    from trutnet.engine.games.trut import TrutConfig, TrutGame
     from trutnet.net.memory import play_memory_game
 
-    table = play_memory_game(TrutGame(TrutConfig(PLAYERS)), GAME_SEED, ["heuristic"] * PLAYERS)
+    if kind == "trut":
+        from trutnet.engine.games.trut import TrutConfig, TrutGame
+
+        played = TrutGame(TrutConfig(PLAYERS)), ["heuristic"] * PLAYERS
+    else:
+        from tests.games.tokens import TokensGame
+
+        played = TokensGame(3, deluxe=True), ["random"] * PLAYERS
+    table = play_memory_game(played[0], GAME_SEED, played[1])
     table_id = table.peers[0].replica.table_id
     data = (table_id, list(table.log))
     tmp = path.with_suffix(".tmp")

@@ -1,6 +1,8 @@
 """Fuzz the body handlers: fuzzed bodies, correctly signed by the seat whose turn it
 is, offered to a seat's peer (``TablePeer.receive`` -> ``TableReplica.receive``) fed a
-valid prefix of a real game.
+valid prefix of a real game: Trut, or the test game Tokens with its ``deluxe`` option,
+whose entries carry what Trut's never do (seals, unseals, shares sealed to a second
+viewer, a shuffle of a deck with a carried card).
 
 The signature and chain checks pass, so the input reaches every ``_on_<type>``
 handler (open, keys, commit, reveal, shuffle, shares, act, play, checkpoint, void,
@@ -37,9 +39,20 @@ TYPES = ["", *sorted(TYPE_LIMITS), "vote", "join"]
 
 def build() -> tuple[list[tuple[int, TablePeer]], list]:
     """Snapshots of the receiving seat's peer before each real entry where the entry
-    type changes (every phase), and the real entries."""
+    type changes (every phase), and the real entries, of every corpus game."""
     common.make_immutable_atomic()
-    table_id, wires = common.game()
+    snaps: list[tuple[int, TablePeer]] = []
+    entries: list = []
+    for kind in common.GAMES:
+        game_snaps, game_entries = build_game(kind)
+        snaps += [(index + len(entries), peer) for index, peer in game_snaps]
+        entries += game_entries
+    return snaps, entries
+
+
+def build_game(kind: str) -> tuple[list[tuple[int, TablePeer]], list]:
+    """The snapshots and entries of one corpus game (at most 125 snapshots)."""
+    table_id, wires = common.game(kind)
     ids = common.identities()
     entries = [parse_entry(w) for w in wires]
     peers = [
@@ -56,8 +69,8 @@ def build() -> tuple[list[tuple[int, TablePeer]], list]:
             last = (entry.type, entry.seat)
         for peer in peers:
             peer.receive(wires[index])
-    step = len(snaps) / 250
-    snaps = [snaps[int(k * step)] for k in range(250)] if len(snaps) > 250 else snaps
+    step = len(snaps) / 125
+    snaps = [snaps[int(k * step)] for k in range(125)] if len(snaps) > 125 else snaps
     return snaps, entries
 
 
