@@ -43,6 +43,9 @@ class TrucoGame(Game):
             if got not in allowed:
                 raise ConfigError(f"{key} is one of {allowed} (K5, K31)")
             setattr(self, key, got)
+        for key in OPTIONS:
+            if key in options and not self._applies(key) and options[key] != OPTIONS[key][0]:
+                raise ConfigError(f"{key} applies to other player counts (K9, K11)")
         self.players: int
         self.flor: bool
         self.falta_wins_chico: bool
@@ -52,7 +55,16 @@ class TrucoGame(Game):
         self.chicos: int
 
     def config_dict(self) -> dict[str, Any]:
-        return {key: getattr(self, key) for key in OPTIONS}
+        """Every option that applies to this player count (K9: gallo with 3 players;
+        K11: pica-pica with 6 and 8)."""
+        return {key: getattr(self, key) for key in OPTIONS if self._applies(key)}
+
+    def _applies(self, key: str) -> bool:
+        if key == "gallo":
+            return self.players == 3
+        if key.startswith("pica_pica"):
+            return self.players in (6, 8)
+        return True
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> TrucoGame:

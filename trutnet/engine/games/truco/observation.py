@@ -33,6 +33,7 @@ class TrucoObservation:
     truco_level: int
     truco_call: tuple[int, ...] | None  # (step called, caller) awaiting an answer
     envido_chain: tuple[str, ...]
+    envido_waiting: bool  # an envido bet awaits its answer
     declared: tuple[tuple[int, int], ...]  # (seat, value or -1: son buenas)
     calls: tuple[tuple[int, str], ...]
     last_scored: tuple[tuple[int, int], ...]

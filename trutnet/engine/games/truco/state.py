@@ -85,6 +85,7 @@ class TrucoState(GameState):
         self.pica = False
         self.last_scored: list[list[int]] = []  # [side, points] of the last segment scored
         self.known: dict[Pos, str] = {}  # private: never in the public state
+        self.actor = -1  # the seat of the last decision (for narration; from the history)
         self._history: list[Action] = []
         self._new_segment([])
 
@@ -373,6 +374,7 @@ class TrucoState(GameState):
         else:
             assert seat is not None
             self._check(seat, action)
+            self.actor = seat
             self._act(seat, action)
         self._history.append(action)
         return [action.public()]
@@ -981,6 +983,7 @@ class TrucoState(GameState):
             truco_level=self.truco_level,
             truco_call=None if self.truco_call is None else tuple(self.truco_call),
             envido_chain=tuple(self.envido_chain),
+            envido_waiting=self.envido_bettor is not None,
             declared=tuple((s, v) for s, v in self.declared),
             calls=tuple((s, w) for s, w in self.calls),
             last_scored=tuple((s, p) for s, p in self.last_scored),
