@@ -19,6 +19,7 @@ CARDS = tuple(f"{r}{s}" for s in SUITS for r in RANKS)
 DECK_NAME = "spanish40"
 DECK = Deck(DECK_NAME, CARDS)
 CARD_SET = frozenset(CARDS)
+POSITIONS = tuple(DECK.position(i) for i in range(len(CARDS)))  # spanish40@0 .. @39
 
 # K3: trick strength, 13 = highest (1e) .. 0 = lowest (4s); one level ties.
 _LEVEL_OF_RANK = {3: 9, 2: 8, 12: 6, 11: 5, 10: 4, 6: 2, 5: 1, 4: 0}

@@ -40,6 +40,7 @@ from trutnet.engine.games.truco.cards import (
     ENVIDO_VALUES,
     FLOR_VALUES,
     LEVEL,
+    POSITIONS,
     envido,
     flor,
     is_flor,
@@ -393,6 +394,17 @@ class TrucoState(GameState):
 
     def _check(self, seat: int, action: Action) -> None:
         """Refuse, changing nothing, what ``seat`` may not do now."""
+        if (
+            isinstance(action, Play)
+            and self.phase == "play"
+            and not self.asked
+            and seat == self.turn
+            and action.pos in self.hands[seat]
+        ):  # the common case, without listing every legal action
+            if action.card is None:
+                raise HiddenCard("a card is played face up: play 7o@12 (K25)")
+            self._check_flor_hidden(seat, action)
+            return
         legal = self.legal_actions(seat)
         if isinstance(action, Play | Discard | Show):
             concealed = self.conceal(seat, action)
@@ -495,13 +507,13 @@ class TrucoState(GameState):
         gallo's fourth card (K9); the rest is never revealed."""
         m = self.mano()
         for k in range(3 * self.n):
-            self.dealt[(m + k) % self.n].append(DECK.position(k))
+            self.dealt[(m + k) % self.n].append(POSITIONS[k])
         gallo = self.gallo()
         if gallo is not None:
-            self.dealt[gallo].append(DECK.position(9))
+            self.dealt[gallo].append(POSITIONS[9])
         self.hands = [list(d) for d in self.dealt]
         if action.order is not None:
-            self.known = {DECK.position(i): c for i, c in enumerate(action.order)}
+            self.known = dict(zip(POSITIONS, action.order, strict=True))
         if gallo is not None:
             self.phase = "discard"
         else:
@@ -868,7 +880,7 @@ class TrucoState(GameState):
         )
         held["discard"] = (self.discarded,) if self.discarded is not None else ()
         dealt = 3 * self.n + (1 if self.n == 3 else 0)
-        held["stock"] = tuple(DECK.position(i) for i in range(dealt, len(CARDS)))
+        held["stock"] = tuple(POSITIONS[i] for i in range(dealt, len(CARDS)))
         return held
 
     def reveals(self, seat: int, action: Action) -> tuple[Pos, ...]:
