@@ -110,7 +110,8 @@ class TrucoFrontend(Frontend):
             if len(obs.scores) == 3
             else screen._unit_of(obs, info.me) == obs.winner
         )
-        return "you win!" if mine else f"{name} win"
+        verb = "win" if "+" in name else "wins"
+        return "you win!" if mine else f"{name} {verb}"
 
     def end_table(
         self, obs: TrucoObservation, info: TableInfo, width: int

@@ -29,6 +29,21 @@ WORD_KEYS: dict[str, tuple[str, ...]] = {
     "m": ("mazo",),
 }
 CARD_KEYS = tuple("1234")
+# Short labels, so that the key bar fits 80 columns with every key legal at once.
+LABELS = {
+    "no quiero": "no",
+    "quiero retruco": "retruco",
+    "quiero vale cuatro": "vale 4",
+    "vale cuatro": "vale 4",
+    "real envido": "real",
+    "falta envido": "falta",
+    "paso": "pass",
+    "con flor quiero": "quiero",
+    "con flor me achico": "achico",
+    "contraflor": "contra",
+    "contraflor al resto": "resto",
+    "son buenas": "buenas",
+}
 
 HELP = """Truco — the bluffing trick-taking game of the Río de la Plata (40 cards)
 Each hand: three cards each. Win two tricks of three to win the hand; a tied
@@ -163,7 +178,8 @@ def key_hints(obs: TrucoObservation) -> list[str]:
     for key in [*WORD_KEYS, "d", "w"]:
         action = legal_for_key(key, obs)
         if action is not None:
-            hints.append(f"{key} {action if key != 'w' else 'show'}")
+            label = "show" if key == "w" else LABELS.get(str(action), str(action))
+            hints.append(f"{key} {label}")
     return hints
 
 
