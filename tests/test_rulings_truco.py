@@ -572,3 +572,18 @@ def test_K31_options():
         with pytest.raises(ConfigError):
             TrucoGame.from_config(bad)
     assert Pos("spanish40", 3) == parse_action("play @3").pos
+
+
+def test_KD9_a_void_abandons_the_hand_and_the_same_dealer_deals_again():
+    state = dealt({0: "7e 6e 1c", 1: "4o 5c 12b"}, players=2, dealer=1)
+    run(state, "0: envido", "1: quiero", "0: declare 33", "1: son buenas", "0: truco")
+    void = state.void_round()
+    assert str(void) == "void"
+    state.apply(void)
+    assert state.phase == "shuffle" and state.dealer == 1 and state.hand_no == 1
+    assert state.scores == [0, 0] and not state.holders()
+    assert state.next_step() == Shuffle("spanish40", Deal())
+    assert state.void_round() is None
+    refused(state, "void", "KD9")
+    state.apply(Deal(tuple(CARDS)))
+    assert state.mano() == 0 and state.current_seat() == 0

@@ -8,6 +8,7 @@ from trutnet.engine.games.truco.actions import (
     Discard,
     Play,
     Show,
+    Void,
     Word,
     parse_action,
 )
@@ -25,6 +26,7 @@ __all__ = [
     "TrucoGame",
     "TrucoObservation",
     "TrucoState",
+    "Void",
     "Word",
     "parse_action",
 ]

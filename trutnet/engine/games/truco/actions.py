@@ -15,6 +15,7 @@ notation and :func:`parse_action` its exact inverse.
     mazo                          fold (K25)
     play @12 | play 7o@12         a card, face up (K25, K26)
     show @3 @7 | show 1e@3 7e@7   showing (K21)
+    void                          the table voids the hand in progress (KD9)
 
 A position is written ``@index`` in the deck ``spanish40``.
 """
@@ -157,6 +158,18 @@ class Show(Action):
         return tuple(p for p, _ in self.cards)
 
 
+@dataclass(frozen=True, slots=True)
+class Void(Action):
+    """Administrative: the table voids the hand in progress when a newcomer takes a
+    stalled seat (KD9). No seat chooses it."""
+
+    def __str__(self) -> str:
+        return "void"
+
+    def public(self) -> Void:
+        return self
+
+
 def parse_action(text: str) -> Action:
     if not isinstance(text, str) or not text or text != text.strip() or "  " in text:
         raise NotationError(f"bad action {text!r}")
@@ -164,6 +177,8 @@ def parse_action(text: str) -> Action:
         raise NotationError("action too long")
     if text in WORDS:
         return Word(text)
+    if text == "void":
+        return Void()
     verb, *args = text.split(" ")
     if verb == "dealer" and len(args) == 1 and args[0] in tuple("01234567"):
         return Dealer(int(args[0]))

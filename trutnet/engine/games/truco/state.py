@@ -30,6 +30,7 @@ from trutnet.engine.games.truco.actions import (
     Discard,
     Play,
     Show,
+    Void,
     Word,
     parse_action,
 )
@@ -370,7 +371,11 @@ class TrucoState(GameState):
         if self.phase == "over":
             raise IllegalAction("K30", "the match is over")
         seat = self.current_seat()
-        if seat == CHANCE:
+        if isinstance(action, Void):
+            if self.phase in ("draw", "shuffle"):
+                raise IllegalAction("KD9", "only a hand in progress can be voided")
+            self._void()
+        elif seat == CHANCE:
             self._chance(action)
         else:
             assert seat is not None
@@ -501,6 +506,17 @@ class TrucoState(GameState):
         self.known = {}
         self._new_segment([])
         self.phase = "shuffle"
+
+    def void_round(self) -> Action | None:
+        """KD9: the hand in progress is abandoned, unscored (duels already scored
+        stand); the same dealer deals again."""
+        return None if self.phase in ("draw", "shuffle", "over") else Void()
+
+    def _void(self) -> None:
+        self.dealer = (self.dealer - 1) % self.n  # _next_hand passes the deal on
+        self.chico_hand -= 1
+        self.segments = []
+        self._next_hand()
 
     def _deal(self, action: Deal) -> None:
         """K8: position k to seat (m + k) mod n; with 3 players position 9 is the
