@@ -182,7 +182,10 @@ def test_K12_pica_pica_duels_pairs_order_and_falta_of_six():
     eight._start_segments()
     assert sorted(map(sorted, [eight.seg, *eight.segments])) == [[0, 3], [1, 6], [2, 5], [4, 7]]
     assert eight.seg[0] == 1  # the duel whose mano comes first from mano 1
-    assert state.resto() == 6
+    assert state.falta() == 6 and state.resto() == 6
+    state.scores = [27, 3]
+    assert state.falta() == 6 and state.resto() == 3  # at most 6 (K12)
+    state.scores = [0, 0]
     run(
         state,
         "0: falta envido",

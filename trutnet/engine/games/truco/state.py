@@ -169,9 +169,14 @@ class TrucoState(GameState):
     def in_duel(self) -> bool:
         return len(self.seg) == 2 and self.n > 2
 
-    def resto(self) -> int:
-        """K18, K12: what the leading side lacks to 30 (6 in a duel)."""
+    def falta(self) -> int:
+        """K18, K12: what the leading side lacks to 30; 6 in a duel."""
         return 6 if self.in_duel() else CHICO - max(self.scores)
+
+    def resto(self) -> int:
+        """K17, K12: the resto of a contraflor al resto; at most 6 in a duel."""
+        lacks = CHICO - max(self.scores)
+        return min(6, lacks) if self.in_duel() else lacks
 
     # ---------------------------------------------------------------- interface
 
@@ -682,7 +687,7 @@ class TrucoState(GameState):
             self._envido_settled()
             return
         if "falta envido" in chain:
-            self.envido_points = CHICO if self._game.falta_wins_chico else self.resto()
+            self.envido_points = CHICO if self._game.falta_wins_chico else self.falta()
         else:
             self.envido_points = sum(QUIERO_POINTS[b] for b in chain)
         self._start_declarations("envido", self.seg)
