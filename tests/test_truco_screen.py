@@ -1,8 +1,9 @@
 """Truco's table screen, read as text: a whole match with full crypto (in memory),
-seat 0 played by keys on the client's screen and seat 1 by the heuristic bot. Every
-screen fits 80x24, the key bar shows only keys that do something now (each one a
-legal action), the score reads in malas and buenas, cards carry their Spanish suit,
-and the help page is Truco's."""
+seat 0 played by keys on the client's screen, seat 1 by the heuristic bot, a
+spectator watching. Every screen fits 80x24, the key bar shows only keys that do
+something now (each one a legal action), the score reads in malas and buenas, cards
+carry their Spanish suit, the help page is Truco's, and the spectator never sees a
+hand."""
 
 from __future__ import annotations
 
@@ -26,9 +27,10 @@ def rows_of(ui) -> list[str]:
 
 
 def test_a_whole_match_played_by_keys():
-    from trutnet.client.app import TableApp
+    from trutnet.client.app import TableApp, WatchApp
+    from trutnet.crypto import Identity, SeededRandom
     from trutnet.net.memory import MemoryTable, make_table, step, table_nonce
-    from trutnet.protocol.spectator import Watchers
+    from trutnet.protocol.spectator import Spectator, Watchers
 
     table_id, identities, peers = make_table(2, "truco-screen")
     table = MemoryTable(peers, identities=identities)
@@ -40,6 +42,18 @@ def test_a_whole_match_played_by_keys():
     player = TableApp("memory", 2, output=DummyOutput(), game="truco", about="Truco, 2 players")
     player.seat = SimpleNamespace(peer=peers[0], identity=identities[0], store=None, pending=None)
     player.runtime = runtime  # type: ignore[assignment]
+    spectator = Spectator(table_id)
+    watching = WatchApp("memory", output=DummyOutput())
+    eve = Identity.generate(SeededRandom("eve"))
+    watching.seat = SimpleNamespace(peer=spectator, identity=eve, store=None, pending=None)
+    watching.runtime = runtime  # type: ignore[assignment]
+    send = table.broadcast
+
+    def broadcast(wire: bytes) -> None:
+        send(wire)
+        spectator.receive(wire)
+
+    table.broadcast = broadcast  # type: ignore[method-assign]
     game = TrucoGame(players=2, chicos=1)
     table.broadcast(
         peers[0].open_table(
@@ -51,6 +65,8 @@ def test_a_whole_match_played_by_keys():
     keys_used: set[str] = set()
     while True:
         rows = rows_of(player)
+        watched = "\n".join(rows_of(watching))
+        assert "Your cards" not in watched and "(envido " not in watched
         obs = player.observation()
         if obs is None or obs.to_act is None:
             if obs is not None:
@@ -91,6 +107,9 @@ def test_a_whole_match_played_by_keys():
     assert len(keys_used) >= 3
     end = rows_of(player)
     assert end[0].startswith(" Game over — ") and " Final score:" in end
+    assert rows_of(watching)[0].startswith(" Game over — ")
+    watching.help = True
+    assert rows_of(watching)[0].startswith("Truco — you are watching")
     player.help = True
     assert rows_of(player)[0].startswith("Truco — the bluffing trick-taking game")
     player.help = False
