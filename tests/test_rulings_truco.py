@@ -355,9 +355,22 @@ def test_K20_declarations_strictly_greater_buenas_and_skips():
     refused(state, "declare 40", "K20")
     assert words(state) == {"declare 29", "son buenas"}
     run(state, "3: declare 29")
-    # One pass in order from the mano, as K20 reads: seat 2 was skipped while its side
-    # held the best, and is not asked again (its 33 stays unsaid; see the report).
+    # One pass in order from the mano: seat 2 was skipped at its turn, while its side
+    # held the best, and is not asked again (its 33 stays unsaid; see KD2).
     assert state.phase == "play" and state.envido_pts == [1, 2] and state.envido_winner == 3
+
+
+def test_K20_a_seat_is_skipped_only_if_its_side_holds_the_best_at_its_turn():
+    state = dealt(
+        {0: "7e 1e 12c", 1: "4o 6o 12b", 2: "6c 7c 1b", 3: "3e 4e 5b"}, players=4, dealer=3
+    )
+    run(state, "0: envido", "1: quiero", "0: declare 28", "1: declare 30")
+    assert state.current_seat() == 2  # side 0 no longer holds the best: seat 2 declares
+    assert words(state) == {"declare 33", "son buenas"}
+    run(state, "2: declare 33")
+    assert state.current_seat() == 3 and words(state) == {"son buenas"}
+    run(state, "3: son buenas")
+    assert state.envido_pts == [0, 2] and state.envido_winner == 2
 
 
 # ------------------------------------------------------------------ showing

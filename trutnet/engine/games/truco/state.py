@@ -638,7 +638,8 @@ class TrucoState(GameState):
             self.declared.append([seat, -1])
         assert self.best is not None
         best_side = self.side(self.best[1])
-        self.decl_queue = [s for s in self.decl_queue if self.side(s) != best_side]
+        while self.decl_queue and self.side(self.decl_queue[0]) == best_side:
+            self.decl_queue.pop(0)  # its side holds the best: skipped, at its turn
         if self.decl_queue:
             return
         _, winner = self.best
