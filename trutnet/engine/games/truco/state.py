@@ -10,16 +10,19 @@ Hidden cards as in Trut: the public state holds positions, and identities only o
 face up; ``known`` (private, never hashed) holds what this replica was shown.
 :meth:`apply` checks an action against the legal ones before changing anything, so
 a refusal (``IllegalAction`` naming its ruling) changes nothing.
+
+The words of a hand (flor, envido, declarations, truco, mazo) are in :mod:`.bets`,
+the hidden-information description and the views in :mod:`.description`: mixins of
+the one :class:`TrucoState`.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
 from itertools import combinations
 from typing import Any
 
-from trutnet.engine.api import CHANCE, Action, GameState
+from trutnet.engine.api import CHANCE, Action
 from trutnet.engine.errors import HiddenCard, IllegalAction
 from trutnet.engine.games.truco.actions import (
     ENVIDO_BETS,
@@ -34,10 +37,9 @@ from trutnet.engine.games.truco.actions import (
     Word,
     parse_action,
 )
+from trutnet.engine.games.truco.bets import CHICO, TrucoBets
 from trutnet.engine.games.truco.cards import (
     CARDS,
-    DECK,
-    DECK_NAME,
     ENVIDO_VALUES,
     FLOR_VALUES,
     LEVEL,
@@ -48,26 +50,16 @@ from trutnet.engine.games.truco.cards import (
     suit,
     value,
 )
+from trutnet.engine.games.truco.description import TrucoDescription
 from trutnet.engine.games.truco.game import TrucoGame
-from trutnet.engine.games.truco.observation import TrucoObservation
-from trutnet.engine.hidden import Holder, JointRandom, Pos, Shuffle, Step
+from trutnet.engine.hidden import Pos
 
-CHICO = 30  # K30
 PARDA = -1  # a trick result: a parda (K26)
 CHANCE_PHASES = ("draw", "shuffle")
-QUIERO_POINTS = {"envido": 2, "real envido": 3}  # K18
 RAISES = {"truco": "quiero retruco", "retruco": "quiero vale cuatro"}
 
 
-def envido_refused(chain: list[str]) -> int:
-    """K18: refused, the points accepted before the last bet, at least 1."""
-    before = chain[:-1]
-    if not before:
-        return 1
-    return sum(QUIERO_POINTS[b] for b in before)
-
-
-class TrucoState(GameState):
+class TrucoState(TrucoBets, TrucoDescription):
     def __init__(self, game: TrucoGame) -> None:
         self._game = game
         self.n = game.players
@@ -571,164 +563,6 @@ class TrucoState(GameState):
         self._new_segment(self.segments.pop(0))
         self.phase = "flor" if self._game.flor else "play"
 
-    # ------------------------------------------------------------ flor
-
-    def _flor_round_over(self) -> None:
-        """K16, K17: one side alone scores 3 per flor; both sides bet."""
-        flores = [s for s in self.seg if self.flor_said.get(s)]
-        self.phase = "play"
-        if not flores:
-            return
-        sides = {self.side(s) for s in flores}
-        if len(sides) == 1:
-            self.flor_pts = [[self.side(flores[0]), 3 * len(flores)]]
-            self._maybe_end_early()
-            return
-        self.phase, self.flor_stage = "florbet", "B"
-        self.asked = self._others(flores[0], flores)
-
-    def _flores(self) -> list[int]:
-        return [s for s in self.seg if self.flor_said.get(s)]
-
-    def _flor_answer(self, seat: int, word: str) -> None:
-        self.calls.append([seat, word])
-        if word == "paso":
-            self.asked.pop(0)
-            return
-        flores = self._flores()
-        side = self.side(seat)
-        three_f = 3 * len(flores)
-        if word == "con flor me achico":
-            if self.flor_stage == "B":  # A scores 3 per A flor
-                other = 1 - side
-                self.flor_pts = [[other, 3 * sum(1 for s in flores if self.side(s) == other)]]
-            else:
-                self.flor_pts = [[1 - side, three_f]]
-            self.asked = []
-            self.phase = "play"
-            self._maybe_end_early()
-            return
-        if word == "con flor quiero":
-            amount = three_f + (self.resto() if self.flor_stage == "resto" else 0)
-            self.asked = []
-            self._start_declarations("flor", flores)
-            self.flor_amount = amount
-            return
-        if word == "contraflor":
-            self.flor_stage = "contra"
-        else:  # contraflor al resto
-            self.flor_stage, self.flor_resto_side = "resto", side
-        self.asked = self._others(seat, flores)
-
-    # ------------------------------------------------------------ declarations
-
-    def _start_declarations(self, kind: str, seats: list[int]) -> None:
-        self.phase, self.decl_kind = "declare", kind
-        self.decl_queue = [s for s in seats if s not in self.folded]
-        self.declared, self.best = [], None
-
-    def _declare(self, seat: int, action: Action) -> None:
-        """K20: declare a strictly greater value, or son buenas; a seat whose side
-        holds the best is skipped; the first from the mano wins ties."""
-        self.decl_queue.pop(0)
-        if isinstance(action, Declare):
-            self.best = [action.value, seat]
-            self.declared.append([seat, action.value])
-        else:
-            self.declared.append([seat, -1])
-        assert self.best is not None
-        best_side = self.side(self.best[1])
-        while self.decl_queue and self.side(self.decl_queue[0]) == best_side:
-            self.decl_queue.pop(0)  # its side holds the best: skipped, at its turn
-        if self.decl_queue:
-            return
-        _, winner = self.best
-        side = self.side(winner)
-        if self.decl_kind == "flor":
-            self.flor_pts, self.flor_winner = [[side, self.flor_amount]], winner
-            self.phase = "play"
-            self._maybe_end_early()
-            return
-        self.envido_pts, self.envido_winner = [side, self.envido_points], winner
-        self._envido_settled()
-
-    # ------------------------------------------------------------ calls
-
-    def _word(self, seat: int, word: str) -> None:
-        self.calls.append([seat, word])
-        if word == "paso":
-            self.asked.pop(0)
-        elif self.envido_bettor is not None:
-            self._envido_answer(seat, word)
-        elif word in ENVIDO_BETS:
-            self._envido_bet(seat, word)  # opens it (K19, K24)
-        elif self.truco_call is not None:
-            self._truco_answer(seat, word)
-        elif word in TRUCO_CALLS:
-            self._truco_call(seat, TRUCO_CALLS[word])
-        else:
-            assert word == "mazo"
-            self._mazo(seat)
-
-    def _envido_bet(self, seat: int, word: str) -> None:
-        self.envido_chain.append(word)
-        self.envido_bettor = seat
-        self.asked = self._others(seat)
-
-    def _envido_answer(self, seat: int, word: str) -> None:
-        if word in ENVIDO_BETS:
-            self._envido_bet(seat, word)
-            return
-        chain = self.envido_chain
-        bettor = self.envido_bettor
-        assert bettor is not None
-        self.envido_bettor, self.asked = None, []
-        if word == "no quiero":
-            self.envido_pts = [self.side(bettor), envido_refused(chain)]
-            self._envido_settled()
-            return
-        if "falta envido" in chain:
-            self.envido_points = CHICO if self._game.falta_wins_chico else self.falta()
-        else:
-            self.envido_points = sum(QUIERO_POINTS[b] for b in chain)
-        self._start_declarations("envido", self.seg)
-
-    def _envido_settled(self) -> None:
-        """After the envido: end the hand if a side reached 30 (K28), else answer the
-        waiting truco call, asked again from after its caller (K24)."""
-        self.phase = "play"
-        if self._maybe_end_early():
-            return
-        if self.truco_call is not None:
-            self.asked = self._others(self.truco_call[1])
-
-    def _truco_call(self, seat: int, step: int) -> None:
-        self.truco_called = True
-        self.truco_call = [step, seat]
-        self.asked = self._others(seat)
-
-    def _truco_answer(self, seat: int, word: str) -> None:
-        assert self.truco_call is not None
-        step, caller = self.truco_call
-        self.truco_call, self.asked = None, []
-        if word == "no quiero":  # K22: the caller's side scores the step below
-            self.truco_pts = [self.side(caller), step - 1]
-            self._end_segment()
-            return
-        self.truco_level, self.truco_owner = step, self.side(seat)
-        if word != "quiero":  # K23: quiero and the next step in one action
-            self._truco_call(seat, step + 1)
-
-    def _mazo(self, seat: int) -> None:
-        """K25: fold; the side's last seat to fold ends the hand."""
-        self.folded.append(seat)
-        side = self.side(seat)
-        if all(s in self.folded for s in self.seg if self.side(s) == side):
-            self.truco_pts = [1 - side, self.truco_level]
-            self._end_segment()
-            return
-        self._after_card(seat)
-
     # ------------------------------------------------------------ tricks
 
     def _play(self, seat: int, action: Play) -> None:
@@ -871,154 +705,3 @@ class TrucoState(GameState):
         if self._game.rotating:
             return self.order_from(self.mano(), [0, 1, 2])
         return sorted(range(len(self.scores)), key=lambda u: u != self.side(self.mano()))
-
-    # ---------------------------------------------------------------- hidden information
-
-    def next_step(self) -> Step | None:
-        if self.phase == "over":
-            return None
-        if self.phase == "draw":  # K7
-            return JointRandom("first-dealer", tuple(Dealer(s) for s in range(self.n)))
-        if self.phase == "shuffle":  # K8
-            return Shuffle(DECK_NAME, Deal())
-        return super().next_step()
-
-    def sight(self) -> Mapping[int, frozenset[Pos]]:
-        """K8, K15: a seat sees its own dealt cards, nothing of a partner's."""
-        if self.phase in ("over", "draw", "shuffle"):
-            return {}
-        sight = {s: frozenset(self.dealt[s]) for s in range(self.n)}
-        gallo = self.gallo()
-        if gallo is not None and self.discarded is not None:
-            sight[gallo] = sight[gallo] | {self.discarded}
-        return sight
-
-    def holders(self) -> Mapping[Holder, tuple[Pos, ...]]:
-        if self.phase in ("over", "draw", "shuffle"):
-            return {}
-        held: dict[Holder, tuple[Pos, ...]] = {s: tuple(self.hands[s]) for s in range(self.n)}
-        held["table"] = tuple(
-            sorted(p for p in self.face_up if all(p not in h for h in self.hands))
-        )
-        held["discard"] = (self.discarded,) if self.discarded is not None else ()
-        dealt = 3 * self.n + (1 if self.n == 3 else 0)
-        held["stock"] = tuple(POSITIONS[i] for i in range(dealt, len(CARDS)))
-        return held
-
-    def reveals(self, seat: int, action: Action) -> tuple[Pos, ...]:
-        if isinstance(action, Play):
-            if seat != self.current_seat() or action.pos not in self.hands[seat]:
-                raise IllegalAction(
-                    "K26", f"@{action.pos.index} is not a card seat {seat} may play now"
-                )
-            return (action.pos,)
-        if isinstance(action, Show):
-            if self.phase != "show" or seat != self.current_seat():
-                raise IllegalAction("K21", f"seat {seat} has nothing to show now")
-            options = {s.positions for s in self._shows(seat) if isinstance(s, Show)}
-            if action.positions not in options:
-                raise IllegalAction("K21", f"{action} does not name cards that can prove it")
-            return tuple(p for p in action.positions if p not in self.face_up)
-        return ()
-
-    def conceal(self, seat: int, action: Action) -> Action:
-        if isinstance(action, Play):
-            return Play(action.pos)
-        if isinstance(action, Discard):
-            return Discard(action.pos)
-        if isinstance(action, Show):
-            return Show(tuple((p, None) for p in action.positions))
-        return action
-
-    def identify(self, action: Action, cards: Mapping[Pos, str]) -> Action:
-        if isinstance(action, Play):
-            return Play(action.pos, cards.get(action.pos, action.card))
-        if isinstance(action, Show):
-            return Show(tuple((p, cards.get(p, self.face_up.get(p, c))) for p, c in action.cards))
-        return action
-
-    def see(self, pos: Pos, card: str) -> None:
-        if pos.deck != DECK_NAME or pos.index >= len(CARDS) or card not in DECK.cards:
-            raise IllegalAction("K2", f"{pos} cannot hold {card!r}")
-        if self.known.get(pos, card) != card:
-            raise IllegalAction("K2", f"{pos} is already known as {self.known[pos]}")
-        self.known[pos] = card
-
-    def identity_of(self, pos: Pos) -> str | None:
-        return self.known.get(pos)
-
-    # ---------------------------------------------------------------- views
-
-    def public_state(self) -> dict[str, Any]:
-        return {
-            "game": "truco",
-            "config": self._game.config_dict(),
-            "phase": self.phase,
-            "to_act": self.current_seat(),
-            "dealer": self.dealer,
-            "hand": self.hand_no,
-            "chico_hand": self.chico_hand,
-            "scores": list(self.scores),
-            "chicos": list(self.chicos),
-            "winner": self.winner,
-            "hands": [[p.index for p in h] for h in self.hands],
-            "dealt": [[p.index for p in h] for h in self.dealt],
-            "discarded": None if self.discarded is None else self.discarded.index,
-            "face_up": sorted([p.index, c] for p, c in self.face_up.items()),
-            "segments": [list(s) for s in self.segments],
-            "pica": self.pica,
-            "seg": list(self.seg),
-            "folded": list(self.folded),
-            "tricks": [[[s, p.index, c] for s, p, c in t] for t in self.tricks],
-            "results": list(self.results),
-            "turn": self.turn,
-            "truco": [self.truco_level, self.truco_owner, self.truco_called, self.truco_call],
-            "envido": [list(self.envido_chain), self.envido_bettor, self.envido_points],
-            "asked": list(self.asked),
-            "flor": [
-                sorted([s, f] for s, f in self.flor_said.items()),
-                self.flor_stage,
-                self.flor_resto_side,
-                self.flor_amount,
-            ],
-            "declare": [
-                self.decl_kind,
-                list(self.decl_queue),
-                [list(d) for d in self.declared],
-                self.best,
-            ],
-            "points": [self.flor_pts, self.envido_pts, self.truco_pts, self.last_scored],
-            "provers": [list(p) for p in self.provers],
-        }
-
-    def observation(self, seat: int) -> TrucoObservation:
-        if not 0 <= seat < self.n:
-            raise IllegalAction("K6", f"no seat {seat}")
-        return TrucoObservation(
-            seat=seat,
-            phase=self.phase,
-            to_act=self.current_seat(),
-            legal=tuple(self.legal_actions(seat)),
-            players=self.n,
-            sides=tuple(self.side(s) for s in range(self.n)),
-            dealer=self.dealer,
-            mano=self.mano(),
-            hand_no=self.hand_no,
-            scores=tuple(self.scores),
-            chicos=tuple(self.chicos),
-            winner=self.winner,
-            seg=tuple(self.seg),
-            pica=self.pica,
-            folded=tuple(self.folded),
-            hand=tuple((p, self.known.get(p)) for p in self.hands[seat]),
-            kept=tuple((p, self.known.get(p)) for p in self.dealt[seat]),
-            tricks=tuple(tuple((s, c) for s, _, c in t) for t in self.tricks),
-            results=tuple(self.results),
-            truco_level=self.truco_level,
-            truco_call=None if self.truco_call is None else tuple(self.truco_call),
-            envido_chain=tuple(self.envido_chain),
-            envido_waiting=self.envido_bettor is not None,
-            declared=tuple((s, v) for s, v in self.declared),
-            calls=tuple((s, w) for s, w in self.calls),
-            last_scored=tuple((s, p) for s, p in self.last_scored),
-        )
