@@ -603,3 +603,16 @@ def test_KD9_a_void_abandons_the_hand_and_the_same_dealer_deals_again():
     refused(state, "void", "KD9")
     state.apply(Deal(tuple(CARDS)))
     assert state.mano() == 0 and state.current_seat() == 0
+
+
+def test_K21_a_false_flor_is_refused_at_the_show():
+    full = dealt({0: "1e 2e 3o", 1: "4o 5c 12b"}, players=2, dealer=1, flor=True)
+    replica = hidden_replica(full, 1)  # cannot tell that seat 0 has no flor
+    run(replica, "0: flor", "1: no flor")
+    assert replica.flor_pts == [[0, 3]]
+    run(replica, "0: mazo")
+    assert replica.phase == "show" and replica.provers == [[0, "flor", -1]]
+    written = Show(tuple((p, None) for p in sorted(full.dealt[0])))
+    assert replica.reveals(0, written) == tuple(sorted(full.dealt[0]))
+    shown = replica.identify(written, {p: full.known[p] for p in full.dealt[0]})
+    refused(replica, str(shown), "K21")
