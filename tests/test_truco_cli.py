@@ -46,3 +46,27 @@ def test_bench_engine_json():
     assert code == 0, err
     figures = json.loads(out)
     assert figures["game"] == "truco" and figures["hands_per_s_4p"] > 0
+
+
+def test_option_sets_the_other_keys_of_the_configuration():
+    code, out, err = run(
+        "selfplay", "--game", "truco", "--players", "3", "--option", "gallo=rotating",
+        "--option", "flor=on", "--option", "chicos=1", "--games", "1", "--seed", "7", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    summary = json.loads(out.splitlines()[-1])
+    assert (summary["gallo"], summary["flor"], summary["chicos"]) == ("rotating", True, 1)
+    assert summary["teams"] == [[0], [1], [2]]  # K9: every seat keeps its own score
+
+
+@pytest.mark.parametrize(
+    ("option", "says"),
+    [
+        ("colour=red", "--option colour=red: give KEY=VALUE, KEY one of: chicos, falta_wins_chico"),
+        ("chicos=2", "--option: chicos is one of (3, 1)"),
+        ("gallo=rotating", "--option gallo=rotating: give KEY=VALUE"),  # 4 players: no gallo
+    ],
+)
+def test_a_bad_option_is_refused_in_one_line(option, says):
+    code, out, err = run("selfplay", "--game", "truco", "--option", option)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and says in err, err
