@@ -137,7 +137,7 @@ def test_bench_crypto_json_has_every_row_and_figure():
     assert result.returncode == 0, result.stderr
     rows = json.loads(result.stdout)["rows"]
     assert {(r["cards"], r["seats"]) for r in rows} == {
-        (c, s) for c in (32, 40) for s in (2, 3, 4, 6)
+        (c, s) for c in (32, 40) for s in (2, 3, 4, 6, 8)
     }
     for row in rows:
         for key in (

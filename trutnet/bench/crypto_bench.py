@@ -34,7 +34,7 @@ from trutnet.crypto import (
 )
 
 DECKS = (("french32", 32), ("spanish40", 40))
-SEATS = (2, 3, 4, 6)
+SEATS = (2, 3, 4, 6, 8)  # 8: Truco (K5)
 SEALED = (1, 3, 6)  # positions per sealed batch: a card, a hand, a Falcon's two partners
 
 

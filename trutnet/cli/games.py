@@ -1,6 +1,6 @@
 """Which game a command line asks for: ``--game NAME``, the game options that only some
-games take (``--players``, ``--variant``, ``--sum-on-patte``), and the bots each game
-has.
+games take (``--players``, ``--variant``, ``--sum-on-patte``, and ``--option KEY=VALUE``
+for any other key of a game's configuration), and the bots each game has.
 
 A game is built through the engine's registry (:func:`trutnet.engine.make_game`),
 after the plugins are loaded (:mod:`trutnet.plugins`): this module names no game but
@@ -112,7 +112,27 @@ def game_of(args: argparse.Namespace) -> Game:
                 raise ChoiceError(f"{flag}: {exc}") from None
             raise ChoiceError(f"{flag}: invalid choice {value!r}: {exc}") from None
         config[key] = value
-    return make_game(name, config)
+    given_options = getattr(args, "option", None) or []
+    if given_options:  # the options this configuration takes (gallo: 3 players...)
+        config.update(_options(given_options, make_game(name, config).config_dict()))
+    try:
+        return make_game(name, config)
+    except ConfigError as exc:
+        raise ChoiceError(f"--option: {exc}") from None
+
+
+def _options(given: list[str], takes: dict[str, Any]) -> dict[str, Any]:
+    """``--option KEY=VALUE`` (repeatable): any option of the game's configuration
+    (``on``/``off`` are true/false, digits a number); one it does not take is refused."""
+    options: dict[str, Any] = {}
+    for text in given:
+        key, eq, raw = text.partition("=")
+        if not eq or key not in takes:
+            known = ", ".join(sorted(takes)) or "none"
+            raise ChoiceError(f"--option {text}: give KEY=VALUE, KEY one of: {known}")
+        value: Any = {"on": True, "true": True, "off": False, "false": False}.get(raw, raw)
+        options[key] = int(raw) if raw.isdigit() and raw.isascii() else value
+    return options
 
 
 def bot_of(game: Game, kind: str | None) -> str:

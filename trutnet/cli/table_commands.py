@@ -1011,6 +1011,14 @@ def game_options(p: argparse.ArgumentParser, players: int) -> None:
         flag=True,
         help="Trut, 6 players: a patté trick goes to the larger sum of values (T21)",
     )
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="any other option of the game's configuration, repeatable (Truco: "
+        "flor=on, gallo=rotating, chicos=1...); on/off are true/false, digits a number",
+    )
 
 
 def _players(text: str) -> int:

@@ -1,0 +1,72 @@
+"""Truco on the command line: ``selfplay --game truco`` for every player count, a
+saved 4-player match over the memory transport (full crypto) that ``trutnet verify``
+accepts, and ``bench engine --game truco --json``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from .test_game_cli import run
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6, 8])
+def test_selfplay_every_player_count(players):
+    code, out, err = run(
+        "selfplay", "--game", "truco", "--players", str(players), "--games", "3", "--seed", "7",
+        "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    summary = json.loads(out.splitlines()[-1])
+    assert summary["game"] == "truco" and summary["players"] == players
+    assert summary["games"] == 3 and sum(summary["wins"]) == 3
+
+
+def test_players_5_is_refused_in_one_line():
+    code, out, err = run("selfplay", "--game", "truco", "--players", "5")
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and "players" in err
+
+
+def test_a_saved_memory_match_passes_verify(tmp_path):
+    code, out, err = run(
+        "selfplay", "--game", "truco", "--players", "4", "--games", "1", "--seed", "7",
+        "--transport", "memory", "--save", str(tmp_path), timeout=300,
+    )  # fmt: skip
+    assert code == 0, err
+    saved = sorted(tmp_path.glob("*.json"))
+    assert len(saved) == 4
+    code, out, err = run("verify", str(saved[0]))
+    assert code == 0, err
+    assert "OK: the transcript is valid" in out and "chicos [" in out
+
+
+def test_bench_engine_json():
+    code, out, err = run("bench", "engine", "--game", "truco", "--games", "20", "--json")
+    assert code == 0, err
+    figures = json.loads(out)
+    assert figures["game"] == "truco" and figures["hands_per_s_4p"] > 0
+
+
+def test_option_sets_the_other_keys_of_the_configuration():
+    code, out, err = run(
+        "selfplay", "--game", "truco", "--players", "3", "--option", "gallo=rotating",
+        "--option", "flor=on", "--option", "chicos=1", "--games", "1", "--seed", "7", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    summary = json.loads(out.splitlines()[-1])
+    assert (summary["gallo"], summary["flor"], summary["chicos"]) == ("rotating", True, 1)
+    assert summary["teams"] == [[0], [1], [2]]  # K9: every seat keeps its own score
+
+
+@pytest.mark.parametrize(
+    ("option", "says"),
+    [
+        ("colour=red", "--option colour=red: give KEY=VALUE, KEY one of: chicos, falta_wins_chico"),
+        ("chicos=2", "--option: chicos is one of (3, 1)"),
+        ("gallo=rotating", "--option gallo=rotating: give KEY=VALUE"),  # 4 players: no gallo
+    ],
+)
+def test_a_bad_option_is_refused_in_one_line(option, says):
+    code, out, err = run("selfplay", "--game", "truco", "--option", option)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1 and says in err, err

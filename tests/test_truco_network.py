@@ -1,0 +1,28 @@
+"""Truco over the real broker: four peer processes (a host and three joiners, each
+with its heuristic bot) play a whole match with full crypto, and agree on it."""
+
+from __future__ import annotations
+
+import pytest
+
+from trutnet.net.broker import EmbeddedBroker
+
+from .network_helpers import result_of, start_table
+
+
+@pytest.fixture
+def embedded(broker_kind):
+    broker = EmbeddedBroker()
+    assert broker.kind == broker_kind
+    endpoint = broker.start()
+    yield endpoint.url
+    broker.stop()
+
+
+def test_four_processes_play_a_whole_truco_match_over_the_embedded_broker(embedded, tmp_path):
+    _, procs = start_table(embedded, 4, tmp_path, "net-truco", extra=["--game", "truco"])
+    results = [result_of(p) for p in procs]
+    assert len({r["state_hash"] for r in results}) == 1
+    assert all(r["halted"] is None for r in results)
+    assert sorted(s for r in results for s in r["seats"]) == list(range(4))
+    assert results[0]["winner"] in (0, 1) and results[0]["hands"] >= 2

@@ -1,0 +1,68 @@
+"""Truco's cards (rulings K2-K4): the 40-card Spanish deck and its notation, the
+trick strength of each card, and the envido and flor values of a hand.
+
+A card is rank then suit letter, lowercase: ``1e``, ``7o``, ``12c``, ``10b`` (K2);
+these 40 strings are the only accepted forms. The deck's encoding order (a card's
+index, ``docs/protocol.md``) is suit by suit (e, b, o, c), ranks 1-7, 10, 11, 12.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from trutnet.engine.hidden import Deck
+
+SUITS = ("e", "b", "o", "c")  # espada, basto, oro, copa (K2)
+SUIT_NAMES = {"e": "espadas", "b": "bastos", "o": "oros", "c": "copas"}
+RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
+CARDS = tuple(f"{r}{s}" for s in SUITS for r in RANKS)
+DECK_NAME = "spanish40"
+DECK = Deck(DECK_NAME, CARDS)
+CARD_SET = frozenset(CARDS)
+POSITIONS = tuple(DECK.position(i) for i in range(len(CARDS)))  # spanish40@0 .. @39
+
+# K3: trick strength, 13 = highest (1e) .. 0 = lowest (4s); one level ties.
+_LEVEL_OF_RANK = {3: 9, 2: 8, 12: 6, 11: 5, 10: 4, 6: 2, 5: 1, 4: 0}
+_BRAVAS = {"1e": 13, "1b": 12, "7e": 11, "7o": 10, "1o": 7, "1c": 7, "7c": 3, "7b": 3}
+LEVEL = {c: _BRAVAS.get(c, _LEVEL_OF_RANK.get(int(c[:-1]), -1)) for c in CARDS}
+
+
+def rank(card: str) -> int:
+    return int(card[:-1])
+
+
+def suit(card: str) -> str:
+    return card[-1]
+
+
+def value(card: str) -> int:
+    """K4: a card's envido value: its number for 1-7, 0 for 10, 11, 12."""
+    r = rank(card)
+    return r if r <= 7 else 0
+
+
+def envido(cards: Iterable[str]) -> int:
+    """K4: 20 + the two highest values of a suit held at least twice, else the
+    highest single value (0-7 or 20-33)."""
+    cards = list(cards)
+    best = max((value(c) for c in cards), default=0)
+    for s in SUITS:
+        values = sorted((value(c) for c in cards if suit(c) == s), reverse=True)
+        if len(values) >= 2:
+            best = max(best, 20 + values[0] + values[1])
+    return best
+
+
+def is_flor(cards: Iterable[str]) -> bool:
+    """K4: three cards of one suit."""
+    cards = list(cards)
+    return len(cards) == 3 and len({suit(c) for c in cards}) == 1
+
+
+def flor(cards: Iterable[str]) -> int:
+    """K4: a flor's value, 20 + the three values (20-38)."""
+    return 20 + sum(value(c) for c in cards)
+
+
+ENVIDO_VALUES = tuple(range(0, 8)) + tuple(range(20, 34))  # K20
+FLOR_VALUES = tuple(range(20, 39))  # K20

@@ -1,0 +1,91 @@
+"""A Truco bot that plays from its own observation, aware of envido and card strength.
+
+* Envido: opens or raises with a strong envido (27 and up), accepts from 25 and up,
+  declares whenever it may (a weak number is left as *son buenas*), and bets falta
+  envido only with 31 or more.
+* Truco: calls or raises when its cards are strong for the tricks still to play
+  (strength from K3's levels), accepts when it holds at least one good card or has
+  already won a trick, refuses otherwise; never goes to the mazo unless refusing is
+  impossible and its hand is hopeless.
+* Tricks: wins a trick with its cheapest card that beats the table, lets a partner's
+  winning card stand with its lowest, and throws its lowest when it cannot win.
+"""
+
+from __future__ import annotations
+
+import random
+
+from trutnet.engine.api import Action
+from trutnet.engine.games.truco.actions import Declare, Play, Show, Word
+from trutnet.engine.games.truco.cards import LEVEL, envido
+from trutnet.engine.games.truco.observation import TrucoObservation
+
+STRONG = 9  # a 3 or better (K3)
+
+
+def _level(card: str | None) -> int:
+    return LEVEL.get(card or "", 0)
+
+
+class HeuristicBot:
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, obs: TrucoObservation) -> Action:
+        legal = list(obs.legal)
+        words = {str(a) for a in legal if isinstance(a, Word)}
+        cards = [c for _, c in obs.kept if c is not None]
+        env = envido(cards) if len(cards) == 3 else 0
+        in_hand = [c for _, c in obs.hand if c is not None]
+        strength = sorted((_level(c) for c in in_hand), reverse=True)
+        won = sum(1 for r in obs.results if r == obs.sides[obs.seat])
+        good = sum(1 for s in strength if s >= STRONG) + won
+
+        declares = [a for a in legal if isinstance(a, Declare)]
+        if declares:
+            return declares[0]
+        shows = [a for a in legal if isinstance(a, Show)]
+        if shows:
+            return shows[0]
+        if len(legal) == 1:
+            return legal[0]
+        if "con flor quiero" in words:  # flor bets (K17): contest with a good flor
+            good_flor = env >= 30 or self.rng.random() < 0.5
+            return Word("con flor quiero" if good_flor else "con flor me achico")
+        if obs.envido_waiting:
+            if env >= 31 and "falta envido" in words:
+                return Word("falta envido")
+            if env >= 29 and "real envido" in words:
+                return Word("real envido")
+            return Word("quiero" if env >= 25 else "no quiero")
+        if obs.truco_call is not None and "quiero" in words:
+            for bet in ("envido", "real envido"):  # el envido está primero (K24)
+                if bet in words and env >= 27:
+                    return Word(bet)
+            raise_word = next((w for w in words if w.startswith("quiero ")), None)
+            if raise_word and good >= 2:
+                return Word(raise_word)
+            return Word("quiero" if good >= 1 or self.rng.random() < 0.2 else "no quiero")
+        plays = [a for a in legal if isinstance(a, Play)]
+        if "envido" in words and env >= 27:
+            return Word("real envido" if env >= 30 and "real envido" in words else "envido")
+        for call in ("truco", "retruco", "vale cuatro"):
+            if call in words and (good >= 2 or (good >= 1 and self.rng.random() < 0.3)):
+                return Word(call)
+        if plays:
+            return self._play(obs, plays)
+        return self.rng.choice(legal)
+
+    def _play(self, obs: TrucoObservation, plays: list[Action]) -> Action:
+        trick = obs.tricks[-1] if obs.tricks else ()
+        side = obs.sides[obs.seat]
+        by_level = sorted(plays, key=lambda a: _level(a.card if isinstance(a, Play) else None))
+        if not trick:
+            return by_level[-1] if len(by_level) == 3 else by_level[0]
+        top = max(_level(c) for _, c in trick)
+        ours = any(obs.sides[s] == side and _level(c) == top for s, c in trick)
+        theirs = any(obs.sides[s] != side and _level(c) == top for s, c in trick)
+        if ours and not theirs:
+            return by_level[0]
+        winners = [a for a in by_level if isinstance(a, Play) and _level(a.card) > top]
+        return winners[0] if winners else by_level[0]

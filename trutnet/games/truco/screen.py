@@ -1,0 +1,197 @@
+"""Truco's table area as text (K29's malas and buenas, K2's Spanish suits in colour),
+its keys, and its help page. Pure functions of one observation."""
+
+from __future__ import annotations
+
+from trutnet.client.view import Line, TableInfo, seat_name
+from trutnet.engine.api import Action
+from trutnet.engine.games.truco.actions import Declare, Discard, Play, Show, Word
+from trutnet.engine.games.truco.cards import envido, rank, suit
+from trutnet.engine.games.truco.observation import TrucoObservation
+
+SUIT_TEXT = {"e": "esp", "b": "bas", "o": "oro", "c": "cop"}  # espadas, bastos, oros, copas
+SUIT_STYLE = {"e": "class:black", "b": "class:ok", "o": "class:warn", "c": "class:red"}
+
+# Each key, and the words it says (the first legal one is sent).
+WORD_KEYS: dict[str, tuple[str, ...]] = {
+    "t": ("truco", "retruco", "vale cuatro"),
+    "e": ("envido",),
+    "r": ("real envido",),
+    "f": ("falta envido",),
+    "a": ("quiero", "con flor quiero"),
+    "x": ("no quiero", "con flor me achico"),
+    "u": ("quiero retruco", "quiero vale cuatro"),
+    "c": ("contraflor",),
+    "z": ("contraflor al resto",),
+    "l": ("flor", "no flor"),
+    "s": ("son buenas",),
+    "p": ("paso",),
+    "m": ("mazo",),
+}
+CARD_KEYS = tuple("1234")
+# Short labels, so that the key bar fits 80 columns with every key legal at once.
+LABELS = {
+    "no quiero": "no",
+    "quiero retruco": "retruco",
+    "quiero vale cuatro": "vale 4",
+    "vale cuatro": "vale 4",
+    "real envido": "real",
+    "falta envido": "falta",
+    "paso": "pass",
+    "con flor quiero": "quiero",
+    "con flor me achico": "achico",
+    "contraflor": "contra",
+    "contraflor al resto": "resto",
+    "son buenas": "buenas",
+}
+
+HELP = """Truco — the bluffing trick-taking game of the Río de la Plata (40 cards)
+Each hand: three cards each. Win two tricks of three to win the hand; a tied
+trick (parda) goes to whoever won another one. Strongest: 1 of espadas, 1 of
+bastos, 7 of espadas, 7 of oros, then 3s, 2s, the other 1s, 12, 11, 10, ...
+Envido: bet on your two best cards of one suit (20 + their values) before your
+first card; the best number wins. Truco raises what the hand is worth: truco 2,
+retruco 3, vale cuatro 4. Refuse and the other side scores the step below.
+30 points (15 malas, then 15 buenas) win a chico; two chicos win the match.
+Keys (only those you may use now are shown below the table):
+ 1-4 play a card (or the gallo's discard, or which cards to show)
+ t truco / retruco / vale cuatro   e envido  r real envido  f falta envido
+ a quiero   x no quiero   u quiero and raise   p pass the answer to a partner
+ d declare your envido/flor   s son buenas   w show your proof   m mazo (fold)
+ l say flor / no flor   c contraflor   z contraflor al resto   q quit  ? help
+Press ? or Esc to go back."""
+
+WATCH_HELP = """Truco — you are watching: nobody's hidden cards are shown to you.
+Keys: q stop watching, ? this help. Press ? or Esc to go back."""
+
+
+def card_text(card: str | None) -> str:
+    if card is None:
+        return "??"
+    return f"{rank(card)}{SUIT_TEXT[suit(card)]}"
+
+
+def card_part(card: str | None) -> tuple[str, str]:
+    return (SUIT_STYLE[suit(card)] if card else "class:dim", card_text(card))
+
+
+def malas_buenas(points: int) -> str:
+    """K29: 0-15 are the malas, 16-30 the buenas ("8 buenas" = 23)."""
+    return f"{points} malas" if points <= 15 else f"{points - 15} buenas"
+
+
+def unit_name(obs: TrucoObservation, info: TableInfo, unit: int) -> str:
+    if len(obs.scores) == 3:  # K9, rotating gallo: one score per seat
+        return seat_name(info, unit, "you")
+    seats = [s for s in range(obs.players) if _unit_of(obs, s) == unit]
+    return "+".join(seat_name(info, s, "you") for s in seats)
+
+
+def _unit_of(obs: TrucoObservation, seat: int) -> int:
+    if obs.players == 3:
+        return 0 if seat == 0 else 1
+    return seat % 2
+
+
+def title(obs: TrucoObservation) -> str:
+    kind = "pica-pica" if obs.pica else "redondo" if obs.players >= 6 else ""
+    return f"Truco — {obs.players} players, hand {obs.hand_no + 1}" + (f", {kind}" if kind else "")
+
+
+def table_area(obs: TrucoObservation, info: TableInfo) -> list[Line]:
+    score = "   ".join(
+        f"{unit_name(obs, info, u)}: {malas_buenas(p)} (chicos {obs.chicos[u]})"
+        for u, p in enumerate(obs.scores)
+    )
+    lines: list[Line] = [[("class:bold", " Score: "), ("", score)]]
+    where = f" Dealer {seat_name(info, obs.dealer, 'you')}, mano {seat_name(info, obs.mano, 'you')}"
+    if obs.pica and obs.seg:
+        where += "  duel: " + " vs ".join(seat_name(info, s, "you") for s in obs.seg)
+    lines.append([("", where)])
+    bets = f" Truco: {obs.truco_level if obs.truco_level > 1 else '—'}"
+    if obs.truco_call is not None:
+        step, caller = obs.truco_call
+        called = ("", "", "truco", "retruco", "vale cuatro")[step]
+        bets += f" ({called} by {seat_name(info, caller, 'you')}, awaiting)"
+    if obs.envido_chain:
+        bets += "   Envido: " + ", ".join(obs.envido_chain)
+    lines.append([("", bets)])
+    for i, trick in enumerate(obs.tricks):
+        if not trick:
+            continue
+        line: Line = [("", f" Trick {i + 1}: ")]
+        for seat, card in trick:
+            line += [("", f"{seat_name(info, seat, 'you')} "), card_part(card), ("", "  ")]
+        if i < len(obs.results):
+            r = obs.results[i]
+            line.append(("class:bold", "→ parda" if r < 0 else f"→ side {r}"))
+        lines.append(line)
+    if obs.calls:
+        said = " · ".join(f"{seat_name(info, s, 'you')}: {w}" for s, w in obs.calls[-4:])
+        lines.append([("class:dim", f" {said}")])
+    if obs.declared:
+        said = ", ".join(
+            f"{seat_name(info, s, 'you')} {'son buenas' if v < 0 else v}" for s, v in obs.declared
+        )
+        lines.append([("", f" Declared: {said}")])
+    if info.me is None or obs.seat < 0:
+        return lines
+    mine: Line = [("class:bold", " Your cards: ")]
+    for i, (_, card) in enumerate(obs.hand):
+        mine += [("", f"[{i + 1}]"), card_part(card), ("", " ")]
+    kept = [c for _, c in obs.kept if c is not None]
+    if len(kept) == 3:
+        mine.append(("class:dim", f" (envido {envido(kept)})"))
+    lines.append(mine)
+    return lines
+
+
+def legal_for_key(key: str, obs: TrucoObservation) -> Action | None:
+    legal = obs.legal
+    if key in WORD_KEYS:
+        for word in WORD_KEYS[key]:
+            if Word(word) in legal:
+                return Word(word)
+        return None
+    if key == "d":
+        return next((a for a in legal if isinstance(a, Declare)), None)
+    if key == "w":
+        return next((a for a in legal if isinstance(a, Show)), None)
+    if key in CARD_KEYS:
+        index = int(key) - 1
+        shows = [a for a in legal if isinstance(a, Show)]
+        if shows:
+            return shows[index] if index < len(shows) else None
+        if index >= len(obs.hand):
+            return None
+        pos = obs.hand[index][0]
+        return next((a for a in legal if isinstance(a, Play | Discard) and a.pos == pos), None)
+    return None
+
+
+def key_hints(obs: TrucoObservation) -> list[str]:
+    hints = []
+    cards = [a for a in obs.legal if isinstance(a, Play | Discard)]
+    if cards:
+        verb = "discard" if isinstance(cards[0], Discard) else "play"
+        hints.append(f"1-{len(obs.hand)} {verb}")
+    for key in [*WORD_KEYS, "d", "w"]:
+        action = legal_for_key(key, obs)
+        if action is not None:
+            label = "show" if key == "w" else LABELS.get(str(action), str(action))
+            hints.append(f"{key} {label}")
+    return hints
+
+
+def prompt(obs: TrucoObservation) -> str:
+    if obs.phase == "discard":
+        return "You are the gallo: discard one of your 4 cards (1-4), never shown"
+    if obs.phase == "flor":
+        return "Flor round: say whether you hold a flor (l)"
+    if obs.phase == "declare":
+        return "Declare your number (d), or say son buenas (s)"
+    if obs.phase == "show":
+        return "Show the cards that prove your number (w, or 1-3 to choose)"
+    if obs.envido_waiting or obs.truco_call is not None:
+        return "Answer the bet: a quiero, x no quiero, or raise"
+    return "Your turn: play a card (1-3), or call"
