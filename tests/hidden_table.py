@@ -141,8 +141,8 @@ class GenericTable:
             action = self.choose(step.seat, own)
             self.sealed[step.seat, step.label] = own.conceal(step.seat, action)
             self.full.apply(action)  # the truth knows the choice
-            for replica in self.replicas:  # the seat's own replica too: it reads the log
-                replica.apply(step.sealed)
+            for seat, replica in enumerate(self.replicas):  # the others read the log; the
+                replica.apply(action if seat == step.seat else step.sealed)  # seat knows it
         elif isinstance(step, Open):
             self._decide(step.seat, self.sealed.pop((step.seat, step.label)))
         else:
