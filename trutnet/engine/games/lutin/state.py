@@ -136,7 +136,8 @@ class LutinState(GameState):
         return [1.0 if self.winner == s else 0.0 for s in range(SEATS)]
 
     def round_number(self) -> int:
-        return self.hands
+        """The hand in progress (a manche's, or a continuation's, L14), from 0."""
+        return max(0, self.hands - 1)
 
     def clone(self) -> LutinState:
         other = object.__new__(LutinState)
