@@ -9,11 +9,14 @@ import random
 
 import pytest
 
+from trutnet.engine import EngineError
 from trutnet.engine.api import CHANCE
 from trutnet.engine.games.lutin import LutinGame
+from trutnet.engine.games.lutin.cards import KINDS
 from trutnet.engine.games.lutin.state import VARIANTS
 
 from .hidden_table import GenericTable
+from .lutin_helpers import random_step
 
 SEEDS = range(12)
 
@@ -67,3 +70,22 @@ def test_every_legal_action_applies_and_every_game_ends(variant):
         assert [str(state.parse_action(t)) for t in texts] == texts  # notation round-trips
         again = LutinGame.from_config(state.game.config_dict()).replay(texts)
         assert again.public_state() == state.public_state()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_refusal_changes_nothing(variant):
+    """Refusals are checked before any change (the engine keeps no copy to roll back)."""
+    candidates = [*(f"take {k}" for k in KINDS), *(f"play hand/{k}" for k in range(5)), "first 0"]
+    candidates += ["seal take nymph", "deal lutin1", "play lutin0@0=g2", "play lutin1@3=b6"]
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = LutinGame(variant).new_initial_state()
+        while not state.is_terminal():
+            before = (state.public_state(), dict(state.secrets), dict(state.known))
+            for text in rng.sample(candidates, 6):
+                probe = state.clone()
+                try:
+                    probe.apply(text)
+                except EngineError:
+                    assert (probe.public_state(), probe.secrets, probe.known) == before
+            random_step(state, rng)

@@ -15,6 +15,7 @@ from trutnet.engine import ConfigError, IllegalAction, NotationError, load_game,
 from trutnet.engine.games.lutin import LutinGame
 from trutnet.engine.games.lutin.actions import parse_action
 from trutnet.engine.games.lutin.cards import DECK_LIST, DECKS, combat, value
+from trutnet.engine.games.lutin.state import INDEX
 from trutnet.engine.hidden import JointRandom, Open, Reveal, SecretChoice, Shuffle, Turn
 
 from .lutin_helpers import choose, open_all, play, random_step, start
@@ -64,7 +65,7 @@ def test_L2_the_deck_and_its_notation():
 
 def test_L2_an_action_names_a_kind_and_copies_are_interchangeable():
     state = start(SAME, SAME)
-    assert state.pioche[0]["g5"] == 4 and state.secrets[0, 0] == "g5"
+    assert state.pool[0][INDEX["g5"]] == 4 and state.secrets[0, 0] == "g5"
     # a fifth g5 is more than the pioche held: refused while choosing (L16)
     other = LutinGame().new_initial_state()
     other.apply("first 0")
@@ -194,7 +195,7 @@ def test_L14_equal_hp_at_empty_hands_continues_the_same_manche():
         fight(state, card, card)
     assert state.hp == [12, 12] and state.vp == [0, 0] and state.manche == 1
     assert state.phase == "choose" and state.hands == 2 and state.attacker == 0
-    assert sum(state.pioche[0].values()) == 20
+    assert sum(state.pool[0]) == 20
     # unequal HP: the one with more wins the manche
     state = start("g5 g5 g5 g5 g3", SAME)
     for a, b in (("g5", "g5"), ("g5", "g5"), ("g5", "g5"), ("g5", "g5"), ("g3", "g4")):
@@ -209,8 +210,8 @@ def test_L15_unplayed_cards_are_opened_and_lie_face_up():
     fight(state, "b4", "g2")  # seat 0 at 0 HP
     assert isinstance(state.next_step(), Open)
     open_all(state)
-    assert state.defausse[0]["nymph"] == 1 and state.defausse[1]["harpy"] == 1
-    assert state.defausse[1]["g8"] == 1
+    assert state.defausse[0][INDEX["nymph"]] == 1 and state.defausse[1][INDEX["harpy"]] == 1
+    assert state.defausse[1][INDEX["g8"]] == 1
 
 
 def test_L16_a_hand_is_checked_card_by_card_and_a_cheat_refused():
@@ -247,9 +248,9 @@ def test_L18_an_empty_pioche_takes_back_the_defausse():
     seen = set()
     while not state.is_terminal():
         if state.phase == "choose" and state.queue[0][1] == 0:
-            total = [state.pioche[s].total() + state.defausse[s].total() for s in (0, 1)]
+            total = [sum(state.pool[s]) + sum(state.defausse[s]) for s in (0, 1)]
             assert total == [25, 25]
-            seen.add(sum(state.pioche[0].values()))
+            seen.add(sum(state.pool[0]))
         random_step(state, rng)
     assert 25 in seen and seen <= {25, 20, 15, 10, 5}
 

@@ -22,7 +22,6 @@ positions it was shown.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -70,8 +69,15 @@ CHANCE_PHASES = ("coin", "shuffle", "reveal")
 SEALED_PHASES = ("choose", "open", "end_open")
 
 
-def _sorted(cards: Counter[str]) -> list[str]:
-    return [k for k in KINDS for _ in range(cards[k])]
+INDEX = {k: i for i, k in enumerate(KINDS)}
+FULL = [FULL_DECK[k] for k in KINDS]
+TAKES = tuple(Take(k) for k in KINDS)
+PLAYS = tuple(PlayLabel(k) for k in range(HAND))
+Counts = list[int]  # a multiset of kinds: a count per kind, in KINDS order
+
+
+def _sorted(counts: Counts) -> list[str]:
+    return [k for k, n in zip(KINDS, counts, strict=True) for _ in range(n)]
 
 
 class LutinState(GameState):
@@ -85,12 +91,12 @@ class LutinState(GameState):
         self.vp = [0] * SEATS  # L3
         self.manche = 0
         self.hands = 0  # hands taken: manches and continuations (the round number)
-        # base: each pioche as it was when the hand was chosen (the hand included, L17),
-        # the cards opened from that hand, the slots not yet played
-        self.pioche: list[Counter[str]] = [Counter(FULL_DECK) for _ in range(SEATS)]
-        self.opened: list[list[str]] = [[] for _ in range(SEATS)]
+        # base: what each pioche held when the hand was chosen (the hand included, L17)
+        # less the cards opened from that hand since (L16); the slots not yet played
+        self.pool: list[Counts] = [list(FULL) for _ in range(SEATS)]
         self.slots: list[list[int]] = [[] for _ in range(SEATS)]
-        self.defausse: list[Counter[str]] = [Counter() for _ in range(SEATS)]  # L18
+        self.defausse: list[Counts] = [[0] * len(KINDS) for _ in range(SEATS)]  # L18
+        self.chosen: list[Counts] = [[0] * len(KINDS) for _ in range(SEATS)]  # private
         # initiation: positions (L31)
         self.to_shuffle = [d.name for d in DECKS] if self.initiation else []
         self.deck_pos: list[list[Pos]] = [[] for _ in range(SEATS)]
@@ -143,9 +149,7 @@ class LutinState(GameState):
         other = object.__new__(LutinState)
         d = dict(self.__dict__)
         d["hp"], d["vp"] = list(self.hp), list(self.vp)
-        d["pioche"] = [Counter(c) for c in self.pioche]
-        d["defausse"] = [Counter(c) for c in self.defausse]
-        for name in ("opened", "slots", "deck_pos", "hand_pos"):
+        for name in ("pool", "defausse", "chosen", "slots", "deck_pos", "hand_pos"):
             d[name] = [list(v) for v in d[name]]
         for name in ("to_shuffle", "gone_pos", "queue", "table", "_history"):
             d[name] = list(d[name])
@@ -155,10 +159,6 @@ class LutinState(GameState):
 
     # ---------------------------------------------------------------- legal actions
 
-    def available(self, seat: int) -> Counter[str]:
-        """Base: what ``seat``'s hand may still hold, as this replica knows: the pioche
-        at the choice less the cards opened from the hand (L16)."""
-        return self.pioche[seat] - Counter(self.opened[seat])
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         if seat is None:
@@ -167,20 +167,19 @@ class LutinState(GameState):
             return []
         phase = self.phase
         if phase == "choose":
-            left = self.pioche[seat] - Counter(c for (s, _), c in self.secrets.items() if s == seat)
-            return [Take(k) for k in KINDS if left[k] > 0]
+            pool, chosen = self.pool[seat], self.chosen[seat]
+            return [TAKES[i] for i in range(len(KINDS)) if pool[i] > chosen[i]]
         if phase in ("open", "end_open"):
             secret = self.secrets.get(self.queue[0])
             if secret is not None:
                 return [Take(secret)]
-            left = self.available(seat)
-            return [Take(k) for k in KINDS if left[k] > 0]
+            return [TAKES[i] for i, n in enumerate(self.pool[seat]) if n > 0]
         if self.initiation:
             return [
                 PlayPos(p, kind(self.known[p]) if p in self.known else None)
                 for p in self.hand_pos[seat]
             ]
-        return [PlayLabel(s) for s in self.slots[seat]]
+        return [PLAYS[s] for s in self.slots[seat]]
 
     def sample_chance(self, rng: random.Random) -> Action:
         if self.phase == "coin":
@@ -205,9 +204,7 @@ class LutinState(GameState):
             action = parse_action(action)
         if self.phase == "over":
             raise IllegalAction("over", "the game is over")
-        probe = self.clone()  # a refusal changes nothing
-        recorded = probe._dispatch(action)
-        self.__dict__.update(probe.__dict__)
+        recorded = self._dispatch(action)  # every refusal comes before any change
         self._history.append(recorded)
         return [recorded.public()]
 
@@ -273,10 +270,10 @@ class LutinState(GameState):
             return
         self.hands += 1
         for s in range(SEATS):
-            self.pioche[s] = self.available(s)  # the hand before is all opened (L15)
-            self.opened[s] = []
-            if not self.pioche[s]:  # L18: the whole défausse becomes the pioche
-                self.pioche[s], self.defausse[s] = self.defausse[s], Counter()
+            # the hand before is all opened (L15): the pool is the pioche
+            if not any(self.pool[s]):  # L18: the whole défausse becomes the pioche
+                self.pool[s], self.defausse[s] = self.defausse[s], [0] * len(KINDS)
+            self.chosen[s] = [0] * len(KINDS)
             self.slots[s] = list(range(HAND))
         self.queue = [(s, k) for s in (self.attacker, 1 - self.attacker) for k in range(HAND)]
         self.phase = "choose"  # L16, L32: the attacker commits first
@@ -285,12 +282,13 @@ class LutinState(GameState):
         seat, slot = self.queue[0]
         choice = action.choice if isinstance(action, Seal) else action
         if choice is not None:
-            left = self.legal_actions(seat)
-            if choice not in left:
+            i = INDEX[choice.card]
+            if self.pool[seat][i] <= self.chosen[seat][i]:
                 raise IllegalAction(
                     "L16", f"seat {seat}'s pioche has no {choice.card} left to choose"
                 )
             self.secrets[seat, slot] = choice.card
+            self.chosen[seat][i] += 1
         self.queue.pop(0)
         if not self.queue:
             self.phase = "attack"  # L16: no card is played before both hands are committed
@@ -319,7 +317,8 @@ class LutinState(GameState):
 
     def _open(self, action: Take) -> None:
         seat, slot = self.queue[0]
-        if self.available(seat)[action.card] <= 0:  # L16, L32: a cheat, blamed on the seat
+        i = INDEX[action.card]
+        if self.pool[seat][i] <= 0:  # L16, L32: a cheat, blamed on the seat
             raise IllegalAction(
                 "L16", f"seat {seat}'s hand could not hold {action.card}: its pioche had no more"
             )
@@ -327,12 +326,12 @@ class LutinState(GameState):
         if secret is not None and secret != action.card:
             raise IllegalAction("L32", f"seat {seat} sealed {secret} under hand/{slot}")
         self.secrets.pop((seat, slot), None)
-        self.opened[seat].append(action.card)
+        self.pool[seat][i] -= 1
         self.queue.pop(0)
         if self.phase == "open":
             self._card_shown(seat, action.card)
             return
-        self.defausse[seat][action.card] += 1  # L15: face up on the défausse
+        self.defausse[seat][i] += 1  # L15: face up on the défausse
         if not self.queue:
             self._finish_manche()
 
@@ -351,7 +350,7 @@ class LutinState(GameState):
         delta[sa], delta[sb] = da, db
         self.hp = [max(0, min(MAX_HP, self.hp[s] + delta[s])) for s in range(SEATS)]  # L11, L13
         for s, c in self.table:
-            self.defausse[s][c] += 1  # L18
+            self.defausse[s][INDEX[c]] += 1  # L18
         winner = None if win is None else (sa, sb)[win]
         self.last = (sa, ca, cb, delta[0], delta[1], winner)
         self.table = []
@@ -402,7 +401,7 @@ class LutinState(GameState):
                 raise IllegalAction("L15", f"{p} holds {kind(known)}, not {card}")
         for s in range(SEATS):
             for p in self.hand_pos[s]:
-                self.defausse[s][dict(action.cards)[p]] += 1  # type: ignore[index]
+                self.defausse[s][INDEX[dict(action.cards)[p]]] += 1  # type: ignore[index]
             self.gone_pos += self.hand_pos[s]
             self.hand_pos[s] = []
         self._finish_manche()
@@ -513,8 +512,7 @@ class LutinState(GameState):
             "vp": list(self.vp),
             "manche": self.manche,
             "hands": self.hands,
-            "pioche": [_sorted(c) for c in self.pioche],
-            "opened": [list(o) for o in self.opened],
+            "pool": [_sorted(c) for c in self.pool],
             "slots": [list(s) for s in self.slots],
             "defausse": [_sorted(c) for c in self.defausse],
             "to_shuffle": list(self.to_shuffle),
@@ -549,7 +547,7 @@ class LutinState(GameState):
         in_pioche = (
             [len(d) for d in self.deck_pos]
             if self.initiation
-            else [sum(self.available(s).values()) - self._hand_size(s) for s in range(SEATS)]
+            else [sum(self.pool[s]) - self._hand_size(s) for s in range(SEATS)]
         )
         return LutinObservation(
             seat=seat,
@@ -564,7 +562,7 @@ class LutinState(GameState):
             hand_sizes=tuple(self._hand_size(s) for s in range(SEATS)),
             pioche_sizes=tuple(in_pioche),
             unseen=tuple(
-                tuple(_sorted(self.available(s))) if not self.initiation else ()
+                tuple(_sorted(self.pool[s])) if not self.initiation else ()
                 for s in range(SEATS)
             ),
             defausse=tuple(tuple(_sorted(c)) for c in self.defausse),
