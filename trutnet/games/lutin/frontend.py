@@ -35,16 +35,17 @@ HAND_KEYS = tuple("12345")
 
 HELP = """Lutin & Troll — two players, a deck of 25 cards each
 
-Each manche starts with 12 HP each. Both choose 5 cards of their own pioche, in
-secret (each card is sealed, and checked when it is played). The attacker shows a
-card, the other answers with one. Green against green, blue against blue: the
-lower card loses the difference. Blue always hits green, for its value. Red wins
-against green and blue: the Nymph cancels the hit, the Harpy sends it back (the
-other loses its card's value), the Mandragore heals you by the other's value.
-Two reds cancel. The winner of a combat attacks next. A manche ends at 0 HP, or
-when both hands are empty: more HP wins a victory point (equal: 5 new cards and
-the manche goes on). Five victory points win. Unplayed cards are shown at the
-end of a manche; an empty pioche takes back the whole défausse.
+Each manche starts with 12 HP each. Both choose 5 cards of their own pioche,
+in secret (each card is sealed, and checked when it is played). The attacker
+shows a card, the other answers with one. Green against green, blue against
+blue: the lower card loses the difference. Blue always hits green, for its
+value. Red wins against green and blue: the Nymph cancels the hit, the Harpy
+sends it back (the other loses its card's value), the Mandragore heals you by
+the other's value. Two reds cancel. The winner of a combat attacks next. A
+manche ends at 0 HP, or when both hands are empty: more HP wins a victory
+point (equal: 5 new cards and the manche goes on). Five victory points win.
+Unplayed cards are shown at the end of a manche; an empty pioche takes back
+the whole défausse.
 Initiation: hands are the top 5 of a jointly shuffled deck; 5 manches at most.
 """
 
@@ -124,7 +125,7 @@ class LutinFrontend(Frontend):
             return []
         if obs.phase == "choose":
             have = {a.card for a in obs.legal if isinstance(a, Take)}
-            return [f"{k} {card_name(c)}" for k, c in CHOOSE_KEYS.items() if c in have]
+            return [" ".join(k for k, c in CHOOSE_KEYS.items() if c in have) + " choose"]
         return [f"1-{len(obs.hand)} play"]
 
     def press(self, key: str, obs: LutinObservation, info: TableInfo) -> Press:
@@ -145,7 +146,7 @@ class LutinFrontend(Frontend):
         keys = (
             "q stop watching"
             if spectator
-            else ("choosing: 2-8 green, k g t blue, p h m red; playing: 1-5; q quit")
+            else ("choose: 2-8 green, k g t blue, p h m red; play: 1-5; q quit")
         )
         return f"{HELP}\nKeys: {keys}, ? this help\nPress ? or Esc to go back."
 
