@@ -56,3 +56,36 @@ def random_step(state: LutinState, rng: random.Random) -> None:
         state.apply(state.sample_chance(rng))
     else:
         state.apply(rng.choice(state.legal_actions()))
+
+
+TOKENS = "t11 t21 t33 t12 t22 t31 t13 t23 t32"  # seat 0: t11 t21 t33; seat 1: t12 t22 t31
+
+
+def start_expert(
+    variant: str, hand0: str, hand1: str, order: str = TOKENS, keep: tuple[int, int] = (2, 5)
+) -> LutinState:
+    """An expert game after the coin (seat 0 attacks), the tokens dealt in ``order``
+    (seat 0 holds positions 0-2, seat 1 3-5) and ``keep`` discarded (L21), the hands
+    chosen."""
+    state = LutinGame(variant).new_initial_state()
+    state.apply("first 0")
+    state.apply(f"deal tokens {order}")
+    names = order.split()
+    for pos in keep:  # sealed, the attacker's first
+        state.apply(f"discard tokens@{pos}")
+    for pos in keep:
+        state.apply(f"discard tokens@{pos}={names[pos]}")
+    choose(state, hand0, hand1)
+    return state
+
+
+def window(state: LutinState, choices: dict[int, str]) -> None:
+    """A token window (L22): each seat's choice, sealed then opened (or one seat's,
+    openly); ``choices`` in opened form (``token tokens@0=t11 own``)."""
+    if state.phase == "window":
+        for _ in range(2):
+            seat = state.current_seat()
+            state.apply(choices[seat])
+    while state.phase in ("window_open", "window_turn"):
+        seat = state.current_seat()
+        state.apply(choices[seat])

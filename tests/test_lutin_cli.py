@@ -18,18 +18,18 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("variant", ["base", "initiation"])
+@pytest.mark.parametrize("variant", ["base", "expert-white", "expert-black", "initiation"])
 def test_selfplay_of_each_variant(variant):
     result = run("selfplay", "--game", "lutin", "--variant", variant, "--games", "3",
                  "--seed", "7", "--json")  # fmt: skip
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["games"] == 3 and summary["variant"] == variant
-    if variant == "base":
+    if variant != "initiation":
         assert sum(summary["wins"]) == 3  # the 5th VP always ends a base game (L3)
 
 
-@pytest.mark.parametrize("variant", ["base", "initiation"])
+@pytest.mark.parametrize("variant", ["base", "expert-white", "expert-black", "initiation"])
 def test_a_saved_memory_game_passes_verify(tmp_path, variant):
     result = run("selfplay", "--game", "lutin", "--variant", variant, "--games", "1",
                  "--seed", "7", "--transport", "memory", "--save", str(tmp_path))  # fmt: skip

@@ -14,6 +14,7 @@ import pytest
 
 from trutnet.engine import register_game
 from trutnet.engine.games.lutin import LutinGame
+from trutnet.engine.games.lutin.state import VARIANTS
 from trutnet.net.memory import new_memory_table, play_memory_game, step
 from trutnet.protocol.commitments import seal_commitment
 from trutnet.protocol.envelope import parse_entry
@@ -24,7 +25,7 @@ from .test_protocol_tokens import forge
 register_game(LutinGame)
 
 
-@pytest.mark.parametrize("variant", ["base", "initiation"])
+@pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("seed", ["lutin-1", "lutin-2"])
 def test_whole_games_over_the_table_with_full_crypto(variant, seed):
     table = play_memory_game(LutinGame(variant), seed, ["heuristic", "random"])
@@ -37,6 +38,10 @@ def test_whole_games_over_the_table_with_full_crypto(variant, seed):
     if variant == "base":
         assert kinds.count("seal") == kinds.count("unseal") == 10 * (state.round_number() + 1)
         assert kinds.count("shuffle") == 0 and max(state.vp) == 5
+    elif variant.startswith("expert"):
+        assert kinds.count("shuffle") == 2  # the token pool, by both seats (L21)
+        assert kinds.count("seal") >= 2 + 10 * (state.round_number() + 1)
+        assert state.aside and all(state.identity_of(p) is None for p in state.aside)
     else:
         assert kinds.count("seal") == 0 and kinds.count("shuffle") == 4  # 2 decks x 2 seats
 

@@ -1,7 +1,7 @@
 """Lutin & Troll, ruling by ruling (L1-L33, ``../shared/rulings/lutin-et-troll.md``).
 
 Each test names the ruling it checks, and what that ruling refuses. The expert
-variants (L19-L30) are not built yet: L4's test checks that they are refused.
+mode (L19-L30) is tested in ``tests/test_rulings_lutin_expert.py``.
 """
 
 from __future__ import annotations
@@ -91,10 +91,11 @@ def test_L3_hp_12_each_manche_and_the_5th_vp_ends_the_game():
 
 def test_L4_variants_and_what_is_refused():
     assert LutinGame().config_dict() == {"variant": "base"}
-    assert LutinGame.from_config({"variant": "initiation"}).variant == "initiation"
-    for bad in ("expert-white", "expert-black", "classic", 3):
+    for variant in ("base", "expert-white", "expert-black", "initiation"):
+        assert LutinGame.from_config({"variant": variant}).variant == variant
+    for bad in ("expert", "initiation-expert", "classic", 3):
         with pytest.raises(ConfigError):
-            LutinGame(bad)  # the expert variants are not built yet
+            LutinGame(bad)  # expert and initiation do not combine
 
 
 def test_L5_a_joint_coin_first_before_any_hand():

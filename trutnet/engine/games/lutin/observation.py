@@ -34,3 +34,10 @@ class LutinObservation:
     last: tuple[int, str, str, int, int, int | None] | None
     winner: int | None
     legal: tuple[Action, ...]
+    # expert (L19-L30): the power set, this seat's tokens (position or "bonus", name),
+    # each seat's count of tokens held, the face-up tokens, the tokens of the last window
+    power: str | None = None
+    tokens: tuple[tuple[str, str | None], ...] = ()
+    token_counts: tuple[int, ...] = (0, 0)
+    faceup: tuple[str, ...] = ()
+    window: tuple[str, ...] = ()

@@ -21,6 +21,7 @@ positions it was shown.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -50,7 +51,9 @@ from trutnet.engine.games.lutin.cards import (
     combat,
     kind,
 )
+from trutnet.engine.games.lutin.expert import DECIDING, TOKEN_PHASES, ExpertRules
 from trutnet.engine.games.lutin.observation import LutinObservation
+from trutnet.engine.games.lutin.powers import POWERS, TOKEN_DECK, TOKEN_NAMES
 from trutnet.engine.hidden import (
     Deck,
     Holder,
@@ -64,8 +67,8 @@ from trutnet.engine.hidden import (
     Turn,
 )
 
-VARIANTS = ("base", "initiation")  # L4 (the expert variants are not built yet)
-CHANCE_PHASES = ("coin", "shuffle", "reveal")
+VARIANTS = ("base", "expert-white", "expert-black", "initiation")  # L4
+CHANCE_PHASES = ("coin", "shuffle", "reveal", "tshuffle")
 SEALED_PHASES = ("choose", "open", "end_open")
 
 
@@ -80,10 +83,11 @@ def _sorted(counts: Counts) -> list[str]:
     return [k for k, n in zip(KINDS, counts, strict=True) for _ in range(n)]
 
 
-class LutinState(GameState):
+class LutinState(ExpertRules, GameState):
     def __init__(self, game: LutinGame) -> None:
         self._game = game
         self.initiation = game.variant == "initiation"
+        self.power = POWERS.get(game.variant)  # L19: "white", "black" or None
         self.phase = "coin"
         self.first = 0
         self.attacker = 0
@@ -110,6 +114,7 @@ class LutinState(GameState):
         self.secrets: dict[tuple[int, int], str] = {}  # private: sealed cards known here
         self.known: dict[Pos, str] = {}  # private: deck positions shown to this replica
         self._history: list[Action] = []
+        self._init_expert()
 
     # ---------------------------------------------------------------- interface
 
@@ -127,6 +132,8 @@ class LutinState(GameState):
             return self.attacker
         if phase == "riposte":
             return 1 - self.attacker
+        if phase in TOKEN_PHASES:
+            return self.tq[0][0]
         return self.queue[0][0]
 
     def is_terminal(self) -> bool:
@@ -147,18 +154,16 @@ class LutinState(GameState):
 
     def clone(self) -> LutinState:
         other = object.__new__(LutinState)
-        d = dict(self.__dict__)
-        d["hp"], d["vp"] = list(self.hp), list(self.vp)
-        for name in ("pool", "defausse", "chosen", "slots", "deck_pos", "hand_pos"):
-            d[name] = [list(v) for v in d[name]]
-        for name in ("to_shuffle", "gone_pos", "queue", "table", "_history"):
-            d[name] = list(d[name])
-        d["secrets"], d["known"] = dict(self.secrets), dict(self.known)
-        other.__dict__.update(d)
+        game = self._game
+        del self.__dict__["_game"]
+        try:
+            other.__dict__.update(copy.deepcopy(self.__dict__))
+        finally:
+            self._game = game
+        other._game = game
         return other
 
     # ---------------------------------------------------------------- legal actions
-
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         if seat is None:
@@ -169,6 +174,8 @@ class LutinState(GameState):
         if phase == "choose":
             pool, chosen = self.pool[seat], self.chosen[seat]
             return [TAKES[i] for i in range(len(KINDS)) if pool[i] > chosen[i]]
+        if phase in TOKEN_PHASES:
+            return self._token_legal(seat)
         if phase in ("open", "end_open"):
             secret = self.secrets.get(self.queue[0])
             if secret is not None:
@@ -184,6 +191,10 @@ class LutinState(GameState):
     def sample_chance(self, rng: random.Random) -> Action:
         if self.phase == "coin":
             return First(rng.randrange(SEATS))
+        if self.phase == "tshuffle":
+            tokens = list(TOKEN_NAMES)
+            rng.shuffle(tokens)
+            return Dealt("tokens", tuple(tokens))
         if self.phase == "shuffle":
             order = list(COPY_NAMES)
             rng.shuffle(order)
@@ -214,9 +225,13 @@ class LutinState(GameState):
             self.first = self.attacker = action.seat  # L5
             if self.initiation:
                 self.phase = "shuffle"
+            elif self.power:
+                self.phase = "tshuffle"  # L21: after L5, before the first hands
             else:
                 self._new_manche()
             return action
+        if phase in TOKEN_PHASES or phase == "tshuffle":
+            return self._token_dispatch(action)
         if phase == "shuffle" and isinstance(action, Dealt):
             self._deal(action)
             return action
@@ -251,6 +266,8 @@ class LutinState(GameState):
         """L3, L8: every HP back, the manche winner (or the first attacker) attacks."""
         self.manche += 1
         self.hp = [MAX_HP] * SEATS
+        if self.power and self._bonus_starts():  # L30: before the hands are chosen
+            return
         self._take_hands()
 
     def _take_hands(self) -> None:
@@ -312,6 +329,9 @@ class LutinState(GameState):
         if not isinstance(action, PlayLabel) or action.slot not in self.slots[seat]:
             raise IllegalAction("L6", f"seat {seat} plays a card of its hand not yet played")
         self.slots[seat].remove(action.slot)
+        if action.slot in self.open_slots[seat]:  # L25: known to both, no commitment
+            self._card_shown(seat, self.open_slots[seat].pop(action.slot))
+            return
         self.queue = [(seat, action.slot)]
         self.phase = "open"  # L16: playing a card opens its commitment
 
@@ -339,6 +359,8 @@ class LutinState(GameState):
         self.table.append((seat, card))
         if len(self.table) == 1:
             self.phase = "riposte"  # L6: the other player answers, having seen it
+        elif self.power:
+            self._open_window()  # L22: the token window, once both cards are shown
         else:
             self._resolve()
 
@@ -354,8 +376,15 @@ class LutinState(GameState):
         winner = None if win is None else (sa, sb)[win]
         self.last = (sa, ca, cb, delta[0], delta[1], winner)
         self.table = []
+        self._after_combat(winner)
+
+    def _after_combat(self, winner: int | None, manche_to: int | None = None) -> None:
+        """L8, L13, L14 (and L28's manche won by the loser) once HP are applied."""
         if winner is not None:
             self.attacker = winner  # L8
+        if manche_to is not None:  # L28: whatever the HP
+            self._end_manche(manche_to)
+            return
         if 0 in self.hp:  # L13
             both = self.hp[0] == self.hp[1] == 0
             self._end_manche(self.attacker if both else self.hp.index(max(self.hp)))
@@ -383,8 +412,16 @@ class LutinState(GameState):
                 self.phase = "reveal"
                 return
         elif any(self.slots):
+            for s in range(SEATS):  # L25: cards back in hand are known: no opening
+                for k, card in self.open_slots[s].items():
+                    self.defausse[s][INDEX[card]] += 1
+                    self.slots[s].remove(k)
+                self.open_slots[s] = {}
             self.queue = [(s, k) for s in range(SEATS) for k in self.slots[s]]
             self.slots = [[] for _ in range(SEATS)]
+            if not self.queue:
+                self._finish_manche()
+                return
             self.phase = "end_open"
             return
         self._finish_manche()
@@ -444,17 +481,25 @@ class LutinState(GameState):
         if phase in ("open", "end_open"):
             seat, slot = self.queue[0]
             return Open(seat, LABELS[slot])  # L16, L15
+        if phase in TOKEN_PHASES or phase == "tshuffle":
+            return self._token_step()
         seat = self.current_seat()
         assert seat is not None
         return Turn(seat)
 
     def sight(self) -> Mapping[int, frozenset[Pos]]:
-        if self.phase == "over" or not self.initiation:
+        if self.phase == "over":
+            return {}
+        if self.power:
+            return {s: frozenset(self.tok_pos[s]) for s in range(SEATS)}  # L21: its own
+        if not self.initiation:
             return {}
         return {s: frozenset(self.hand_pos[s]) for s in range(SEATS)}  # L31: to its owner
 
     def holders(self) -> Mapping[Holder, tuple[Pos, ...]]:
         held: dict[Holder, tuple[Pos, ...]] = {}
+        if self.power:
+            return self._token_holders()
         if not self.initiation or self.to_shuffle:
             return held
         for s in range(SEATS):
@@ -464,6 +509,8 @@ class LutinState(GameState):
         return held
 
     def reveals(self, seat: int, action: Action) -> tuple[Pos, ...]:
+        if self.power:
+            return self._token_reveals(seat, action)
         if not isinstance(action, PlayPos):
             return ()
         if self.phase not in ("attack", "riposte") or seat != self.current_seat():
@@ -477,6 +524,8 @@ class LutinState(GameState):
             if action.pos not in self.hand_pos[seat]:
                 raise IllegalAction("L6", f"{action.pos} is not in seat {seat}'s hand")
             return PlayPos(action.pos)
+        if self.power:
+            return self._token_conceal(seat, action)
         return action
 
     def identify(self, action: Action, cards: Mapping[Pos, str]) -> Action:
@@ -484,9 +533,12 @@ class LutinState(GameState):
             return PlayPos(action.pos, kind(cards[action.pos]))
         if isinstance(action, Show):
             return Show(tuple((p, kind(cards[p]) if p in cards else c) for p, c in action.cards))
-        return action
+        return self._token_identify(action, cards)
 
     def see(self, pos: Pos, card: str) -> None:
+        if self.power and pos.deck == TOKEN_DECK.name:
+            self._see_token(pos, card)
+            return
         if pos.deck not in {d.name for d in DECKS} or pos.index >= len(COPY_NAMES):
             raise IllegalAction("hidden", f"no position {pos} in this game")
         if card not in COPY_NAMES:
@@ -501,6 +553,12 @@ class LutinState(GameState):
     # ---------------------------------------------------------------- views
 
     def public_state(self) -> dict[str, Any]:
+        state = self._public()
+        if self.power:  # only then: a base game hashes as before
+            state.update(self._token_public())
+        return state
+
+    def _public(self) -> dict[str, Any]:
         return {
             "game": "lutin",
             "config": self._game.config_dict(),
@@ -538,16 +596,23 @@ class LutinState(GameState):
             slots = self.slots[seat] + [
                 k for (s, k) in self.queue if s == seat and self.phase == "end_open"
             ]
-        return tuple((LABELS[k], self.secrets.get((seat, k))) for k in sorted(slots))
+        known = {**self.secrets_of(seat), **self.open_slots[seat]}
+        return tuple((LABELS[k], known.get(k)) for k in sorted(slots))
+
+    def secrets_of(self, seat: int) -> dict[int, str]:
+        return {k: c for (s, k), c in self.secrets.items() if s == seat}
 
     def observation(self, seat: int) -> LutinObservation:
         if seat not in range(SEATS):
             raise IllegalAction("seat", f"no seat {seat}")
-        deciding = self.phase in ("choose", "attack", "riposte")
+        deciding = self.phase in DECIDING
         in_pioche = (
             [len(d) for d in self.deck_pos]
             if self.initiation
-            else [sum(self.pool[s]) - self._hand_size(s) for s in range(SEATS)]
+            else [
+                sum(self.pool[s]) - self._hand_size(s) + len(self.open_slots[s])
+                for s in range(SEATS)
+            ]
         )
         return LutinObservation(
             seat=seat,
@@ -562,14 +627,18 @@ class LutinState(GameState):
             hand_sizes=tuple(self._hand_size(s) for s in range(SEATS)),
             pioche_sizes=tuple(in_pioche),
             unseen=tuple(
-                tuple(_sorted(self.pool[s])) if not self.initiation else ()
-                for s in range(SEATS)
+                tuple(_sorted(self.pool[s])) if not self.initiation else () for s in range(SEATS)
             ),
             defausse=tuple(tuple(_sorted(c)) for c in self.defausse),
             table=tuple(self.table),
             last=self.last,
             winner=self.winner,
             legal=tuple(self.legal_actions(seat)) if deciding else (),
+            power=self.power,
+            tokens=self.tokens_of(seat),
+            token_counts=tuple(self.token_count(s) for s in range(SEATS)),
+            faceup=tuple(self.faceup),
+            window=tuple(self.window_shown),
         )
 
 
@@ -599,4 +668,6 @@ class LutinGame(Game):
         return LutinState(self)
 
     def decks(self) -> tuple[Deck, ...]:
-        return DECKS if self.variant == "initiation" else ()
+        if self.variant == "initiation":
+            return DECKS
+        return (TOKEN_DECK,) if self.variant in POWERS else ()
