@@ -9,6 +9,7 @@ import random
 import time
 from types import SimpleNamespace
 
+import pytest
 from prompt_toolkit.output import DummyOutput
 
 from trutnet import plugins
@@ -19,7 +20,8 @@ from trutnet.games.lutin.frontend import CHOOSE_KEYS
 from .test_game_plugins import rows_of
 
 
-def test_a_whole_base_game_on_the_screen():
+@pytest.mark.parametrize("variant", ["base", "expert-black"])
+def test_a_whole_game_on_the_screen(variant):
     from trutnet.client.app import TableApp
     from trutnet.net.memory import MemoryTable, make_table, step, table_nonce
     from trutnet.protocol.spectator import Watchers
@@ -37,7 +39,7 @@ def test_a_whole_base_game_on_the_screen():
     player.runtime = runtime  # type: ignore[assignment]
     table.broadcast(
         peers[0].open_table(
-            LutinGame("base"), [i.public for i in identities], ["Ana", "Bob"],
+            LutinGame(variant), [i.public for i in identities], ["Ana", "Bob"],
             nonce=table_nonce("lutin-screen"),
         )
     )  # fmt: skip
@@ -48,7 +50,8 @@ def test_a_whole_base_game_on_the_screen():
         obs = player.observation()
         if obs.to_act is None:
             break
-        assert rows[0].startswith(" Lutin & Troll — base, manche ") and rows[0].endswith("you: Ana")
+        assert rows[0].startswith(f" Lutin & Troll — {variant}, manche ")
+        assert rows[0].endswith("you: Ana")
         if not player.info.step and obs.to_act == 0 and peers[0].decide():
             seen.setdefault(obs.phase, rows)
             if obs.phase == "choose":
@@ -61,8 +64,12 @@ def test_a_whole_base_game_on_the_screen():
                     seen.setdefault("refused", [player.info.message])
                     assert player.seat.pending is None
                 key = rng.choice([k for k, c in CHOOSE_KEYS.items() if c in legal])
-            else:
+            elif obs.phase in ("attack", "riposte"):
                 key = str(rng.randrange(len(obs.hand)) + 1)
+            else:  # a token choice: its number among the choices shown
+                assert any(r.startswith(" Choices: [1]") for r in rows)
+                assert rows[-1].startswith(f" 1-{min(len(obs.legal), 10) % 10} token")
+                key = "1234567890"[rng.randrange(min(len(obs.legal), 10))]
             player.game_key(key)
             assert player.seat.pending is not None, player.info.message
             action, player.seat.pending = player.seat.pending, None
@@ -80,6 +87,9 @@ def test_a_whole_base_game_on_the_screen():
     )
     assert any(r.startswith(" Combat: Bob: ") for r in seen["riposte"])  # the attack, seen
     assert seen["refused"][0].startswith("your pioche has no ") and "(L16)" in seen["refused"][0]
+    if variant.startswith("expert"):
+        assert any(r.startswith(" Tokens (black): yours ") for r in seen["attack"])
+        assert ("tdiscard" in seen and "window" in seen) or "window_turn" in seen
     end = rows_of(player)
     assert end[0].startswith(" Game over — ") and " Final score:" in end
     player.help = True
