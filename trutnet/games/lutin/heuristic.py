@@ -5,6 +5,10 @@
   bot (the cards come back every five hands: a strong hand now is a weak one later).
 * Riposting (L6): it has seen the attack, so it plays the card with the best card
   result (L9-L11) for it, the cheapest of the equals.
+* A token window (expert, L22): the token whose effect, alone, gives the best result
+  for the combat on the table (:mod:`trutnet.engine.games.lutin.powers`), if it
+  beats playing none; a swap (black t11, t21) is judged as playing none. Discards and
+  the bonus: at random.
 * Attacking: the opponent's hand is five of the cards its pioche held at the choice
   less those it opened (public, L17); the bot plays the card with the best average
   result against those, less a small price for spending a strong card.
@@ -15,9 +19,10 @@ from __future__ import annotations
 import random
 
 from trutnet.engine.api import Action
-from trutnet.engine.games.lutin.actions import PlayLabel, PlayPos, Take
+from trutnet.engine.games.lutin.actions import PlayLabel, PlayPos, Take, TokenPlay
 from trutnet.engine.games.lutin.cards import RED, combat
 from trutnet.engine.games.lutin.observation import LutinObservation
+from trutnet.engine.games.lutin.powers import black, white
 
 WORTH = {"nymph": 7.0, "harpy": 8.0, "mandragore": 7.5, "b4": 6.0, "b5": 6.5, "b6": 7.0}
 
@@ -52,6 +57,9 @@ class HeuristicBot:
         takes = [a for a in legal if isinstance(a, Take)]
         if takes:
             return self.rng.choice(takes)
+        tokens = [a for a in legal if isinstance(a, TokenPlay)]
+        if tokens and len(obs.table) == 2:
+            return max(tokens, key=lambda a: (self._token_gain(a, obs), self.rng.random()))
         plays = [(a, card_of(a, obs)) for a in legal]
         known = [(a, c) for a, c in plays if c is not None]
         if not known:
@@ -67,3 +75,24 @@ class HeuristicBot:
             return average - 0.15 * worth(card)
 
         return max(known, key=lambda ac: (score(ac[1]), self.rng.random()))[0]
+
+    def _token_gain(self, action: TokenPlay, obs: LutinObservation) -> float:
+        """The combat's result for this seat if only ``action`` is played."""
+        cards = {s: c for s, c in obs.table}
+        me = obs.seat
+        name = action.name or dict(obs.tokens).get("bonus") if action.source else None
+        played = (
+            {}
+            if name is None or (name in ("t11", "t21") and obs.power == "black")
+            else {me: (name, action.target)}
+        )
+        if obs.power == "black":
+            result = black(cards, played, list(obs.vp))
+            vp = result.vp[me] - result.vp[1 - me]
+            manche = 0 if result.manche_to is None else (5 if result.manche_to == me else -5)
+        else:
+            result = white(cards, played)
+            vp = manche = 0
+        win = 0.5 if result.winner == me else -0.5 if result.winner == 1 - me else 0.0
+        spend = 0.0 if name is None else 1.0  # a token kept is worth something
+        return result.delta[me] - result.delta[1 - me] + win + 3 * vp + manche - spend
