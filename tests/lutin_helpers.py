@@ -55,7 +55,8 @@ def random_step(state: LutinState, rng: random.Random) -> None:
     if state.current_seat() == CHANCE:
         state.apply(state.sample_chance(rng))
     else:
-        state.apply(rng.choice(state.legal_actions()))
+        seat = state.current_seat()
+        state.apply(rng.choice(state.observation(seat).legal or state.legal_actions()))
 
 
 TOKENS = "t11 t21 t33 t12 t22 t31 t13 t23 t32"  # seat 0: t11 t21 t33; seat 1: t12 t22 t31

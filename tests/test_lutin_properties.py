@@ -22,8 +22,8 @@ SEEDS = range(12)
 
 
 def _random_choice(rng):
-    def choose(seat, state):
-        return rng.choice(state.legal_actions(seat))
+    def choose(seat, state):  # what the seat is offered (its observation)
+        return rng.choice(state.observation(seat).legal or state.legal_actions(seat))
 
     return choose
 
@@ -58,9 +58,10 @@ def test_every_legal_action_applies_and_every_game_ends(variant):
             if state.current_seat() == CHANCE:
                 state.apply(state.sample_chance(rng))
                 continue
-            legal = state.legal_actions()
+            seat = state.current_seat()
+            legal = list(state.observation(seat).legal) or state.legal_actions()
             assert legal
-            for action in legal:  # each one applies, to a copy
+            for action in legal:  # each one offered applies, to a copy
                 state.clone().apply(action)
             state.apply(rng.choice(legal))
         assert state.is_terminal() and sum(state.returns()) <= 1

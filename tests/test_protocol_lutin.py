@@ -89,3 +89,37 @@ def test_a_card_the_pioche_could_not_hold_is_blamed_when_opened():
             opened += 1
             continue
         assert step(table)
+
+
+def test_a_token_opened_with_a_target_it_cannot_take_is_blamed():
+    """White t23 takes no target: a seat that seals ``token tokens@P own`` for it (a
+    commitment shows nothing) is blamed once the token is shown (L22, L32)."""
+    table = new_memory_table(LutinGame("expert-white"), "cheat-token", ["random", "random"])
+    replica = table.peers[0].replica
+
+    def due(kind: str, label: str) -> bool:
+        expected = replica.expected()
+        return expected is not None and expected[1] == (kind,) and replica.step.label == label
+
+    while True:  # a window where the seat to seal holds a token that takes no target
+        while not due("seal", "token"):
+            assert step(table)
+        cheater = replica.expected()[0]
+        peer = table.peers[cheater]
+        state = peer.replica.state
+        plain = [p for p in state.tok_pos[cheater] if state.identity_of(p) not in ("t11", "t12")]
+        if plain:
+            break
+        assert step(table)
+    text = f"token {plain[0]} own"
+    salt = bytes([7]) * 32
+    commit = seal_commitment(peer.replica.context("seal/token"), cheater, salt, text)
+    table.broadcast(forge(peer, "seal", {"commit": commit}))
+    while not (due("unseal", "token") and replica.expected()[0] == cheater):
+        assert step(table)
+    body = peer._with_shares({"salt": salt, "action": text}, peer.replica.state.parse_action(text))
+    table.broadcast(forge(peer, "unseal", body))
+    while not table.rejected and step(table):
+        pass
+    blames = [exc.blame for _, exc in table.rejected if exc.blame is not None]
+    assert blames and (blames[0].seat, blames[0].rule) == (cheater, "L22")

@@ -136,9 +136,13 @@ class ExpertRules:
         sources: list[Pos | str] = [*self.tok_pos[seat]]
         if self.bonus_seat == seat and not self.bonus_used:
             sources.append("bonus")
+        # Every replica offers the same choices, whatever tokens it knows (a replica that
+        # knows a token and one that does not refuse alike): any target some token could
+        # take. A target the token itself does not take is refused once it is shown
+        # (L22, L32); a seat is offered only its token's own (``fitting``).
         for source in sources:
             name = self._name(seat, TokenPlay(source))
-            names = TOKEN_NAMES if name is None else (name,)  # unknown here: any of them
+            names = tuple(self.bonus_from) if source == "bonus" else TOKEN_NAMES
             shown = name if isinstance(source, Pos) else None
             possible = dict.fromkeys(
                 t
@@ -147,6 +151,22 @@ class ExpertRules:
             )
             plays += [TokenPlay(source, shown, t) for t in possible]
         return plays
+
+    def fitting(self, seat: int, actions: list[Action]) -> list[Action]:
+        """The token choices among ``actions`` that ``seat``'s tokens, as this replica
+        knows them, can take: what the seat (its screen, its bot) is offered."""
+        if self.phase not in ("window", "window_turn"):
+            return actions
+        kept = []
+        for action in actions:
+            if isinstance(action, TokenPlay) and action.source is not None:
+                name = self._name(seat, action)
+                if name is not None and action.target not in targets(
+                    self.power or "", name, self._defausse_kinds(seat), self.slots[seat]
+                ):
+                    continue
+            kept.append(action)
+        return kept
 
     # ---------------------------------------------------------------- the table
 
