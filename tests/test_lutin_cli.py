@@ -51,3 +51,31 @@ def test_the_engine_benchmark():
     assert result.returncode == 0, result.stderr
     figures = json.loads(result.stdout)
     assert figures["game"] == "lutin" and figures["games_per_s_2p"] > 0
+
+
+def test_host_and_join_play_an_expert_game_over_the_embedded_broker(tmp_path):
+    """``trutnet host --game lutin --variant expert-black`` and ``trutnet join``: two
+    processes play to the end over the real broker and agree on every hash (the joiner
+    takes the host's configuration)."""
+    from trutnet.net.broker import EmbeddedBroker
+    from trutnet.runtime.seat_process import announced_table
+
+    from .network_helpers import EARLY, result_of, spawn
+
+    broker = EmbeddedBroker()
+    url = broker.start().url
+    try:
+        common = ["--seed", "net-lutin", "--json", "--broker", url, "--bot", "heuristic"]
+        game = ["--game", "lutin", "--variant", "expert-black"]
+        host = spawn(["host", *game, "--no-announce", "--store", str(tmp_path / "h"), *common])
+        table, early = announced_table(host)
+        EARLY[host.pid] = early
+        assert '"game": "lutin"' in "".join(early)
+        guest = spawn(["join", "--game", "lutin", "--table", table, "--name", "guest",
+                       "--store", str(tmp_path / "g"), *common])  # fmt: skip
+        results = [result_of(p) for p in (host, guest)]
+    finally:
+        broker.stop()
+    assert len({r["state_hash"] for r in results}) == 1
+    assert all(r["halted"] is None for r in results)
+    assert [r["seats"] for r in results] == [[0], [1]]
