@@ -2,14 +2,14 @@
 
 :class:`GenericTable` plays a game the way a table of peers does, knowing nothing of
 the game but :mod:`trutnet.engine.hidden`: one hidden replica per seat, told only the
-public actions and what the description discloses to it, and a full-knowledge state
-standing for what the crypto keeps split among the seats (the deck order, each seat's
-sealed choices). After every step it checks that the replicas agree with the full
-state on the state hash and on each seat's observation, that they all ask the table
-for the same requests, and that no replica knows a card it was not shown. A position
-may be shown to several seats (a second viewer, each told by its own ``Disclose``); a
-shuffle may carry positions of other decks into its deck: they must be held before,
-and are no longer held (nor known to anyone) afterwards.
+public actions, its own sealed choices and what the description discloses to it, and a
+full-knowledge state standing for what the crypto keeps split among the seats (the
+deck order, each seat's sealed choices). After every step it checks that the replicas
+agree with the full state on the state hash and on each seat's observation, that they
+all ask the table for the same requests, and that no replica knows a card it was not
+shown. A position may be shown to several seats (a second viewer, each told by its own
+``Disclose``); a shuffle may carry positions of other decks into its deck: they must
+be held before, and are no longer held (nor known to anyone) afterwards.
 
 It records what it did as :class:`Round` values, in the shape of the table's share
 rounds (``trutnet/protocol/table.py``): ``owners`` maps a seat, or ``-1`` for a public
@@ -141,8 +141,8 @@ class GenericTable:
             action = self.choose(step.seat, own)
             self.sealed[step.seat, step.label] = own.conceal(step.seat, action)
             self.full.apply(action)  # the truth knows the choice
-            for replica in self.replicas:  # the seat's own replica too: it reads the log
-                replica.apply(step.sealed)
+            for seat, replica in enumerate(self.replicas):  # the others read the log; the
+                replica.apply(action if seat == step.seat else step.sealed)  # seat knows it
         elif isinstance(step, Open):
             self._decide(step.seat, self.sealed.pop((step.seat, step.label)))
         else:

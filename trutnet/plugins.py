@@ -30,7 +30,11 @@ from dataclasses import dataclass
 GROUP = "trutnet.games"
 PLUGINS_VARIABLE = "TRUTNET_GAME_PLUGINS"
 # trutnet's own plugins, by entry point name (they are also declared in pyproject.toml).
-BUILT_IN = {"trut": "trutnet.games.trut", "truco": "trutnet.games.truco"}
+BUILT_IN = {
+    "trut": "trutnet.games.trut",
+    "truco": "trutnet.games.truco",
+    "lutin": "trutnet.games.lutin",
+}
 MAX_REPORTED = 300  # characters of an import error kept in a problem's line
 _called: set[str] = set()  # the ``module:function`` plugins already run in this process
 

@@ -59,6 +59,7 @@ class TablePeer:
         self.rng = rng
         self.replica = TableReplica(table_id)
         self.replica.on_private = self._learn
+        self.replica.own_sealed = self._own_choice
         self.elgamal = KeyPair.generate(rng)
         self._values: dict[int, bytes] = {}
         self._sealed: dict[bytes, tuple[bytes, str]] = {}  # commitment -> (salt, action)
@@ -78,6 +79,11 @@ class TablePeer:
             # journal until the round is whole (7.2); written again, it would equivocate
             "held": [w.hex() for w in self.replica.held() if self._own(w)],
         }
+
+    def _own_choice(self, seat: int, commit: bytes) -> str | None:
+        """The decision behind this seat's sealed commitment ``commit``, if it made it."""
+        kept = self._sealed.get(commit) if seat == self.seat else None
+        return None if kept is None else kept[1]
 
     def _own(self, wire: bytes) -> bool:
         return parse_entry(wire).author == self.identity.public

@@ -160,6 +160,10 @@ class TableReplica(StalledSeats):
         # positions were shown to their owners or to everyone (before the engine goes on).
         self.on_private: Callable[[TableReplica, ShareRound], None] | None = None
         self.on_round: Callable[[TableReplica, dict[int, tuple[Pos, ...]]], None] | None = None
+        # The choice behind a commitment this replica's seat made (its peer keeps it), so
+        # that its engine applies the choice itself rather than the stand-in (7.4): a seat
+        # knows its own sealed choices (a hand chosen in secret, L16). None: not known.
+        self.own_sealed: Callable[[int, bytes], str | None] | None = None
 
     # ------------------------------------------------------------ who acts
 
@@ -762,7 +766,8 @@ class TableReplica(StalledSeats):
         assert isinstance(step, SecretChoice) and state is not None
         commit = bytes_field(body, "commit", 32)
         self.sealed[entry.seat, step.label] = Sealed(commit, self.round_number())
-        state.apply(step.sealed)
+        known = None if self.own_sealed is None else self.own_sealed(entry.seat, commit)
+        state.apply(step.sealed if known is None else state.parse_action(known))
         self._drive()
 
     def _on_unseal(self, entry: Entry, body: dict[str, Any]) -> None:

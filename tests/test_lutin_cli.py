@@ -1,0 +1,81 @@
+"""Lutin & Troll from the command line: self-play for every variant built (the engine
+alone and the memory table with full crypto), a saved game that ``trutnet verify``
+passes, a whole game between two peer processes over the real broker, and the engine
+benchmark."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "trutnet", *args], capture_output=True, text=True, timeout=300
+    )
+
+
+@pytest.mark.parametrize("variant", ["base", "expert-white", "expert-black", "initiation"])
+def test_selfplay_of_each_variant(variant):
+    result = run("selfplay", "--game", "lutin", "--variant", variant, "--games", "3",
+                 "--seed", "7", "--json")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["games"] == 3 and summary["variant"] == variant
+    if variant != "initiation":
+        assert sum(summary["wins"]) == 3  # the 5th VP always ends a base game (L3)
+
+
+@pytest.mark.parametrize("variant", ["base", "expert-white", "expert-black", "initiation"])
+def test_a_saved_memory_game_passes_verify(tmp_path, variant):
+    result = run("selfplay", "--game", "lutin", "--variant", variant, "--games", "1",
+                 "--seed", "7", "--transport", "memory", "--save", str(tmp_path))  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    checked = run("verify", str(tmp_path / "game-1-seat-0.json"))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "OK: the transcript is valid" in checked.stdout and "VP " in checked.stdout
+
+
+def test_a_game_between_peer_processes_over_the_real_broker():
+    result = run("selfplay", "--game", "lutin", "--games", "1", "--seed", "7",
+                 "--transport", "mqtt", "--bots", "heuristic,random")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "2 peer processes: games 1" in result.stdout
+
+
+def test_the_engine_benchmark():
+    result = run("bench", "engine", "--game", "lutin", "--games", "20", "--json")
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert figures["game"] == "lutin" and figures["games_per_s_2p"] > 0
+
+
+def test_host_and_join_play_an_expert_game_over_the_embedded_broker(tmp_path):
+    """``trutnet host --game lutin --variant expert-black`` and ``trutnet join``: two
+    processes play to the end over the real broker and agree on every hash (the joiner
+    takes the host's configuration)."""
+    from trutnet.net.broker import EmbeddedBroker
+    from trutnet.runtime.seat_process import announced_table
+
+    from .network_helpers import EARLY, result_of, spawn
+
+    broker = EmbeddedBroker()
+    url = broker.start().url
+    try:
+        common = ["--seed", "net-lutin", "--json", "--broker", url, "--bot", "heuristic"]
+        game = ["--game", "lutin", "--variant", "expert-black"]
+        host = spawn(["host", *game, "--no-announce", "--store", str(tmp_path / "h"), *common])
+        table, early = announced_table(host)
+        EARLY[host.pid] = early
+        assert '"game": "lutin"' in "".join(early)
+        guest = spawn(["join", "--game", "lutin", "--table", table, "--name", "guest",
+                       "--store", str(tmp_path / "g"), *common])  # fmt: skip
+        results = [result_of(p) for p in (host, guest)]
+    finally:
+        broker.stop()
+    assert len({r["state_hash"] for r in results}) == 1
+    assert all(r["halted"] is None for r in results)
+    assert [r["seats"] for r in results] == [[0], [1]]

@@ -1,0 +1,92 @@
+"""Lutin & Troll under random legal play, every variant built (``base``,
+``initiation``): legal actions never raise, every game ends, each seat's hidden
+replica agrees with the full state (``tests/hidden_table.py``), records replay and
+round-trip, and no observation or replica holds the other seat's unopened card."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from trutnet.engine import EngineError
+from trutnet.engine.api import CHANCE
+from trutnet.engine.games.lutin import LutinGame
+from trutnet.engine.games.lutin.cards import KINDS
+from trutnet.engine.games.lutin.state import VARIANTS
+
+from .hidden_table import GenericTable
+from .lutin_helpers import random_step
+
+SEEDS = range(12)
+
+
+def _random_choice(rng):
+    def choose(seat, state):  # what the seat is offered (its observation)
+        return rng.choice(state.observation(seat).legal or state.legal_actions(seat))
+
+    return choose
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("seed", SEEDS)
+def test_hidden_replicas_agree_and_never_hold_the_other_seats_cards(variant, seed):
+    rng = random.Random(seed)
+    table = GenericTable(LutinGame(variant), 2, _random_choice(rng), rng)
+    for _ in range(20_000):
+        if not table.step():
+            break
+        for seat, replica in enumerate(table.replicas):
+            assert all(s == seat for s, _ in replica.secrets)  # its own sealed cards only
+            obs = replica.observation(seat)
+            assert len(obs.hand) == len(set(w for w, _ in obs.hand))
+            other = table.full.observation(1 - seat)
+            assert obs.hand_sizes == other.hand_sizes and obs.unseen == other.unseen
+    assert table.full.is_terminal()
+    record = table.full.serialise()
+    assert LutinGame(variant).replay(record["actions"]).state_hash() == table.full.state_hash()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_legal_action_applies_and_every_game_ends(variant):
+    for seed in range(30):
+        rng = random.Random(1000 + seed)
+        state = LutinGame(variant).new_initial_state()
+        for _ in range(5000):
+            if state.is_terminal():
+                break
+            if state.current_seat() == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            seat = state.current_seat()
+            legal = list(state.observation(seat).legal) or state.legal_actions()
+            assert legal
+            for action in legal:  # each one offered applies, to a copy
+                state.clone().apply(action)
+            state.apply(rng.choice(legal))
+        assert state.is_terminal() and sum(state.returns()) <= 1
+        if variant == "base":
+            assert max(state.vp) == 5
+        texts = [str(a) for a in state.history()]
+        assert [str(state.parse_action(t)) for t in texts] == texts  # notation round-trips
+        again = LutinGame.from_config(state.game.config_dict()).replay(texts)
+        assert again.public_state() == state.public_state()
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_refusal_changes_nothing(variant):
+    """Refusals are checked before any change (the engine keeps no copy to roll back)."""
+    candidates = [*(f"take {k}" for k in KINDS), *(f"play hand/{k}" for k in range(5)), "first 0"]
+    candidates += ["seal take nymph", "deal lutin1", "play lutin0@0=g2", "play lutin1@3=b6"]
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = LutinGame(variant).new_initial_state()
+        while not state.is_terminal():
+            before = (state.public_state(), dict(state.secrets), dict(state.known))
+            for text in rng.sample(candidates, 6):
+                probe = state.clone()
+                try:
+                    probe.apply(text)
+                except EngineError:
+                    assert (probe.public_state(), probe.secrets, probe.known) == before
+            random_step(state, rng)

@@ -1,0 +1,193 @@
+"""Lutin & Troll's expert mode, ruling by ruling (L19-L30): set-up, token windows,
+white and black resolution, the bonus; each test names its ruling and what it
+refuses."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from trutnet.engine import IllegalAction
+from trutnet.engine.games.lutin import LutinGame
+from trutnet.engine.games.lutin.powers import TOKEN_DECK, black, cancelled, white
+from trutnet.engine.games.lutin.state import INDEX
+from trutnet.engine.hidden import Open, Pos, SecretChoice, Shuffle, Turn
+
+from .lutin_helpers import choose, play, random_step, start_expert, window
+from .lutin_helpers import combat as fight
+
+NONE = "token none"
+
+
+def refused(state, action, rule):
+    before = state.public_state(), len(state.history())
+    with pytest.raises(IllegalAction) as err:
+        state.apply(action)
+    assert err.value.rule == rule
+    assert (state.public_state(), len(state.history())) == before
+
+
+def test_L19_L20_one_power_set_nine_tokens_named_by_cell():
+    assert TOKEN_DECK.cards == ("t11", "t12", "t13", "t21", "t22", "t23", "t31", "t32", "t33")
+    assert LutinGame("expert-white").decks() == (TOKEN_DECK,)
+    assert LutinGame("expert-white").new_initial_state().power == "white"
+    assert LutinGame("expert-black").new_initial_state().power == "black"
+    assert LutinGame("base").decks() == ()
+
+
+def test_L21_set_up_shuffle_private_deal_discards_and_three_never_seen():
+    state = LutinGame("expert-white").new_initial_state()
+    state.apply("first 1")
+    assert state.next_step() == Shuffle("tokens", state.parse_action("deal tokens"))
+    state.apply("deal tokens t11 t21 t33 t12 t22 t31 t13 t23 t32")
+    sight = state.sight()
+    assert sight[0] == {Pos("tokens", i) for i in range(3)}
+    assert sight[1] == {Pos("tokens", i) for i in range(3, 6)}
+    assert state.holders()["aside"] == tuple(Pos("tokens", i) for i in range(6, 9))
+    assert state.next_step() == SecretChoice(1, "discard", state.parse_action("seal"))
+    refused(state, "discard tokens@0", "L21")  # seat 1 does not hold tokens@0
+    state.apply("discard tokens@4")
+    state.apply("discard tokens@1")
+    assert state.next_step() == Open(1, "discard")  # both committed, then both open
+    assert state.reveals(1, state.parse_action("discard tokens@4")) == (Pos("tokens", 4),)
+    refused(state, "discard tokens@5=t31", "L32")  # not the sealed one
+    state.apply("discard tokens@4=t22")
+    state.apply("discard tokens@1=t21")
+    assert state.faceup == ["t22", "t21"] and state.phase == "choose"
+    assert state.token_count(0) == state.token_count(1) == 2
+    assert all(Pos("tokens", i) not in s for s in state.sight().values() for i in range(6, 9))
+
+
+def test_L22_a_window_both_commit_then_both_open_the_attacker_first():
+    state = start_expert("expert-white", "g5 g2 g2 g2 g2", "g7 g3 g3 g3 g3")
+    play(state, "g5")
+    play(state, "g7")
+    assert state.next_step() == SecretChoice(0, "token", state.parse_action("seal"))
+    refused(state, "token tokens@0=t11", "L22")  # white t11 needs a card: own or opp
+    refused(state, "token tokens@3=t12 own", "L22")  # not its token
+    state.apply("token tokens@0=t11 own")
+    assert state.next_step() == SecretChoice(1, "token", state.parse_action("seal"))
+    state.apply(NONE)
+    assert state.next_step() == Open(0, "token")
+    refused(state, "token tokens@1=t21", "L32")  # not the sealed choice
+    state.apply("token tokens@0=t11 own")
+    state.apply(NONE)
+    assert state.faceup[-1] == "t11" and state.token_count(0) == 1
+    # L23 (2): g5 turned blue hits the g7 for 5
+    assert state.hp == [12, 7] and state.attacker == 0
+
+
+def test_L22_one_seat_holding_tokens_decides_openly_none_no_window():
+    state = start_expert("expert-white", "g5 g5 g5 g5 g2", "g5 g5 g5 g5 g2")
+    for token in ("tokens@3=t12 own", "tokens@4=t22"):  # seat 1 spends both its tokens
+        fight(state, "g5", "g5")
+        window(state, {0: NONE, 1: f"token {token}"})
+    play(state, "g5")
+    play(state, "g5")
+    assert state.next_step() == Turn(0)  # only seat 0 holds tokens
+    state.apply(NONE)
+    assert state.phase == "attack"  # the combat resolved: an equal one, seat 0 attacks
+    fight(state, "g5", "g5")
+    state.apply("token tokens@0=t11 own")  # openly: seat 0's g5 turns blue (L23)
+    fight(state, "g2", "g2")
+    state.apply("token tokens@1=t21")  # +4 on its green
+    assert state.last == (0, "g2", "g2", 0, -4, 0)  # 6 against 2
+    assert state.vp == [1, 0] and state.manche == 2 and state.phase == "choose"  # 12 vs 3
+    choose(state, "g3 g3 g3 g3 g4", "g2 g2 g3 g3 g3")
+    play(state, "g3")
+    play(state, "g2")
+    assert state.phase == "attack" and state.hp == [12, 11]  # no token held: no window
+
+
+def test_L23_white_values_colours_void_and_hp():
+    assert white({0: "g5", 1: "g7"}, {0: ("t21", None)}).delta == [0, -2]  # 9 against 7
+    assert white({0: "b4", 1: "b5"}, {0: ("t22", None)}).delta == [0, -3]  # 8 against 5
+    assert white({0: "g5", 1: "g3"}, {1: ("t31", None)}).delta == [-3, 0]  # 0 against 3
+    assert white({0: "b5", 1: "b6"}, {0: ("t32", None)}).delta == [0, -3]  # 5 against 2
+    void = white({0: "b6", 1: "g2"}, {1: ("t13", None), 0: ("t23", None)})
+    assert void.delta == [4, 0] and void.winner is None  # (1) then (5)
+    assert white({0: "g3", 1: "b4"}, {0: ("t12", "opp")}).delta == [-1, 0]  # b4 green now
+    assert white({0: "nymph", 1: "g2"}, {1: ("t11", "opp")}).winner == 0  # red unchanged
+    assert white({0: "g2", 1: "g2"}, {0: ("t33", None)}).delta == [0, -5]
+
+
+def test_L24_L26_L27_L29_black_in_its_order():
+    assert cancelled({0: ("t13", None), 1: ("t22", None)}) == {1}
+    assert cancelled({0: ("t13", None), 1: ("t13", None)}) == set()
+    assert black({0: "harpy", 1: "g5"}, {1: ("t12", None)}, [0, 0]).winner == 1  # L26
+    assert black({0: "g7", 1: "g5"}, {1: ("t31", None)}, [0, 0]).delta == [-2, 0]  # L27
+    assert black({0: "mandragore", 1: "b6"}, {1: ("t31", None)}, [0, 0]).delta == [0, 6]
+    both = black({0: "g7", 1: "g5"}, {0: ("t31", None), 1: ("t31", None)}, [0, 0])
+    assert both.delta == [0, -2] and both.winner == 0  # two t31 undo each other
+    assert black({0: "g7", 1: "g5"}, {0: ("t22", None), 1: ("t22", None)}, [0, 0]).delta == [0, -8]
+    vp = black({0: "g2", 1: "g2"}, {0: ("t23", None), 1: ("t33", None)}, [3, 3])
+    assert vp.vp == [0, 0]  # +1 then -1 on seat 0, both judged before
+    assert black({0: "g2", 1: "g2"}, {0: ("t23", None)}, [4, 0]).vp == [0, 0]  # L29: not at 4
+    assert black({0: "g2", 1: "g2"}, {0: ("t33", None)}, [0, 2]).vp == [0, 0]  # nor at 2
+
+
+def test_L25_black_t21_swaps_with_the_hand_and_opens_that_commitment():
+    order = "t21 t11 t33 t12 t22 t31 t13 t23 t32"  # seat 0 keeps t21 t11
+    state = start_expert("expert-black", "g2 b6 g3 g3 g3", "g7 g4 g4 g4 g4", order)
+    play(state, "g2")
+    play(state, "g7")
+    slot = next(k for k in state.slots[0] if state.secrets[0, k] == "b6")
+    window(state, {0: f"token tokens@0=t21 hand/{slot}", 1: NONE})
+    assert state.next_step() == Open(0, f"hand/{slot}")  # L25: its commitment opens
+    refused(state, "take g3", "L32")
+    state.apply("take b6")
+    assert state.hp == [12, 6] and state.attacker == 0  # the b6 taken counts (L9)
+    assert state.open_slots[0] == {slot: "g2"}  # the played card back in hand, known
+    assert dict(state.observation(0).hand)[f"hand/{slot}"] == "g2"
+    # later played without a commitment
+    state.apply(f"play hand/{slot}")
+    assert state.table == [(0, "g2")] and state.phase == "riposte"
+
+
+def test_L25_black_t11_swaps_with_the_defausse():
+    order = "t11 t21 t33 t12 t22 t31 t13 t23 t32"
+    state = start_expert("expert-black", "b6 g2 g3 g3 g3", "g3 g4 g4 g4 g4", order)
+    fight(state, "b6", "g3")  # b6 now on seat 0's défausse
+    window(state, {0: NONE, 1: NONE})
+    play(state, "g2")
+    play(state, "g4")
+    window(state, {0: "token tokens@0=t11 b6", 1: NONE})
+    assert state.last[1] == "b6" and state.hp[1] == 12 - 6 - 6  # the b6 counted again
+    assert state.defausse[0][INDEX["g2"]] == 1 and state.defausse[0][INDEX["b6"]] == 1
+
+
+def test_L28_black_t32_the_loser_wins_the_manche():
+    order = "t32 t21 t33 t12 t22 t31 t13 t23 t11"
+    state = start_expert("expert-black", "g2 g2 g2 g2 g3", "g7 g4 g4 g4 g4", order)
+    fight(state, "g2", "g7")
+    window(state, {0: "token tokens@0=t32", 1: NONE})
+    assert state.phase == "end_open"  # the manche ends at once, HP notwithstanding
+    while state.phase == "end_open":
+        seat, slot = state.queue[0]
+        state.apply(f"take {state.secrets[seat, slot]}")
+    assert state.vp == [1, 0] and state.attacker == 0
+
+
+def test_L30_the_bonus_at_the_6th_manche():
+    found = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = LutinGame("expert-white").new_initial_state()
+        while not state.is_terminal() and state.phase != "bonus":
+            random_step(state, rng)
+        if state.phase != "bonus":
+            continue
+        found += 1
+        seat = state.current_seat()
+        assert state.manche == 6 and state.vp[seat] < state.vp[1 - seat]
+        assert state.faceup == [] and len(state.bonus_from) >= 2  # the others leave
+        absent = next(t for t in TOKEN_DECK.cards if t not in state.bonus_from)
+        refused(state, f"bonus {absent}", "L30")  # only a face-up token
+        state.apply(f"bonus {state.bonus_from[0]}")
+        assert state.token_count(seat) >= 1
+        while not state.is_terminal() and state.bonus_name is None:
+            random_step(state, rng)
+        if state.bonus_name is not None:
+            assert state.bonus_name == state.bonus_from[0]
+    assert found

@@ -1,0 +1,17 @@
+"""Lutin & Troll's plugin: importing it registers the game's engine
+(:mod:`trutnet.engine.games.lutin`), its heuristic bot (:mod:`.heuristic`) and its
+front-end (:mod:`.frontend`). pyproject.toml declares it as the ``lutin`` entry point
+of the ``trutnet.games`` group."""
+
+from trutnet.bots import register_bots
+from trutnet.client.frontend import register_frontend
+from trutnet.engine import register_game
+from trutnet.engine.games.lutin import LutinGame
+from trutnet.games.lutin.frontend import LutinFrontend
+from trutnet.games.lutin.heuristic import HeuristicBot
+
+register_game(LutinGame)
+register_bots(LutinGame.name, {"heuristic": HeuristicBot})
+register_frontend(LutinFrontend)
+
+__all__ = ["HeuristicBot", "LutinFrontend"]
