@@ -6,6 +6,8 @@ Notation (``docs/rules.md``, "Action notation")::
     deal                 chance: a deal whose deck order is unknown here [T4]
     deal 7h 8d ...       chance: a deal with the whole deck order (32 cards)
     play 7h | play 7h@12 | play @12
+    prepare | prepare A C ...   chance (Deluxe): the pool of special cards [T25]
+    keep E@3 | keep @3          Deluxe: the special card a seat keeps [T25]
     trut | accept | fold | pass | sing | agree | refuse | sing 2
     keep 7h 8d As | keep @3 @7 @12 | keep 7h@3 8d@7 As@12
 
@@ -20,15 +22,21 @@ from dataclasses import dataclass
 from trutnet.engine.api import Action
 from trutnet.engine.cards import Card, format_cards, parse_card
 from trutnet.engine.errors import NotationError
+from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special, is_letter, special
 
 MAX_POSITION = 255
+
+
+def parse_any_card(text: str) -> AnyCard:
+    """A normal card (``7h``) or, in Deluxe, a special card's letter (``E``) [T23]."""
+    return special(text) if is_letter(text) else parse_card(text)
 
 
 @dataclass(frozen=True, slots=True)
 class CardRef:
     """A card in a hand: its identity, its deck position, or both."""
 
-    card: Card | None = None
+    card: AnyCard | None = None
     pos: int | None = None
 
     def __post_init__(self) -> None:
@@ -50,7 +58,7 @@ class CardRef:
     @staticmethod
     def parse(text: str) -> CardRef:
         card_text, at, pos_text = text.partition("@")
-        card = parse_card(card_text) if card_text else None
+        card = parse_any_card(card_text) if card_text else None
         pos: int | None = None
         if at:
             if not pos_text.isdigit() or (len(pos_text) > 1 and pos_text[0] == "0"):
@@ -76,13 +84,27 @@ class Draw(Action):
 class Deal(Action):
     """Chance: a hand's deal; ``deck`` is the whole deck order when known [T4]."""
 
-    deck: tuple[Card, ...] | None = None
+    deck: tuple[AnyCard, ...] | None = None
 
     def __str__(self) -> str:
-        return "deal" if self.deck is None else f"deal {format_cards(self.deck)}"
+        return "deal" if self.deck is None else f"deal {format_cards(self.deck)}"  # type: ignore[arg-type]
 
     def public(self) -> Deal:
         return Deal(None)
+
+
+@dataclass(frozen=True, slots=True)
+class Prepare(Action):
+    """Chance (Deluxe): the special cards' pool, shuffled; ``pool`` is its order when
+    known [T25]. Two positions per seat are dealt in T4 order."""
+
+    pool: tuple[Special, ...] | None = None
+
+    def __str__(self) -> str:
+        return "prepare" if self.pool is None else "prepare " + " ".join(map(str, self.pool))
+
+    def public(self) -> Prepare:
+        return Prepare(None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +190,11 @@ def parse_action(text: str) -> Action:
     if verb == "draw" and len(args) == 1:
         return Draw(parse_card(args[0]))
     if verb == "deal":
-        return Deal(tuple(parse_card(a) for a in args) if args else None)
+        return Deal(tuple(parse_any_card(a) for a in args) if args else None)
+    if verb == "prepare":
+        if not all(is_letter(a) for a in args):
+            raise NotationError(f"prepare names special cards A-R: {text!r}")
+        return Prepare(tuple(special(a) for a in args) if args else None)
     if verb == "play" and len(args) == 1:
         return Play(CardRef.parse(args[0]))
     if verb == "keep" and args:

@@ -23,9 +23,19 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from trutnet.engine.api import Action
-from trutnet.engine.cards import FULL_DECK, Card, parse_card
+from trutnet.engine.cards import FULL_DECK, Card
 from trutnet.engine.errors import HiddenCard, IllegalAction, NotationError
-from trutnet.engine.games.trut.actions import CardRef, Deal, Draw, Keep, Play
+from trutnet.engine.games.trut.actions import (
+    CardRef,
+    Deal,
+    Draw,
+    Keep,
+    Play,
+    Prepare,
+    parse_any_card,
+)
+from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special
+from trutnet.engine.games.trut.deluxe.rules import POOL_DECK
 from trutnet.engine.hidden import Deck, Holder, JointRandom, Pos, Shuffle, Step, Turn
 
 if TYPE_CHECKING:
@@ -53,7 +63,18 @@ class TrutHidden:
     to_act: int | None
     team_of: tuple[int, ...]
     fortial_team: int | None
-    known: dict[int, Card]  # private: identities this replica was shown
+    known: dict[int, AnyCard]  # private: identities this replica was shown
+    deluxe: bool
+    deck_size: int
+    carried: bool
+    kept: list[int]
+    pool_holdings: list[list[int]]
+    pool_known: dict[int, Special]
+    bonus_cards: bool
+
+    if TYPE_CHECKING:  # DeluxeRules' own
+
+        def _pool_size(self) -> int: ...
     holdings: list[list[int]]
     next_stock: int
     discarded: list[int]
@@ -62,14 +83,16 @@ class TrutHidden:
     draw_used: set[Card]
     trut: TrutCall | None
 
-    def learn(self, pos: int, card: Card) -> None:
+    def learn(self, pos: int, card: AnyCard) -> None:
         """Record that this replica was shown the card at deck position ``pos``.
 
         Private knowledge (a networked seat decrypting its own cards): it never changes
         the public state or the hash. A contradiction with what is known is refused.
         """
-        if not 0 <= pos < DECK_SIZE:
+        if not 0 <= pos < self.deck_size:
             raise IllegalAction("T4", f"no deck position {pos}")
+        if isinstance(card, Special) and not self.deluxe:
+            raise IllegalAction("T23", f"{card} is a special card: Trut without deluxe has none")
         if self.known.get(pos, card) != card:
             raise IllegalAction("T1", f"position {pos} is already known as {self.known[pos]}")
         if any(c == card and p != pos for p, c in self.known.items()):
@@ -102,6 +125,16 @@ class TrutHidden:
         if self.phase == "draw":  # T3: face-up cards, from a joint draw (protocol 7.4)
             unused = tuple(Draw(c) for c in FULL_DECK if c not in self.draw_used)
             return JointRandom("first-donneur", unused)
+        if self.phase == "prepare":  # T25: the pool, shuffled jointly once per game
+            return Shuffle(POOL_DECK, Prepare(None))
+        if self.phase == "deal" and self.deluxe:
+            if self.carried:  # T26: see docs/rules.md, Trut Deluxe (not played yet)
+                raise IllegalAction(
+                    "T26", "a later Deluxe hand re-shuffles the previous hand's ciphertexts, "
+                    "which the table cannot do yet"
+                )
+            kept = tuple(Pos(POOL_DECK, p) for p in self.kept)  # T26: carried, never decrypted
+            return Shuffle(DECK.name, Deal(None), kept)
         if self.phase == "deal":  # T4: an order that no seat learns
             return Shuffle(DECK.name, Deal(None))
         assert self.to_act is not None
@@ -110,26 +143,52 @@ class TrutHidden:
     def sight(self) -> Mapping[int, frozenset[Pos]]:
         if self.phase == "over":  # T11: no unplayed card is ever shown
             return {}
+        if self.phase == "choose":  # T25: each seat its two specials
+            return {
+                s: frozenset(Pos(POOL_DECK, p) for p in self.pool_holdings[s])
+                for s in range(self.n)
+            }
         return {
             s: frozenset() if self.hidden_from_owner(s) else frozenset(map(pos, self.holdings[s]))
             for s in range(self.n)
         }
 
     def holders(self) -> Mapping[Holder, tuple[Pos, ...]]:
+        pool = self._pool_holders() if self.deluxe else {}
         if self.next_stock == 0:  # no deal in progress
-            return {}
+            return pool
         played = [p for cards, _, _ in self.tricks for _, p, _ in cards]
         played += [p for _, p, _ in self.trick]
         held: dict[Holder, tuple[Pos, ...]] = {
             s: tuple(map(pos, self.holdings[s])) for s in range(self.n)
         }
-        held["stock"] = tuple(map(pos, range(self.next_stock, DECK_SIZE)))
+        held["stock"] = tuple(map(pos, range(self.next_stock, self.deck_size)))
         held["discard"] = tuple(map(pos, self.discarded))  # T19: never revealed
         held["table"] = tuple(map(pos, played))
+        if pool:  # T25: the set-aside specials, never decrypted
+            held["aside"] = pool["aside"]
+        return held
+
+    def _pool_holders(self) -> dict[Holder, tuple[Pos, ...]]:
+        """T25: who holds each pool position: the seats while they choose, the kept
+        ones until the first deal carries them, and the rest set aside."""
+        if self.phase == "prepare":
+            return {}
+        size = self._pool_size()
+        dealt = {p for h in self.pool_holdings for p in h}
+        held: dict[Holder, tuple[Pos, ...]] = {
+            s: tuple(Pos(POOL_DECK, p) for p in self.pool_holdings[s]) for s in range(self.n)
+        }
+        if not self.carried:
+            held["kept"] = tuple(Pos(POOL_DECK, p) for p in self.kept)
+        gone = set(self.kept)
+        held["aside"] = tuple(
+            Pos(POOL_DECK, p) for p in range(size) if p not in dealt and p not in gone
+        )
         return held
 
     def _index(self, p: Pos) -> int:
-        if p.deck != DECK.name or not 0 <= p.index < DECK_SIZE:
+        if p.deck != DECK.name or not 0 <= p.index < self.deck_size:
             raise IllegalAction("T4", f"no position {p} in Trut's deck")
         return p.index
 
@@ -149,6 +208,11 @@ class TrutHidden:
     def conceal(self, seat: int, action: Action) -> Action:
         if isinstance(action, Play):
             return Play(CardRef(None, self._position(seat, action.ref)))
+        if isinstance(action, Keep) and self.phase == "choose":  # T25: a position only
+            ref = action.refs[0] if len(action.refs) == 1 else None
+            if ref is None or ref.pos is None or ref.pos not in self.pool_holdings[seat]:
+                raise IllegalAction("T25", f"{action} is not one of seat {seat}'s specials")
+            return Keep((CardRef(None, ref.pos),))
         if isinstance(action, Keep):  # by positions, in increasing order (T19)
             kept = sorted(self._position(seat, r) for r in action.refs)
             return Keep(tuple(CardRef(None, p) for p in kept))
@@ -171,12 +235,29 @@ class TrutHidden:
         if isinstance(action, Play) and action.ref.pos is not None:
             card = cards.get(pos(action.ref.pos))
             if card is not None:
-                return Play(CardRef(parse_card(card), action.ref.pos))
+                return Play(CardRef(parse_any_card(card), action.ref.pos))
         return action
 
     def see(self, p: Pos, card: str) -> None:
-        self.learn(self._index(p), parse_card(card))
+        if self.deluxe and p.deck == POOL_DECK:  # T25: a special dealt to this seat
+            self._see_special(p, card)
+            return
+        self.learn(self._index(p), parse_any_card(card))
+
+    def _see_special(self, p: Pos, card: str) -> None:
+        if self.carried or not 0 <= p.index < self._pool_size():
+            raise IllegalAction("T25", f"no position {p} in the pool now")
+        try:
+            value = parse_any_card(card)
+        except NotationError as exc:
+            raise IllegalAction("T25", f"{card!r} is not a special card") from exc
+        if not isinstance(value, Special) or self.pool_known.get(p.index, value) != value:
+            raise IllegalAction("T25", f"{card!r} cannot be at {p}")
+        self.pool_known[p.index] = value
 
     def identity_of(self, p: Pos) -> str | None:
+        if self.deluxe and p.deck == POOL_DECK:
+            special = None if self.carried else self.pool_known.get(p.index)
+            return None if special is None else str(special)
         card = self.known.get(self._index(p))
         return None if card is None else str(card)

@@ -42,15 +42,24 @@ from trutnet.engine.games.trut.actions import (
     Draw,
     Keep,
     Play,
+    Prepare,
     SingCount,
     Void,
     Word,
     parse_action,
 )
+from trutnet.engine.games.trut.deluxe.cards import Special, letters_for, special
+from trutnet.engine.games.trut.deluxe.rules import DeluxeRules
 from trutnet.engine.games.trut.hidden import DECK_SIZE, TrutHidden
 from trutnet.engine.games.trut.observation import TrickView, TrutObservation
 from trutnet.engine.games.trut.scoring import TrutScoring
-from trutnet.engine.games.trut.tricks import POURRIE, UNDECIDED, hand_winner, resolve_trick
+from trutnet.engine.games.trut.tricks import (
+    POURRIE,
+    UNDECIDED,
+    TrickOutcome,
+    hand_winner,
+    resolve_trick,
+)
 from trutnet.engine.games.trut.words import HAND_SIZE, PHASE_RULE, TrutCall, TrutWords
 
 if TYPE_CHECKING:
@@ -59,9 +68,10 @@ if TYPE_CHECKING:
 Event = dict[str, Any]
 
 
-class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
+class TrutState(TrutWords, TrutScoring, TrutHidden, DeluxeRules, GameState):
     """A Trut game in progress. Mutated only by :meth:`apply` and :meth:`learn`;
-    its hidden information is described by :class:`TrutHidden`."""
+    its hidden information is described by :class:`TrutHidden`, the Deluxe option's
+    rules by :class:`DeluxeRules` (called only when the option is on)."""
 
     def __init__(self, game: TrutGame) -> None:
         config = game.config
@@ -104,12 +114,16 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
         self.fortial_team: int | None = None
         self._history: list[Action] = []
         self.events: list[Event] = []
+        self.deck_size = DECK_SIZE
+        self.deluxe = config.deluxe
+        if self.deluxe:
+            self._deluxe_init(config.bonus_cards)
         start = config.start
         if start is not None:
             self.longs = list(start.longs)
             self.petits = list(start.petits)
             self.dealer = self.marker = start.dealer
-            self.phase = "deal"
+            self.phase = "prepare" if self.deluxe else "deal"  # T25
             if start.deck is not None:
                 self._deal(start.deck)
 
@@ -179,6 +193,8 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
             return [AGREE, REFUSE]
         if phase == "sing_count":
             return [SingCount(k) for k in (1, 2, 3) if k * self.n <= self._stock_left()]
+        if phase == "choose":  # T25: one of the two specials dealt
+            return [Keep((CardRef(self.pool_known.get(p), p),)) for p in self.pool_holdings[seat]]
         if phase == "keep":
             refs = [self._ref(pos) for pos in self.holdings[seat]]
             return [Keep(combo) for combo in itertools.combinations(refs, HAND_SIZE)]
@@ -189,15 +205,21 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
         return CardRef(None, pos) if card is None else CardRef(card)
 
     def _stock_left(self) -> int:
-        return DECK_SIZE - self.next_stock
+        return self.deck_size - self.next_stock
 
     # -------------------------------------------------------------------- chance
 
     def sample_chance(self, rng: random.Random) -> Action:
         if self.phase == "draw":
             return Draw(rng.choice([c for c in FULL_DECK if c not in self.draw_used]))
+        if self.phase == "prepare":  # T25
+            pool = [special(letter) for letter in letters_for(self.bonus_cards)]
+            rng.shuffle(pool)
+            return Prepare(tuple(pool))
         if self.phase == "deal":
-            deck = list(FULL_DECK)
+            deck: list[Card | Special] = list(FULL_DECK)
+            if self.deluxe:
+                deck += self._kept_specials()  # T26
             rng.shuffle(deck)
             return Deal(tuple(deck))
         raise IllegalAction("chance", f"no chance event in phase {self.phase}")
@@ -219,6 +241,9 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
         if isinstance(action, Draw):
             self._require(phase == "draw", "T3", "a draw for the first Donneur comes first")
             return self._apply_draw(action)
+        if isinstance(action, Prepare):
+            self._require(self.deluxe, "T23", "special cards are the deluxe option's")
+            return self._apply_prepare(action)
         if isinstance(action, Deal):
             self._require(phase == "deal", "T4", f"no deal now (phase {phase})")
             self._apply_deal(action)
@@ -238,6 +263,8 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
         if isinstance(action, Play):
             return self._apply_play(seat, action)
         if isinstance(action, Keep):
+            if phase == "choose":
+                return self._apply_choose(seat, action)
             return self._apply_keep(seat, action)
         if isinstance(action, SingCount):
             self._apply_sing_count(seat, action)
@@ -269,7 +296,7 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
         self.draw_round = []
         if len(tops) == 1:
             self.dealer = self.marker = tops[0]
-            self.phase = "deal"
+            self.phase = "prepare" if self.deluxe else "deal"  # T25: right after the draw
             self.events.append({"event": "first_dealer", "seat": tops[0]})
             return action
         self.draw_contenders = tops
@@ -282,15 +309,23 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
     # ---- deal [T4] and the start of a hand [T15-T19, D5]
 
     def _apply_deal(self, action: Deal) -> None:
+        if self.deluxe:
+            self.deck_size = self._deluxe_deck_size()  # T26
+            self.carried = True
         if action.deck is not None:
+            expected = list(FULL_DECK) if not self.deluxe else None
+            if self.deluxe and len(self.pool_known) == self._pool_size():
+                expected = [*FULL_DECK, *self._kept_specials()]
             self._require(
-                len(action.deck) == DECK_SIZE and len(set(action.deck)) == DECK_SIZE,
-                "T1",
-                "a deal's deck order holds each of the 32 cards once",
+                len(action.deck) == self.deck_size
+                and len(set(action.deck)) == self.deck_size
+                and (expected is None or set(action.deck) == set(expected)),
+                "T26" if self.deluxe else "T1",
+                f"a deal's deck order holds each of its {self.deck_size} cards once",
             )
         self._deal(action.deck)
 
-    def _deal(self, deck: tuple[Card, ...] | None) -> None:
+    def _deal(self, deck: tuple[Card | Special, ...] | None) -> None:
         n = self.n
         self.known = {} if deck is None else dict(enumerate(deck))
         for k in range(HAND_SIZE * n):
@@ -360,6 +395,8 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
         card = action.ref.card
         if card is None:
             raise HiddenCard("a played card is revealed: give its identity (play 7h@12)")
+        if isinstance(card, Special) and not self.deluxe:
+            raise IllegalAction("T23", f"{card} is a special card: Trut without deluxe has none")
         pos = self._resolve(seat, action.ref, "T5")
         if self.known.get(pos) is None:
             for other_pos, other in self.known.items():
@@ -379,9 +416,16 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
         return Play(CardRef(card, pos))
 
     def _finish_trick(self) -> None:
-        outcome = resolve_trick(
-            [(s, c) for s, _, c in self.trick], self.team_of, self.folded, self.sum_on_patte
-        )
+        if self.deluxe:  # T28: effective values; T31: the Boar's patté
+            valued, boar = self._deluxe_outcome_cards(self.trick)
+            outcome = resolve_trick(valued, self.team_of, self.folded, self.sum_on_patte)
+            if boar:
+                boar_seat = next(s for s, _, c in self.trick if str(c) == "C")
+                outcome = TrickOutcome(None, None, boar_seat)
+        else:
+            outcome = resolve_trick(
+                [(s, c) for s, _, c in self.trick], self.team_of, self.folded, self.sum_on_patte
+            )
         self.tricks.append((tuple(self.trick), outcome.team, outcome.winner))
         self.results.append(outcome.team)
         self.trick = []
@@ -397,6 +441,11 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
                 "by_sum": outcome.by_sum,
             }
         )
+        if self.deluxe:  # T29, T32: the capture and its prizes, before T7
+            self._deluxe_capture(self.tricks[-1][0], outcome.team)
+            if self.phase == "over":  # T45: the target reached by a prize ends the game
+                self._close_hand("target", outcome.team, self.marker)
+                return
         result = hand_winner(self.results)
         if result == POURRIE:
             self._close_hand("pourrie", None, self.dealer)  # T7: same dealer again
@@ -438,6 +487,7 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
             "folded": sorted(self.folded),
             "singer": self.singer,
             "fortial_team": self.fortial_team,
+            **({"deluxe": self._deluxe_public()} if self.deluxe else {}),
         }
 
     def observation(self, seat: int) -> TrutObservation:
