@@ -309,20 +309,21 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, DeluxeRules, GameState):
     # ---- deal [T4] and the start of a hand [T15-T19, D5]
 
     def _apply_deal(self, action: Deal) -> None:
-        if self.deluxe:
-            self.deck_size = self._deluxe_deck_size()  # T26
-            self.carried = True
+        size = self._deluxe_deck_size() if self.deluxe else DECK_SIZE  # T26
         if action.deck is not None:
             expected = list(FULL_DECK) if not self.deluxe else None
             if self.deluxe and len(self.pool_known) == self._pool_size():
                 expected = [*FULL_DECK, *self._kept_specials()]
             self._require(
-                len(action.deck) == self.deck_size
-                and len(set(action.deck)) == self.deck_size
+                len(action.deck) == size
+                and len(set(action.deck)) == size
                 and (expected is None or set(action.deck) == set(expected)),
                 "T26" if self.deluxe else "T1",
-                f"a deal's deck order holds each of its {self.deck_size} cards once",
+                f"a deal's deck order holds each of its {size} cards once",
             )
+        if self.deluxe:
+            self.deck_size = size
+            self.carried = True
         self._deal(action.deck)
 
     def _deal(self, deck: tuple[Card | Special, ...] | None) -> None:

@@ -1,0 +1,368 @@
+"""Scenario tests of Trut Deluxe against the rulings T23-T47.
+
+The law is ``shared/rulings/trut-deluxe.md``. Each test is named after the ruling it
+checks; refusals are checked for the rule id they cite and for leaving the state
+untouched. Only the rulings the engine plays so far are here (``docs/rules.md``,
+Trut Deluxe, says which).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from trutnet.engine import load_game
+from trutnet.engine.cards import FULL_DECK, parse_card
+from trutnet.engine.errors import ConfigError, IllegalAction
+from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame, TrutState
+from trutnet.engine.games.trut.actions import Prepare, parse_action
+from trutnet.engine.games.trut.deluxe.cards import (
+    BASIC_LETTERS,
+    TABLE,
+    Special,
+    is_figure,
+    is_fox,
+    special,
+)
+from trutnet.engine.games.trut.deluxe.rules import effective_values, pool_deck
+from trutnet.engine.games.trut.setup import deal_position
+from trutnet.engine.hidden import Pos, Shuffle
+
+from .hidden_table import GenericTable
+
+POOL = "A B C D E F G H I J K L M"
+
+
+def prepared(
+    players: int = 2,
+    *,
+    keep: dict[int, str],
+    hands: dict[int, str],
+    dealer: int = 0,
+    longs: tuple[int, ...] | None = None,
+    petits: tuple[int, ...] | None = None,
+    pool: str = POOL,
+    **options: bool,
+) -> TrutState:
+    """A Deluxe game whose specials are prepared (each seat keeps the letter given) and
+    whose first hand is dealt with the hands given (3 cards, letters allowed)."""
+    teams = 2 if players != 3 else 3
+    start = StartPosition(longs or (0,) * teams, petits or (0,) * teams, dealer)
+    state = TrutGame(TrutConfig(players, deluxe=True, start=start, **options)).new_initial_state()
+    assert state.phase == "prepare"  # T25: once, before the first deal
+    order: list[str | None] = [None] * len(pool.split())
+    for seat, letter in keep.items():  # each kept letter at the seat's first pool position
+        order[(seat - dealer - 1) % players] = letter
+    others = iter(x for x in pool.split() if x not in keep.values())
+    order = [x if x is not None else next(others) for x in order]
+    state.apply("prepare " + " ".join(order))  # type: ignore[arg-type]
+    while state.phase == "choose":
+        seat = state.current_seat()
+        state.apply(f"keep {keep[seat]}@{order.index(keep[seat])}")
+    kept = [keep[s] for s in range(players)]
+    deck: list[str | None] = [None] * (32 + len(kept))
+    used = []
+    for seat, text in hands.items():
+        for nth, card in enumerate(text.split()):
+            deck[deal_position(players, dealer, seat, nth)] = card
+            used.append(card)
+    filled = iter(c for c in [*FULL_DECK_TEXT, *kept] if c not in used)
+    state.apply("deal " + " ".join(c if c is not None else next(filled) for c in deck))
+    return state
+
+
+FULL_DECK_TEXT = [str(c) for c in FULL_DECK]
+
+
+def refused(state: TrutState, action: str, rule: str) -> None:
+    before = state.state_hash()
+    with pytest.raises(IllegalAction) as info:
+        state.apply(action)
+    assert info.value.rule == rule, info.value
+    assert state.state_hash() == before
+
+
+# ----------------------------------------------------------------------------- T23
+
+
+def test_T23_options_off_by_default_and_classic_config_unchanged():
+    assert TrutConfig().to_dict() == {"players": 4, "variant": "classic", "sum_on_patte": False}
+    config = TrutConfig(6, "gatinaise", deluxe=True, bonus_cards=True, michao_hare=True)
+    assert TrutConfig.from_dict(config.to_dict()) == config
+    assert len(TrutGame(config).decks()) == 2 and len(TrutGame(TrutConfig()).decks()) == 1
+    assert pool_deck(True).cards == tuple("ABCDEFGHIJKLMNOPQR")
+    assert pool_deck(False).cards == BASIC_LETTERS
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"bonus_cards": True}, {"michao_hare": True}, {"deluxe": 1}],
+)
+def test_T23_refuses_bonus_or_hare_without_deluxe_and_non_booleans(options):
+    with pytest.raises(ConfigError):
+        TrutConfig(**options)
+
+
+def test_T23_classic_trut_refuses_a_special_card():
+    state = TrutGame(TrutConfig(2, start=StartPosition((0, 0), (0, 0), 0))).new_initial_state()
+    refused(state, "prepare " + POOL, "T23")
+    state.apply("deal " + " ".join(FULL_DECK_TEXT))
+    refused(state, "play E@0", "T23")
+
+
+# ----------------------------------------------------------------------------- T24
+
+
+def test_T24_figures_are_jqk_and_foxes_are_jacks():
+    assert [is_figure(parse_card(c)) for c in ("Jh", "Qs", "Kd", "Ac", "10h")] == [
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]
+    assert is_fox(parse_card("Jc")) and not is_fox(parse_card("Qc"))
+    assert not any(is_figure(special(x)) or is_fox(special(x)) for x in TABLE)
+
+
+# ----------------------------------------------------------------------------- T25
+
+
+def test_T25_two_specials_per_seat_in_T4_order_one_kept_by_position():
+    state = TrutGame(
+        TrutConfig(4, deluxe=True, start=StartPosition((0, 0), (0, 0), 2))
+    ).new_initial_state()
+    state.apply("prepare " + POOL)
+    # T25: pool position k to seat (dealer + 1 + k) % n, two rounds
+    assert state.pool_holdings == [[1, 5], [2, 6], [3, 7], [0, 4]]
+    assert state.current_seat() == 3  # the Donneur's left chooses first
+    refused(state, "keep B@1", "T25")  # not dealt to seat 3
+    refused(state, "keep B@0", "T25")  # position 0 holds A
+    refused(state, "keep A@0 E@4", "T25")  # one card
+    state.apply("keep E@4")
+    assert state.history()[-1].public() == parse_action("keep @4")  # a position, never a card
+    for action in ("keep B@1", "keep C@2", "keep D@3"):
+        state.apply(action)
+    assert state.phase == "deal" and state.kept == [4, 1, 2, 3]
+
+
+def test_T25_the_table_shuffles_the_pool_and_sees_only_its_own_specials():
+    game = TrutGame(TrutConfig(2, deluxe=True))
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while state.phase == "draw":
+        state.apply(state.sample_chance(rng))
+    step = state.next_step()
+    assert isinstance(step, Shuffle) and step.deck == "specials" and step.then == Prepare(None)
+    state.apply(state.sample_chance(rng))
+    sight = state.sight()
+    assert {p.deck for ps in sight.values() for p in ps} == {"specials"}
+    assert all(len(ps) == 2 for ps in sight.values())
+    assert sight[0].isdisjoint(sight[1])
+
+
+# ----------------------------------------------------------------------------- T26
+
+
+def test_T26_the_kept_specials_are_carried_into_the_first_deck():
+    state = TrutGame(
+        TrutConfig(2, deluxe=True, start=StartPosition((0, 0), (0, 0), 0))
+    ).new_initial_state()
+    state.apply("prepare " + POOL)
+    refused(state, "keep B@1", "T25")  # seat 1 chooses first (T4 order), among 0 and 2
+    state.apply("keep A@0")
+    state.apply("keep B@1")
+    step = state.next_step()
+    carry = (Pos("specials", 0), Pos("specials", 1))  # still encrypted, never decrypted
+    assert step == Shuffle("french32", parse_action("deal"), carry)
+    refused(state, "deal " + " ".join(FULL_DECK_TEXT), "T26")  # 32 cards: the specials lack
+    refused(state, "deal " + " ".join([*FULL_DECK_TEXT, "A", "C"]), "T26")  # not the kept ones
+    state.apply("deal " + " ".join([*FULL_DECK_TEXT, "A", "B"]))
+    assert state.deck_size == 34 and state._stock_left() == 28
+
+
+def _random_chooser(seed: int):
+    rng = random.Random(seed)
+    return lambda seat, replica: rng.choice(replica.legal_actions(seat))
+
+
+def test_T26_hidden_replicas_agree_through_preparation_and_the_first_hand():
+    """The description alone plays the preparation and a first hand: every seat's
+    hidden replica has the truth's hash; carried positions are held by no one."""
+    for players in (2, 3, 4, 6):
+        for variant in ("classic", "gatinaise"):
+            game = TrutGame(TrutConfig(players, variant, deluxe=True, bonus_cards=True))
+            table = GenericTable(game, players, _random_chooser(players), random.Random(7))
+            try:
+                while table.full.hand_number == 0 and not table.full.is_terminal():
+                    table.step()
+            except IllegalAction as exc:  # the next hand's deck: not played yet (T26)
+                assert exc.rule == "T26" and table.full.hand_number == 1
+            assert any(
+                isinstance(s, Shuffle) and s.carry and s.deck == "french32" for s in table.steps
+            )
+
+
+# ------------------------------------------------------------------------ T27, T28
+
+
+def test_T27_printed_values_table():
+    values = {letter: Special(letter).value for letter in TABLE}
+    assert values == dict(
+        zip(
+            "ABCDEFGHIJKLMNOPQR",
+            (4, 9, 5, 2, 6, 1, 2, 3, 8, 4, 3, 2, 3, 3, 5, 4, 2, 3),
+            strict=True,
+        )
+    )
+    assert special("B").value > max(c.value for c in FULL_DECK)  # the Wolf alone above
+
+
+def test_T28_strength_is_value_and_a_special_ties_a_normal_card():
+    # Falcon (6) against an Ace (6): a patté (T28's own example)
+    state = prepared(2, keep={0: "E", 1: "A"}, hands={0: "E 9c 9d", 1: "Ah 10c 10d"})
+    state.apply("play E")
+    state.apply("play Ah")
+    assert state.results == [None]
+    # The Wolf (9) beats a seven (8)
+    state = prepared(2, keep={0: "B", 1: "A"}, hands={0: "B 9c 9d", 1: "7h 10c 10d"})
+    state.apply("play B")
+    state.apply("play 7h")
+    assert state.results == [0]
+
+
+# ----------------------------------------------------------------------------- T29
+
+
+def test_T29_T32_owl_captured_after_a_patte_pays_its_captor():
+    # Owl (4) against a Queen (4): a patté; the Owl stays in the game area
+    state = prepared(2, keep={0: "A", 1: "B"}, hands={0: "A 7c 9d", 1: "Qh 8c 10d"})
+    state.apply("play A")
+    state.apply("play Qh")
+    assert state.results == [None] and [str(c) for _, _, c in state.area] == ["A", "Qh"]
+    state.apply("play 7c")  # the leader after a patté is the first tied card's player
+    state.apply("play 8c")
+    assert state.hand_number == 1  # T7: a patté, then a won trick, wins the hand
+    assert state.petits[0] == 1 + 1  # the Owl's Petit (T32), then the hand's (T11)
+
+
+# ----------------------------------------------------------------------------- T31
+
+
+def test_T31_the_boar_makes_a_patte_and_its_player_leads():
+    state = prepared(2, keep={0: "B", 1: "C"}, hands={0: "7h 7c 9d", 1: "C 8c 10d"})
+    state.apply("play 7h")
+    state.apply("play C")
+    assert state.results == [None] and state.current_seat() == 1
+
+
+# ----------------------------------------------------------------------------- T32
+
+
+def test_T32_chimera_and_snake_give_longs_that_discard_no_petit():
+    state = prepared(
+        2,
+        keep={0: "Q", 1: "D"},
+        hands={0: "7h Q 10d", 1: "D 8c 9c"},
+        petits=(1, 2),
+        pool=POOL + " N O P Q R",
+        bonus_cards=True,
+    )
+    state.apply("play 7h")
+    state.apply("play D")
+    assert state.longs == [1, 0] and state.petits == [1, 2]  # T45: no discard
+    state.apply("play Q")
+    state.apply("play 9c")
+    assert state.longs == [2, 0] and state.petits == [2, 2]  # Chimera's Long, hand's Petit
+    assert state.hand_number == 1
+
+
+def test_T32_the_snake_adds_a_petit_when_a_trut_runs():
+    state = prepared(2, keep={0: "B", 1: "D"}, hands={0: "7h 7c 9d", 1: "D 8c 10d"})
+    state.apply("trut")
+    state.apply("accept")
+    state.apply("play 7h")
+    state.apply("play D")
+    assert state.longs[0] == 1 and state.petits[0] == 1
+
+
+# ----------------------------------------------------------------------------- T40
+
+
+def test_T40_eagle_zeroes_figures_and_trhulhu_hits_opponents():
+    team_of = (0, 1, 0, 1)
+    trick = [(0, parse_card("Kh")), (1, special("O")), (2, parse_card("9c")), (3, parse_card("Qd"))]
+    assert effective_values(trick, team_of) == [0, 5, 1, 0]
+    trick = [(0, special("R")), (1, parse_card("7h")), (2, parse_card("8c")), (3, parse_card("Jd"))]
+    assert effective_values(trick, team_of) == [3, 5, 7, 0]  # values may go down to 0 and below
+
+
+def test_T40_trhulhu_decides_a_trick():
+    state = prepared(
+        2,
+        keep={0: "R", 1: "A"},
+        hands={0: "R 9c 9d", 1: "Ah 10c 10d"},
+        pool=POOL + " N O P Q R",
+        bonus_cards=True,
+    )
+    state.apply("play R")
+    state.apply("play Ah")  # 6 - 3 = 3: Trhulhu (3) ties it
+    assert state.results == [None]
+
+
+# ----------------------------------------------------------------------------- T43
+
+
+def test_T43_robin_captor_doubles_its_won_hand():
+    state = prepared(
+        2,
+        keep={0: "N", 1: "A"},
+        hands={0: "7h 7c N", 1: "8h 8c 10d"},
+        pool=POOL + " N O P Q R",
+        bonus_cards=True,
+    )
+    state.apply("play 7h")
+    state.apply("play 8h")
+    state.apply("play N")
+    state.apply("play 10d")  # N (3) beats 10 (2): team 0 captures the Robin
+    assert state.petits[0] == 2 and state.hand_number == 1  # 1 Petit, doubled
+
+
+def test_T43_robin_captor_that_loses_loses_its_petits_and_a_long():
+    state = prepared(
+        2,
+        keep={0: "A", 1: "N"},
+        hands={0: "7h 7c 9c", 1: "N 8c 10d"},
+        longs=(0, 1),
+        petits=(0, 2),
+        pool=POOL + " N O P Q R",
+        bonus_cards=True,
+    )
+    state.apply("play 9c")
+    state.apply("play N")  # team 1 captures the Robin in t1
+    state.apply("play 8c")
+    state.apply("play 7h")  # t2 to team 0
+    state.apply("play 7c")
+    state.apply("play 10d")  # t3 to team 0: team 0 wins the hand (T7)
+    assert state.hand_number == 1
+    assert state.longs == [0, 0] and state.petits == [1, 0]  # 1 Petit; the Robin's losses
+
+
+# ----------------------------------------------------------------------------- records
+
+
+def test_deluxe_record_replays_and_notation_round_trips():
+    game = TrutGame(TrutConfig(4, "gatinaise", deluxe=True, bonus_cards=True))
+    state = game.new_initial_state()
+    rng = random.Random(11)
+    while not state.is_terminal():
+        action = (
+            state.sample_chance(rng)
+            if state.current_seat() == -1
+            else rng.choice(state.legal_actions())
+        )
+        assert parse_action(str(action)) == action
+        state.apply(action)
+    again = load_game(state.serialise())
+    assert again.state_hash() == state.state_hash()
