@@ -90,7 +90,8 @@ def test_T23_options_off_by_default_and_classic_config_unchanged():
     assert TrutConfig().to_dict() == {"players": 4, "variant": "classic", "sum_on_patte": False}
     config = TrutConfig(6, "gatinaise", deluxe=True, bonus_cards=True, michao_hare=True)
     assert TrutConfig.from_dict(config.to_dict()) == config
-    assert len(TrutGame(config).decks()) == 2 and len(TrutGame(TrutConfig()).decks()) == 1
+    assert [d.name for d in TrutGame(config).decks()] == ["french32", "specials", "talon"]
+    assert len(TrutGame(TrutConfig()).decks()) == 1
     assert pool_deck(True).cards == tuple("ABCDEFGHIJKLMNOPQR")
     assert pool_deck(False).cards == BASIC_LETTERS
 
@@ -187,21 +188,22 @@ def _random_chooser(seed: int):
     return lambda seat, replica: rng.choice(replica.legal_actions(seat))
 
 
-def test_T26_hidden_replicas_agree_through_preparation_and_the_first_hand():
-    """The description alone plays the preparation and a first hand: every seat's
-    hidden replica has the truth's hash; carried positions are held by no one."""
+def test_T26_hidden_replicas_agree_over_whole_games_from_the_description():
+    """The description alone plays whole Deluxe games: every seat's hidden replica has
+    the truth's hash at every step; the kept specials are carried into the first deck,
+    every later deck is the previous one's ciphertexts re-shuffled into the talon, and
+    a carried position is held and known by no one afterwards (GenericTable checks)."""
     for players in (2, 3, 4, 6):
         for variant in ("classic", "gatinaise"):
             game = TrutGame(TrutConfig(players, variant, deluxe=True, bonus_cards=True))
             table = GenericTable(game, players, _random_chooser(players), random.Random(7))
-            try:
-                while table.full.hand_number == 0 and not table.full.is_terminal():
-                    table.step()
-            except IllegalAction as exc:  # the next hand's deck: not played yet (T26)
-                assert exc.rule == "T26" and table.full.hand_number == 1
-            assert any(
-                isinstance(s, Shuffle) and s.carry and s.deck == "french32" for s in table.steps
-            )
+            table.play()
+            shuffles = [s for s in table.steps if isinstance(s, Shuffle)]
+            assert shuffles[0].deck == "specials" and not shuffles[0].carry
+            assert shuffles[1].deck == "french32"
+            assert {p.deck for p in shuffles[1].carry} == {"specials"}
+            for later in shuffles[2:]:
+                assert later.deck == "talon" and len(later.carry) == 32 + players
 
 
 # ------------------------------------------------------------------------ T27, T28

@@ -1011,6 +1011,24 @@ def game_options(p: argparse.ArgumentParser, players: int) -> None:
         flag=True,
         help="Trut, 6 players: a patté trick goes to the larger sum of values (T21)",
     )
+    p.add_argument(
+        "--deluxe",
+        action=Given,
+        flag=True,
+        help="Trut Deluxe: the 13 special cards (T23-T47)",
+    )
+    p.add_argument(
+        "--bonus-cards",
+        action=Given,
+        flag=True,
+        help="Trut Deluxe: the 5 bonus cards N-R too (T23)",
+    )
+    p.add_argument(
+        "--michao-hare",
+        action=Given,
+        flag=True,
+        help="Trut Deluxe: Wolf + Fox + Hare also sings Michao (T44)",
+    )
 
 
 def _players(text: str) -> int:

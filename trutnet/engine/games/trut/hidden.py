@@ -35,7 +35,7 @@ from trutnet.engine.games.trut.actions import (
     parse_any_card,
 )
 from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special
-from trutnet.engine.games.trut.deluxe.rules import POOL_DECK
+from trutnet.engine.games.trut.deluxe.rules import POOL_DECK, TALON
 from trutnet.engine.hidden import Deck, Holder, JointRandom, Pos, Shuffle, Step, Turn
 
 if TYPE_CHECKING:
@@ -66,6 +66,7 @@ class TrutHidden:
     known: dict[int, AnyCard]  # private: identities this replica was shown
     deluxe: bool
     deck_size: int
+    deck_name: str
     carried: bool
     kept: list[int]
     pool_holdings: list[list[int]]
@@ -128,11 +129,9 @@ class TrutHidden:
         if self.phase == "prepare":  # T25: the pool, shuffled jointly once per game
             return Shuffle(POOL_DECK, Prepare(None))
         if self.phase == "deal" and self.deluxe:
-            if self.carried:  # T26: see docs/rules.md, Trut Deluxe (not played yet)
-                raise IllegalAction(
-                    "T26", "a later Deluxe hand re-shuffles the previous hand's ciphertexts, "
-                    "which the table cannot do yet"
-                )
+            if self.carried:  # T26: the previous hand's ciphertexts, re-shuffled
+                previous = tuple(self._pos(i) for i in range(self.deck_size))
+                return Shuffle(TALON, Deal(None), previous)
             kept = tuple(Pos(POOL_DECK, p) for p in self.kept)  # T26: carried, never decrypted
             return Shuffle(DECK.name, Deal(None), kept)
         if self.phase == "deal":  # T4: an order that no seat learns
@@ -149,22 +148,26 @@ class TrutHidden:
                 for s in range(self.n)
             }
         return {
-            s: frozenset() if self.hidden_from_owner(s) else frozenset(map(pos, self.holdings[s]))
+            s: frozenset()
+            if self.hidden_from_owner(s)
+            else frozenset(map(self._pos, self.holdings[s]))
             for s in range(self.n)
         }
 
     def holders(self) -> Mapping[Holder, tuple[Pos, ...]]:
         pool = self._pool_holders() if self.deluxe else {}
         if self.next_stock == 0:  # no deal in progress
+            if self.deluxe and self.carried and self.phase == "deal":  # T26: to re-shuffle
+                pool["returned"] = tuple(self._pos(i) for i in range(self.deck_size))
             return pool
         played = [p for cards, _, _ in self.tricks for _, p, _ in cards]
         played += [p for _, p, _ in self.trick]
         held: dict[Holder, tuple[Pos, ...]] = {
-            s: tuple(map(pos, self.holdings[s])) for s in range(self.n)
+            s: tuple(map(self._pos, self.holdings[s])) for s in range(self.n)
         }
-        held["stock"] = tuple(map(pos, range(self.next_stock, self.deck_size)))
-        held["discard"] = tuple(map(pos, self.discarded))  # T19: never revealed
-        held["table"] = tuple(map(pos, played))
+        held["stock"] = tuple(map(self._pos, range(self.next_stock, self.deck_size)))
+        held["discard"] = tuple(map(self._pos, self.discarded))  # T19: never revealed
+        held["table"] = tuple(map(self._pos, played))
         if pool:  # T25: the set-aside specials, never decrypted
             held["aside"] = pool["aside"]
         return held
@@ -172,7 +175,7 @@ class TrutHidden:
     def _pool_holders(self) -> dict[Holder, tuple[Pos, ...]]:
         """T25: who holds each pool position: the seats while they choose, the kept
         ones until the first deal carries them, and the rest set aside."""
-        if self.phase == "prepare":
+        if not self.kept and not any(self.pool_holdings):  # not prepared yet
             return {}
         size = self._pool_size()
         dealt = {p for h in self.pool_holdings for p in h}
@@ -187,8 +190,13 @@ class TrutHidden:
         )
         return held
 
+    def _pos(self, index: int) -> Pos:
+        """The position ``index`` of this hand's deck (Deluxe: the talon from the
+        second hand on, T26)."""
+        return pos(index) if self.deck_name == DECK.name else Pos(self.deck_name, index)
+
     def _index(self, p: Pos) -> int:
-        if p.deck != DECK.name or not 0 <= p.index < self.deck_size:
+        if p.deck != self.deck_name or not 0 <= p.index < self.deck_size:
             raise IllegalAction("T4", f"no position {p} in Trut's deck")
         return p.index
 
@@ -203,7 +211,7 @@ class TrutHidden:
             raise NotationError("a play to reveal names its deck position (play @12)")
         if index not in self.holdings[seat]:
             raise IllegalAction("T5", f"position {index} was not dealt to seat {seat}")
-        return (pos(index),)
+        return (self._pos(index),)
 
     def conceal(self, seat: int, action: Action) -> Action:
         if isinstance(action, Play):
@@ -233,7 +241,7 @@ class TrutHidden:
 
     def identify(self, action: Action, cards: Mapping[Pos, str]) -> Action:
         if isinstance(action, Play) and action.ref.pos is not None:
-            card = cards.get(pos(action.ref.pos))
+            card = cards.get(self._pos(action.ref.pos))
             if card is not None:
                 return Play(CardRef(parse_any_card(card), action.ref.pos))
         return action
@@ -259,5 +267,7 @@ class TrutHidden:
         if self.deluxe and p.deck == POOL_DECK:
             special = None if self.carried else self.pool_known.get(p.index)
             return None if special is None else str(special)
+        if self.deluxe and p.deck != self.deck_name:  # a deck of an earlier hand [T26]
+            return None
         card = self.known.get(self._index(p))
         return None if card is None else str(card)

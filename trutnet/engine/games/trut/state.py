@@ -49,8 +49,8 @@ from trutnet.engine.games.trut.actions import (
     parse_action,
 )
 from trutnet.engine.games.trut.deluxe.cards import Special, letters_for, special
-from trutnet.engine.games.trut.deluxe.rules import DeluxeRules
-from trutnet.engine.games.trut.hidden import DECK_SIZE, TrutHidden
+from trutnet.engine.games.trut.deluxe.rules import TALON, DeluxeRules
+from trutnet.engine.games.trut.hidden import DECK, DECK_SIZE, TrutHidden
 from trutnet.engine.games.trut.observation import TrickView, TrutObservation
 from trutnet.engine.games.trut.scoring import TrutScoring
 from trutnet.engine.games.trut.tricks import (
@@ -115,6 +115,7 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, DeluxeRules, GameState):
         self._history: list[Action] = []
         self.events: list[Event] = []
         self.deck_size = DECK_SIZE
+        self.deck_name = DECK.name  # Deluxe: the talon from the second hand on [T26]
         self.deluxe = config.deluxe
         if self.deluxe:
             self._deluxe_init(config.bonus_cards)
@@ -322,6 +323,8 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, DeluxeRules, GameState):
                 f"a deal's deck order holds each of its {size} cards once",
             )
         if self.deluxe:
+            if self.carried:
+                self.deck_name = TALON  # T26: the previous deck's ciphertexts, re-shuffled
             self.deck_size = size
             self.carried = True
         self._deal(action.deck)

@@ -35,10 +35,16 @@ from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special, is_figure, 
 from trutnet.engine.hidden import Deck
 
 POOL_DECK = "specials"
+TALON = "talon"  # T26: from the second hand on, the previous deck re-shuffled
 PER_SEAT = 2  # T25: two specials dealt to each seat, one kept
 
 EAGLE, BOAR, TRHULHU = "O", "C", "R"
 OWL, SNAKE, CHIMERA, ROBIN = "A", "D", "Q", "N"
+
+
+TALON_DECK = Deck(TALON, ())
+"""T26: a deck with no cards of its own, into which each hand's shuffle carries every
+ciphertext of the previous hand's deck (never re-encrypted from plaintext)."""
 
 
 def pool_deck(bonus_cards: bool) -> Deck:
@@ -90,6 +96,7 @@ class DeluxeRules:
     events: list[dict[str, Any]]
     queue: list[int]
     deck_size: int
+    deck_name: str
     bonus_cards: bool
     pool_known: dict[int, Special]  # private: the pool positions this replica was shown
     pool_holdings: list[list[int]]
@@ -220,6 +227,7 @@ class DeluxeRules:
             "kept": list(self.kept),
             "carried": self.carried,
             "deck_size": self.deck_size,
+            "deck_name": self.deck_name,
             "area": [[s, p, str(c)] for s, p, c in self.area],
             "robin_team": self.robin_team,
         }
