@@ -368,3 +368,97 @@ def test_deluxe_record_replays_and_notation_round_trips():
         state.apply(action)
     again = load_game(state.serialise())
     assert again.state_hash() == state.state_hash()
+
+
+# ------------------------------------------------------------------- T30, T38-T41, T36
+
+
+def test_T38_raven_meeting_a_fox_loses_a_die_once():
+    state = prepared(2, keep={0: "I", 1: "A"}, hands={0: "I 9c 9d", 1: "Jh 10c 10d"})
+    state.apply("play I")
+    assert state.phase == "play"  # no Fox yet: no die
+    state.apply("play Jh")
+    assert state.phase == "die" and state.current_seat() == -1
+    refused(state, "play 9c", "chance")  # the die comes first (T30)
+    assert state.next_step().label == "die"  # a joint draw (T22)
+    state.apply("die 5")  # Raven 8 - 5 = 3 = Jack 3: a patté
+    assert state.results == [None]
+
+
+def test_T39_badger_hits_the_chosen_figure_or_waits_for_one():
+    state = prepared(
+        4,
+        keep={0: "J", 1: "A", 2: "B", 3: "C"},
+        hands={0: "J 9c 9d", 1: "Kh 10c 10d", 2: "Qs 8c 8d", 3: "Ac 7c 7d"},
+        dealer=3,
+    )
+    state.apply("play Ac")  # seat 3 leads? the dealer leads (T5)
+    state.apply("play J")
+    state.apply("die 2")  # no Figure yet: the die waits
+    assert state.badger_wait == 2
+    state.apply("play Kh")  # the first Figure takes it: 5 - 2 = 3
+    assert state.mods == [0, 0, -2] and state.badger_wait is None
+    state.apply("play Qs")
+    assert state.results == [1]  # the Ace (6) wins for seat 3's team
+
+
+def test_T39_badger_player_chooses_among_figures_and_refuses_a_non_figure():
+    state = prepared(
+        4,
+        keep={0: "J", 1: "A", 2: "B", 3: "C"},
+        hands={0: "J 9c 9d", 1: "Kh 10c 10d", 2: "Qs 8c 8d", 3: "Kc 7c 7d"},
+        dealer=1,
+    )
+    state.apply("play Kh")
+    state.apply("play Qs")
+    state.apply("play Kc")
+    state.apply("play J")
+    state.apply("die 3")
+    assert state.phase == "power" and state.current_seat() == 0
+    refused(state, "hit J", "T39")
+    state.apply("hit Kh")  # 5 - 3: the partner's King (seat 3) now wins alone
+    assert state.tricks[-1][2] == 3
+
+
+def test_T40_bat_gives_one_or_passes_and_refuses_itself():
+    state = prepared(
+        2,
+        keep={0: "A", 1: "P"},
+        hands={0: "Ah 9c 9d", 1: "P 10c 10d"},
+        pool=POOL + " N O P Q R",
+        bonus_cards=True,
+    )
+    state.apply("play Ah")
+    state.apply("play P")
+    refused(state, "bat P +1", "T40")
+    state.apply("bat Ah -1")  # 6 - 1 = 5 > Bat 4... still wins for seat 0
+    assert state.results == [0]
+
+
+def test_T41_jay_fills_an_empty_pot_with_a_die():
+    state = prepared(2, keep={0: "K", 1: "A"}, hands={0: "K 7c 9d", 1: "Ah 8c 10d"})
+    state.apply("play K")
+    state.apply("die 4")
+    assert state.jay_pot == 4 and not state.jay_claim
+
+
+def test_T41_a_jay_on_a_full_pot_gives_it_to_its_captor_without_a_die():
+    state = prepared(2, keep={0: "K", 1: "A"}, hands={0: "K 7c 9d", 1: "Ah 8c 10d"})
+    state.jay_pot = 2  # as left by an earlier hand's Jay
+    state.apply("play K")
+    assert state.phase == "play" and state.jay_claim
+    state.apply("play 10d")  # Jay 3 > 10 (2): team 0 captures the Jay and the pot
+    assert state.petits == [2, 0] and state.jay_pot == 0
+
+
+def test_T36_magpie_steals_a_petit_else_a_long():
+    state = prepared(
+        2, keep={0: "G", 1: "A"}, hands={0: "G 7c 9d", 1: "Ah 8c 10d"}, longs=(0, 2), petits=(0, 0)
+    )
+    state.apply("play G")
+    assert state.phase == "power" and state.legal_actions() == [
+        parse_action("pass"),
+        parse_action("steal"),
+    ]
+    state.apply("steal")  # no Petit: a Long
+    assert state.longs == [1, 1]

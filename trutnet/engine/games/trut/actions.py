@@ -8,6 +8,8 @@ Notation (``docs/rules.md``, "Action notation")::
     play 7h | play 7h@12 | play @12
     prepare | prepare A C ...   chance (Deluxe): the pool of special cards [T25]
     keep E@3 | keep @3          Deluxe: the special card a seat keeps [T25]
+    die 4                       chance (Deluxe): a joint die [T22, T30]
+    hit Kh | steal | steal 2 | bat Kh +1 | bat Kh -1   Deluxe: a power's choice [T36-T40]
     trut | accept | fold | pass | sing | agree | refuse | sing 2
     keep 7h 8d As | keep @3 @7 @12 | keep 7h@3 8d@7 As@12
 
@@ -171,6 +173,52 @@ class Void(Action):
         return self
 
 
+@dataclass(frozen=True, slots=True)
+class Die(Action):
+    """Chance (Deluxe): the die, 1 to 6, drawn jointly [T22, T30]."""
+
+    value: int
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.value <= 6:
+            raise NotationError(f"a die shows 1 to 6, not {self.value}")
+
+    def __str__(self) -> str:
+        return f"die {self.value}"
+
+    def public(self) -> Die:
+        return self
+
+
+POWER_VERBS = ("hit", "steal", "bat")
+
+
+@dataclass(frozen=True, slots=True)
+class Power(Action):
+    """Deluxe: a power's choice: ``hit Kh`` (the Badger's Figure, T39), ``steal`` or
+    ``steal 2`` (the Magpie, T36; a seat with 3 players), ``bat Kh +1`` (the Bat, T40)."""
+
+    verb: str
+    args: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        shapes = {"hit": (1,), "steal": (0, 1), "bat": (2,)}
+        if self.verb not in shapes or len(self.args) not in shapes[self.verb]:
+            raise NotationError(f"not a power: {self.verb} {' '.join(self.args)}")
+        if self.verb in ("hit", "bat"):
+            parse_any_card(self.args[0])
+        if self.verb == "bat" and self.args[1] not in ("+1", "-1"):
+            raise NotationError("the Bat gives +1 or -1")
+        if self.verb == "steal" and self.args and self.args[0] not in ("0", "1", "2"):
+            raise NotationError("steal names a seat 0-2")
+
+    def __str__(self) -> str:
+        return " ".join((self.verb, *self.args))
+
+    def public(self) -> Power:
+        return self
+
+
 WORDS = ("trut", "accept", "fold", "pass", "sing", "agree", "refuse")
 TRUT, ACCEPT, FOLD, PASS, SING, AGREE, REFUSE = (Word(w) for w in WORDS)
 
@@ -187,6 +235,10 @@ def parse_action(text: str) -> Action:
         return Word(verb)
     if verb == "void" and not args:
         return Void()
+    if verb == "die" and len(args) == 1 and args[0] in ("1", "2", "3", "4", "5", "6"):
+        return Die(int(args[0]))
+    if verb in POWER_VERBS:
+        return Power(verb, tuple(args))
     if verb == "draw" and len(args) == 1:
         return Draw(parse_card(args[0]))
     if verb == "deal":

@@ -35,6 +35,7 @@ from trutnet.engine.games.trut.actions import (
     parse_any_card,
 )
 from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special
+from trutnet.engine.games.trut.deluxe.powers import DIE
 from trutnet.engine.games.trut.deluxe.rules import POOL_DECK, TALON
 from trutnet.engine.hidden import Deck, Holder, JointRandom, Pos, Shuffle, Step, Turn
 
@@ -76,6 +77,7 @@ class TrutHidden:
     if TYPE_CHECKING:  # DeluxeRules' own
 
         def _pool_size(self) -> int: ...
+
     holdings: list[list[int]]
     next_stock: int
     discarded: list[int]
@@ -126,6 +128,8 @@ class TrutHidden:
         if self.phase == "draw":  # T3: face-up cards, from a joint draw (protocol 7.4)
             unused = tuple(Draw(c) for c in FULL_DECK if c not in self.draw_used)
             return JointRandom("first-donneur", unused)
+        if self.phase == "die":  # T22, T30: a power's die, a joint draw
+            return JointRandom("die", DIE)
         if self.phase == "prepare":  # T25: the pool, shuffled jointly once per game
             return Shuffle(POOL_DECK, Prepare(None))
         if self.phase == "deal" and self.deluxe:

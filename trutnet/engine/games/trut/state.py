@@ -39,9 +39,11 @@ from trutnet.engine.games.trut.actions import (
     TRUT,
     CardRef,
     Deal,
+    Die,
     Draw,
     Keep,
     Play,
+    Power,
     Prepare,
     SingCount,
     Void,
@@ -49,6 +51,7 @@ from trutnet.engine.games.trut.actions import (
     parse_action,
 )
 from trutnet.engine.games.trut.deluxe.cards import Special, letters_for, special
+from trutnet.engine.games.trut.deluxe.powers import DeluxePowers
 from trutnet.engine.games.trut.deluxe.rules import TALON, DeluxeRules
 from trutnet.engine.games.trut.hidden import DECK, DECK_SIZE, TrutHidden
 from trutnet.engine.games.trut.observation import TrickView, TrutObservation
@@ -68,7 +71,7 @@ if TYPE_CHECKING:
 Event = dict[str, Any]
 
 
-class TrutState(TrutWords, TrutScoring, TrutHidden, DeluxeRules, GameState):
+class TrutState(TrutWords, TrutScoring, TrutHidden, DeluxeRules, DeluxePowers, GameState):
     """A Trut game in progress. Mutated only by :meth:`apply` and :meth:`learn`;
     its hidden information is described by :class:`TrutHidden`, the Deluxe option's
     rules by :class:`DeluxeRules` (called only when the option is on)."""
@@ -194,6 +197,8 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, DeluxeRules, GameState):
             return [AGREE, REFUSE]
         if phase == "sing_count":
             return [SingCount(k) for k in (1, 2, 3) if k * self.n <= self._stock_left()]
+        if phase == "power":  # T36, T39, T40
+            return self._power_legal(seat)
         if phase == "choose":  # T25: one of the two specials dealt
             return [Keep((CardRef(self.pool_known.get(p), p),)) for p in self.pool_holdings[seat]]
         if phase == "keep":
@@ -213,6 +218,8 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, DeluxeRules, GameState):
     def sample_chance(self, rng: random.Random) -> Action:
         if self.phase == "draw":
             return Draw(rng.choice([c for c in FULL_DECK if c not in self.draw_used]))
+        if self.phase == "die":  # T22: the die of a power
+            return Die(rng.randint(1, 6))
         if self.phase == "prepare":  # T25
             pool = [special(letter) for letter in letters_for(self.bonus_cards)]
             rng.shuffle(pool)
@@ -242,6 +249,9 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, DeluxeRules, GameState):
         if isinstance(action, Draw):
             self._require(phase == "draw", "T3", "a draw for the first Donneur comes first")
             return self._apply_draw(action)
+        if isinstance(action, Die):
+            self._require(self.deluxe, "T23", "a die is the deluxe option's")
+            return self._apply_die(action)
         if isinstance(action, Prepare):
             self._require(self.deluxe, "T23", "special cards are the deluxe option's")
             return self._apply_prepare(action)
@@ -261,6 +271,11 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, DeluxeRules, GameState):
         seat = self.to_act
         if seat is None or seat == CHANCE:
             raise IllegalAction("chance", f"phase {phase} waits for a chance event, not {action}")
+        if isinstance(action, Power) or (phase == "power" and isinstance(action, Word)):
+            self._require(
+                phase == "power", PHASE_RULE.get(phase, "turn"), f"no power now: {action}"
+            )
+            return self._apply_power(seat, action)
         if isinstance(action, Play):
             return self._apply_play(seat, action)
         if isinstance(action, Keep):
@@ -410,14 +425,20 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, DeluxeRules, GameState):
         self.known[pos] = card
         self.trick.append((seat, pos, card))
         self.events.append({"event": "play", "seat": seat, "card": str(card)})
+        if self.deluxe and self._deluxe_landed(seat, card):  # T30: its effects first
+            return Play(CardRef(card, pos))
+        self._after_play(seat)
+        return Play(CardRef(card, pos))
+
+    def _after_play(self, seat: int) -> None:
+        """The next seat to play in the trick, or the trick's end [T5, T6]."""
         played = {s for s, _, _ in self.trick}
         for step in range(1, self.n):
             nxt = (seat + step) % self.n
             if nxt not in played and nxt not in self.folded:
                 self.to_act = nxt
-                return Play(CardRef(card, pos))
+                return
         self._finish_trick()
-        return Play(CardRef(card, pos))
 
     def _finish_trick(self) -> None:
         if self.deluxe:  # T28: effective values; T31: the Boar's patté

@@ -38,7 +38,7 @@ POOL_DECK = "specials"
 TALON = "talon"  # T26: from the second hand on, the previous deck re-shuffled
 PER_SEAT = 2  # T25: two specials dealt to each seat, one kept
 
-EAGLE, BOAR, TRHULHU = "O", "C", "R"
+EAGLE, BOAR, TRHULHU, JAY = "O", "C", "R", "K"
 OWL, SNAKE, CHIMERA, ROBIN = "A", "D", "Q", "N"
 
 
@@ -61,16 +61,19 @@ class Valued:
 
 
 def effective_values(
-    trick: Sequence[tuple[int, AnyCard]], team_of: Sequence[int]
+    trick: Sequence[tuple[int, AnyCard]],
+    team_of: Sequence[int],
+    mods: Sequence[int] = (),
 ) -> list[int]:
-    """T28: printed value (T27), Trhulhu's -3 on every opposing card (T40), then 0 for a
+    """T28: printed value (T27) plus the modifiers it received (``mods``: the Raven's,
+    the Badger's, the Bat's), Trhulhu's -3 on every opposing card (T40), then 0 for a
     Figure in a trick that holds the Eagle, overriding every modifier (T40)."""
     letters = [(seat, c.letter) for seat, c in trick if isinstance(c, Special)]
     eagle = any(letter == EAGLE for _, letter in letters)
     trhulhu = [team_of[seat] for seat, letter in letters if letter == TRHULHU]
     values = []
-    for seat, card in trick:
-        value = card.value
+    for i, (seat, card) in enumerate(trick):
+        value = card.value + (mods[i] if i < len(mods) else 0)
         value -= 3 * sum(1 for team in trhulhu if team != team_of[seat])
         if eagle and is_figure(card):
             value = 0
@@ -113,6 +116,7 @@ class DeluxeRules:
         self.carried = False
         self.area = []  # T29: played cards of the hand's undecided (patté) tricks
         self.robin_team = None
+        self._powers_init()
 
     def _pool_size(self) -> int:
         return len(letters_for(self.bonus_cards))
@@ -175,12 +179,13 @@ class DeluxeRules:
     ) -> tuple[list[tuple[int, Valued]], bool]:
         """The trick as T6 reads it, with effective values; and whether a Boar is in it."""
         plain = [(s, c) for s, _, c in trick]
-        values = effective_values(plain, self.team_of)
+        values = effective_values(plain, self.team_of, self.mods)
         boar = any(isinstance(c, Special) and c.letter == BOAR for _, c in plain)
         return [(s, Valued(v, v)) for (s, _), v in zip(plain, values, strict=True)], boar
 
     def _deluxe_capture(self, trick: Sequence[tuple[int, int, AnyCard]], team: int | None) -> None:
         """T29: the winning team captures the game area; the prizes pay as one gain."""
+        self._powers_reset_trick()  # T28: modifiers last for their trick
         self.area.extend(trick)
         if team is None:
             return
@@ -188,13 +193,22 @@ class DeluxeRules:
         self.area = []
         letters = {c.letter for c in captured}
         petits = (OWL in letters) + (SNAKE in letters and self._trut_running())
+        if JAY in letters and self.jay_claim:  # T41: the pot, in the same gain (T45)
+            self.events.append({"event": "jay_pot", "team": team, "petits": self.jay_pot})
+            petits += self.jay_pot
+            self.jay_pot, self.jay_claim = 0, False
         longs = (SNAKE in letters) + (CHIMERA in letters)
         if ROBIN in letters:
             self.robin_team = team
         if petits or longs:
             self.events.append(
-                {"event": "prizes", "team": team, "petits": petits, "longs": longs,
-                 "cards": sorted(letters & {OWL, SNAKE, CHIMERA})}
+                {
+                    "event": "prizes",
+                    "team": team,
+                    "petits": petits,
+                    "longs": longs,
+                    "cards": sorted(letters & {OWL, SNAKE, CHIMERA}),
+                }
             )
             self._gain(team, petits, longs)
 
@@ -230,12 +244,15 @@ class DeluxeRules:
             "deck_name": self.deck_name,
             "area": [[s, p, str(c)] for s, p, c in self.area],
             "robin_team": self.robin_team,
+            **self._powers_public(),
         }
 
     def _deluxe_close_hand(self) -> None:
         """T29: nobody captures what still lies in the game area when a hand ends."""
         self.area = []
         self.robin_team = None
+        self._powers_reset_trick()
+        self.pending, self.power_seat, self.jay_claim = [], None, False
 
     # ---- the hand's score [T43]
 
@@ -256,7 +273,19 @@ class DeluxeRules:
             self.petits[robin] = 0
             self.longs[robin] = max(0, self.longs[robin] - 1)
 
-    if TYPE_CHECKING:  # TrutState's own, used here
+    if TYPE_CHECKING:  # TrutState's and DeluxePowers' own, used here
+
+        def _powers_init(self) -> None: ...
+
+        def _powers_reset_trick(self) -> None: ...
+
+        def _powers_public(self) -> dict[str, Any]: ...
+
+        jay_pot: int
+        jay_claim: bool
+        pending: list[tuple[str, str, int]]
+        power_seat: int | None
+        mods: list[int]
 
         @staticmethod
         def _require(condition: bool, rule: str, message: str) -> None: ...

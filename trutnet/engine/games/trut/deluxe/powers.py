@@ -1,0 +1,218 @@
+"""Trut Deluxe's powers that act when a card lands in a trick [T30, T36, T38-T41].
+
+A mixin of :class:`~trutnet.engine.games.trut.state.TrutState`, called by the play of
+a card when the ``deluxe`` option is on. When a card lands (T30): its own effect first
+(the Badger's die, the Jay's die, the Magpie's and the Bat's choices), then the effects
+of earlier cards that it triggers (a waiting Badger hits the first Figure; a Raven
+meeting a Fox rolls). Effects wait in ``pending``, one at a time: a die is a joint
+draw (``die k``, a chance node), a choice is a decision of the card's player
+(``hit``, ``steal``, ``bat``, ``pass``). When none is left, the trick goes on.
+
+* T38 Raven: with a Fox (a Jack, T24) in its trick, whichever came first, one die is
+  subtracted from the Raven, once.
+* T39 Badger: a die at once, subtracted from one Figure of the trick chosen by the
+  player (``hit Kh``), or from the first Figure played later in the trick.
+* T36 Magpie: ``steal`` (with 3 players ``steal <seat>``) an opponent's unprotected
+  Petit, else a Long, or ``pass``.
+* T40 Bat: ``bat <card> +1|-1`` on another card of the trick, or ``pass``.
+* T41 Jay: with an empty pot, a die of Petits goes into the pot; otherwise the team
+  that captures that Jay takes the pot (:mod:`.rules`, the capture).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from trutnet.engine.api import Action
+from trutnet.engine.games.trut.actions import PASS, Die, Power, Word
+from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special, is_figure, is_fox
+
+RAVEN, BADGER, JAY, MAGPIE, BAT = "I", "J", "K", "G", "P"
+DIE = tuple(Die(k) for k in range(1, 7))
+
+
+def _letter(card: AnyCard) -> str | None:
+    return card.letter if isinstance(card, Special) else None
+
+
+class DeluxePowers:
+    """The powers of the cards in a trick (mixed into ``TrutState``)."""
+
+    n: int
+    phase: str
+    to_act: int | None
+    marker: int
+    team_of: tuple[int, ...]
+    teams: tuple[tuple[int, ...], ...]
+    longs: list[int]
+    petits: list[int]
+    events: list[dict[str, Any]]
+    trick: list[tuple[int, int, AnyCard]]
+    pending: list[tuple[str, str, int]]
+    mods: list[int]
+    raven_done: bool
+    badger_wait: int | None
+    jay_pot: int
+    jay_claim: bool
+    power_seat: int | None
+
+    def _powers_init(self) -> None:
+        self.pending = []  # effects still to resolve: (kind, card, value)
+        self.mods = []  # T28: each trick card's modifier, for this trick only
+        self.raven_done = False
+        self.badger_wait = None
+        self.jay_pot = 0  # T41: the Jay pot, for the whole game
+        self.jay_claim = False  # T41: a Jay played on a non-empty pot lies in the area
+        self.power_seat = None
+
+    def _powers_reset_trick(self) -> None:
+        self.mods = []
+        self.raven_done = False
+        self.badger_wait = None
+
+    def _powers_public(self) -> dict[str, Any]:
+        return {
+            "pending": [list(p) for p in self.pending],
+            "mods": list(self.mods),
+            "raven_done": self.raven_done,
+            "badger_wait": self.badger_wait,
+            "jay_pot": self.jay_pot,
+            "jay_claim": self.jay_claim,
+            "power_seat": self.power_seat,
+        }
+
+    # ---- a card lands [T30]
+
+    def _deluxe_landed(self, seat: int, card: AnyCard) -> bool:
+        """Queue the effects of ``card`` landing; True if the game waits for one."""
+        self.mods.append(0)
+        letter = _letter(card)
+        effects: list[tuple[str, str, int]] = []
+        if letter == BADGER:  # T39: the die at once
+            effects.append(("die", BADGER, 0))
+        elif letter == JAY:  # T41
+            if self.jay_pot == 0:
+                effects.append(("die", JAY, 0))
+            else:
+                self.jay_claim = True
+        elif letter == MAGPIE:  # T36
+            effects.append(("turn", MAGPIE, 0))
+        elif letter == BAT and len(self.trick) > 1:  # T40: a Bat played first has no target
+            effects.append(("turn", BAT, 0))
+        if is_figure(card) and self.badger_wait is not None:  # T39: the waiting Badger
+            self.mods[-1] -= self.badger_wait
+            self.events.append({"event": "badger", "card": str(card), "value": self.badger_wait})
+            self.badger_wait = None
+        if not self.raven_done and (letter == RAVEN or is_fox(card)):  # T38
+            cards = [c for _, _, c in self.trick]
+            if any(_letter(c) == RAVEN for c in cards) and any(is_fox(c) for c in cards):
+                self.raven_done = True
+                effects.append(("die", RAVEN, 0))
+        self.pending = effects
+        self.power_seat = seat
+        return self._powers_run()
+
+    def _powers_run(self) -> bool:
+        if self.pending:
+            kind = self.pending[0][0]
+            if kind == "die":
+                self.phase, self.to_act = "die", -1
+            else:
+                self.phase, self.to_act = "power", self.power_seat
+            return True
+        self.phase = "play"
+        return False
+
+    def _powers_resume(self) -> None:
+        if self.phase == "over":  # T45: a gain reached the target, the game ends at once
+            self._close_hand("target", None, self.marker)
+            return
+        if self._powers_run():
+            return
+        seat = self.power_seat
+        assert seat is not None
+        self.power_seat = None
+        self._after_play(seat)
+
+    def _index_of(self, letter: str) -> int:
+        return next(i for i, (_, _, c) in enumerate(self.trick) if _letter(c) == letter)
+
+    # ---- the die [T22]
+
+    def _apply_die(self, action: Die) -> Die:
+        self._require(self.phase == "die", "T30", "no die is waited for now")
+        _, letter, _ = self.pending.pop(0)
+        k = action.value
+        self.events.append({"event": "die", "for": letter, "value": k})
+        if letter == RAVEN:  # T38
+            self.mods[self._index_of(RAVEN)] -= k
+        elif letter == JAY:  # T41
+            self.jay_pot += k
+        elif letter == BADGER:  # T39
+            figures = [i for i, (_, _, c) in enumerate(self.trick) if is_figure(c)]
+            if not figures:
+                self.badger_wait = k
+            elif len(figures) == 1:
+                self.mods[figures[0]] -= k
+            else:
+                self.pending.insert(0, ("turn", BADGER, k))
+        self._powers_resume()
+        return action
+
+    # ---- choices [T36, T39, T40]
+
+    def _power_legal(self, seat: int) -> list[Action]:
+        if self.phase != "power" or seat != self.to_act or not self.pending:
+            return []
+        _, letter, _ = self.pending[0]
+        cards = [c for _, _, c in self.trick]
+        if letter == BADGER:
+            return [Power("hit", (str(c),)) for c in cards if is_figure(c)]
+        if letter == BAT:
+            own = self.trick[-1][2] if self.trick else None
+            return [PASS] + [
+                Power("bat", (str(c), sign)) for c in cards if c != own for sign in ("+1", "-1")
+            ]
+        if self.n == 3:  # T36, T47: any opponent, even one who folded
+            return [PASS] + [Power("steal", (str(s),)) for s in range(3) if s != seat]
+        return [PASS, Power("steal")]
+
+    def _apply_power(self, seat: int, action: Power | Word) -> Action:
+        legal = self._power_legal(seat)
+        _, letter, value = self.pending[0] if self.pending else ("", "", 0)
+        rule = {BADGER: "T39", BAT: "T40", MAGPIE: "T36"}.get(letter, "T30")
+        self._require(action in legal, rule, f"{action} is not a choice now: {legal}")
+        self.pending.pop(0)
+        cards = [str(c) for _, _, c in self.trick]
+        if isinstance(action, Power) and action.verb == "hit":
+            self.mods[cards.index(action.args[0])] -= value
+        elif isinstance(action, Power) and action.verb == "bat":
+            self.mods[cards.index(action.args[0])] += 1 if action.args[1] == "+1" else -1
+        elif isinstance(action, Power) and action.verb == "steal":
+            victim = self.team_of[int(action.args[0])] if action.args else None
+            self._steal(self.team_of[seat], victim)
+        self.events.append({"event": "power", "seat": seat, "action": str(action)})
+        self._powers_resume()
+        return action
+
+    def _steal(self, team: int, victim: int | None) -> None:
+        """T36: an unprotected Petit of the opposing team, else a Long, else nothing."""
+        if victim is None:
+            victim = next(t for t in range(len(self.teams)) if t != team)
+        if self.petits[victim] > 0:
+            self.petits[victim] -= 1
+            self._gain(team, 1, 0)
+        elif self.longs[victim] > 0:
+            self.longs[victim] -= 1
+            self._gain(team, 0, 1)
+
+    if TYPE_CHECKING:  # TrutState's and DeluxeRules' own
+
+        @staticmethod
+        def _require(condition: bool, rule: str, message: str) -> None: ...
+
+        def _after_play(self, seat: int) -> None: ...
+
+        def _close_hand(self, result: str, team: int | None, next_dealer: int) -> None: ...
+
+        def _gain(self, team: int, petits: int, longs: int) -> None: ...
