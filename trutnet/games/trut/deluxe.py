@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from trutnet.engine.games.trut.deluxe.cards import TABLE, letters_for
+from trutnet.engine.games.trut.deluxe.cards import NOT_PLAYED_YET, TABLE, letters_for
 
 NAMES = {letter: row[1] for letter, row in TABLE.items()}
 
@@ -20,8 +20,10 @@ def help_lines(bonus_cards: bool = True) -> list[str]:
     """One line per special card: letter, name, value, power, ruling."""
     lines = []
     for letter in letters_for(bonus_cards):
-        french, name, value, power, rule = TABLE[letter]
-        lines.append(f"  {letter} {name} ({french}), {value}: {power} [{rule}]")
+        _, name, value, power, rule = TABLE[letter]
+        star = "*" if letter in NOT_PLAYED_YET else ""
+        lines.append(f"{letter} {name} {value}: {power} [{rule}]{star}")
+    lines.append("* not played yet by this version: the card counts its value only")
     return lines
 
 

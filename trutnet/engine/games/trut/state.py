@@ -549,4 +549,6 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, DeluxeRules, DeluxePowers, G
             fortial_team=self.fortial_team,
             winner=self.winner,
             legal=tuple(self.legal_actions(seat)),
+            deluxe=self.deluxe,
+            jay_pot=self.jay_pot if self.deluxe else 0,
         )
