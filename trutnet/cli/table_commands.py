@@ -1011,6 +1011,11 @@ def game_options(p: argparse.ArgumentParser, players: int) -> None:
         flag=True,
         help="Trut, 6 players: a patté trick goes to the larger sum of values (T21)",
     )
+    deluxe_options(p)
+
+
+def deluxe_options(p: argparse.ArgumentParser) -> None:
+    """Trut Deluxe's on/off options (T23), for a game that takes them."""
     p.add_argument(
         "--deluxe",
         action=Given,
