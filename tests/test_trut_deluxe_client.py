@@ -11,6 +11,8 @@ from trutnet.client.view import TableInfo, key_bar, plain, table_lines
 from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame
 from trutnet.games.trut import screen
 
+from .test_rulings_trut_deluxe import prepared
+
 
 def _info(seat: int) -> TableInfo:
     return TableInfo(names=["Ann", "Bob"], fingerprints=["A", "B"], me=seat)
@@ -57,3 +59,28 @@ def test_special_cards_show_by_letter_and_name_and_the_help_lists_them():
         assert name in screen.DELUXE_HELP
     classic = frontend_for("trut")
     assert classic.help(False) == screen.HELP
+
+
+def test_the_heuristic_bot_keeps_the_best_special_and_uses_the_powers():
+    from trutnet.bots import make_bot
+
+    bot = make_bot("trut", "heuristic", random.Random(1))
+    state = TrutGame(
+        TrutConfig(4, deluxe=True, start=StartPosition((0, 0), (0, 0), 3))
+    ).new_initial_state()
+    state.apply("prepare A E C D B F G H I J K L M")  # seat 0 is dealt A@0 and B@4
+    assert str(bot.choose(state.observation(0))) == "keep B@4"  # the Wolf over the Owl
+    # The Badger's die, two opposing Kings and a partner's Queen: it hits a King
+    state = prepared(
+        4,
+        keep={0: "J", 1: "A", 2: "B", 3: "C"},
+        hands={0: "J 9c 9d", 1: "Kh 10c 10d", 2: "Qs 8c 8d", 3: "Kc 7c 7d"},
+        dealer=1,
+    )
+    for action in ("play Kh", "play Qs", "play Kc", "play J", "die 3"):
+        state.apply(action)
+    assert str(bot.choose(state.observation(0))) in ("hit Kh", "hit Kc")
+    # The Magpie steals
+    state = prepared(2, keep={0: "G", 1: "A"}, hands={0: "G 7c 9d", 1: "Ah 8c 10d"}, petits=(0, 1))
+    state.apply("play G")
+    assert str(bot.choose(state.observation(0))) == "steal"

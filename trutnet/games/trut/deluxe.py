@@ -53,3 +53,50 @@ def narrate_deluxe(event: dict[str, Any], say: _Speaker) -> list[str] | None:
         what = "doubles its score" if event["doubled"] else "loses its Petits and a Long"
         return [f"  the Robin Red: {say.team(event['team'])} {what} [T43]"]
     return None
+
+
+# The heuristic bot's preference when it keeps one of its two specials [T25]: cards
+# that win tricks or pay prizes first, cards with no power yet last.
+KEEP_ORDER = "BCQDIANKGOJRPMEFHL"
+
+
+def bot_choice(obs: Any) -> Any:
+    """The heuristic bot's Deluxe decision (a ``choose`` or ``power`` phase):
+    keep the best special (:data:`KEEP_ORDER`); steal whenever it can (with 3 players,
+    from the opponent with the most tokens); hit the opponents' strongest Figure with
+    the Badger; give -1 to the opponents' strongest card with the Bat, else pass."""
+    from trutnet.engine.games.trut.actions import PASS, Keep, Power
+
+    legal = list(obs.legal)
+    if obs.phase == "choose":
+        keeps = [a for a in legal if isinstance(a, Keep) and a.refs[0].card is not None]
+        if keeps:
+            return min(keeps, key=lambda a: KEEP_ORDER.index(str(a.refs[0].card)))
+        return legal[0]
+    mine = set(obs.teams[obs.team])
+    owner = {str(card): seat for seat, card in obs.trick}
+
+    def opponent_strength(action: Any) -> int:
+        card = next(c for s, c in obs.trick if str(c) == action.args[0])
+        return card.strength if owner[action.args[0]] not in mine else -99
+
+    powers = [a for a in legal if isinstance(a, Power)]
+    steals = [a for a in powers if a.verb == "steal"]
+    if steals:
+        if len(steals) == 1:
+            return steals[0]
+        team_of = {s: t for t, seats in enumerate(obs.teams) for s in seats}
+        return max(
+            steals,
+            key=lambda a: (
+                obs.longs[team_of[int(a.args[0])]] * 3 + obs.petits[team_of[int(a.args[0])]]
+            ),
+        )
+    hits = [a for a in powers if a.verb == "hit"]
+    if hits:
+        return max(hits, key=opponent_strength)
+    bats = [a for a in powers if a.verb == "bat" and a.args[1] == "-1"]
+    bats = [a for a in bats if owner[a.args[0]] not in mine]
+    if bats:
+        return max(bats, key=opponent_strength)
+    return PASS if PASS in legal else legal[0]
