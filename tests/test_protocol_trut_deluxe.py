@@ -1,0 +1,54 @@
+"""Whole Trut Deluxe games over the table protocol, in memory, with full crypto
+[T23-T47]: the preparation's shuffle and private round, `keep` by position, the kept
+specials carried into the first deck, every later deck re-shuffled into the talon
+(T26, D17), dice as commit-reveals. After every step, no seat's replica knows a card
+it was not dealt or shown (its hand, its two specials while it chooses, played
+cards)."""
+
+from __future__ import annotations
+
+import pytest
+
+from trutnet.engine.games.trut import TrutConfig, TrutGame
+from trutnet.net.memory import MemoryTable, play_memory_game
+from trutnet.protocol.envelope import parse_entry
+
+
+def _knows_only_what_it_was_shown(table: MemoryTable) -> bool:
+    for seat, peer in enumerate(table.peers):
+        state = peer.replica.state
+        if state is None or state.next_stock == 0:
+            continue
+        played = {p for cards, _, _ in state.tricks for _, p, _ in cards}
+        played |= {p for _, p, _ in state.trick}
+        allowed = set(state.holdings[seat]) | played
+        assert set(state.known) <= allowed, (seat, sorted(state.known), sorted(allowed))
+        if not state.carried:  # the preparation: its own two specials at most
+            mine = {p for p in range(state._pool_size()) if p in state.pool_known}
+            assert len(mine) <= 2
+    return False
+
+
+@pytest.mark.parametrize(
+    "players, variant",
+    [(2, "classic"), (3, "classic"), (4, "classic"), (4, "gatinaise"), (6, "classic")],
+)
+def test_whole_deluxe_games_over_the_table_with_full_crypto(players, variant):
+    game = TrutGame(TrutConfig(players, variant, deluxe=True, bonus_cards=True))
+    table = play_memory_game(
+        game, f"deluxe-{players}-{variant}", ["heuristic"] * players, _knows_only_what_it_was_shown
+    )
+    replicas = [p.replica for p in table.peers]
+    assert not table.rejected and all(r.halted is None for r in replicas)
+    assert len({r.state.state_hash() for r in replicas}) == 1
+    state = replicas[0].state
+    assert state.is_terminal() and state.hand_number >= 1
+    entries = [parse_entry(w) for w in table.log]
+    # T25: one `keep` per seat, a position only
+    keeps = [e.body["action"] for e in entries if e.type == "act"]
+    keeps = [a for a in keeps if a.startswith("keep @") and " " not in a[5:]]
+    assert len(keeps) == players
+    # Every seat shuffles the pool once, then every deal's deck: the 18 specials,
+    # then 32 + n cards each time (the first from french32, the others the talon)
+    sizes = [int.from_bytes(e.body["deck"][:2], "big") for e in entries if e.type == "shuffle"]
+    assert sizes == [18] * players + [32 + players] * players * (state.hand_number + 1)
