@@ -13,6 +13,8 @@ from trutnet.engine.games.trut import TrutConfig, TrutGame
 from trutnet.net.memory import MemoryTable, play_memory_game
 from trutnet.protocol.envelope import parse_entry
 
+LOOKS: list[int] = []
+
 
 def _knows_only_what_it_was_shown(table: MemoryTable) -> bool:
     for seat, peer in enumerate(table.peers):
@@ -21,7 +23,10 @@ def _knows_only_what_it_was_shown(table: MemoryTable) -> bool:
             continue
         played = {p for cards, _, _ in state.tricks for _, p, _ in cards}
         played |= {p for _, p, _ in state.trick}
-        allowed = set(state.holdings[seat]) | played
+        allowed = set(state.holdings[seat]) | played | state._falcon_sight(seat)  # T33
+        allowed |= {state.falcon_at} - {None}  # the Falcon, shown to everyone
+        if state._falcon_sight(seat):
+            LOOKS.append(seat)
         assert set(state.known) <= allowed, (seat, sorted(state.known), sorted(allowed))
         if not state.carried:  # the preparation: its own two specials at most
             mine = {p for p in range(state._pool_size()) if p in state.pool_known}
@@ -52,3 +57,17 @@ def test_whole_deluxe_games_over_the_table_with_full_crypto(players, variant):
     # then 32 + n cards each time (the first from french32, the others the talon)
     sizes = [int.from_bytes(e.body["deck"][:2], "big") for e in entries if e.type == "shuffle"]
     assert sizes == [18] * players + [32 + players] * players * (state.hand_number + 1)
+
+
+def test_the_falcon_is_shown_and_its_holder_alone_sees_the_partners_cards():
+    """T33 over the table: `falcon @p` reveals the Falcon to all; the partners' cards
+    are disclosed to its holder alone (shares sealed to a second viewer, 8.8)."""
+    LOOKS.clear()
+    game = TrutGame(TrutConfig(4, deluxe=True))
+    table = play_memory_game(game, "falcon-3", ["heuristic"] * 4, _knows_only_what_it_was_shown)
+    replicas = [p.replica for p in table.peers]
+    assert not table.rejected and all(r.halted is None for r in replicas)
+    shown = [e for e in replicas[0].state.events if e["event"] == "falcon"]
+    assert shown and LOOKS  # some holder knew its partner's cards, and no one else did
+    acts = [parse_entry(w).body.get("action", "") for w in table.log]
+    assert any(a.startswith("falcon @") for a in acts)

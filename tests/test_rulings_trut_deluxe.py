@@ -43,13 +43,16 @@ def prepared(
     longs: tuple[int, ...] | None = None,
     petits: tuple[int, ...] | None = None,
     pool: str = POOL,
+    keep_falcon_step: bool = False,
+    variant: str = "classic",
     **options: bool,
 ) -> TrutState:
     """A Deluxe game whose specials are prepared (each seat keeps the letter given) and
     whose first hand is dealt with the hands given (3 cards, letters allowed)."""
     teams = 2 if players != 3 else 3
     start = StartPosition(longs or (0,) * teams, petits or (0,) * teams, dealer)
-    state = TrutGame(TrutConfig(players, deluxe=True, start=start, **options)).new_initial_state()
+    config = TrutConfig(players, variant, deluxe=True, start=start, **options)
+    state = TrutGame(config).new_initial_state()
     assert state.phase == "prepare"  # T25: once, before the first deal
     order: list[str | None] = [None] * len(pool.split())
     for seat, letter in keep.items():  # each kept letter at the seat's first pool position
@@ -69,6 +72,8 @@ def prepared(
             used.append(card)
     filled = iter(c for c in [*FULL_DECK_TEXT, *kept] if c not in used)
     state.apply("deal " + " ".join(c if c is not None else next(filled) for c in deck))
+    while state.phase == "falcon" and not keep_falcon_step:  # T33: pass, or show it
+        state.apply(state.legal_actions()[0])
     return state
 
 
@@ -462,3 +467,62 @@ def test_T36_magpie_steals_a_petit_else_a_long():
     ]
     state.apply("steal")  # no Petit: a Long
     assert state.longs == [1, 1]
+
+
+# ----------------------------------------------------------------------------- T33
+
+
+def test_T33_the_falcon_is_shown_first_and_its_holder_sees_his_partner():
+    state = prepared(
+        4,
+        keep={0: "E", 1: "A", 2: "B", 3: "C"},
+        hands={0: "E 9c 9d", 1: "Kh 10c 10d", 2: "Qs 8c 8d", 3: "Kc 7c 7d"},
+        dealer=3,
+        keep_falcon_step=True,
+    )
+    assert state.phase == "falcon" and state.current_seat() == 0  # before any card
+    refused(state, "play E", "T33")
+    refused(state, "pass", "T33")  # a holder must show it
+    falcon = state.legal_actions()
+    assert [str(a) for a in falcon] == ["falcon E@0"]
+    assert state.reveals(0, state.conceal(0, falcon[0])) == (Pos("french32", 0),)
+    state.apply("falcon E@0")
+    assert state.phase == "play" and state.current_seat() == 3
+    partner = {Pos("french32", p) for p in state.holdings[2]}
+    assert partner <= state.sight()[0] and not partner & state.sight()[1]
+    assert [str(c) for _, c in state.observation(0).falcon_seen] == ["Qs", "8c", "8d"]
+    assert state.observation(1).falcon_seen == ()
+
+
+def test_T33_a_hidden_falcon_is_refused_when_played():
+    """The fallback: a replica that does not know the holder's cards takes its `pass`;
+    the Falcon it then plays is refused (over the network: its author is blamed)."""
+    state = prepared(
+        2,
+        keep={0: "E", 1: "A"},
+        hands={0: "E 9c 9d", 1: "Ah 10c 10d"},
+        keep_falcon_step=True,
+    )
+    blind = TrutGame(state.game.config).new_initial_state()
+    for action in state.history():
+        blind.apply(action.public())
+    assert blind.phase == "falcon" and blind.current_seat() == 1
+    blind.apply("pass")
+    blind.apply("pass")  # seat 0 hides its Falcon: nobody here can tell yet
+    refused(blind, "play E@1", "T33")
+
+
+def test_T33_comes_before_the_answer_to_a_trut_d_office():
+    state = prepared(
+        4,
+        keep={0: "A", 1: "B", 2: "C", 3: "D"},
+        hands={0: "9c 9d 9h", 1: "Kh 10c 10d", 2: "Qs 8c 8d", 3: "Kc 7c 7d"},
+        petits=(2, 0),
+        variant="gatinaise",
+        keep_falcon_step=True,
+    )
+    assert state.trut is not None and state.trut.kind == "office"  # T18
+    assert state.phase == "falcon"
+    for _ in range(4):
+        state.apply("pass")
+    assert state.phase == "answer"

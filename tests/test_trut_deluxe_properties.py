@@ -76,13 +76,11 @@ def test_deluxe_hidden_replica_agrees_and_sees_only_its_seat(config, seed, seat)
         if isinstance(action, Deal | Keep | Prepare):
             action = action.public()
         replica.apply(action)
-        for pos in full.pool_holdings[seat]:  # T25: its own two specials
-            if pos not in replica.pool_known:
-                replica.pool_known[pos] = full.pool_known[pos]
-        if not full.hidden_from_owner(seat):
-            for pos in full.holdings[seat]:
-                if pos not in replica.known:
-                    replica.learn(pos, full.known[pos])
+        # What a table discloses to this seat: its hand, its two specials (T25), the
+        # partners' cards if it showed the Falcon (T33); the description says which
+        for pos in full.sight().get(seat, ()):
+            if replica.identity_of(pos) is None:
+                replica.see(pos, full.identity_of(pos))
         assert replica.state_hash() == full.state_hash()
         assert replica.observation(seat) == full.observation(seat)
     assert full.is_terminal()

@@ -37,6 +37,10 @@ def narrate_deluxe(event: dict[str, Any], say: _Speaker) -> list[str] | None:
     if kind == "die":
         name = NAMES.get(event["for"], event["for"])
         return [f"  die for the {name}: {event['value']}"]
+    if kind == "falcon":
+        partners = event["partners"]
+        look = f"; sees the cards of {', '.join(say.seat(s) for s in partners)}" if partners else ""
+        return [f"  {say.seat(event['seat'])} shows the Falcon [T33]{look}"]
     if kind == "power":
         return [f"  {say.seat(event['seat'])}: {event['action']}"]
     if kind == "badger":

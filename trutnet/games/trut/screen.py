@@ -72,6 +72,7 @@ DECIDING = {
     "keep": "to keep 3 cards",
     "choose": "to keep a special card",
     "power": "to use a card's power",
+    "falcon": "to show the Falcon, or pass",
 }
 
 
@@ -268,6 +269,8 @@ def prompt(obs: TrutObservation) -> str:
         "sing_count": "How many cards? 1, 2 or 3",
         "keep": f"Keep 3 cards: toggle with {_range(count)}, Enter to confirm",
         "choose": "Keep one special card: " + _choices(obs),
+        "falcon": "The Falcon's step [T33]: "
+        + (_choices(obs) + " (show it)" if choices(obs) else "p: you have no Falcon"),
         "power": "Your card's power: " + _choices(obs) + (", p pass" if legal(obs, "pass") else ""),
     }.get(obs.phase, f"Your turn ({obs.phase})")
 
@@ -294,8 +297,9 @@ def key_hints(obs: TrutObservation) -> list[str]:
         keys.append("1-3 cards")
     elif obs.phase == "keep":
         keys += [f"{_range(count)} keep/unkeep", "Enter confirm"]
-    elif obs.phase in ("choose", "power"):  # Deluxe [T25, T36-T40]
-        keys.append(f"{_range(len(choices(obs)))} choose")
+    elif obs.phase in ("choose", "power", "falcon"):  # Deluxe [T25, T33-T40]
+        if choices(obs):
+            keys.append(f"{_range(len(choices(obs)))} choose")
         if legal(obs, "pass"):
             keys.append("p pass")
     return keys

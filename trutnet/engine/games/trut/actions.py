@@ -10,6 +10,7 @@ Notation (``docs/rules.md``, "Action notation")::
     keep E@3 | keep @3          Deluxe: the special card a seat keeps [T25]
     die 4                       chance (Deluxe): a joint die [T22, T30]
     hit Kh | steal | steal 2 | bat Kh +1 | bat Kh -1   Deluxe: a power's choice [T36-T40]
+    falcon E@35 | falcon @35    Deluxe: the Falcon shown at the start of a hand [T33]
     trut | accept | fold | pass | sing | agree | refuse | sing 2
     keep 7h 8d As | keep @3 @7 @12 | keep 7h@3 8d@7 As@12
 
@@ -190,7 +191,7 @@ class Die(Action):
         return self
 
 
-POWER_VERBS = ("hit", "steal", "bat")
+POWER_VERBS = ("hit", "steal", "bat", "falcon")
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,11 +203,13 @@ class Power(Action):
     args: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        shapes = {"hit": (1,), "steal": (0, 1), "bat": (2,)}
+        shapes = {"hit": (1,), "steal": (0, 1), "bat": (2,), "falcon": (1,)}
         if self.verb not in shapes or len(self.args) not in shapes[self.verb]:
             raise NotationError(f"not a power: {self.verb} {' '.join(self.args)}")
         if self.verb in ("hit", "bat"):
             parse_any_card(self.args[0])
+        if self.verb == "falcon":
+            CardRef.parse(self.args[0])
         if self.verb == "bat" and self.args[1] not in ("+1", "-1"):
             raise NotationError("the Bat gives +1 or -1")
         if self.verb == "steal" and self.args and self.args[0] not in ("0", "1", "2"):

@@ -31,6 +31,7 @@ from trutnet.engine.games.trut.actions import (
     Draw,
     Keep,
     Play,
+    Power,
     Prepare,
     parse_any_card,
 )
@@ -68,6 +69,7 @@ class TrutHidden:
     deluxe: bool
     deck_size: int
     deck_name: str
+    falcon_holder: int | None
     carried: bool
     kept: list[int]
     pool_holdings: list[list[int]]
@@ -77,6 +79,8 @@ class TrutHidden:
     if TYPE_CHECKING:  # DeluxeRules' own
 
         def _pool_size(self) -> int: ...
+
+        def _falcon_sight(self, seat: int) -> set[int]: ...
 
     holdings: list[list[int]]
     next_stock: int
@@ -151,12 +155,16 @@ class TrutHidden:
                 s: frozenset(Pos(POOL_DECK, p) for p in self.pool_holdings[s])
                 for s in range(self.n)
             }
-        return {
+        sight = {
             s: frozenset()
             if self.hidden_from_owner(s)
             else frozenset(map(self._pos, self.holdings[s]))
             for s in range(self.n)
         }
+        holder = self.falcon_holder if self.deluxe else None
+        if holder is not None:  # T33: the partners' cards, to the Falcon's holder
+            sight[holder] |= frozenset(map(self._pos, self._falcon_sight(holder)))
+        return sight
 
     def holders(self) -> Mapping[Holder, tuple[Pos, ...]]:
         pool = self._pool_holders() if self.deluxe else {}
@@ -205,6 +213,13 @@ class TrutHidden:
         return p.index
 
     def reveals(self, seat: int, action: Action) -> tuple[Pos, ...]:
+        if isinstance(action, Power) and action.verb == "falcon":  # T33: shown to all
+            if self.phase != "falcon" or seat != self.to_act:
+                raise IllegalAction("T33", f"seat {seat} cannot show the Falcon now")
+            ref = CardRef.parse(action.args[0])
+            if ref.pos is None or ref.pos not in self.holdings[seat]:
+                raise IllegalAction("T33", f"{ref} is not in seat {seat}'s hand")
+            return (self._pos(ref.pos),)
         if not isinstance(action, Play):
             return ()
         # The checks of a play before its card is shown (T5; protocol 7.4).
@@ -218,6 +233,11 @@ class TrutHidden:
         return (self._pos(index),)
 
     def conceal(self, seat: int, action: Action) -> Action:
+        if isinstance(action, Power) and action.verb == "falcon":  # T33: by position
+            ref = CardRef.parse(action.args[0])
+            if ref.pos is None:
+                raise IllegalAction("T33", "the Falcon is shown by its position")
+            return Power("falcon", (f"@{ref.pos}",))
         if isinstance(action, Play):
             return Play(CardRef(None, self._position(seat, action.ref)))
         if isinstance(action, Keep) and self.phase == "choose":  # T25: a position only
@@ -244,6 +264,10 @@ class TrutHidden:
         raise IllegalAction("T5", f"{ref} is not a card in seat {seat}'s hand")
 
     def identify(self, action: Action, cards: Mapping[Pos, str]) -> Action:
+        if isinstance(action, Power) and action.verb == "falcon":
+            ref = CardRef.parse(action.args[0])
+            card = None if ref.pos is None else cards.get(self._pos(ref.pos))
+            return action if card is None else Power("falcon", (f"{card}@{ref.pos}",))
         if isinstance(action, Play) and action.ref.pos is not None:
             card = cards.get(self._pos(action.ref.pos))
             if card is not None:

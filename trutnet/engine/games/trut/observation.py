@@ -62,6 +62,7 @@ class TrutObservation:
     legal: tuple[Action, ...]
     deluxe: bool = False  # the Deluxe option [T23]
     jay_pot: int = 0  # Deluxe: the Petits in the Jay pot [T41]
+    falcon_seen: tuple[tuple[int, Any], ...] = ()  # Deluxe: partners' cards shown [T33]
 
     @property
     def my_cards(self) -> list[Card]:

@@ -51,6 +51,7 @@ from trutnet.engine.games.trut.actions import (
     parse_action,
 )
 from trutnet.engine.games.trut.deluxe.cards import Special, letters_for, special
+from trutnet.engine.games.trut.deluxe.falcon import DeluxeFalcon
 from trutnet.engine.games.trut.deluxe.powers import DeluxePowers
 from trutnet.engine.games.trut.deluxe.rules import TALON, DeluxeRules
 from trutnet.engine.games.trut.hidden import DECK, DECK_SIZE, TrutHidden
@@ -71,7 +72,9 @@ if TYPE_CHECKING:
 Event = dict[str, Any]
 
 
-class TrutState(TrutWords, TrutScoring, TrutHidden, DeluxeRules, DeluxePowers, GameState):
+class TrutState(
+    TrutWords, TrutScoring, TrutHidden, DeluxeRules, DeluxePowers, DeluxeFalcon, GameState
+):
     """A Trut game in progress. Mutated only by :meth:`apply` and :meth:`learn`;
     its hidden information is described by :class:`TrutHidden`, the Deluxe option's
     rules by :class:`DeluxeRules` (called only when the option is on)."""
@@ -197,6 +200,8 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, DeluxeRules, DeluxePowers, G
             return [AGREE, REFUSE]
         if phase == "sing_count":
             return [SingCount(k) for k in (1, 2, 3) if k * self.n <= self._stock_left()]
+        if phase == "falcon":  # T33
+            return self._falcon_legal(seat)
         if phase == "power":  # T36, T39, T40
             return self._power_legal(seat)
         if phase == "choose":  # T25: one of the two specials dealt
@@ -271,6 +276,8 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, DeluxeRules, DeluxePowers, G
         seat = self.to_act
         if seat is None or seat == CHANCE:
             raise IllegalAction("chance", f"phase {phase} waits for a chance event, not {action}")
+        if phase == "falcon" and isinstance(action, Power | Word):  # T33
+            return self._apply_falcon(seat, action)
         if isinstance(action, Power) or (phase == "power" and isinstance(action, Word)):
             self._require(
                 phase == "power", PHASE_RULE.get(phase, "turn"), f"no power now: {action}"
@@ -386,6 +393,8 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, DeluxeRules, DeluxePowers, G
         self.phase = "play"
         self.leader = self.dealer
         self.to_act = self.dealer  # T5: the dealer leads the first trick
+        if self.deluxe:  # T33: the hands are final, the Falcon shows first
+            self._falcon_gate()
 
     # ---- playing cards [T5-T8, T20]
 
@@ -416,6 +425,8 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, DeluxeRules, DeluxePowers, G
             raise HiddenCard("a played card is revealed: give its identity (play 7h@12)")
         if isinstance(card, Special) and not self.deluxe:
             raise IllegalAction("T23", f"{card} is a special card: Trut without deluxe has none")
+        if self.deluxe:
+            self._falcon_check_play(seat, card)
         pos = self._resolve(seat, action.ref, "T5")
         if self.known.get(pos) is None:
             for other_pos, other in self.known.items():
@@ -550,5 +561,6 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, DeluxeRules, DeluxePowers, G
             winner=self.winner,
             legal=tuple(self.legal_actions(seat)),
             deluxe=self.deluxe,
+            falcon_seen=self._falcon_seen(seat) if self.deluxe else (),
             jay_pot=self.jay_pot if self.deluxe else 0,
         )

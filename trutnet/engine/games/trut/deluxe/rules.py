@@ -117,6 +117,7 @@ class DeluxeRules:
         self.area = []  # T29: played cards of the hand's undecided (patté) tricks
         self.robin_team = None
         self._powers_init()
+        self._falcon_init()
 
     def _pool_size(self) -> int:
         return len(letters_for(self.bonus_cards))
@@ -245,6 +246,7 @@ class DeluxeRules:
             "area": [[s, p, str(c)] for s, p, c in self.area],
             "robin_team": self.robin_team,
             **self._powers_public(),
+            **self._falcon_public(),
         }
 
     def _deluxe_close_hand(self) -> None:
@@ -253,6 +255,7 @@ class DeluxeRules:
         self.robin_team = None
         self._powers_reset_trick()
         self.pending, self.power_seat, self.jay_claim = [], None, False
+        self._falcon_init()
 
     # ---- the hand's score [T43]
 
@@ -280,6 +283,10 @@ class DeluxeRules:
         def _powers_reset_trick(self) -> None: ...
 
         def _powers_public(self) -> dict[str, Any]: ...
+
+        def _falcon_init(self) -> None: ...
+
+        def _falcon_public(self) -> dict[str, Any]: ...
 
         jay_pot: int
         jay_claim: bool
