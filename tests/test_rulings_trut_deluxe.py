@@ -526,3 +526,20 @@ def test_T33_comes_before_the_answer_to_a_trut_d_office():
     for _ in range(4):
         state.apply("pass")
     assert state.phase == "answer"
+
+
+# ----------------------------------------------------------------------------- T34
+
+
+def test_T34_the_hare_adds_the_next_stock_card_revealed_to_all():
+    state = prepared(2, keep={0: "F", 1: "A"}, hands={0: "F 9c 9d", 1: "Ah 10c 10d"})
+    state.apply("play F")
+    at = state.next_stock
+    assert state.phase == "hare" and state.next_step().positions == (Pos("french32", at),)
+    card = str(state.known[at])
+    refused(state, f"hare {card}@{at + 1}", "T34")  # the next card, no other
+    state.apply(f"hare {card}@{at}")
+    assert state.next_stock == at + 1 and state.hare_drawn == [at]
+    assert state.mods == [state.known[at].value]  # T28: a modifier of the Hare as a whole
+    state.apply("play Ah")  # Hare 1 + drawn value against the Ace's 6
+    assert at not in state.holdings[0] + state.holdings[1]

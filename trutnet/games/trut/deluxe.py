@@ -41,6 +41,8 @@ def narrate_deluxe(event: dict[str, Any], say: _Speaker) -> list[str] | None:
         partners = event["partners"]
         look = f"; sees the cards of {', '.join(say.seat(s) for s in partners)}" if partners else ""
         return [f"  {say.seat(event['seat'])} shows the Falcon [T33]{look}"]
+    if kind == "hare":
+        return [f"  the Hare draws {event['card']} from the stock: +{event['value']} [T34]"]
     if kind == "power":
         return [f"  {say.seat(event['seat'])}: {event['action']}"]
     if kind == "badger":

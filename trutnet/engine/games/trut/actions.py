@@ -11,6 +11,7 @@ Notation (``docs/rules.md``, "Action notation")::
     die 4                       chance (Deluxe): a joint die [T22, T30]
     hit Kh | steal | steal 2 | bat Kh +1 | bat Kh -1   Deluxe: a power's choice [T36-T40]
     falcon E@35 | falcon @35    Deluxe: the Falcon shown at the start of a hand [T33]
+    hare 7h@12 | hare @12       chance (Deluxe): the Hare's drawn card, revealed [T34]
     trut | accept | fold | pass | sing | agree | refuse | sing 2
     keep 7h 8d As | keep @3 @7 @12 | keep 7h@3 8d@7 As@12
 
@@ -191,6 +192,19 @@ class Die(Action):
         return self
 
 
+@dataclass(frozen=True, slots=True)
+class HareDraw(Action):
+    """Chance (Deluxe): the next stock card, revealed, lends its value to the Hare [T34]."""
+
+    ref: CardRef
+
+    def __str__(self) -> str:
+        return f"hare {self.ref}"
+
+    def public(self) -> HareDraw:
+        return self
+
+
 POWER_VERBS = ("hit", "steal", "bat", "falcon")
 
 
@@ -240,6 +254,8 @@ def parse_action(text: str) -> Action:
         return Void()
     if verb == "die" and len(args) == 1 and args[0] in ("1", "2", "3", "4", "5", "6"):
         return Die(int(args[0]))
+    if verb == "hare" and len(args) == 1:
+        return HareDraw(CardRef.parse(args[0]))
     if verb in POWER_VERBS:
         return Power(verb, tuple(args))
     if verb == "draw" and len(args) == 1:

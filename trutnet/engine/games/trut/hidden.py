@@ -29,6 +29,7 @@ from trutnet.engine.games.trut.actions import (
     CardRef,
     Deal,
     Draw,
+    HareDraw,
     Keep,
     Play,
     Power,
@@ -38,7 +39,7 @@ from trutnet.engine.games.trut.actions import (
 from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special
 from trutnet.engine.games.trut.deluxe.powers import DIE
 from trutnet.engine.games.trut.deluxe.rules import POOL_DECK, TALON
-from trutnet.engine.hidden import Deck, Holder, JointRandom, Pos, Shuffle, Step, Turn
+from trutnet.engine.hidden import Deck, Holder, JointRandom, Pos, Reveal, Shuffle, Step, Turn
 
 if TYPE_CHECKING:
     from trutnet.engine.games.trut.words import TrutCall
@@ -70,6 +71,7 @@ class TrutHidden:
     deck_size: int
     deck_name: str
     falcon_holder: int | None
+    hare_drawn: list[int]
     carried: bool
     kept: list[int]
     pool_holdings: list[list[int]]
@@ -134,6 +136,9 @@ class TrutHidden:
             return JointRandom("first-donneur", unused)
         if self.phase == "die":  # T22, T30: a power's die, a joint draw
             return JointRandom("die", DIE)
+        if self.phase == "hare":  # T34: the next stock card, revealed to everyone
+            at = self.next_stock
+            return Reveal((self._pos(at),), HareDraw(CardRef(None, at)))
         if self.phase == "prepare":  # T25: the pool, shuffled jointly once per game
             return Shuffle(POOL_DECK, Prepare(None))
         if self.phase == "deal" and self.deluxe:
@@ -180,6 +185,8 @@ class TrutHidden:
         held["stock"] = tuple(map(self._pos, range(self.next_stock, self.deck_size)))
         held["discard"] = tuple(map(self._pos, self.discarded))  # T19: never revealed
         held["table"] = tuple(map(self._pos, played))
+        if self.deluxe:  # T34: the Hare's cards, shown, never captured
+            held["drawn"] = tuple(map(self._pos, self.hare_drawn))
         if pool:  # T25: the set-aside specials, never decrypted
             held["aside"] = pool["aside"]
         return held
@@ -264,6 +271,10 @@ class TrutHidden:
         raise IllegalAction("T5", f"{ref} is not a card in seat {seat}'s hand")
 
     def identify(self, action: Action, cards: Mapping[Pos, str]) -> Action:
+        if isinstance(action, HareDraw) and action.ref.pos is not None:
+            card = cards.get(self._pos(action.ref.pos))
+            if card is not None:
+                return HareDraw(CardRef(parse_any_card(card), action.ref.pos))
         if isinstance(action, Power) and action.verb == "falcon":
             ref = CardRef.parse(action.args[0])
             card = None if ref.pos is None else cards.get(self._pos(ref.pos))

@@ -35,6 +35,7 @@ PHASE_RULE = {
     "falcon": "T33",
     "die": "T30",
     "power": "T30",
+    "hare": "T34",
 }
 """The ruling that says what a phase allows, for the refusal of a move out of place."""
 

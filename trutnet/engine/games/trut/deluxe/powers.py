@@ -24,10 +24,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from trutnet.engine.api import Action
-from trutnet.engine.games.trut.actions import PASS, Die, Power, Word
+from trutnet.engine.errors import HiddenCard, IllegalAction
+from trutnet.engine.games.trut.actions import PASS, CardRef, Die, HareDraw, Power, Word
 from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special, is_figure, is_fox
 
-RAVEN, BADGER, JAY, MAGPIE, BAT = "I", "J", "K", "G", "P"
+RAVEN, BADGER, JAY, MAGPIE, BAT, HARE = "I", "J", "K", "G", "P", "F"
 DIE = tuple(Die(k) for k in range(1, 7))
 
 
@@ -55,6 +56,10 @@ class DeluxePowers:
     jay_pot: int
     jay_claim: bool
     power_seat: int | None
+    next_stock: int
+    deck_size: int
+    known: dict[int, AnyCard]
+    hare_drawn: list[int]
 
     def _powers_init(self) -> None:
         self.pending = []  # effects still to resolve: (kind, card, value)
@@ -64,6 +69,7 @@ class DeluxePowers:
         self.jay_pot = 0  # T41: the Jay pot, for the whole game
         self.jay_claim = False  # T41: a Jay played on a non-empty pot lies in the area
         self.power_seat = None
+        self.hare_drawn = []  # T34: this hand's cards drawn by the Hare
 
     def _powers_reset_trick(self) -> None:
         self.mods = []
@@ -79,6 +85,7 @@ class DeluxePowers:
             "jay_pot": self.jay_pot,
             "jay_claim": self.jay_claim,
             "power_seat": self.power_seat,
+            "hare_drawn": list(self.hare_drawn),
         }
 
     # ---- a card lands [T30]
@@ -88,6 +95,8 @@ class DeluxePowers:
         self.mods.append(0)
         letter = _letter(card)
         effects: list[tuple[str, str, int]] = []
+        if letter == HARE and self.next_stock < self.deck_size:  # T34 (empty stock: 1)
+            effects.append(("reveal", HARE, 0))
         if letter == BADGER:  # T39: the die at once
             effects.append(("die", BADGER, 0))
         elif letter == JAY:  # T41
@@ -117,6 +126,8 @@ class DeluxePowers:
             kind = self.pending[0][0]
             if kind == "die":
                 self.phase, self.to_act = "die", -1
+            elif kind == "reveal":
+                self.phase, self.to_act = "hare", -1
             else:
                 self.phase, self.to_act = "power", self.power_seat
             return True
@@ -158,6 +169,27 @@ class DeluxePowers:
                 self.pending.insert(0, ("turn", BADGER, k))
         self._powers_resume()
         return action
+
+    # ---- the Hare [T34]
+
+    def _apply_hare(self, action: HareDraw) -> HareDraw:
+        self._require(self.phase == "hare", "T34", "no Hare waits for a card now")
+        pos, card = action.ref.pos, action.ref.card
+        self._require(pos == self.next_stock, "T34", "the Hare draws the next stock card")
+        if card is None:
+            raise HiddenCard("the Hare's card is revealed: give its identity (hare 7h@12)")
+        assert pos is not None
+        known = self.known.get(pos)
+        if known is not None and known != card:
+            raise IllegalAction("T34", f"position {pos} does not hold {card}")
+        self.pending.pop(0)
+        self.known[pos] = card
+        self.next_stock += 1
+        self.hare_drawn.append(pos)  # T34: lends its value, never played nor captured
+        self.mods[self._index_of(HARE)] += card.value
+        self.events.append({"event": "hare", "card": str(card), "value": card.value})
+        self._powers_resume()
+        return HareDraw(CardRef(card, pos))
 
     # ---- choices [T36, T39, T40]
 

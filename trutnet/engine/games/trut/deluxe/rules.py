@@ -255,6 +255,7 @@ class DeluxeRules:
         self.robin_team = None
         self._powers_reset_trick()
         self.pending, self.power_seat, self.jay_claim = [], None, False
+        self.hare_drawn = []
         self._falcon_init()
 
     # ---- the hand's score [T43]
@@ -293,6 +294,7 @@ class DeluxeRules:
         pending: list[tuple[str, str, int]]
         power_seat: int | None
         mods: list[int]
+        hare_drawn: list[int]
 
         @staticmethod
         def _require(condition: bool, rule: str, message: str) -> None: ...
