@@ -543,3 +543,38 @@ def test_T34_the_hare_adds_the_next_stock_card_revealed_to_all():
     assert state.mods == [state.known[at].value]  # T28: a modifier of the Hare as a whole
     state.apply("play Ah")  # Hare 1 + drawn value against the Ace's 6
     assert at not in state.holdings[0] + state.holdings[1]
+
+
+# ----------------------------------------------------------------------------- T44
+
+
+def test_T44_michao_is_a_window_from_the_completing_player_clockwise():
+    state = prepared(
+        4,
+        keep={0: "B", 1: "A", 2: "H", 3: "C"},
+        hands={0: "B 9c 9d", 1: "Jh 10c 10d", 2: "H 8c 8d", 3: "Kc 7c 7d"},
+        dealer=3,
+    )
+    state.apply("play Kc")  # the Donneur (seat 3) leads
+    state.apply("play B")
+    state.apply("play Jh")
+    assert state.phase == "play"  # Wolf and Fox: no trio yet
+    state.apply("play H")  # the Weasel completes it: seat 2 first, then 3, 0, 1
+    assert state.phase == "michao" and state.current_seat() == 2
+    refused(state, "steal", "T44")
+    state.apply("pass")
+    assert state.current_seat() == 3
+    state.apply("michao")
+    assert state.longs == [0, 1] and state.michao_sung  # 1 Long to seat 3's team
+    assert state.phase != "michao"
+
+
+def test_T44_the_hare_counts_only_with_the_option():
+    plain = prepared(2, keep={0: "B", 1: "F"}, hands={0: "B 9c 9d", 1: "F 10c 10d"})
+    hare = prepared(
+        2, keep={0: "B", 1: "F"}, hands={0: "B 9c 9d", 1: "F 10c 10d"}, michao_hare=True
+    )
+    for state in (plain, hare):
+        state.area = [(0, 40, parse_card("Jc"))]  # a Fox of an earlier patté trick
+        state.trick = [(0, 0, special("B")), (1, 1, special("F"))]
+    assert not plain._completes_trio() and hare._completes_trio()

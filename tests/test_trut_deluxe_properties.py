@@ -6,6 +6,7 @@ on every hash and sees exactly that seat's observation."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -21,7 +22,7 @@ from .trut_helpers import playout, random_step, start_position
 SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 CONFIGS = [
-    TrutConfig(players, variant, deluxe=True, bonus_cards=bonus)
+    TrutConfig(players, variant, deluxe=True, bonus_cards=bonus, michao_hare=bonus)
     for players in (2, 3, 4, 6)
     for variant in ("classic", "gatinaise")
     for bonus in (False, True)
@@ -32,11 +33,7 @@ def _game(config: TrutConfig, seed: int, from_position: bool) -> TrutGame:
     if not from_position:
         return TrutGame(config)
     start = start_position(config, random.Random(seed ^ 0x5EED))
-    return TrutGame(
-        TrutConfig(
-            config.players, config.variant, start=start, deluxe=True, bonus_cards=config.bonus_cards
-        )
-    )
+    return TrutGame(dataclasses.replace(config, start=start))
 
 
 def _check(state: TrutState) -> None:

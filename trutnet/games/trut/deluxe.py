@@ -41,6 +41,8 @@ def narrate_deluxe(event: dict[str, Any], say: _Speaker) -> list[str] | None:
         partners = event["partners"]
         look = f"; sees the cards of {', '.join(say.seat(s) for s in partners)}" if partners else ""
         return [f"  {say.seat(event['seat'])} shows the Falcon [T33]{look}"]
+    if kind == "michao":
+        return [f"  {say.seat(event['seat'])} sings Michao! +1 Long [T44]"]
     if kind == "hare":
         return [f"  the Hare draws {event['card']} from the stock: +{event['value']} [T34]"]
     if kind == "power":
@@ -74,6 +76,8 @@ def bot_choice(obs: Any) -> Any:
     from trutnet.engine.games.trut.actions import PASS, Keep, Power
 
     legal = list(obs.legal)
+    if obs.phase == "michao":  # T44: a free Long, always sing
+        return next(a for a in legal if str(a) == "michao")
     if obs.phase == "choose":
         keeps = [a for a in legal if isinstance(a, Keep) and a.refs[0].card is not None]
         if keeps:

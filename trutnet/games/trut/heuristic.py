@@ -171,7 +171,7 @@ class HeuristicBot:
             return max(
                 (a for a in counts if a.count <= want), key=lambda a: a.count, default=counts[0]
             )
-        if phase in ("choose", "power"):  # Trut Deluxe [T25, T36, T39, T40]
+        if phase in ("choose", "power", "michao"):  # Trut Deluxe [T25, T36-T44]
             return bot_choice(obs)
         if phase == "keep":
             return max(

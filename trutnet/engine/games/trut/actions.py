@@ -12,6 +12,7 @@ Notation (``docs/rules.md``, "Action notation")::
     hit Kh | steal | steal 2 | bat Kh +1 | bat Kh -1   Deluxe: a power's choice [T36-T40]
     falcon E@35 | falcon @35    Deluxe: the Falcon shown at the start of a hand [T33]
     hare 7h@12 | hare @12       chance (Deluxe): the Hare's drawn card, revealed [T34]
+    michao                      Deluxe: sing Michao in its window [T44]
     trut | accept | fold | pass | sing | agree | refuse | sing 2
     keep 7h 8d As | keep @3 @7 @12 | keep 7h@3 8d@7 As@12
 
@@ -205,7 +206,7 @@ class HareDraw(Action):
         return self
 
 
-POWER_VERBS = ("hit", "steal", "bat", "falcon")
+POWER_VERBS = ("hit", "steal", "bat", "falcon", "michao")
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +218,7 @@ class Power(Action):
     args: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        shapes = {"hit": (1,), "steal": (0, 1), "bat": (2,), "falcon": (1,)}
+        shapes = {"hit": (1,), "steal": (0, 1), "bat": (2,), "falcon": (1,), "michao": (0,)}
         if self.verb not in shapes or len(self.args) not in shapes[self.verb]:
             raise NotationError(f"not a power: {self.verb} {' '.join(self.args)}")
         if self.verb in ("hit", "bat"):

@@ -125,7 +125,7 @@ class TrutState(
         self.deck_name = DECK.name  # Deluxe: the talon from the second hand on [T26]
         self.deluxe = config.deluxe
         if self.deluxe:
-            self._deluxe_init(config.bonus_cards)
+            self._deluxe_init(config.bonus_cards, config.michao_hare)
         start = config.start
         if start is not None:
             self.longs = list(start.longs)
@@ -203,6 +203,8 @@ class TrutState(
             return [SingCount(k) for k in (1, 2, 3) if k * self.n <= self._stock_left()]
         if phase == "falcon":  # T33
             return self._falcon_legal(seat)
+        if phase == "michao":  # T44
+            return self._michao_legal(seat)
         if phase == "power":  # T36, T39, T40
             return self._power_legal(seat)
         if phase == "choose":  # T25: one of the two specials dealt
@@ -284,6 +286,8 @@ class TrutState(
             raise IllegalAction("chance", f"phase {phase} waits for a chance event, not {action}")
         if phase == "falcon" and isinstance(action, Power | Word):  # T33
             return self._apply_falcon(seat, action)
+        if phase == "michao" and isinstance(action, Power | Word):  # T44
+            return self._apply_michao(seat, action)
         if isinstance(action, Power) or (phase == "power" and isinstance(action, Word)):
             self._require(
                 phase == "power", PHASE_RULE.get(phase, "turn"), f"no power now: {action}"

@@ -36,6 +36,7 @@ PHASE_RULE = {
     "die": "T30",
     "power": "T30",
     "hare": "T34",
+    "michao": "T44",
 }
 """The ruling that says what a phase allows, for the refusal of a move out of place."""
 

@@ -18,7 +18,7 @@ from trutnet.engine.errors import NotationError
 # letter: (French name, English name, printed value [T27], one-line power, ruling)
 TABLE: dict[str, tuple[str, str, int, str, str]] = {
     "A": ("Chouette", "Owl", 4, "its captor's team gains 1 Petit", "T32"),
-    "B": ("Loup", "Wolf", 9, "the highest printed value; Michao's Wolf", "T31"),
+    "B": ("Loup", "Wolf", 9, "highest value; Wolf + Fox + Weasel: sing Michao", "T44"),
     "C": ("Sanglier", "Boar", 5, "its trick is patté, whatever the values", "T31"),
     "D": ("Couleuvre", "Snake", 2, "its captor gains 1 Long (+1 Petit if a Trut runs)", "T32"),
     "E": (

@@ -29,6 +29,7 @@ from trutnet.engine.games.trut.actions import PASS, CardRef, Die, HareDraw, Powe
 from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special, is_figure, is_fox
 
 RAVEN, BADGER, JAY, MAGPIE, BAT, HARE = "I", "J", "K", "G", "P", "F"
+WOLF, WEASEL = "B", "H"
 DIE = tuple(Die(k) for k in range(1, 7))
 
 
@@ -60,6 +61,10 @@ class DeluxePowers:
     deck_size: int
     known: dict[int, AnyCard]
     hare_drawn: list[int]
+    area: list[tuple[int, int, AnyCard]]
+    michao_hare: bool
+    michao_sung: bool
+    michao_queue: list[int]
 
     def _powers_init(self) -> None:
         self.pending = []  # effects still to resolve: (kind, card, value)
@@ -70,6 +75,8 @@ class DeluxePowers:
         self.jay_claim = False  # T41: a Jay played on a non-empty pot lies in the area
         self.power_seat = None
         self.hare_drawn = []  # T34: this hand's cards drawn by the Hare
+        self.michao_sung = False  # T44: at most one Michao per hand
+        self.michao_queue = []
 
     def _powers_reset_trick(self) -> None:
         self.mods = []
@@ -86,6 +93,8 @@ class DeluxePowers:
             "jay_claim": self.jay_claim,
             "power_seat": self.power_seat,
             "hare_drawn": list(self.hare_drawn),
+            "michao_sung": self.michao_sung,
+            "michao_queue": list(self.michao_queue),
         }
 
     # ---- a card lands [T30]
@@ -95,6 +104,9 @@ class DeluxePowers:
         self.mods.append(0)
         letter = _letter(card)
         effects: list[tuple[str, str, int]] = []
+        if not self.michao_sung and self._completes_trio():  # T44: before its own effect
+            effects.append(("michao", "michao", 0))
+            self.michao_queue = [(seat + i) % self.n for i in range(self.n)]
         if letter == HARE and self.next_stock < self.deck_size:  # T34 (empty stock: 1)
             effects.append(("reveal", HARE, 0))
         if letter == BADGER:  # T39: the die at once
@@ -128,6 +140,8 @@ class DeluxePowers:
                 self.phase, self.to_act = "die", -1
             elif kind == "reveal":
                 self.phase, self.to_act = "hare", -1
+            elif kind == "michao":
+                self.phase, self.to_act = "michao", self.michao_queue[0]
             else:
                 self.phase, self.to_act = "power", self.power_seat
             return True
@@ -167,6 +181,41 @@ class DeluxePowers:
                 self.mods[figures[0]] -= k
             else:
                 self.pending.insert(0, ("turn", BADGER, k))
+        self._powers_resume()
+        return action
+
+    # ---- Michao [T44]
+
+    def _trio(self, cards: list[AnyCard]) -> bool:
+        letters = {_letter(c) for c in cards}
+        fox = any(is_fox(c) for c in cards)
+        third = WEASEL in letters or (self.michao_hare and HARE in letters)
+        return WOLF in letters and fox and third
+
+    def _completes_trio(self) -> bool:
+        """T44: the card just played makes a trio of the Wolf, a Fox and the Weasel (or
+        the Hare, option) with the cards in the game area (earlier pattés included)."""
+        cards = [c for _, _, c in self.area] + [c for _, _, c in self.trick]
+        return self._trio(cards) and not self._trio(cards[:-1])
+
+    def _michao_legal(self, seat: int) -> list[Action]:
+        if self.phase != "michao" or seat != self.to_act:
+            return []
+        return [Power("michao"), PASS]
+
+    def _apply_michao(self, seat: int, action: Power | Word) -> Action:
+        self._require(action in self._michao_legal(seat), "T44", "michao or pass")
+        if isinstance(action, Power):  # the first to sing: 1 Long, the window closes
+            self.michao_sung = True
+            self.michao_queue = []
+            self.events.append({"event": "michao", "seat": seat})
+            self._gain(self.team_of[seat], 0, 1)
+        else:
+            self.michao_queue.pop(0)
+        if self.michao_queue:
+            self.to_act = self.michao_queue[0]
+            return action
+        self.pending.pop(0)
         self._powers_resume()
         return action
 

@@ -101,6 +101,7 @@ class DeluxeRules:
     deck_size: int
     deck_name: str
     bonus_cards: bool
+    michao_hare: bool
     pool_known: dict[int, Special]  # private: the pool positions this replica was shown
     pool_holdings: list[list[int]]
     kept: list[int]
@@ -108,8 +109,9 @@ class DeluxeRules:
     area: list[tuple[int, int, AnyCard]]
     robin_team: int | None
 
-    def _deluxe_init(self, bonus_cards: bool) -> None:
+    def _deluxe_init(self, bonus_cards: bool, michao_hare: bool = False) -> None:
         self.bonus_cards = bonus_cards
+        self.michao_hare = michao_hare
         self.pool_known = {}
         self.pool_holdings = [[] for _ in range(self.n)]
         self.kept = []
@@ -256,6 +258,7 @@ class DeluxeRules:
         self._powers_reset_trick()
         self.pending, self.power_seat, self.jay_claim = [], None, False
         self.hare_drawn = []
+        self.michao_sung, self.michao_queue = False, []
         self._falcon_init()
 
     # ---- the hand's score [T43]
@@ -295,6 +298,8 @@ class DeluxeRules:
         power_seat: int | None
         mods: list[int]
         hare_drawn: list[int]
+        michao_sung: bool
+        michao_queue: list[int]
 
         @staticmethod
         def _require(condition: bool, rule: str, message: str) -> None: ...
