@@ -14,23 +14,29 @@ from trutnet.net.memory import MemoryTable, play_memory_game
 from trutnet.protocol.envelope import parse_entry
 
 LOOKS: list[int] = []
+SHOWN: dict[tuple[int, int, str], set[int]] = {}  # (seat, hand, deck) -> positions shown
 
 
 def _knows_only_what_it_was_shown(table: MemoryTable) -> bool:
+    """After every step: each seat's replica knows a card of the hand's deck only if
+    the description put it in that seat's sight at some point of the hand (its cards,
+    the Falcon's look, the Nutria's offer), or it was shown to everyone (played,
+    the Falcon, the Hare's card)."""
     for seat, peer in enumerate(table.peers):
         state = peer.replica.state
         if state is None or state.next_stock == 0:
             continue
+        key = (seat, state.hand_number, state.deck_name)
+        shown = SHOWN.setdefault(key, set())
+        shown |= {p.index for p in state.sight().get(seat, ()) if p.deck == state.deck_name}
         played = {p for cards, _, _ in state.tricks for _, p, _ in cards}
-        played |= {p for _, p, _ in state.trick}
-        allowed = set(state.holdings[seat]) | played | state._falcon_sight(seat)  # T33
-        allowed |= {state.falcon_at} - {None}  # the Falcon, shown to everyone
+        played |= {p for _, p, _ in state.trick} | set(state.nutria_gone)
+        public = played | set(state.hare_drawn) | ({state.falcon_at} - {None})
+        assert set(state.known) <= shown | public, (seat, sorted(state.known), sorted(shown))
         if state._falcon_sight(seat):
             LOOKS.append(seat)
-        assert set(state.known) <= allowed, (seat, sorted(state.known), sorted(allowed))
         if not state.carried:  # the preparation: its own two specials at most
-            mine = {p for p in range(state._pool_size()) if p in state.pool_known}
-            assert len(mine) <= 2
+            assert len(state.pool_known) <= 2
     return False
 
 
@@ -71,3 +77,21 @@ def test_the_falcon_is_shown_and_its_holder_alone_sees_the_partners_cards():
     assert shown and LOOKS  # some holder knew its partner's cards, and no one else did
     acts = [parse_entry(w).body.get("action", "") for w in table.log]
     assert any(a.startswith("falcon @") for a in acts)
+
+
+@pytest.mark.parametrize("seed", ["powers-22", "powers-7"])
+def test_the_nutria_and_the_hare_over_the_table(seed):
+    """T34, T35 over the table: the Hare's card and an even Nutria's are public rounds;
+    an odd Nutria's two cards are shown to its player alone, who picks one by position
+    (revealed); no replica learns the other."""
+    game = TrutGame(TrutConfig(4, deluxe=True, bonus_cards=True, michao_hare=True))
+    table = play_memory_game(game, seed, ["random"] * 4, _knows_only_what_it_was_shown)
+    replicas = [p.replica for p in table.peers]
+    assert not table.rejected and all(r.halted is None for r in replicas)
+    assert len({r.state.state_hash() for r in replicas}) == 1
+    acts = [parse_entry(w).body.get("action", "") for w in table.log]
+    events = [e["event"] for e in replicas[0].state.events]
+    if seed == "powers-22":
+        assert any(a.startswith("pick @") for a in acts) and "nutria" in events
+    else:
+        assert "hare" in events

@@ -577,4 +577,43 @@ def test_T44_the_hare_counts_only_with_the_option():
     for state in (plain, hare):
         state.area = [(0, 40, parse_card("Jc"))]  # a Fox of an earlier patté trick
         state.trick = [(0, 0, special("B")), (1, 1, special("F"))]
-    assert not plain._completes_trio() and hare._completes_trio()
+    assert not plain._completes_trio(1) and hare._completes_trio(1)
+
+
+# ----------------------------------------------------------------------------- T35
+
+
+def test_T35_nutria_even_the_next_stock_card_replaces_it():
+    state = prepared(2, keep={0: "L", 1: "A"}, hands={0: "L 9c 9d", 1: "Ah 10c 10d"})
+    state.apply("play L")
+    state.apply("die 4")
+    at = state.next_stock
+    assert state.phase == "nutria" and state.next_step().positions == (Pos("french32", at),)
+    card = state.known[at]
+    state.apply(f"nutria {card}@{at}")
+    assert [c for _, _, c in state.trick] == [card]  # the Nutria left the trick
+    assert state.nutria_gone == [1] and state.next_stock == at + 1  # seat 0's first card
+
+
+def test_T35_nutria_odd_two_cards_to_its_player_who_picks_one():
+    state = prepared(2, keep={0: "L", 1: "A"}, hands={0: "L 9c 9d", 1: "Ah 10c 10d"})
+    state.apply("play L")
+    state.apply("die 3")
+    a, b = state.nutria_offer
+    assert state.phase == "power" and state.current_seat() == 0
+    offered = {Pos("french32", a), Pos("french32", b)}
+    assert offered <= state.sight()[0] and not offered & state.sight()[1]  # privately
+    refused(state, f"pick {state.known[2]}@2", "T35")  # not offered
+    state.apply(f"pick {state.known[b]}@{b}")
+    assert state.trick[0][1] == b and state.discarded == [a]  # the other, unrevealed
+
+
+def test_T35_the_replacing_card_lands_with_its_own_effect():
+    state = prepared(2, keep={0: "L", 1: "C"}, hands={0: "L 9c 9d", 1: "7h 10c 10d"})
+    state.apply("play L")
+    state.apply("die 2")
+    at = state.next_stock
+    state.known[at] = special("C")  # as if the Boar lay there
+    state.apply(f"nutria C@{at}")
+    state.apply("play 7h")
+    assert state.results == [None]  # the Boar's patté (T31), though 7 > Boar's 5

@@ -41,6 +41,8 @@ def narrate_deluxe(event: dict[str, Any], say: _Speaker) -> list[str] | None:
         partners = event["partners"]
         look = f"; sees the cards of {', '.join(say.seat(s) for s in partners)}" if partners else ""
         return [f"  {say.seat(event['seat'])} shows the Falcon [T33]{look}"]
+    if kind == "nutria":
+        return [f"  the Nutria of {say.seat(event['seat'])} is replaced by {event['card']} [T35]"]
     if kind == "michao":
         return [f"  {say.seat(event['seat'])} sings Michao! +1 Long [T44]"]
     if kind == "hare":
@@ -73,7 +75,7 @@ def bot_choice(obs: Any) -> Any:
     keep the best special (:data:`KEEP_ORDER`); steal whenever it can (with 3 players,
     from the opponent with the most tokens); hit the opponents' strongest Figure with
     the Badger; give -1 to the opponents' strongest card with the Bat, else pass."""
-    from trutnet.engine.games.trut.actions import PASS, Keep, Power
+    from trutnet.engine.games.trut.actions import PASS, Keep, Power, parse_any_card
 
     legal = list(obs.legal)
     if obs.phase == "michao":  # T44: a free Long, always sing
@@ -102,6 +104,9 @@ def bot_choice(obs: Any) -> Any:
                 obs.longs[team_of[int(a.args[0])]] * 3 + obs.petits[team_of[int(a.args[0])]]
             ),
         )
+    picks = [a for a in powers if a.verb == "pick" and "@" in a.args[0] and a.args[0][0] != "@"]
+    if picks:  # T35: the strongest of the two cards
+        return max(picks, key=lambda a: parse_any_card(a.args[0].split("@")[0]).strength)
     hits = [a for a in powers if a.verb == "hit"]
     if hits:
         return max(hits, key=opponent_strength)

@@ -13,6 +13,7 @@ Notation (``docs/rules.md``, "Action notation")::
     falcon E@35 | falcon @35    Deluxe: the Falcon shown at the start of a hand [T33]
     hare 7h@12 | hare @12       chance (Deluxe): the Hare's drawn card, revealed [T34]
     michao                      Deluxe: sing Michao in its window [T44]
+    nutria 7h@12 | pick 7h@12 | pick @12   Deluxe: the Nutria's replacement [T35]
     trut | accept | fold | pass | sing | agree | refuse | sing 2
     keep 7h 8d As | keep @3 @7 @12 | keep 7h@3 8d@7 As@12
 
@@ -206,7 +207,20 @@ class HareDraw(Action):
         return self
 
 
-POWER_VERBS = ("hit", "steal", "bat", "falcon", "michao")
+@dataclass(frozen=True, slots=True)
+class NutriaDraw(Action):
+    """Chance (Deluxe): the next stock card, revealed, replaces the Nutria [T35]."""
+
+    ref: CardRef
+
+    def __str__(self) -> str:
+        return f"nutria {self.ref}"
+
+    def public(self) -> NutriaDraw:
+        return self
+
+
+POWER_VERBS = ("hit", "steal", "bat", "falcon", "michao", "pick")
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,11 +233,12 @@ class Power(Action):
 
     def __post_init__(self) -> None:
         shapes = {"hit": (1,), "steal": (0, 1), "bat": (2,), "falcon": (1,), "michao": (0,)}
+        shapes["pick"] = (1,)
         if self.verb not in shapes or len(self.args) not in shapes[self.verb]:
             raise NotationError(f"not a power: {self.verb} {' '.join(self.args)}")
         if self.verb in ("hit", "bat"):
             parse_any_card(self.args[0])
-        if self.verb == "falcon":
+        if self.verb in ("falcon", "pick"):
             CardRef.parse(self.args[0])
         if self.verb == "bat" and self.args[1] not in ("+1", "-1"):
             raise NotationError("the Bat gives +1 or -1")
@@ -255,6 +270,8 @@ def parse_action(text: str) -> Action:
         return Void()
     if verb == "die" and len(args) == 1 and args[0] in ("1", "2", "3", "4", "5", "6"):
         return Die(int(args[0]))
+    if verb == "nutria" and len(args) == 1:
+        return NutriaDraw(CardRef.parse(args[0]))
     if verb == "hare" and len(args) == 1:
         return HareDraw(CardRef.parse(args[0]))
     if verb in POWER_VERBS:

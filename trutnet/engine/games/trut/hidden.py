@@ -31,6 +31,7 @@ from trutnet.engine.games.trut.actions import (
     Draw,
     HareDraw,
     Keep,
+    NutriaDraw,
     Play,
     Power,
     Prepare,
@@ -72,6 +73,8 @@ class TrutHidden:
     deck_name: str
     falcon_holder: int | None
     hare_drawn: list[int]
+    nutria_offer: list[int]
+    nutria_gone: list[int]
     carried: bool
     kept: list[int]
     pool_holdings: list[list[int]]
@@ -136,6 +139,9 @@ class TrutHidden:
             return JointRandom("first-donneur", unused)
         if self.phase == "die":  # T22, T30: a power's die, a joint draw
             return JointRandom("die", DIE)
+        if self.phase == "nutria":  # T35: the next stock card replaces the Nutria
+            at = self.next_stock
+            return Reveal((self._pos(at),), NutriaDraw(CardRef(None, at)))
         if self.phase == "hare":  # T34: the next stock card, revealed to everyone
             at = self.next_stock
             return Reveal((self._pos(at),), HareDraw(CardRef(None, at)))
@@ -166,6 +172,8 @@ class TrutHidden:
             else frozenset(map(self._pos, self.holdings[s]))
             for s in range(self.n)
         }
+        if self.deluxe and self.nutria_offer and self.to_act is not None and self.to_act >= 0:
+            sight[self.to_act] |= frozenset(map(self._pos, self.nutria_offer))  # T35
         holder = self.falcon_holder if self.deluxe else None
         if holder is not None:  # T33: the partners' cards, to the Falcon's holder
             sight[holder] |= frozenset(map(self._pos, self._falcon_sight(holder)))
@@ -185,8 +193,10 @@ class TrutHidden:
         held["stock"] = tuple(map(self._pos, range(self.next_stock, self.deck_size)))
         held["discard"] = tuple(map(self._pos, self.discarded))  # T19: never revealed
         held["table"] = tuple(map(self._pos, played))
-        if self.deluxe:  # T34: the Hare's cards, shown, never captured
+        if self.deluxe:  # T34: the Hare's cards, shown, never captured; T35: the Nutria's
             held["drawn"] = tuple(map(self._pos, self.hare_drawn))
+            held["offer"] = tuple(map(self._pos, self.nutria_offer))
+            held["removed"] = tuple(map(self._pos, self.nutria_gone))
         if pool:  # T25: the set-aside specials, never decrypted
             held["aside"] = pool["aside"]
         return held
@@ -220,6 +230,12 @@ class TrutHidden:
         return p.index
 
     def reveals(self, seat: int, action: Action) -> tuple[Pos, ...]:
+        if isinstance(action, Power) and action.verb == "pick":  # T35: shown to all
+            ref = CardRef.parse(action.args[0])
+            if self.phase != "power" or seat != self.to_act or ref.pos not in self.nutria_offer:
+                raise IllegalAction("T35", f"seat {seat} cannot pick {ref} now")
+            assert ref.pos is not None
+            return (self._pos(ref.pos),)
         if isinstance(action, Power) and action.verb == "falcon":  # T33: shown to all
             if self.phase != "falcon" or seat != self.to_act:
                 raise IllegalAction("T33", f"seat {seat} cannot show the Falcon now")
@@ -240,6 +256,9 @@ class TrutHidden:
         return (self._pos(index),)
 
     def conceal(self, seat: int, action: Action) -> Action:
+        if isinstance(action, Power) and action.verb == "pick":  # T35: by position
+            ref = CardRef.parse(action.args[0])
+            return Power("pick", (f"@{ref.pos}",))
         if isinstance(action, Power) and action.verb == "falcon":  # T33: by position
             ref = CardRef.parse(action.args[0])
             if ref.pos is None:
@@ -271,6 +290,14 @@ class TrutHidden:
         raise IllegalAction("T5", f"{ref} is not a card in seat {seat}'s hand")
 
     def identify(self, action: Action, cards: Mapping[Pos, str]) -> Action:
+        if isinstance(action, Power) and action.verb == "pick":
+            ref = CardRef.parse(action.args[0])
+            card = None if ref.pos is None else cards.get(self._pos(ref.pos))
+            return action if card is None else Power("pick", (f"{card}@{ref.pos}",))
+        if isinstance(action, NutriaDraw) and action.ref.pos is not None:
+            card = cards.get(self._pos(action.ref.pos))
+            if card is not None:
+                return NutriaDraw(CardRef(parse_any_card(card), action.ref.pos))
         if isinstance(action, HareDraw) and action.ref.pos is not None:
             card = cards.get(self._pos(action.ref.pos))
             if card is not None:

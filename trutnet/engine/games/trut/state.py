@@ -43,6 +43,7 @@ from trutnet.engine.games.trut.actions import (
     Draw,
     HareDraw,
     Keep,
+    NutriaDraw,
     Play,
     Power,
     Prepare,
@@ -228,6 +229,8 @@ class TrutState(
             return Draw(rng.choice([c for c in FULL_DECK if c not in self.draw_used]))
         if self.phase == "die":  # T22: the die of a power
             return Die(rng.randint(1, 6))
+        if self.phase == "nutria":  # T35: the next stock card, as the deck holds it
+            return NutriaDraw(CardRef(self.known.get(self.next_stock), self.next_stock))
         if self.phase == "hare":  # T34: the next stock card, as the deck holds it
             return HareDraw(CardRef(self.known.get(self.next_stock), self.next_stock))
         if self.phase == "prepare":  # T25
@@ -259,6 +262,9 @@ class TrutState(
         if isinstance(action, Draw):
             self._require(phase == "draw", "T3", "a draw for the first Donneur comes first")
             return self._apply_draw(action)
+        if isinstance(action, NutriaDraw):
+            self._require(self.deluxe, "T23", "the Nutria is the deluxe option's")
+            return self._apply_nutria_draw(action)
         if isinstance(action, HareDraw):
             self._require(self.deluxe, "T23", "the Hare is the deluxe option's")
             return self._apply_hare(action)

@@ -37,6 +37,7 @@ PHASE_RULE = {
     "power": "T30",
     "hare": "T34",
     "michao": "T44",
+    "nutria": "T35",
 }
 """The ruling that says what a phase allows, for the refusal of a move out of place."""
 

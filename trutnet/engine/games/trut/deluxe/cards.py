@@ -48,7 +48,7 @@ TABLE: dict[str, tuple[str, str, int, str, str]] = {
     "Q": ("Chimère", "Chimera", 2, "its captor's team gains 1 Long", "T32"),
     "R": ("Trhulhu", "Trhulhu", 3, "the opponents' cards in its trick get -3", "T40"),
 }
-NOT_PLAYED_YET = frozenset("HLM")  # T35, T37, T42: these count their value only
+NOT_PLAYED_YET = frozenset("HM")  # T37, T42: these count their value only
 BASIC_LETTERS = tuple("ABCDEFGHIJKLM")  # T23: the 13 special cards
 BONUS_LETTERS = tuple("NOPQR")  # T23: the 5 bonus cards (option bonus_cards)
 FIGURE_RANKS = frozenset({"J", "Q", "K"})  # T24: an Ace is not a Figure

@@ -25,10 +25,18 @@ from typing import TYPE_CHECKING, Any
 
 from trutnet.engine.api import Action
 from trutnet.engine.errors import HiddenCard, IllegalAction
-from trutnet.engine.games.trut.actions import PASS, CardRef, Die, HareDraw, Power, Word
+from trutnet.engine.games.trut.actions import (
+    PASS,
+    CardRef,
+    Die,
+    HareDraw,
+    NutriaDraw,
+    Power,
+    Word,
+)
 from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special, is_figure, is_fox
 
-RAVEN, BADGER, JAY, MAGPIE, BAT, HARE = "I", "J", "K", "G", "P", "F"
+RAVEN, BADGER, JAY, MAGPIE, BAT, HARE, NUTRIA = "I", "J", "K", "G", "P", "F", "L"
 WOLF, WEASEL = "B", "H"
 DIE = tuple(Die(k) for k in range(1, 7))
 
@@ -65,6 +73,9 @@ class DeluxePowers:
     michao_hare: bool
     michao_sung: bool
     michao_queue: list[int]
+    nutria_offer: list[int]
+    nutria_gone: list[int]
+    discarded: list[int]
 
     def _powers_init(self) -> None:
         self.pending = []  # effects still to resolve: (kind, card, value)
@@ -77,6 +88,8 @@ class DeluxePowers:
         self.hare_drawn = []  # T34: this hand's cards drawn by the Hare
         self.michao_sung = False  # T44: at most one Michao per hand
         self.michao_queue = []
+        self.nutria_offer = []  # T35: the two stock cards shown to the Nutria's player
+        self.nutria_gone = []  # T35: Nutrias replaced, out of the trick
 
     def _powers_reset_trick(self) -> None:
         self.mods = []
@@ -95,6 +108,8 @@ class DeluxePowers:
             "hare_drawn": list(self.hare_drawn),
             "michao_sung": self.michao_sung,
             "michao_queue": list(self.michao_queue),
+            "nutria_offer": list(self.nutria_offer),
+            "nutria_gone": list(self.nutria_gone),
         }
 
     # ---- a card lands [T30]
@@ -102,9 +117,16 @@ class DeluxePowers:
     def _deluxe_landed(self, seat: int, card: AnyCard) -> bool:
         """Queue the effects of ``card`` landing; True if the game waits for one."""
         self.mods.append(0)
+        self.pending = self._landing_effects(seat, card, len(self.trick) - 1)
+        self.power_seat = seat
+        return self._powers_run()
+
+    def _landing_effects(self, seat: int, card: AnyCard, idx: int) -> list[tuple[str, str, int]]:
+        """T30: the effects of ``card`` landing at ``idx`` of the trick (played, or
+        replacing the Nutria), in order: Michao, its own, then those it triggers."""
         letter = _letter(card)
         effects: list[tuple[str, str, int]] = []
-        if not self.michao_sung and self._completes_trio():  # T44: before its own effect
+        if not self.michao_sung and self._completes_trio(idx):  # T44: before its own
             effects.append(("michao", "michao", 0))
             self.michao_queue = [(seat + i) % self.n for i in range(self.n)]
         if letter == HARE and self.next_stock < self.deck_size:  # T34 (empty stock: 1)
@@ -120,8 +142,10 @@ class DeluxePowers:
             effects.append(("turn", MAGPIE, 0))
         elif letter == BAT and len(self.trick) > 1:  # T40: a Bat played first has no target
             effects.append(("turn", BAT, 0))
+        elif letter == NUTRIA and self.next_stock < self.deck_size:  # T35 (no stock: stays)
+            effects.append(("die", NUTRIA, 0))
         if is_figure(card) and self.badger_wait is not None:  # T39: the waiting Badger
-            self.mods[-1] -= self.badger_wait
+            self.mods[idx] -= self.badger_wait
             self.events.append({"event": "badger", "card": str(card), "value": self.badger_wait})
             self.badger_wait = None
         if not self.raven_done and (letter == RAVEN or is_fox(card)):  # T38
@@ -129,9 +153,7 @@ class DeluxePowers:
             if any(_letter(c) == RAVEN for c in cards) and any(is_fox(c) for c in cards):
                 self.raven_done = True
                 effects.append(("die", RAVEN, 0))
-        self.pending = effects
-        self.power_seat = seat
-        return self._powers_run()
+        return effects
 
     def _powers_run(self) -> bool:
         if self.pending:
@@ -139,7 +161,8 @@ class DeluxePowers:
             if kind == "die":
                 self.phase, self.to_act = "die", -1
             elif kind == "reveal":
-                self.phase, self.to_act = "hare", -1
+                self.phase = "hare" if self.pending[0][1] == HARE else "nutria"
+                self.to_act = -1
             elif kind == "michao":
                 self.phase, self.to_act = "michao", self.michao_queue[0]
             else:
@@ -173,6 +196,13 @@ class DeluxePowers:
             self.mods[self._index_of(RAVEN)] -= k
         elif letter == JAY:  # T41
             self.jay_pot += k
+        elif letter == NUTRIA:  # T35: even, the next stock card; odd, a pick of two
+            if k % 2 == 0 or self.deck_size - self.next_stock == 1:
+                self.pending.insert(0, ("reveal", NUTRIA, 0))
+            else:
+                self.nutria_offer = [self.next_stock, self.next_stock + 1]
+                self.next_stock += 2
+                self.pending.insert(0, ("turn", NUTRIA, 0))
         elif letter == BADGER:  # T39
             figures = [i for i, (_, _, c) in enumerate(self.trick) if is_figure(c)]
             if not figures:
@@ -192,11 +222,13 @@ class DeluxePowers:
         third = WEASEL in letters or (self.michao_hare and HARE in letters)
         return WOLF in letters and fox and third
 
-    def _completes_trio(self) -> bool:
-        """T44: the card just played makes a trio of the Wolf, a Fox and the Weasel (or
-        the Hare, option) with the cards in the game area (earlier pattés included)."""
-        cards = [c for _, _, c in self.area] + [c for _, _, c in self.trick]
-        return self._trio(cards) and not self._trio(cards[:-1])
+    def _completes_trio(self, idx: int) -> bool:
+        """T44: the card at ``idx`` of the trick makes a trio of the Wolf, a Fox and the
+        Weasel (or the Hare, option) with the cards in the game area (earlier pattés
+        included)."""
+        area = [c for _, _, c in self.area]
+        trick = [c for _, _, c in self.trick]
+        return self._trio(area + trick) and not self._trio(area + trick[:idx] + trick[idx + 1 :])
 
     def _michao_legal(self, seat: int) -> list[Action]:
         if self.phase != "michao" or seat != self.to_act:
@@ -218,6 +250,50 @@ class DeluxePowers:
         self.pending.pop(0)
         self._powers_resume()
         return action
+
+    # ---- the Nutria [T35]
+
+    def _apply_nutria_draw(self, action: NutriaDraw) -> NutriaDraw:
+        self._require(self.phase == "nutria", "T35", "no Nutria waits for a card now")
+        pos, card = action.ref.pos, action.ref.card
+        self._require(pos == self.next_stock, "T35", "the next stock card replaces the Nutria")
+        if card is None:
+            raise HiddenCard("the Nutria's card is revealed: give its identity (nutria 7h@12)")
+        assert pos is not None
+        self._require(self.known.get(pos, card) == card, "T35", f"{pos} does not hold {card}")
+        self.pending.pop(0)
+        self.next_stock += 1
+        self._nutria_replace(pos, card)
+        return NutriaDraw(CardRef(card, pos))
+
+    def _apply_pick(self, seat: int, action: Power) -> Power:
+        ref = CardRef.parse(action.args[0])
+        waiting = self.phase == "power" and self.pending and self.pending[0][1] == NUTRIA
+        self._require(bool(waiting) and seat == self.to_act, "T35", "no Nutria pick now")
+        self._require(ref.pos in self.nutria_offer, "T35", f"{ref} was not offered")
+        assert ref.pos is not None
+        card = ref.card if ref.card is not None else self.known.get(ref.pos)
+        if card is None:
+            raise HiddenCard("the picked card is revealed: give its identity (pick 7h@12)")
+        self._require(self.known.get(ref.pos, card) == card, "T35", f"{ref} is not {card}")
+        self.pending.pop(0)
+        self.discarded.extend(p for p in self.nutria_offer if p != ref.pos)  # never revealed
+        self.nutria_offer = []
+        self._nutria_replace(ref.pos, card)
+        return Power("pick", (f"{card}@{ref.pos}",))
+
+    def _nutria_replace(self, pos: int, card: AnyCard) -> None:
+        """T35: the card replaces the Nutria in the trick as its seat's card, and lands
+        (its own effect runs); the Nutria leaves the trick, never captured."""
+        idx = self._index_of(NUTRIA)
+        seat, old, _ = self.trick[idx]
+        self.nutria_gone.append(old)
+        self.known[pos] = card
+        self.trick[idx] = (seat, pos, card)
+        self.mods[idx] = 0
+        self.events.append({"event": "nutria", "seat": seat, "card": str(card)})
+        self.pending[0:0] = self._landing_effects(seat, card, idx)
+        self._powers_resume()
 
     # ---- the Hare [T34]
 
@@ -249,6 +325,8 @@ class DeluxePowers:
         cards = [c for _, _, c in self.trick]
         if letter == BADGER:
             return [Power("hit", (str(c),)) for c in cards if is_figure(c)]
+        if letter == NUTRIA:  # T35: one of the two cards it was shown (by position)
+            return [Power("pick", (f"{self.known.get(p, '')}@{p}",)) for p in self.nutria_offer]
         if letter == BAT:
             own = self.trick[-1][2] if self.trick else None
             return [PASS] + [
@@ -259,6 +337,8 @@ class DeluxePowers:
         return [PASS, Power("steal")]
 
     def _apply_power(self, seat: int, action: Power | Word) -> Action:
+        if isinstance(action, Power) and action.verb == "pick":
+            return self._apply_pick(seat, action)
         legal = self._power_legal(seat)
         _, letter, value = self.pending[0] if self.pending else ("", "", 0)
         rule = {BADGER: "T39", BAT: "T40", MAGPIE: "T36"}.get(letter, "T30")

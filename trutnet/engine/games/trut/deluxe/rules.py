@@ -259,6 +259,7 @@ class DeluxeRules:
         self.pending, self.power_seat, self.jay_claim = [], None, False
         self.hare_drawn = []
         self.michao_sung, self.michao_queue = False, []
+        self.nutria_offer, self.nutria_gone = [], []
         self._falcon_init()
 
     # ---- the hand's score [T43]
@@ -300,6 +301,8 @@ class DeluxeRules:
         hare_drawn: list[int]
         michao_sung: bool
         michao_queue: list[int]
+        nutria_offer: list[int]
+        nutria_gone: list[int]
 
         @staticmethod
         def _require(condition: bool, rule: str, message: str) -> None: ...
