@@ -17,10 +17,9 @@ hashes. Rulings T23-T47 (``../shared/rulings/trut-deluxe.md``) are cited where t
   gain; Longs from prizes discard no Petit.
 * T43: the Robin Red's captor doubles the hand's score, or adds to its loss.
 
-The powers that need a die, a look or an exchange (Falcon T33, Hare T34, Nutria T35,
-Magpie T36, Weasel T37, Raven T38, Badger T39, Bat T40, Jay T41, Hedgehog T42,
-Michao T44) are not played yet: those cards count their printed value and nothing
-more (``docs/rules.md``, Trut Deluxe).
+The powers are :mod:`.powers` and :mod:`.falcon`. Not played yet: the Weasel (T37)
+and the Hedgehog (T42), which count their printed value and nothing more
+(``docs/rules.md``, Trut Deluxe, D19).
 """
 
 from __future__ import annotations
