@@ -17,6 +17,11 @@ GOLDEN_DIR = Path(__file__).parent / "golden"
 GOLDEN = {
     "trut-4p-classic-seed7.json": (TrutConfig(4, "classic"), 7, ["heuristic"] * 4),
     "trut-3p-gatinaise-seed2.json": (TrutConfig(3, "gatinaise"), 2, ["heuristic"] * 3),
+    "trut-deluxe-4p-bonus-seed7.json": (
+        TrutConfig(4, "classic", deluxe=True, bonus_cards=True),
+        7,
+        ["heuristic", "random"] * 2,
+    ),
 }
 
 

@@ -40,25 +40,31 @@ def _run(game: Game, games: int, seed: int, observations: bool) -> tuple[int, fl
     return hands, time.perf_counter() - start
 
 
-def games_to_measure(name: str) -> list[Game]:
-    """The game at 2 and 4 players when it takes a ``players`` option that allows
-    them, else at its default configuration."""
-    default = make_game(name)
+def games_to_measure(name: str, config: dict[str, Any] | None = None) -> list[Game]:
+    """The game (with ``config``: its other options, as ``--deluxe``) at 2 and 4 players
+    when it takes a ``players`` option that allows them, else at that configuration."""
+    config = dict(config or {})
+    default = make_game(name, config)
     if "players" not in default.config_dict():
         return [default]
     found = []
     for players in PLAYER_COUNTS:
         try:
-            found.append(make_game(name, {"players": players}))
+            found.append(make_game(name, {**config, "players": players}))
         except ConfigError:
             continue
     return found or [default]
 
 
-def run(name: str = "trut", games: int = 400, seed: int = 1) -> dict[str, Any]:
-    """Play ``games`` random games of ``name`` per row; return the figures."""
+def run(
+    name: str = "trut", games: int = 400, seed: int = 1, config: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Play ``games`` random games of ``name`` (its options ``config``) per row; return
+    the figures."""
     figures: dict[str, Any] = {"game": name, "games": games, "seed": seed, "players": []}
-    for game in games_to_measure(name):
+    if config and any(v is True for v in config.values()):  # an option that is on
+        figures["options"] = sorted(k for k, v in config.items() if v is True)
+    for game in games_to_measure(name, config):
         players = game.num_players()
         figures["players"].append(players)
         hands, seconds = _run(game, games, seed, observations=False)

@@ -74,6 +74,7 @@ def _parser() -> argparse.ArgumentParser:
         HelpFormatter,
         add_network_commands,
         broker_arg,
+        deluxe_options,
         folder_arg,
         game_options,
     )
@@ -125,6 +126,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     game_argument(bp, "engine, protocol, network: the game to measure")
     bp.add_argument("--games", type=_positive, default=400, help="engine: games per row")
+    deluxe_options(bp)
     bp.add_argument("--repeats", type=_positive, default=3, help="crypto: runs per row")
     bp.add_argument(
         "--hop-delay-ms",
@@ -318,7 +320,8 @@ def _bench(args: argparse.Namespace) -> int:
     else:
         from trutnet.bench import engine_bench as bench  # type: ignore[no-redef]
 
-        figures = bench.run(game.name, games=args.games)
+        options = {k: v for k, v in game.config_dict().items() if k != "players"}
+        figures = bench.run(game.name, games=args.games, config=options)
     print(json.dumps(figures, sort_keys=True) if args.json else bench.report(figures))
     return 0
 

@@ -1,12 +1,14 @@
 """Which game a command line asks for: ``--game NAME``, the game options that only some
-games take (``--players``, ``--variant``, ``--sum-on-patte``, and ``--option KEY=VALUE``
-for any other key of a game's configuration), and the bots each game has.
+games take (``--players``, ``--variant``, ``--sum-on-patte``, ``--deluxe``..., and
+``--option KEY=VALUE`` for any other key of a game's configuration), and the bots each
+game has.
 
 A game is built through the engine's registry (:func:`trutnet.engine.make_game`),
 after the plugins are loaded (:mod:`trutnet.plugins`): this module names no game but
 the default one, :data:`DEFAULT_GAME`. An option is passed as the game's configuration
-when the game takes it (its default configuration names it); one the game does not
-take is refused when given on the command line (``--players N`` is accepted for a
+when the game takes it (its default configuration names it, or, for an option that is
+off by default and so not named, the game accepts it); one the game does not take is
+refused when given on the command line (``--players N`` is accepted for a
 game with N seats). Every refusal is one line (:class:`ChoiceError`), and the command
 exits with status 2.
 """
@@ -25,8 +27,15 @@ DEFAULT_GAME = "trut"
 # Command-line options that are game options (Trut's, today; a game that takes one has
 # it in its default configuration): configuration key -> flag, and an on/off option as
 # a summary says it when on.
-OPTIONS = (("players", "--players"), ("variant", "--variant"), ("sum_on_patte", "--sum-on-patte"))
-SAID = {"sum_on_patte": "sum on patté"}
+OPTIONS = (
+    ("players", "--players"),
+    ("variant", "--variant"),
+    ("sum_on_patte", "--sum-on-patte"),
+    ("deluxe", "--deluxe"),
+    ("bonus_cards", "--bonus-cards"),
+    ("michao_hare", "--michao-hare"),
+)
+SAID = {"sum_on_patte": "sum on patté", "deluxe": "Deluxe", "michao_hare": "Michao with the Hare"}
 
 
 class ChoiceError(Exception):
@@ -94,6 +103,9 @@ def game_of(args: argparse.Namespace) -> Game:
             continue
         value = getattr(args, key)
         shown = flag if value is True else f"{flag} {value}"
+        if key not in takes and key in given and value is True and _accepts(name, config, key):
+            config[key] = value  # an option that is off by default, so not named
+            continue
         if key not in takes:
             if key in given and not (key == "players" and value == default.num_players()):
                 if key == "players":
@@ -133,6 +145,14 @@ def _options(given: list[str], takes: dict[str, Any]) -> dict[str, Any]:
         value: Any = {"on": True, "true": True, "off": False, "false": False}.get(raw, raw)
         options[key] = int(raw) if raw.isdigit() and raw.isascii() else value
     return options
+
+
+def _accepts(name: str, config: dict[str, Any], key: str) -> bool:
+    try:
+        make_game(name, {**config, key: True})
+    except ConfigError:
+        return False
+    return True
 
 
 def bot_of(game: Game, kind: str | None) -> str:

@@ -1019,6 +1019,29 @@ def game_options(p: argparse.ArgumentParser, players: int) -> None:
         help="any other option of the game's configuration, repeatable (Truco: "
         "flor=on, gallo=rotating, chicos=1...); on/off are true/false, digits a number",
     )
+    deluxe_options(p)
+
+
+def deluxe_options(p: argparse.ArgumentParser) -> None:
+    """Trut Deluxe's on/off options (T23), for a game that takes them."""
+    p.add_argument(
+        "--deluxe",
+        action=Given,
+        flag=True,
+        help="Trut Deluxe: the 13 special cards (T23-T47)",
+    )
+    p.add_argument(
+        "--bonus-cards",
+        action=Given,
+        flag=True,
+        help="Trut Deluxe: the 5 bonus cards N-R too (T23)",
+    )
+    p.add_argument(
+        "--michao-hare",
+        action=Given,
+        flag=True,
+        help="Trut Deluxe: Wolf + Fox + Hare also sings Michao (T44)",
+    )
 
 
 def _players(text: str) -> int:

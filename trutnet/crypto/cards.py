@@ -22,8 +22,8 @@ def deck_points(name: str, size: int) -> tuple[Point, ...]:
     """The encodings of cards 0..size-1 of deck ``name`` (cached)."""
     if BUILTIN_DECKS.get(name, size) != size:
         raise CryptoError(f"deck {name} has {BUILTIN_DECKS[name]} cards, not {size}")
-    if not 1 <= size <= MAX_DECK or not name or len(name) > 64:
-        raise CryptoError("deck size 1..1024 and a name of 1..64 characters")
+    if not 0 <= size <= MAX_DECK or not name or len(name) > 64:  # 0: carried cards only
+        raise CryptoError("deck size 0..1024 and a name of 1..64 characters")
     domain = b"trutnet/v1/card/" + name.encode()
     points = tuple(hash_to_point(domain, i.to_bytes(2, "big")) for i in range(size))
     if len(set(points)) != size:  # never happens; would break decryption

@@ -60,15 +60,19 @@ def _check_name(name: str, what: str) -> None:
 
 @dataclass(frozen=True, slots=True)
 class Deck:
-    """A named deck: ``cards[i]`` is the notation of the card whose encoding is ``i``."""
+    """A named deck: ``cards[i]`` is the notation of the card whose encoding is ``i``.
+
+    A deck with no cards of its own holds only the cards that its shuffles carry into
+    it (``Shuffle(deck, then, carry)``): a pile that is shuffled again and again
+    without ever being re-encrypted from plaintext (Trut Deluxe's talon, T26)."""
 
     name: str
     cards: tuple[str, ...]
 
     def __post_init__(self) -> None:
         _check_name(self.name, "deck")
-        if not 1 <= len(self.cards) <= MAX_DECK or len(set(self.cards)) != len(self.cards):
-            raise NotationError(f"deck {self.name}: 1..{MAX_DECK} distinct card notations")
+        if not 0 <= len(self.cards) <= MAX_DECK or len(set(self.cards)) != len(self.cards):
+            raise NotationError(f"deck {self.name}: 0..{MAX_DECK} distinct card notations")
 
     def __len__(self) -> int:
         return len(self.cards)

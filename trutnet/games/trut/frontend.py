@@ -56,6 +56,7 @@ class TrutFrontend(Frontend):
         self.history: list[screen.HandRow] = []  # every finished hand, for the end screen
         self._tricks: list[tuple[list[tuple[int, Any]], str]] = []  # this hand's, so far
         self._score: tuple[list[int], list[int]] | None = None  # tokens before this hand
+        self.deluxe = False  # the table plays Trut Deluxe: its help page [T23]
 
     # ------------------------------------------------------------ observations
 
@@ -73,6 +74,7 @@ class TrutFrontend(Frontend):
         return screen.title(obs)
 
     def table_area(self, obs: TrutObservation, info: TableInfo, width: int) -> list[Line]:
+        self.deluxe = obs.deluxe
         summary = self.last_hand if info.paused else None
         return screen.table_area(obs, info, self.choice, summary)
 
@@ -92,6 +94,8 @@ class TrutFrontend(Frontend):
         return f"hand {obs.hand_number + 1}"
 
     def help(self, spectator: bool) -> str:
+        if self.deluxe:  # the table plays the special cards [T23]
+            return screen.DELUXE_HELP
         return screen.WATCH_HELP if spectator else screen.HELP
 
     # ------------------------------------------------------------------ keys
@@ -100,6 +104,11 @@ class TrutFrontend(Frontend):
         mine = obs.to_act == obs.seat
         if key in NUMBER_KEYS:
             number = int(key)
+            if obs.phase in ("choose", "power", "falcon", "michao") and mine:  # Deluxe
+                options = screen.choices(obs)
+                if number > len(options):
+                    return Press(say=f"choose 1-{len(options)}")
+                return Press(options[number - 1])
             if obs.phase == "sing_count" and mine:
                 return Press(f"sing {number}")
             if obs.phase == "keep" and mine:

@@ -6,6 +6,8 @@
   enough) with its lowest sufficient card, throws its lowest card when its partner
   already holds the trick or the trick is lost, and keeps strong cards for the
   decisive trick.
+* Trut Deluxe: keeps the best special card, steals, hits the opponents' Figures
+  (:func:`trutnet.games.trut.deluxe.bot_choice`).
 * Truts with a strong hand, bluffs once per hand at a tunable rate, folds a weak
   hand against a Trut (but never folds when a fold hands the game to the caller).
 """
@@ -31,6 +33,7 @@ from trutnet.engine.games.trut.actions import (
 )
 from trutnet.engine.games.trut.observation import TrutObservation
 from trutnet.engine.games.trut.tricks import UNDECIDED, hand_winner
+from trutnet.games.trut.deluxe import bot_choice
 
 WIN, LOSS = 0, 1
 
@@ -168,6 +171,8 @@ class HeuristicBot:
             return max(
                 (a for a in counts if a.count <= want), key=lambda a: a.count, default=counts[0]
             )
+        if phase in ("choose", "power", "michao"):  # Trut Deluxe [T25, T36-T44]
+            return bot_choice(obs)
         if phase == "keep":
             return max(
                 (a for a in legal if isinstance(a, Keep)),

@@ -15,8 +15,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from trutnet.client.view import ARROW, plural
-from trutnet.engine.cards import format_cards, parse_card
+from trutnet.engine.cards import format_cards
+from trutnet.engine.games.trut.actions import parse_any_card
 from trutnet.engine.games.trut.state import TrutState
+from trutnet.games.trut.deluxe import narrate_deluxe
 
 WORDS = {
     "accept": "Joue ! (accepts)",
@@ -30,8 +32,8 @@ TRUT_KINDS = {
 
 
 def card_symbol(notation: str) -> str:
-    """A card for people: ``10s`` becomes ``10♠``."""
-    return parse_card(notation).symbol
+    """A card for people: ``10s`` becomes ``10♠``; a Deluxe card ``E:Falcon``."""
+    return parse_any_card(notation).symbol
 
 
 class Speaker:
@@ -155,7 +157,8 @@ def narrate(
         return [f"  {ARROW} {hand_result(event, say)}", f"    score: {score}"]
     if kind == "game_end":
         return [f"Game over: {say.team_verb(event['winner'], 'win')}"]
-    return [f"  {event}"]
+    deluxe = narrate_deluxe(event, say)
+    return deluxe if deluxe is not None else [f"  {event}"]
 
 
 def hand_result(event: dict[str, Any], say: Speaker) -> str:
@@ -167,6 +170,8 @@ def hand_result(event: dict[str, Any], say: Speaker) -> str:
         return "pourrie: nobody scores, same Donneur [T7]"
     if result == "fold":
         return f"{say.team_verb(event['team'], 'win')} by fold [T11]"
+    if result == "target":
+        return "a card's gain reached the target: the game ends at once [T45]"
     if result == "fortial_pass":
         return "au Fortial, nobody truts: the opponents score [T15]"
     return f"{say.team_verb(event['team'], 'win')} the hand"

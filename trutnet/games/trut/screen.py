@@ -16,7 +16,9 @@ from typing import Any
 
 from trutnet.client.view import ARROW, WIDTH, Line, TableInfo, fit, plain, seat_name
 from trutnet.engine.cards import Card
+from trutnet.engine.games.trut.deluxe.cards import Special
 from trutnet.engine.games.trut.observation import TrutObservation
+from trutnet.games.trut.deluxe import NAMES, help_lines
 
 RED_SUITS = ("h", "d")
 
@@ -50,6 +52,15 @@ Keys: Enter go on after a hand, ↑/↓ scroll the final score,
 Press ? or Esc to go back."""
 )
 
+# Trut Deluxe's help page (a table with the deluxe option): the special cards.
+DELUXE_HELP = (
+    "Trut Deluxe — each seat keeps 1 of 2 special cards [T25]\n"
+    + "\n".join(help_lines())
+    + """
+Keys: 1-N keep a card / pick a power's choice, p pass, 1-3 play,
+      t Trut, j accept, c fold, q quit. Press ? or Esc to go back."""
+)
+
 # What a seat is asked to decide, as the waiting line says it.
 DECIDING = {
     "play": "to play",
@@ -59,6 +70,10 @@ DECIDING = {
     "sing_agree": "to agree to sing or refuse",
     "sing_count": "to choose how many cards",
     "keep": "to keep 3 cards",
+    "choose": "to keep a special card",
+    "power": "to use a card's power",
+    "falcon": "to show the Falcon, or pass",
+    "michao": "to sing Michao, or pass",
 }
 
 
@@ -81,7 +96,10 @@ class Choice:
     keep: set[int] = field(default_factory=set)
 
 
-def card_text(card: Card) -> tuple[str, str]:
+def card_text(card: Card | Special) -> tuple[str, str]:
+    """A card as shown: ``7♥`` in red; a Deluxe card by letter and name, ``E:Falcon``."""
+    if isinstance(card, Special):
+        return "class:black", card.symbol
     style = "class:red" if card.suit in RED_SUITS else "class:black"
     return style, card.symbol
 
@@ -217,6 +235,21 @@ def ready(obs: TrutObservation) -> bool:
     return not (obs.phase == "play" and any(card is None for _, card in obs.hand))
 
 
+def choices(obs: TrutObservation) -> list[str]:
+    """Deluxe: the decisions a number key picks, in order (not ``pass``: key p)."""
+    return [str(a) for a in obs.legal if str(a) != "pass"]
+
+
+def _choices(obs: TrutObservation) -> str:
+    shown = []
+    for number, text in enumerate(choices(obs), 1):
+        verb, _, rest = text.partition(" ")
+        letter = rest.split("@")[0]
+        name = f" {NAMES[letter]}" if letter in NAMES else ""
+        shown.append(f"{number} {verb} {rest}{name}")
+    return "  ".join(shown)
+
+
 def _range(count: int) -> str:
     return "1" if count <= 1 else f"1-{count}"
 
@@ -236,6 +269,11 @@ def prompt(obs: TrutObservation) -> str:
         "sing_agree": "La Chanson: j: agree to sing   c: refuse",
         "sing_count": "How many cards? 1, 2 or 3",
         "keep": f"Keep 3 cards: toggle with {_range(count)}, Enter to confirm",
+        "choose": "Keep one special card: " + _choices(obs),
+        "michao": "Michao! 1: sing it (+1 Long)   p: pass [T44]",
+        "falcon": "The Falcon's step [T33]: "
+        + (_choices(obs) + " (show it)" if choices(obs) else "p: you have no Falcon"),
+        "power": "Your card's power: " + _choices(obs) + (", p pass" if legal(obs, "pass") else ""),
     }.get(obs.phase, f"Your turn ({obs.phase})")
 
 
@@ -261,6 +299,11 @@ def key_hints(obs: TrutObservation) -> list[str]:
         keys.append("1-3 cards")
     elif obs.phase == "keep":
         keys += [f"{_range(count)} keep/unkeep", "Enter confirm"]
+    elif obs.phase in ("choose", "power", "falcon", "michao"):  # Deluxe [T25, T33-T44]
+        if choices(obs):
+            keys.append(f"{_range(len(choices(obs)))} choose")
+        if legal(obs, "pass"):
+            keys.append("p pass")
     return keys
 
 

@@ -6,6 +6,14 @@ Notation (``docs/rules.md``, "Action notation")::
     deal                 chance: a deal whose deck order is unknown here [T4]
     deal 7h 8d ...       chance: a deal with the whole deck order (32 cards)
     play 7h | play 7h@12 | play @12
+    prepare | prepare A C ...   chance (Deluxe): the pool of special cards [T25]
+    keep E@3 | keep @3          Deluxe: the special card a seat keeps [T25]
+    die 4                       chance (Deluxe): a joint die [T22, T30]
+    hit Kh | steal | steal 2 | bat Kh +1 | bat Kh -1   Deluxe: a power's choice [T36-T40]
+    falcon E@35 | falcon @35    Deluxe: the Falcon shown at the start of a hand [T33]
+    hare 7h@12 | hare @12       chance (Deluxe): the Hare's drawn card, revealed [T34]
+    michao                      Deluxe: sing Michao in its window [T44]
+    nutria 7h@12 | pick 7h@12 | pick @12   Deluxe: the Nutria's replacement [T35]
     trut | accept | fold | pass | sing | agree | refuse | sing 2
     keep 7h 8d As | keep @3 @7 @12 | keep 7h@3 8d@7 As@12
 
@@ -20,15 +28,21 @@ from dataclasses import dataclass
 from trutnet.engine.api import Action
 from trutnet.engine.cards import Card, format_cards, parse_card
 from trutnet.engine.errors import NotationError
+from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special, is_letter, special
 
 MAX_POSITION = 255
+
+
+def parse_any_card(text: str) -> AnyCard:
+    """A normal card (``7h``) or, in Deluxe, a special card's letter (``E``) [T23]."""
+    return special(text) if is_letter(text) else parse_card(text)
 
 
 @dataclass(frozen=True, slots=True)
 class CardRef:
     """A card in a hand: its identity, its deck position, or both."""
 
-    card: Card | None = None
+    card: AnyCard | None = None
     pos: int | None = None
 
     def __post_init__(self) -> None:
@@ -50,7 +64,7 @@ class CardRef:
     @staticmethod
     def parse(text: str) -> CardRef:
         card_text, at, pos_text = text.partition("@")
-        card = parse_card(card_text) if card_text else None
+        card = parse_any_card(card_text) if card_text else None
         pos: int | None = None
         if at:
             if not pos_text.isdigit() or (len(pos_text) > 1 and pos_text[0] == "0"):
@@ -76,13 +90,27 @@ class Draw(Action):
 class Deal(Action):
     """Chance: a hand's deal; ``deck`` is the whole deck order when known [T4]."""
 
-    deck: tuple[Card, ...] | None = None
+    deck: tuple[AnyCard, ...] | None = None
 
     def __str__(self) -> str:
-        return "deal" if self.deck is None else f"deal {format_cards(self.deck)}"
+        return "deal" if self.deck is None else f"deal {format_cards(self.deck)}"  # type: ignore[arg-type]
 
     def public(self) -> Deal:
         return Deal(None)
+
+
+@dataclass(frozen=True, slots=True)
+class Prepare(Action):
+    """Chance (Deluxe): the special cards' pool, shuffled; ``pool`` is its order when
+    known [T25]. Two positions per seat are dealt in T4 order."""
+
+    pool: tuple[Special, ...] | None = None
+
+    def __str__(self) -> str:
+        return "prepare" if self.pool is None else "prepare " + " ".join(map(str, self.pool))
+
+    def public(self) -> Prepare:
+        return Prepare(None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,6 +177,81 @@ class Void(Action):
         return self
 
 
+@dataclass(frozen=True, slots=True)
+class Die(Action):
+    """Chance (Deluxe): the die, 1 to 6, drawn jointly [T22, T30]."""
+
+    value: int
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.value <= 6:
+            raise NotationError(f"a die shows 1 to 6, not {self.value}")
+
+    def __str__(self) -> str:
+        return f"die {self.value}"
+
+    def public(self) -> Die:
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class HareDraw(Action):
+    """Chance (Deluxe): the next stock card, revealed, lends its value to the Hare [T34]."""
+
+    ref: CardRef
+
+    def __str__(self) -> str:
+        return f"hare {self.ref}"
+
+    def public(self) -> HareDraw:
+        return self
+
+
+@dataclass(frozen=True, slots=True)
+class NutriaDraw(Action):
+    """Chance (Deluxe): the next stock card, revealed, replaces the Nutria [T35]."""
+
+    ref: CardRef
+
+    def __str__(self) -> str:
+        return f"nutria {self.ref}"
+
+    def public(self) -> NutriaDraw:
+        return self
+
+
+POWER_VERBS = ("hit", "steal", "bat", "falcon", "michao", "pick")
+
+
+@dataclass(frozen=True, slots=True)
+class Power(Action):
+    """Deluxe: a power's choice: ``hit Kh`` (the Badger's Figure, T39), ``steal`` or
+    ``steal 2`` (the Magpie, T36; a seat with 3 players), ``bat Kh +1`` (the Bat, T40)."""
+
+    verb: str
+    args: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        shapes = {"hit": (1,), "steal": (0, 1), "bat": (2,), "falcon": (1,), "michao": (0,)}
+        shapes["pick"] = (1,)
+        if self.verb not in shapes or len(self.args) not in shapes[self.verb]:
+            raise NotationError(f"not a power: {self.verb} {' '.join(self.args)}")
+        if self.verb in ("hit", "bat"):
+            parse_any_card(self.args[0])
+        if self.verb in ("falcon", "pick"):
+            CardRef.parse(self.args[0])
+        if self.verb == "bat" and self.args[1] not in ("+1", "-1"):
+            raise NotationError("the Bat gives +1 or -1")
+        if self.verb == "steal" and self.args and self.args[0] not in ("0", "1", "2"):
+            raise NotationError("steal names a seat 0-2")
+
+    def __str__(self) -> str:
+        return " ".join((self.verb, *self.args))
+
+    def public(self) -> Power:
+        return self
+
+
 WORDS = ("trut", "accept", "fold", "pass", "sing", "agree", "refuse")
 TRUT, ACCEPT, FOLD, PASS, SING, AGREE, REFUSE = (Word(w) for w in WORDS)
 
@@ -165,10 +268,22 @@ def parse_action(text: str) -> Action:
         return Word(verb)
     if verb == "void" and not args:
         return Void()
+    if verb == "die" and len(args) == 1 and args[0] in ("1", "2", "3", "4", "5", "6"):
+        return Die(int(args[0]))
+    if verb == "nutria" and len(args) == 1:
+        return NutriaDraw(CardRef.parse(args[0]))
+    if verb == "hare" and len(args) == 1:
+        return HareDraw(CardRef.parse(args[0]))
+    if verb in POWER_VERBS:
+        return Power(verb, tuple(args))
     if verb == "draw" and len(args) == 1:
         return Draw(parse_card(args[0]))
     if verb == "deal":
-        return Deal(tuple(parse_card(a) for a in args) if args else None)
+        return Deal(tuple(parse_any_card(a) for a in args) if args else None)
+    if verb == "prepare":
+        if not all(is_letter(a) for a in args):
+            raise NotationError(f"prepare names special cards A-R: {text!r}")
+        return Prepare(tuple(special(a) for a in args) if args else None)
     if verb == "play" and len(args) == 1:
         return Play(CardRef.parse(args[0]))
     if verb == "keep" and args:

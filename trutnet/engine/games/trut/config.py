@@ -16,6 +16,7 @@ from trutnet.engine.errors import ConfigError, NotationError
 PLAYER_COUNTS = (2, 3, 4, 6)
 VARIANTS = ("classic", "gatinaise")
 TARGETS = {"classic": 7, "gatinaise": 5}  # T14, T17
+OPTIONS = ("deluxe", "bonus_cards", "michao_hare")  # T23, each off by default
 
 
 def teams_for(players: int) -> tuple[tuple[int, ...], ...]:
@@ -56,6 +57,9 @@ class TrutConfig:
     variant: str = "classic"
     sum_on_patte: bool = False
     start: StartPosition | None = None
+    deluxe: bool = False  # T23: the 13 special cards (trutnet/engine/games/trut/deluxe/)
+    bonus_cards: bool = False  # T23: the 5 bonus cards N-R, with deluxe only
+    michao_hare: bool = False  # T23, T44: Wolf + Fox + Hare also sings Michao
 
     def __post_init__(self) -> None:
         if self.players not in PLAYER_COUNTS:
@@ -64,8 +68,15 @@ class TrutConfig:
             raise ConfigError(f"unknown variant {self.variant!r} (classic or gatinaise)")
         if self.sum_on_patte and self.players != 6:
             raise ConfigError("the sum-on-patté option is for 6 players only [T21]")
+        for name in OPTIONS:
+            if type(getattr(self, name)) is not bool:
+                raise ConfigError(f"{name} is a boolean")
+        if (self.bonus_cards or self.michao_hare) and not self.deluxe:
+            raise ConfigError("bonus_cards and michao_hare are options of deluxe [T23]")
         if self.start is not None:
             self._check_start(self.start)
+            if self.deluxe and self.start.deck is not None:
+                raise ConfigError("a start position with a dealt deck is for classic Trut")
 
     @property
     def target(self) -> int:
@@ -96,13 +107,16 @@ class TrutConfig:
         }
         if self.start is not None:
             data["start"] = self.start.to_dict()
+        for name in OPTIONS:  # only when on: a classic
+            if getattr(self, name):  # configuration hashes as it always did [T23]
+                data[name] = True
         return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TrutConfig:
         if not isinstance(data, Mapping):
             raise ConfigError("a Trut configuration is a map")
-        unknown = set(data) - {"players", "variant", "sum_on_patte", "start"}
+        unknown = set(data) - {"players", "variant", "sum_on_patte", "start", *OPTIONS}
         if unknown:
             raise ConfigError(f"unknown configuration fields: {sorted(unknown)}")
         players = data.get("players", 4)
@@ -113,7 +127,10 @@ class TrutConfig:
         if not isinstance(sum_on_patte, bool):
             raise ConfigError("sum_on_patte is a boolean")
         start = data.get("start")
-        return cls(players, variant, sum_on_patte, None if start is None else _start(start))
+        options = {name: data.get(name, False) for name in OPTIONS}
+        return cls(
+            players, variant, sum_on_patte, None if start is None else _start(start), **options
+        )
 
 
 def _int_list(value: Any, name: str) -> tuple[int, ...]:

@@ -23,10 +23,24 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from trutnet.engine.api import Action
-from trutnet.engine.cards import FULL_DECK, Card, parse_card
+from trutnet.engine.cards import FULL_DECK, Card
 from trutnet.engine.errors import HiddenCard, IllegalAction, NotationError
-from trutnet.engine.games.trut.actions import CardRef, Deal, Draw, Keep, Play
-from trutnet.engine.hidden import Deck, Holder, JointRandom, Pos, Shuffle, Step, Turn
+from trutnet.engine.games.trut.actions import (
+    CardRef,
+    Deal,
+    Draw,
+    HareDraw,
+    Keep,
+    NutriaDraw,
+    Play,
+    Power,
+    Prepare,
+    parse_any_card,
+)
+from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special
+from trutnet.engine.games.trut.deluxe.powers import DIE
+from trutnet.engine.games.trut.deluxe.rules import POOL_DECK, TALON
+from trutnet.engine.hidden import Deck, Holder, JointRandom, Pos, Reveal, Shuffle, Step, Turn
 
 if TYPE_CHECKING:
     from trutnet.engine.games.trut.words import TrutCall
@@ -53,7 +67,26 @@ class TrutHidden:
     to_act: int | None
     team_of: tuple[int, ...]
     fortial_team: int | None
-    known: dict[int, Card]  # private: identities this replica was shown
+    known: dict[int, AnyCard]  # private: identities this replica was shown
+    deluxe: bool
+    deck_size: int
+    deck_name: str
+    falcon_holder: int | None
+    hare_drawn: list[int]
+    nutria_offer: list[int]
+    nutria_gone: list[int]
+    carried: bool
+    kept: list[int]
+    pool_holdings: list[list[int]]
+    pool_known: dict[int, Special]
+    bonus_cards: bool
+
+    if TYPE_CHECKING:  # DeluxeRules' own
+
+        def _pool_size(self) -> int: ...
+
+        def _falcon_sight(self, seat: int) -> set[int]: ...
+
     holdings: list[list[int]]
     next_stock: int
     discarded: list[int]
@@ -62,14 +95,16 @@ class TrutHidden:
     draw_used: set[Card]
     trut: TrutCall | None
 
-    def learn(self, pos: int, card: Card) -> None:
+    def learn(self, pos: int, card: AnyCard) -> None:
         """Record that this replica was shown the card at deck position ``pos``.
 
         Private knowledge (a networked seat decrypting its own cards): it never changes
         the public state or the hash. A contradiction with what is known is refused.
         """
-        if not 0 <= pos < DECK_SIZE:
+        if not 0 <= pos < self.deck_size:
             raise IllegalAction("T4", f"no deck position {pos}")
+        if isinstance(card, Special) and not self.deluxe:
+            raise IllegalAction("T23", f"{card} is a special card: Trut without deluxe has none")
         if self.known.get(pos, card) != card:
             raise IllegalAction("T1", f"position {pos} is already known as {self.known[pos]}")
         if any(c == card and p != pos for p, c in self.known.items()):
@@ -102,6 +137,22 @@ class TrutHidden:
         if self.phase == "draw":  # T3: face-up cards, from a joint draw (protocol 7.4)
             unused = tuple(Draw(c) for c in FULL_DECK if c not in self.draw_used)
             return JointRandom("first-donneur", unused)
+        if self.phase == "die":  # T22, T30: a power's die, a joint draw
+            return JointRandom("die", DIE)
+        if self.phase == "nutria":  # T35: the next stock card replaces the Nutria
+            at = self.next_stock
+            return Reveal((self._pos(at),), NutriaDraw(CardRef(None, at)))
+        if self.phase == "hare":  # T34: the next stock card, revealed to everyone
+            at = self.next_stock
+            return Reveal((self._pos(at),), HareDraw(CardRef(None, at)))
+        if self.phase == "prepare":  # T25: the pool, shuffled jointly once per game
+            return Shuffle(POOL_DECK, Prepare(None))
+        if self.phase == "deal" and self.deluxe:
+            if self.carried:  # T26: the previous hand's ciphertexts, re-shuffled
+                previous = tuple(self._pos(i) for i in range(self.deck_size))
+                return Shuffle(TALON, Deal(None), previous)
+            kept = tuple(Pos(POOL_DECK, p) for p in self.kept)  # T26: carried, never decrypted
+            return Shuffle(DECK.name, Deal(None), kept)
         if self.phase == "deal":  # T4: an order that no seat learns
             return Shuffle(DECK.name, Deal(None))
         assert self.to_act is not None
@@ -110,30 +161,88 @@ class TrutHidden:
     def sight(self) -> Mapping[int, frozenset[Pos]]:
         if self.phase == "over":  # T11: no unplayed card is ever shown
             return {}
-        return {
-            s: frozenset() if self.hidden_from_owner(s) else frozenset(map(pos, self.holdings[s]))
+        if self.phase == "choose":  # T25: each seat its two specials
+            return {
+                s: frozenset(Pos(POOL_DECK, p) for p in self.pool_holdings[s])
+                for s in range(self.n)
+            }
+        sight = {
+            s: frozenset()
+            if self.hidden_from_owner(s)
+            else frozenset(map(self._pos, self.holdings[s]))
             for s in range(self.n)
         }
+        if self.deluxe and self.nutria_offer and self.to_act is not None and self.to_act >= 0:
+            sight[self.to_act] |= frozenset(map(self._pos, self.nutria_offer))  # T35
+        holder = self.falcon_holder if self.deluxe else None
+        if holder is not None:  # T33: the partners' cards, to the Falcon's holder
+            sight[holder] |= frozenset(map(self._pos, self._falcon_sight(holder)))
+        return sight
 
     def holders(self) -> Mapping[Holder, tuple[Pos, ...]]:
+        pool = self._pool_holders() if self.deluxe else {}
         if self.next_stock == 0:  # no deal in progress
-            return {}
+            if self.deluxe and self.carried and self.phase == "deal":  # T26: to re-shuffle
+                pool["returned"] = tuple(self._pos(i) for i in range(self.deck_size))
+            return pool
         played = [p for cards, _, _ in self.tricks for _, p, _ in cards]
         played += [p for _, p, _ in self.trick]
         held: dict[Holder, tuple[Pos, ...]] = {
-            s: tuple(map(pos, self.holdings[s])) for s in range(self.n)
+            s: tuple(map(self._pos, self.holdings[s])) for s in range(self.n)
         }
-        held["stock"] = tuple(map(pos, range(self.next_stock, DECK_SIZE)))
-        held["discard"] = tuple(map(pos, self.discarded))  # T19: never revealed
-        held["table"] = tuple(map(pos, played))
+        held["stock"] = tuple(map(self._pos, range(self.next_stock, self.deck_size)))
+        held["discard"] = tuple(map(self._pos, self.discarded))  # T19: never revealed
+        held["table"] = tuple(map(self._pos, played))
+        if self.deluxe:  # T34: the Hare's cards, shown, never captured; T35: the Nutria's
+            held["drawn"] = tuple(map(self._pos, self.hare_drawn))
+            held["offer"] = tuple(map(self._pos, self.nutria_offer))
+            held["removed"] = tuple(map(self._pos, self.nutria_gone))
+        if pool:  # T25: the set-aside specials, never decrypted
+            held["aside"] = pool["aside"]
         return held
 
+    def _pool_holders(self) -> dict[Holder, tuple[Pos, ...]]:
+        """T25: who holds each pool position: the seats while they choose, the kept
+        ones until the first deal carries them, and the rest set aside."""
+        if not self.kept and not any(self.pool_holdings):  # not prepared yet
+            return {}
+        size = self._pool_size()
+        dealt = {p for h in self.pool_holdings for p in h}
+        held: dict[Holder, tuple[Pos, ...]] = {
+            s: tuple(Pos(POOL_DECK, p) for p in self.pool_holdings[s]) for s in range(self.n)
+        }
+        if not self.carried:
+            held["kept"] = tuple(Pos(POOL_DECK, p) for p in self.kept)
+        gone = set(self.kept)
+        held["aside"] = tuple(
+            Pos(POOL_DECK, p) for p in range(size) if p not in dealt and p not in gone
+        )
+        return held
+
+    def _pos(self, index: int) -> Pos:
+        """The position ``index`` of this hand's deck (Deluxe: the talon from the
+        second hand on, T26)."""
+        return pos(index) if self.deck_name == DECK.name else Pos(self.deck_name, index)
+
     def _index(self, p: Pos) -> int:
-        if p.deck != DECK.name or not 0 <= p.index < DECK_SIZE:
+        if p.deck != self.deck_name or not 0 <= p.index < self.deck_size:
             raise IllegalAction("T4", f"no position {p} in Trut's deck")
         return p.index
 
     def reveals(self, seat: int, action: Action) -> tuple[Pos, ...]:
+        if isinstance(action, Power) and action.verb == "pick":  # T35: shown to all
+            ref = CardRef.parse(action.args[0])
+            if self.phase != "power" or seat != self.to_act or ref.pos not in self.nutria_offer:
+                raise IllegalAction("T35", f"seat {seat} cannot pick {ref} now")
+            assert ref.pos is not None
+            return (self._pos(ref.pos),)
+        if isinstance(action, Power) and action.verb == "falcon":  # T33: shown to all
+            if self.phase != "falcon" or seat != self.to_act:
+                raise IllegalAction("T33", f"seat {seat} cannot show the Falcon now")
+            ref = CardRef.parse(action.args[0])
+            if ref.pos is None or ref.pos not in self.holdings[seat]:
+                raise IllegalAction("T33", f"{ref} is not in seat {seat}'s hand")
+            return (self._pos(ref.pos),)
         if not isinstance(action, Play):
             return ()
         # The checks of a play before its card is shown (T5; protocol 7.4).
@@ -144,11 +253,24 @@ class TrutHidden:
             raise NotationError("a play to reveal names its deck position (play @12)")
         if index not in self.holdings[seat]:
             raise IllegalAction("T5", f"position {index} was not dealt to seat {seat}")
-        return (pos(index),)
+        return (self._pos(index),)
 
     def conceal(self, seat: int, action: Action) -> Action:
+        if isinstance(action, Power) and action.verb == "pick":  # T35: by position
+            ref = CardRef.parse(action.args[0])
+            return Power("pick", (f"@{ref.pos}",))
+        if isinstance(action, Power) and action.verb == "falcon":  # T33: by position
+            ref = CardRef.parse(action.args[0])
+            if ref.pos is None:
+                raise IllegalAction("T33", "the Falcon is shown by its position")
+            return Power("falcon", (f"@{ref.pos}",))
         if isinstance(action, Play):
             return Play(CardRef(None, self._position(seat, action.ref)))
+        if isinstance(action, Keep) and self.phase == "choose":  # T25: a position only
+            ref = action.refs[0] if len(action.refs) == 1 else None
+            if ref is None or ref.pos is None or ref.pos not in self.pool_holdings[seat]:
+                raise IllegalAction("T25", f"{action} is not one of seat {seat}'s specials")
+            return Keep((CardRef(None, ref.pos),))
         if isinstance(action, Keep):  # by positions, in increasing order (T19)
             kept = sorted(self._position(seat, r) for r in action.refs)
             return Keep(tuple(CardRef(None, p) for p in kept))
@@ -168,15 +290,50 @@ class TrutHidden:
         raise IllegalAction("T5", f"{ref} is not a card in seat {seat}'s hand")
 
     def identify(self, action: Action, cards: Mapping[Pos, str]) -> Action:
-        if isinstance(action, Play) and action.ref.pos is not None:
-            card = cards.get(pos(action.ref.pos))
+        if isinstance(action, Power) and action.verb == "pick":
+            ref = CardRef.parse(action.args[0])
+            card = None if ref.pos is None else cards.get(self._pos(ref.pos))
+            return action if card is None else Power("pick", (f"{card}@{ref.pos}",))
+        if isinstance(action, NutriaDraw) and action.ref.pos is not None:
+            card = cards.get(self._pos(action.ref.pos))
             if card is not None:
-                return Play(CardRef(parse_card(card), action.ref.pos))
+                return NutriaDraw(CardRef(parse_any_card(card), action.ref.pos))
+        if isinstance(action, HareDraw) and action.ref.pos is not None:
+            card = cards.get(self._pos(action.ref.pos))
+            if card is not None:
+                return HareDraw(CardRef(parse_any_card(card), action.ref.pos))
+        if isinstance(action, Power) and action.verb == "falcon":
+            ref = CardRef.parse(action.args[0])
+            card = None if ref.pos is None else cards.get(self._pos(ref.pos))
+            return action if card is None else Power("falcon", (f"{card}@{ref.pos}",))
+        if isinstance(action, Play) and action.ref.pos is not None:
+            card = cards.get(self._pos(action.ref.pos))
+            if card is not None:
+                return Play(CardRef(parse_any_card(card), action.ref.pos))
         return action
 
     def see(self, p: Pos, card: str) -> None:
-        self.learn(self._index(p), parse_card(card))
+        if self.deluxe and p.deck == POOL_DECK:  # T25: a special dealt to this seat
+            self._see_special(p, card)
+            return
+        self.learn(self._index(p), parse_any_card(card))
+
+    def _see_special(self, p: Pos, card: str) -> None:
+        if self.carried or not 0 <= p.index < self._pool_size():
+            raise IllegalAction("T25", f"no position {p} in the pool now")
+        try:
+            value = parse_any_card(card)
+        except NotationError as exc:
+            raise IllegalAction("T25", f"{card!r} is not a special card") from exc
+        if not isinstance(value, Special) or self.pool_known.get(p.index, value) != value:
+            raise IllegalAction("T25", f"{card!r} cannot be at {p}")
+        self.pool_known[p.index] = value
 
     def identity_of(self, p: Pos) -> str | None:
+        if self.deluxe and p.deck == POOL_DECK:
+            special = None if self.carried else self.pool_known.get(p.index)
+            return None if special is None else str(special)
+        if self.deluxe and p.deck != self.deck_name:  # a deck of an earlier hand [T26]
+            return None
         card = self.known.get(self._index(p))
         return None if card is None else str(card)

@@ -60,6 +60,9 @@ class TrutObservation:
     fortial_team: int | None
     winner: int | None
     legal: tuple[Action, ...]
+    deluxe: bool = False  # the Deluxe option [T23]
+    jay_pot: int = 0  # Deluxe: the Petits in the Jay pot [T41]
+    falcon_seen: tuple[tuple[int, Any], ...] = ()  # Deluxe: partners' cards shown [T33]
 
     @property
     def my_cards(self) -> list[Card]:

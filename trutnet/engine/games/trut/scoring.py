@@ -7,7 +7,7 @@ a Long resets every Petit, the target number of Longs ends the game.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trutnet.engine.api import CHANCE
 from trutnet.engine.cards import Card
@@ -39,6 +39,13 @@ class TrutScoring:
     folded: set[int]
     singer: int | None
     fortial_team: int | None
+    deluxe: bool
+
+    if TYPE_CHECKING:  # DeluxeRules' own (trutnet/engine/games/trut/deluxe/rules.py)
+
+        def _robin_after_hand(self, team: int, petits: int, longs: int) -> None: ...
+
+        def _deluxe_close_hand(self) -> None: ...
 
     # ---- scoring [T11-T14, T20, D6, D10]
 
@@ -61,16 +68,23 @@ class TrutScoring:
 
     def _end_by_fold(self, caller_team: int, petits: int) -> None:
         self._add_petits(caller_team, petits)  # T11
+        if self.deluxe:
+            self._robin_after_hand(caller_team, petits, 0)  # T43: a fold included
         self._close_hand("fold", caller_team, self.marker)  # T8: the marker stays
 
     def _end_by_win(self, team: int) -> None:
         trut = self.trut
         if trut is None or trut.status != "accepted":
             self._add_petits(team, 1)
+            award = (1, 0)
         elif self.n == 3 and not trut.folded_by:
             self._add_longs(team, 2)  # seed, 3 players: both in (accepted, or la Chanson)
+            award = (0, 2)
         else:
             self._add_longs(team, 1)  # T12
+            award = (0, 1)
+        if self.deluxe:
+            self._robin_after_hand(team, *award)  # T43
         self._close_hand("won", team, self.marker)
 
     def _close_hand(self, result: str, team: int | None, next_dealer: int) -> None:
@@ -104,3 +118,5 @@ class TrutScoring:
         self.folded = set()
         self.singer = None
         self.fortial_team = None
+        if self.deluxe:
+            self._deluxe_close_hand()

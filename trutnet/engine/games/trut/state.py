@@ -39,18 +39,33 @@ from trutnet.engine.games.trut.actions import (
     TRUT,
     CardRef,
     Deal,
+    Die,
     Draw,
+    HareDraw,
     Keep,
+    NutriaDraw,
     Play,
+    Power,
+    Prepare,
     SingCount,
     Void,
     Word,
     parse_action,
 )
-from trutnet.engine.games.trut.hidden import DECK_SIZE, TrutHidden
+from trutnet.engine.games.trut.deluxe.cards import Special, letters_for, special
+from trutnet.engine.games.trut.deluxe.falcon import DeluxeFalcon
+from trutnet.engine.games.trut.deluxe.powers import DeluxePowers
+from trutnet.engine.games.trut.deluxe.rules import TALON, DeluxeRules
+from trutnet.engine.games.trut.hidden import DECK, DECK_SIZE, TrutHidden
 from trutnet.engine.games.trut.observation import TrickView, TrutObservation
 from trutnet.engine.games.trut.scoring import TrutScoring
-from trutnet.engine.games.trut.tricks import POURRIE, UNDECIDED, hand_winner, resolve_trick
+from trutnet.engine.games.trut.tricks import (
+    POURRIE,
+    UNDECIDED,
+    TrickOutcome,
+    hand_winner,
+    resolve_trick,
+)
 from trutnet.engine.games.trut.words import HAND_SIZE, PHASE_RULE, TrutCall, TrutWords
 
 if TYPE_CHECKING:
@@ -59,9 +74,12 @@ if TYPE_CHECKING:
 Event = dict[str, Any]
 
 
-class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
+class TrutState(
+    TrutWords, TrutScoring, TrutHidden, DeluxeRules, DeluxePowers, DeluxeFalcon, GameState
+):
     """A Trut game in progress. Mutated only by :meth:`apply` and :meth:`learn`;
-    its hidden information is described by :class:`TrutHidden`."""
+    its hidden information is described by :class:`TrutHidden`, the Deluxe option's
+    rules by :class:`DeluxeRules` (called only when the option is on)."""
 
     def __init__(self, game: TrutGame) -> None:
         config = game.config
@@ -104,12 +122,17 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
         self.fortial_team: int | None = None
         self._history: list[Action] = []
         self.events: list[Event] = []
+        self.deck_size = DECK_SIZE
+        self.deck_name = DECK.name  # Deluxe: the talon from the second hand on [T26]
+        self.deluxe = config.deluxe
+        if self.deluxe:
+            self._deluxe_init(config.bonus_cards, config.michao_hare)
         start = config.start
         if start is not None:
             self.longs = list(start.longs)
             self.petits = list(start.petits)
             self.dealer = self.marker = start.dealer
-            self.phase = "deal"
+            self.phase = "prepare" if self.deluxe else "deal"  # T25
             if start.deck is not None:
                 self._deal(start.deck)
 
@@ -179,6 +202,14 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
             return [AGREE, REFUSE]
         if phase == "sing_count":
             return [SingCount(k) for k in (1, 2, 3) if k * self.n <= self._stock_left()]
+        if phase == "falcon":  # T33
+            return self._falcon_legal(seat)
+        if phase == "michao":  # T44
+            return self._michao_legal(seat)
+        if phase == "power":  # T36, T39, T40
+            return self._power_legal(seat)
+        if phase == "choose":  # T25: one of the two specials dealt
+            return [Keep((CardRef(self.pool_known.get(p), p),)) for p in self.pool_holdings[seat]]
         if phase == "keep":
             refs = [self._ref(pos) for pos in self.holdings[seat]]
             return [Keep(combo) for combo in itertools.combinations(refs, HAND_SIZE)]
@@ -189,15 +220,27 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
         return CardRef(None, pos) if card is None else CardRef(card)
 
     def _stock_left(self) -> int:
-        return DECK_SIZE - self.next_stock
+        return self.deck_size - self.next_stock
 
     # -------------------------------------------------------------------- chance
 
     def sample_chance(self, rng: random.Random) -> Action:
         if self.phase == "draw":
             return Draw(rng.choice([c for c in FULL_DECK if c not in self.draw_used]))
+        if self.phase == "die":  # T22: the die of a power
+            return Die(rng.randint(1, 6))
+        if self.phase == "nutria":  # T35: the next stock card, as the deck holds it
+            return NutriaDraw(CardRef(self.known.get(self.next_stock), self.next_stock))
+        if self.phase == "hare":  # T34: the next stock card, as the deck holds it
+            return HareDraw(CardRef(self.known.get(self.next_stock), self.next_stock))
+        if self.phase == "prepare":  # T25
+            pool = [special(letter) for letter in letters_for(self.bonus_cards)]
+            rng.shuffle(pool)
+            return Prepare(tuple(pool))
         if self.phase == "deal":
-            deck = list(FULL_DECK)
+            deck: list[Card | Special] = list(FULL_DECK)
+            if self.deluxe:
+                deck += self._kept_specials()  # T26
             rng.shuffle(deck)
             return Deal(tuple(deck))
         raise IllegalAction("chance", f"no chance event in phase {self.phase}")
@@ -219,6 +262,18 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
         if isinstance(action, Draw):
             self._require(phase == "draw", "T3", "a draw for the first Donneur comes first")
             return self._apply_draw(action)
+        if isinstance(action, NutriaDraw):
+            self._require(self.deluxe, "T23", "the Nutria is the deluxe option's")
+            return self._apply_nutria_draw(action)
+        if isinstance(action, HareDraw):
+            self._require(self.deluxe, "T23", "the Hare is the deluxe option's")
+            return self._apply_hare(action)
+        if isinstance(action, Die):
+            self._require(self.deluxe, "T23", "a die is the deluxe option's")
+            return self._apply_die(action)
+        if isinstance(action, Prepare):
+            self._require(self.deluxe, "T23", "special cards are the deluxe option's")
+            return self._apply_prepare(action)
         if isinstance(action, Deal):
             self._require(phase == "deal", "T4", f"no deal now (phase {phase})")
             self._apply_deal(action)
@@ -235,9 +290,20 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
         seat = self.to_act
         if seat is None or seat == CHANCE:
             raise IllegalAction("chance", f"phase {phase} waits for a chance event, not {action}")
+        if phase == "falcon" and isinstance(action, Power | Word):  # T33
+            return self._apply_falcon(seat, action)
+        if phase == "michao" and isinstance(action, Power | Word):  # T44
+            return self._apply_michao(seat, action)
+        if isinstance(action, Power) or (phase == "power" and isinstance(action, Word)):
+            self._require(
+                phase == "power", PHASE_RULE.get(phase, "turn"), f"no power now: {action}"
+            )
+            return self._apply_power(seat, action)
         if isinstance(action, Play):
             return self._apply_play(seat, action)
         if isinstance(action, Keep):
+            if phase == "choose":
+                return self._apply_choose(seat, action)
             return self._apply_keep(seat, action)
         if isinstance(action, SingCount):
             self._apply_sing_count(seat, action)
@@ -269,7 +335,7 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
         self.draw_round = []
         if len(tops) == 1:
             self.dealer = self.marker = tops[0]
-            self.phase = "deal"
+            self.phase = "prepare" if self.deluxe else "deal"  # T25: right after the draw
             self.events.append({"event": "first_dealer", "seat": tops[0]})
             return action
         self.draw_contenders = tops
@@ -282,15 +348,26 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
     # ---- deal [T4] and the start of a hand [T15-T19, D5]
 
     def _apply_deal(self, action: Deal) -> None:
+        size = self._deluxe_deck_size() if self.deluxe else DECK_SIZE  # T26
         if action.deck is not None:
+            expected = list(FULL_DECK) if not self.deluxe else None
+            if self.deluxe and len(self.pool_known) == self._pool_size():
+                expected = [*FULL_DECK, *self._kept_specials()]
             self._require(
-                len(action.deck) == DECK_SIZE and len(set(action.deck)) == DECK_SIZE,
-                "T1",
-                "a deal's deck order holds each of the 32 cards once",
+                len(action.deck) == size
+                and len(set(action.deck)) == size
+                and (expected is None or set(action.deck) == set(expected)),
+                "T26" if self.deluxe else "T1",
+                f"a deal's deck order holds each of its {size} cards once",
             )
+        if self.deluxe:
+            if self.carried:
+                self.deck_name = TALON  # T26: the previous deck's ciphertexts, re-shuffled
+            self.deck_size = size
+            self.carried = True
         self._deal(action.deck)
 
-    def _deal(self, deck: tuple[Card, ...] | None) -> None:
+    def _deal(self, deck: tuple[Card | Special, ...] | None) -> None:
         n = self.n
         self.known = {} if deck is None else dict(enumerate(deck))
         for k in range(HAND_SIZE * n):
@@ -332,6 +409,8 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
         self.phase = "play"
         self.leader = self.dealer
         self.to_act = self.dealer  # T5: the dealer leads the first trick
+        if self.deluxe:  # T33: the hands are final, the Falcon shows first
+            self._falcon_gate()
 
     # ---- playing cards [T5-T8, T20]
 
@@ -360,6 +439,10 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
         card = action.ref.card
         if card is None:
             raise HiddenCard("a played card is revealed: give its identity (play 7h@12)")
+        if isinstance(card, Special) and not self.deluxe:
+            raise IllegalAction("T23", f"{card} is a special card: Trut without deluxe has none")
+        if self.deluxe:
+            self._falcon_check_play(seat, card)
         pos = self._resolve(seat, action.ref, "T5")
         if self.known.get(pos) is None:
             for other_pos, other in self.known.items():
@@ -369,19 +452,32 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
         self.known[pos] = card
         self.trick.append((seat, pos, card))
         self.events.append({"event": "play", "seat": seat, "card": str(card)})
+        if self.deluxe and self._deluxe_landed(seat, card):  # T30: its effects first
+            return Play(CardRef(card, pos))
+        self._after_play(seat)
+        return Play(CardRef(card, pos))
+
+    def _after_play(self, seat: int) -> None:
+        """The next seat to play in the trick, or the trick's end [T5, T6]."""
         played = {s for s, _, _ in self.trick}
         for step in range(1, self.n):
             nxt = (seat + step) % self.n
             if nxt not in played and nxt not in self.folded:
                 self.to_act = nxt
-                return Play(CardRef(card, pos))
+                return
         self._finish_trick()
-        return Play(CardRef(card, pos))
 
     def _finish_trick(self) -> None:
-        outcome = resolve_trick(
-            [(s, c) for s, _, c in self.trick], self.team_of, self.folded, self.sum_on_patte
-        )
+        if self.deluxe:  # T28: effective values; T31: the Boar's patté
+            valued, boar = self._deluxe_outcome_cards(self.trick)
+            outcome = resolve_trick(valued, self.team_of, self.folded, self.sum_on_patte)
+            if boar:
+                boar_seat = next(s for s, _, c in self.trick if str(c) == "C")
+                outcome = TrickOutcome(None, None, boar_seat)
+        else:
+            outcome = resolve_trick(
+                [(s, c) for s, _, c in self.trick], self.team_of, self.folded, self.sum_on_patte
+            )
         self.tricks.append((tuple(self.trick), outcome.team, outcome.winner))
         self.results.append(outcome.team)
         self.trick = []
@@ -397,6 +493,11 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
                 "by_sum": outcome.by_sum,
             }
         )
+        if self.deluxe:  # T29, T32: the capture and its prizes, before T7
+            self._deluxe_capture(self.tricks[-1][0], outcome.team)
+            if self.phase == "over":  # T45: the target reached by a prize ends the game
+                self._close_hand("target", outcome.team, self.marker)
+                return
         result = hand_winner(self.results)
         if result == POURRIE:
             self._close_hand("pourrie", None, self.dealer)  # T7: same dealer again
@@ -438,6 +539,7 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
             "folded": sorted(self.folded),
             "singer": self.singer,
             "fortial_team": self.fortial_team,
+            **({"deluxe": self._deluxe_public()} if self.deluxe else {}),
         }
 
     def observation(self, seat: int) -> TrutObservation:
@@ -474,4 +576,7 @@ class TrutState(TrutWords, TrutScoring, TrutHidden, GameState):
             fortial_team=self.fortial_team,
             winner=self.winner,
             legal=tuple(self.legal_actions(seat)),
+            deluxe=self.deluxe,
+            falcon_seen=self._falcon_seen(seat) if self.deluxe else (),
+            jay_pot=self.jay_pot if self.deluxe else 0,
         )

@@ -8,7 +8,7 @@ and the project decisions D4, D7-D9 and D15 (``docs/rules.md``).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from trutnet.engine.cards import Card
 from trutnet.engine.errors import IllegalAction
@@ -30,6 +30,14 @@ PHASE_RULE = {
     "sing_count": "T19",
     "keep": "T19",
     "over": "T14",
+    "prepare": "T25",  # Deluxe
+    "choose": "T25",
+    "falcon": "T33",
+    "die": "T30",
+    "power": "T30",
+    "hare": "T34",
+    "michao": "T44",
+    "nutria": "T35",
 }
 """The ruling that says what a phase allows, for the refusal of a move out of place."""
 
@@ -89,6 +97,11 @@ class TrutWords:
     folded: set[int]
     singer: int | None
     fortial_team: int | None
+    deluxe: bool
+
+    if TYPE_CHECKING:  # DeluxeFalcon's own (trutnet/engine/games/trut/deluxe/falcon.py)
+
+        def _falcon_gate(self) -> None: ...
 
     # ---- Trut [T9-T12, T18, T20]
 
@@ -104,6 +117,8 @@ class TrutWords:
         self.phase = "answer"
         self.to_act = self.queue[0]
         self.events.append({"event": "trut", "seat": caller, "kind": kind})
+        if kind in ("office", "fortial") and self.deluxe:
+            self._falcon_gate()  # T33: the Falcon shows before any answer
 
     def _apply_word(self, seat: int, word: str) -> None:
         phase = self.phase

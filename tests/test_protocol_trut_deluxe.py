@@ -1,0 +1,97 @@
+"""Whole Trut Deluxe games over the table protocol, in memory, with full crypto
+[T23-T47]: the preparation's shuffle and private round, `keep` by position, the kept
+specials carried into the first deck, every later deck re-shuffled into the talon
+(T26, D17), dice as commit-reveals. After every step, no seat's replica knows a card
+it was not dealt or shown (its hand, its two specials while it chooses, played
+cards)."""
+
+from __future__ import annotations
+
+import pytest
+
+from trutnet.engine.games.trut import TrutConfig, TrutGame
+from trutnet.net.memory import MemoryTable, play_memory_game
+from trutnet.protocol.envelope import parse_entry
+
+LOOKS: list[int] = []
+SHOWN: dict[tuple[int, int, str], set[int]] = {}  # (seat, hand, deck) -> positions shown
+
+
+def _knows_only_what_it_was_shown(table: MemoryTable) -> bool:
+    """After every step: each seat's replica knows a card of the hand's deck only if
+    the description put it in that seat's sight at some point of the hand (its cards,
+    the Falcon's look, the Nutria's offer), or it was shown to everyone (played,
+    the Falcon, the Hare's card)."""
+    for seat, peer in enumerate(table.peers):
+        state = peer.replica.state
+        if state is None or state.next_stock == 0:
+            continue
+        key = (seat, state.hand_number, state.deck_name)
+        shown = SHOWN.setdefault(key, set())
+        shown |= {p.index for p in state.sight().get(seat, ()) if p.deck == state.deck_name}
+        played = {p for cards, _, _ in state.tricks for _, p, _ in cards}
+        played |= {p for _, p, _ in state.trick} | set(state.nutria_gone)
+        public = played | set(state.hare_drawn) | ({state.falcon_at} - {None})
+        assert set(state.known) <= shown | public, (seat, sorted(state.known), sorted(shown))
+        if state._falcon_sight(seat):
+            LOOKS.append(seat)
+        if not state.carried:  # the preparation: its own two specials at most
+            assert len(state.pool_known) <= 2
+    return False
+
+
+@pytest.mark.parametrize(
+    "players, variant",
+    [(2, "classic"), (3, "classic"), (4, "classic"), (4, "gatinaise"), (6, "classic")],
+)
+def test_whole_deluxe_games_over_the_table_with_full_crypto(players, variant):
+    game = TrutGame(TrutConfig(players, variant, deluxe=True, bonus_cards=True))
+    table = play_memory_game(
+        game, f"deluxe-{players}-{variant}", ["heuristic"] * players, _knows_only_what_it_was_shown
+    )
+    replicas = [p.replica for p in table.peers]
+    assert not table.rejected and all(r.halted is None for r in replicas)
+    assert len({r.state.state_hash() for r in replicas}) == 1
+    state = replicas[0].state
+    assert state.is_terminal() and state.hand_number >= 1
+    entries = [parse_entry(w) for w in table.log]
+    # T25: one `keep` per seat, a position only
+    keeps = [e.body["action"] for e in entries if e.type == "act"]
+    keeps = [a for a in keeps if a.startswith("keep @") and " " not in a[5:]]
+    assert len(keeps) == players
+    # Every seat shuffles the pool once, then every deal's deck: the 18 specials,
+    # then 32 + n cards each time (the first from french32, the others the talon)
+    sizes = [int.from_bytes(e.body["deck"][:2], "big") for e in entries if e.type == "shuffle"]
+    assert sizes == [18] * players + [32 + players] * players * (state.hand_number + 1)
+
+
+def test_the_falcon_is_shown_and_its_holder_alone_sees_the_partners_cards():
+    """T33 over the table: `falcon @p` reveals the Falcon to all; the partners' cards
+    are disclosed to its holder alone (shares sealed to a second viewer, 8.8)."""
+    LOOKS.clear()
+    game = TrutGame(TrutConfig(4, deluxe=True))
+    table = play_memory_game(game, "falcon-3", ["heuristic"] * 4, _knows_only_what_it_was_shown)
+    replicas = [p.replica for p in table.peers]
+    assert not table.rejected and all(r.halted is None for r in replicas)
+    shown = [e for e in replicas[0].state.events if e["event"] == "falcon"]
+    assert shown and LOOKS  # some holder knew its partner's cards, and no one else did
+    acts = [parse_entry(w).body.get("action", "") for w in table.log]
+    assert any(a.startswith("falcon @") for a in acts)
+
+
+@pytest.mark.parametrize("seed", ["powers-22", "powers-7"])
+def test_the_nutria_and_the_hare_over_the_table(seed):
+    """T34, T35 over the table: the Hare's card and an even Nutria's are public rounds;
+    an odd Nutria's two cards are shown to its player alone, who picks one by position
+    (revealed); no replica learns the other."""
+    game = TrutGame(TrutConfig(4, deluxe=True, bonus_cards=True, michao_hare=True))
+    table = play_memory_game(game, seed, ["random"] * 4, _knows_only_what_it_was_shown)
+    replicas = [p.replica for p in table.peers]
+    assert not table.rejected and all(r.halted is None for r in replicas)
+    assert len({r.state.state_hash() for r in replicas}) == 1
+    acts = [parse_entry(w).body.get("action", "") for w in table.log]
+    events = [e["event"] for e in replicas[0].state.events]
+    if seed == "powers-22":
+        assert any(a.startswith("pick @") for a in acts) and "nutria" in events
+    else:
+        assert "hare" in events

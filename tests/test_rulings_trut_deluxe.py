@@ -1,0 +1,619 @@
+"""Scenario tests of Trut Deluxe against the rulings T23-T47.
+
+The law is ``shared/rulings/trut-deluxe.md``. Each test is named after the ruling it
+checks; refusals are checked for the rule id they cite and for leaving the state
+untouched. Only the rulings the engine plays so far are here (``docs/rules.md``,
+Trut Deluxe, says which).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from trutnet.engine import load_game
+from trutnet.engine.cards import FULL_DECK, parse_card
+from trutnet.engine.errors import ConfigError, IllegalAction
+from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame, TrutState
+from trutnet.engine.games.trut.actions import Prepare, parse_action
+from trutnet.engine.games.trut.deluxe.cards import (
+    BASIC_LETTERS,
+    TABLE,
+    Special,
+    is_figure,
+    is_fox,
+    special,
+)
+from trutnet.engine.games.trut.deluxe.rules import effective_values, pool_deck
+from trutnet.engine.games.trut.setup import deal_position
+from trutnet.engine.hidden import Pos, Shuffle
+
+from .hidden_table import GenericTable
+
+POOL = "A B C D E F G H I J K L M"
+
+
+def prepared(
+    players: int = 2,
+    *,
+    keep: dict[int, str],
+    hands: dict[int, str],
+    dealer: int = 0,
+    longs: tuple[int, ...] | None = None,
+    petits: tuple[int, ...] | None = None,
+    pool: str = POOL,
+    keep_falcon_step: bool = False,
+    variant: str = "classic",
+    **options: bool,
+) -> TrutState:
+    """A Deluxe game whose specials are prepared (each seat keeps the letter given) and
+    whose first hand is dealt with the hands given (3 cards, letters allowed)."""
+    teams = 2 if players != 3 else 3
+    start = StartPosition(longs or (0,) * teams, petits or (0,) * teams, dealer)
+    config = TrutConfig(players, variant, deluxe=True, start=start, **options)
+    state = TrutGame(config).new_initial_state()
+    assert state.phase == "prepare"  # T25: once, before the first deal
+    order: list[str | None] = [None] * len(pool.split())
+    for seat, letter in keep.items():  # each kept letter at the seat's first pool position
+        order[(seat - dealer - 1) % players] = letter
+    others = iter(x for x in pool.split() if x not in keep.values())
+    order = [x if x is not None else next(others) for x in order]
+    state.apply("prepare " + " ".join(order))  # type: ignore[arg-type]
+    while state.phase == "choose":
+        seat = state.current_seat()
+        state.apply(f"keep {keep[seat]}@{order.index(keep[seat])}")
+    kept = [keep[s] for s in range(players)]
+    deck: list[str | None] = [None] * (32 + len(kept))
+    used = []
+    for seat, text in hands.items():
+        for nth, card in enumerate(text.split()):
+            deck[deal_position(players, dealer, seat, nth)] = card
+            used.append(card)
+    filled = iter(c for c in [*FULL_DECK_TEXT, *kept] if c not in used)
+    state.apply("deal " + " ".join(c if c is not None else next(filled) for c in deck))
+    while state.phase == "falcon" and not keep_falcon_step:  # T33: pass, or show it
+        state.apply(state.legal_actions()[0])
+    return state
+
+
+FULL_DECK_TEXT = [str(c) for c in FULL_DECK]
+
+
+def refused(state: TrutState, action: str, rule: str) -> None:
+    before = state.state_hash()
+    with pytest.raises(IllegalAction) as info:
+        state.apply(action)
+    assert info.value.rule == rule, info.value
+    assert state.state_hash() == before
+
+
+# ----------------------------------------------------------------------------- T23
+
+
+def test_T23_options_off_by_default_and_classic_config_unchanged():
+    assert TrutConfig().to_dict() == {"players": 4, "variant": "classic", "sum_on_patte": False}
+    config = TrutConfig(6, "gatinaise", deluxe=True, bonus_cards=True, michao_hare=True)
+    assert TrutConfig.from_dict(config.to_dict()) == config
+    assert [d.name for d in TrutGame(config).decks()] == ["french32", "specials", "talon"]
+    assert len(TrutGame(TrutConfig()).decks()) == 1
+    assert pool_deck(True).cards == tuple("ABCDEFGHIJKLMNOPQR")
+    assert pool_deck(False).cards == BASIC_LETTERS
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"bonus_cards": True}, {"michao_hare": True}, {"deluxe": 1}],
+)
+def test_T23_refuses_bonus_or_hare_without_deluxe_and_non_booleans(options):
+    with pytest.raises(ConfigError):
+        TrutConfig(**options)
+
+
+def test_T23_classic_trut_refuses_a_special_card():
+    state = TrutGame(TrutConfig(2, start=StartPosition((0, 0), (0, 0), 0))).new_initial_state()
+    refused(state, "prepare " + POOL, "T23")
+    state.apply("deal " + " ".join(FULL_DECK_TEXT))
+    refused(state, "play E@0", "T23")
+
+
+# ----------------------------------------------------------------------------- T24
+
+
+def test_T24_figures_are_jqk_and_foxes_are_jacks():
+    assert [is_figure(parse_card(c)) for c in ("Jh", "Qs", "Kd", "Ac", "10h")] == [
+        True,
+        True,
+        True,
+        False,
+        False,
+    ]
+    assert is_fox(parse_card("Jc")) and not is_fox(parse_card("Qc"))
+    assert not any(is_figure(special(x)) or is_fox(special(x)) for x in TABLE)
+
+
+# ----------------------------------------------------------------------------- T25
+
+
+def test_T25_two_specials_per_seat_in_T4_order_one_kept_by_position():
+    state = TrutGame(
+        TrutConfig(4, deluxe=True, start=StartPosition((0, 0), (0, 0), 2))
+    ).new_initial_state()
+    state.apply("prepare " + POOL)
+    # T25: pool position k to seat (dealer + 1 + k) % n, two rounds
+    assert state.pool_holdings == [[1, 5], [2, 6], [3, 7], [0, 4]]
+    assert state.current_seat() == 3  # the Donneur's left chooses first
+    refused(state, "keep B@1", "T25")  # not dealt to seat 3
+    refused(state, "keep B@0", "T25")  # position 0 holds A
+    refused(state, "keep A@0 E@4", "T25")  # one card
+    state.apply("keep E@4")
+    assert state.history()[-1].public() == parse_action("keep @4")  # a position, never a card
+    for action in ("keep B@1", "keep C@2", "keep D@3"):
+        state.apply(action)
+    assert state.phase == "deal" and state.kept == [4, 1, 2, 3]
+
+
+def test_T25_the_table_shuffles_the_pool_and_sees_only_its_own_specials():
+    game = TrutGame(TrutConfig(2, deluxe=True))
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    while state.phase == "draw":
+        state.apply(state.sample_chance(rng))
+    step = state.next_step()
+    assert isinstance(step, Shuffle) and step.deck == "specials" and step.then == Prepare(None)
+    state.apply(state.sample_chance(rng))
+    sight = state.sight()
+    assert {p.deck for ps in sight.values() for p in ps} == {"specials"}
+    assert all(len(ps) == 2 for ps in sight.values())
+    assert sight[0].isdisjoint(sight[1])
+
+
+# ----------------------------------------------------------------------------- T26
+
+
+def test_T26_the_kept_specials_are_carried_into_the_first_deck():
+    state = TrutGame(
+        TrutConfig(2, deluxe=True, start=StartPosition((0, 0), (0, 0), 0))
+    ).new_initial_state()
+    state.apply("prepare " + POOL)
+    refused(state, "keep B@1", "T25")  # seat 1 chooses first (T4 order), among 0 and 2
+    state.apply("keep A@0")
+    state.apply("keep B@1")
+    step = state.next_step()
+    carry = (Pos("specials", 0), Pos("specials", 1))  # still encrypted, never decrypted
+    assert step == Shuffle("french32", parse_action("deal"), carry)
+    refused(state, "deal " + " ".join(FULL_DECK_TEXT), "T26")  # 32 cards: the specials lack
+    refused(state, "deal " + " ".join([*FULL_DECK_TEXT, "A", "C"]), "T26")  # not the kept ones
+    state.apply("deal " + " ".join([*FULL_DECK_TEXT, "A", "B"]))
+    assert state.deck_size == 34 and state._stock_left() == 28
+
+
+def _random_chooser(seed: int):
+    rng = random.Random(seed)
+    return lambda seat, replica: rng.choice(replica.legal_actions(seat))
+
+
+def test_T26_hidden_replicas_agree_over_whole_games_from_the_description():
+    """The description alone plays whole Deluxe games: every seat's hidden replica has
+    the truth's hash at every step; the kept specials are carried into the first deck,
+    every later deck is the previous one's ciphertexts re-shuffled into the talon, and
+    a carried position is held and known by no one afterwards (GenericTable checks)."""
+    for players in (2, 3, 4, 6):
+        for variant in ("classic", "gatinaise"):
+            game = TrutGame(TrutConfig(players, variant, deluxe=True, bonus_cards=True))
+            table = GenericTable(game, players, _random_chooser(players), random.Random(7))
+            table.play()
+            shuffles = [s for s in table.steps if isinstance(s, Shuffle)]
+            assert shuffles[0].deck == "specials" and not shuffles[0].carry
+            assert shuffles[1].deck == "french32"
+            assert {p.deck for p in shuffles[1].carry} == {"specials"}
+            for later in shuffles[2:]:
+                assert later.deck == "talon" and len(later.carry) == 32 + players
+
+
+# ------------------------------------------------------------------------ T27, T28
+
+
+def test_T27_printed_values_table():
+    values = {letter: Special(letter).value for letter in TABLE}
+    assert values == dict(
+        zip(
+            "ABCDEFGHIJKLMNOPQR",
+            (4, 9, 5, 2, 6, 1, 2, 3, 8, 4, 3, 2, 3, 3, 5, 4, 2, 3),
+            strict=True,
+        )
+    )
+    assert special("B").value > max(c.value for c in FULL_DECK)  # the Wolf alone above
+
+
+def test_T28_strength_is_value_and_a_special_ties_a_normal_card():
+    # Falcon (6) against an Ace (6): a patté (T28's own example)
+    state = prepared(2, keep={0: "E", 1: "A"}, hands={0: "E 9c 9d", 1: "Ah 10c 10d"})
+    state.apply("play E")
+    state.apply("play Ah")
+    assert state.results == [None]
+    # The Wolf (9) beats a seven (8)
+    state = prepared(2, keep={0: "B", 1: "A"}, hands={0: "B 9c 9d", 1: "7h 10c 10d"})
+    state.apply("play B")
+    state.apply("play 7h")
+    assert state.results == [0]
+
+
+# ----------------------------------------------------------------------------- T29
+
+
+def test_T29_T32_owl_captured_after_a_patte_pays_its_captor():
+    # Owl (4) against a Queen (4): a patté; the Owl stays in the game area
+    state = prepared(2, keep={0: "A", 1: "B"}, hands={0: "A 7c 9d", 1: "Qh 8c 10d"})
+    state.apply("play A")
+    state.apply("play Qh")
+    assert state.results == [None] and [str(c) for _, _, c in state.area] == ["A", "Qh"]
+    state.apply("play 7c")  # the leader after a patté is the first tied card's player
+    state.apply("play 8c")
+    assert state.hand_number == 1  # T7: a patté, then a won trick, wins the hand
+    assert state.petits[0] == 1 + 1  # the Owl's Petit (T32), then the hand's (T11)
+
+
+# ----------------------------------------------------------------------------- T31
+
+
+def test_T31_the_boar_makes_a_patte_and_its_player_leads():
+    state = prepared(2, keep={0: "B", 1: "C"}, hands={0: "7h 7c 9d", 1: "C 8c 10d"})
+    state.apply("play 7h")
+    state.apply("play C")
+    assert state.results == [None] and state.current_seat() == 1
+
+
+# ----------------------------------------------------------------------------- T32
+
+
+def test_T32_chimera_and_snake_give_longs_that_discard_no_petit():
+    state = prepared(
+        2,
+        keep={0: "Q", 1: "D"},
+        hands={0: "7h Q 10d", 1: "D 8c 9c"},
+        petits=(1, 2),
+        pool=POOL + " N O P Q R",
+        bonus_cards=True,
+    )
+    state.apply("play 7h")
+    state.apply("play D")
+    assert state.longs == [1, 0] and state.petits == [1, 2]  # T45: no discard
+    state.apply("play Q")
+    state.apply("play 9c")
+    assert state.longs == [2, 0] and state.petits == [2, 2]  # Chimera's Long, hand's Petit
+    assert state.hand_number == 1
+
+
+def test_T32_the_snake_adds_a_petit_when_a_trut_runs():
+    state = prepared(2, keep={0: "B", 1: "D"}, hands={0: "7h 7c 9d", 1: "D 8c 10d"})
+    state.apply("trut")
+    state.apply("accept")
+    state.apply("play 7h")
+    state.apply("play D")
+    assert state.longs[0] == 1 and state.petits[0] == 1
+
+
+# ----------------------------------------------------------------------------- T40
+
+
+def test_T40_eagle_zeroes_figures_and_trhulhu_hits_opponents():
+    team_of = (0, 1, 0, 1)
+    trick = [(0, parse_card("Kh")), (1, special("O")), (2, parse_card("9c")), (3, parse_card("Qd"))]
+    assert effective_values(trick, team_of) == [0, 5, 1, 0]
+    trick = [(0, special("R")), (1, parse_card("7h")), (2, parse_card("8c")), (3, parse_card("Jd"))]
+    assert effective_values(trick, team_of) == [3, 5, 7, 0]  # values may go down to 0 and below
+
+
+def test_T40_trhulhu_decides_a_trick():
+    state = prepared(
+        2,
+        keep={0: "R", 1: "A"},
+        hands={0: "R 9c 9d", 1: "Ah 10c 10d"},
+        pool=POOL + " N O P Q R",
+        bonus_cards=True,
+    )
+    state.apply("play R")
+    state.apply("play Ah")  # 6 - 3 = 3: Trhulhu (3) ties it
+    assert state.results == [None]
+
+
+# ----------------------------------------------------------------------------- T43
+
+
+def test_T43_robin_captor_doubles_its_won_hand():
+    state = prepared(
+        2,
+        keep={0: "N", 1: "A"},
+        hands={0: "7h 7c N", 1: "8h 8c 10d"},
+        pool=POOL + " N O P Q R",
+        bonus_cards=True,
+    )
+    state.apply("play 7h")
+    state.apply("play 8h")
+    state.apply("play N")
+    state.apply("play 10d")  # N (3) beats 10 (2): team 0 captures the Robin
+    assert state.petits[0] == 2 and state.hand_number == 1  # 1 Petit, doubled
+
+
+def test_T43_robin_captor_that_loses_loses_its_petits_and_a_long():
+    state = prepared(
+        2,
+        keep={0: "A", 1: "N"},
+        hands={0: "7h 7c 9c", 1: "N 8c 10d"},
+        longs=(0, 1),
+        petits=(0, 2),
+        pool=POOL + " N O P Q R",
+        bonus_cards=True,
+    )
+    state.apply("play 9c")
+    state.apply("play N")  # team 1 captures the Robin in t1
+    state.apply("play 8c")
+    state.apply("play 7h")  # t2 to team 0
+    state.apply("play 7c")
+    state.apply("play 10d")  # t3 to team 0: team 0 wins the hand (T7)
+    assert state.hand_number == 1
+    assert state.longs == [0, 0] and state.petits == [1, 0]  # 1 Petit; the Robin's losses
+
+
+# ----------------------------------------------------------------------------- records
+
+
+def test_deluxe_record_replays_and_notation_round_trips():
+    game = TrutGame(TrutConfig(4, "gatinaise", deluxe=True, bonus_cards=True))
+    state = game.new_initial_state()
+    rng = random.Random(11)
+    while not state.is_terminal():
+        action = (
+            state.sample_chance(rng)
+            if state.current_seat() == -1
+            else rng.choice(state.legal_actions())
+        )
+        assert parse_action(str(action)) == action
+        state.apply(action)
+    again = load_game(state.serialise())
+    assert again.state_hash() == state.state_hash()
+
+
+# ------------------------------------------------------------------- T30, T38-T41, T36
+
+
+def test_T38_raven_meeting_a_fox_loses_a_die_once():
+    state = prepared(2, keep={0: "I", 1: "A"}, hands={0: "I 9c 9d", 1: "Jh 10c 10d"})
+    state.apply("play I")
+    assert state.phase == "play"  # no Fox yet: no die
+    state.apply("play Jh")
+    assert state.phase == "die" and state.current_seat() == -1
+    refused(state, "play 9c", "chance")  # the die comes first (T30)
+    assert state.next_step().label == "die"  # a joint draw (T22)
+    state.apply("die 5")  # Raven 8 - 5 = 3 = Jack 3: a patté
+    assert state.results == [None]
+
+
+def test_T39_badger_hits_the_chosen_figure_or_waits_for_one():
+    state = prepared(
+        4,
+        keep={0: "J", 1: "A", 2: "B", 3: "C"},
+        hands={0: "J 9c 9d", 1: "Kh 10c 10d", 2: "Qs 8c 8d", 3: "Ac 7c 7d"},
+        dealer=3,
+    )
+    state.apply("play Ac")  # seat 3 leads? the dealer leads (T5)
+    state.apply("play J")
+    state.apply("die 2")  # no Figure yet: the die waits
+    assert state.badger_wait == 2
+    state.apply("play Kh")  # the first Figure takes it: 5 - 2 = 3
+    assert state.mods == [0, 0, -2] and state.badger_wait is None
+    state.apply("play Qs")
+    assert state.results == [1]  # the Ace (6) wins for seat 3's team
+
+
+def test_T39_badger_player_chooses_among_figures_and_refuses_a_non_figure():
+    state = prepared(
+        4,
+        keep={0: "J", 1: "A", 2: "B", 3: "C"},
+        hands={0: "J 9c 9d", 1: "Kh 10c 10d", 2: "Qs 8c 8d", 3: "Kc 7c 7d"},
+        dealer=1,
+    )
+    state.apply("play Kh")
+    state.apply("play Qs")
+    state.apply("play Kc")
+    state.apply("play J")
+    state.apply("die 3")
+    assert state.phase == "power" and state.current_seat() == 0
+    refused(state, "hit J", "T39")
+    state.apply("hit Kh")  # 5 - 3: the partner's King (seat 3) now wins alone
+    assert state.tricks[-1][2] == 3
+
+
+def test_T40_bat_gives_one_or_passes_and_refuses_itself():
+    state = prepared(
+        2,
+        keep={0: "A", 1: "P"},
+        hands={0: "Ah 9c 9d", 1: "P 10c 10d"},
+        pool=POOL + " N O P Q R",
+        bonus_cards=True,
+    )
+    state.apply("play Ah")
+    state.apply("play P")
+    refused(state, "bat P +1", "T40")
+    state.apply("bat Ah -1")  # 6 - 1 = 5 > Bat 4... still wins for seat 0
+    assert state.results == [0]
+
+
+def test_T41_jay_fills_an_empty_pot_with_a_die():
+    state = prepared(2, keep={0: "K", 1: "A"}, hands={0: "K 7c 9d", 1: "Ah 8c 10d"})
+    state.apply("play K")
+    state.apply("die 4")
+    assert state.jay_pot == 4 and not state.jay_claim
+
+
+def test_T41_a_jay_on_a_full_pot_gives_it_to_its_captor_without_a_die():
+    state = prepared(2, keep={0: "K", 1: "A"}, hands={0: "K 7c 9d", 1: "Ah 8c 10d"})
+    state.jay_pot = 2  # as left by an earlier hand's Jay
+    state.apply("play K")
+    assert state.phase == "play" and state.jay_claim
+    state.apply("play 10d")  # Jay 3 > 10 (2): team 0 captures the Jay and the pot
+    assert state.petits == [2, 0] and state.jay_pot == 0
+
+
+def test_T36_magpie_steals_a_petit_else_a_long():
+    state = prepared(
+        2, keep={0: "G", 1: "A"}, hands={0: "G 7c 9d", 1: "Ah 8c 10d"}, longs=(0, 2), petits=(0, 0)
+    )
+    state.apply("play G")
+    assert state.phase == "power" and state.legal_actions() == [
+        parse_action("pass"),
+        parse_action("steal"),
+    ]
+    state.apply("steal")  # no Petit: a Long
+    assert state.longs == [1, 1]
+
+
+# ----------------------------------------------------------------------------- T33
+
+
+def test_T33_the_falcon_is_shown_first_and_its_holder_sees_his_partner():
+    state = prepared(
+        4,
+        keep={0: "E", 1: "A", 2: "B", 3: "C"},
+        hands={0: "E 9c 9d", 1: "Kh 10c 10d", 2: "Qs 8c 8d", 3: "Kc 7c 7d"},
+        dealer=3,
+        keep_falcon_step=True,
+    )
+    assert state.phase == "falcon" and state.current_seat() == 0  # before any card
+    refused(state, "play E", "T33")
+    refused(state, "pass", "T33")  # a holder must show it
+    falcon = state.legal_actions()
+    assert [str(a) for a in falcon] == ["falcon E@0"]
+    assert state.reveals(0, state.conceal(0, falcon[0])) == (Pos("french32", 0),)
+    state.apply("falcon E@0")
+    assert state.phase == "play" and state.current_seat() == 3
+    partner = {Pos("french32", p) for p in state.holdings[2]}
+    assert partner <= state.sight()[0] and not partner & state.sight()[1]
+    assert [str(c) for _, c in state.observation(0).falcon_seen] == ["Qs", "8c", "8d"]
+    assert state.observation(1).falcon_seen == ()
+
+
+def test_T33_a_hidden_falcon_is_refused_when_played():
+    """The fallback: a replica that does not know the holder's cards takes its `pass`;
+    the Falcon it then plays is refused (over the network: its author is blamed)."""
+    state = prepared(
+        2,
+        keep={0: "E", 1: "A"},
+        hands={0: "E 9c 9d", 1: "Ah 10c 10d"},
+        keep_falcon_step=True,
+    )
+    blind = TrutGame(state.game.config).new_initial_state()
+    for action in state.history():
+        blind.apply(action.public())
+    assert blind.phase == "falcon" and blind.current_seat() == 1
+    blind.apply("pass")
+    blind.apply("pass")  # seat 0 hides its Falcon: nobody here can tell yet
+    refused(blind, "play E@1", "T33")
+
+
+def test_T33_comes_before_the_answer_to_a_trut_d_office():
+    state = prepared(
+        4,
+        keep={0: "A", 1: "B", 2: "C", 3: "D"},
+        hands={0: "9c 9d 9h", 1: "Kh 10c 10d", 2: "Qs 8c 8d", 3: "Kc 7c 7d"},
+        petits=(2, 0),
+        variant="gatinaise",
+        keep_falcon_step=True,
+    )
+    assert state.trut is not None and state.trut.kind == "office"  # T18
+    assert state.phase == "falcon"
+    for _ in range(4):
+        state.apply("pass")
+    assert state.phase == "answer"
+
+
+# ----------------------------------------------------------------------------- T34
+
+
+def test_T34_the_hare_adds_the_next_stock_card_revealed_to_all():
+    state = prepared(2, keep={0: "F", 1: "A"}, hands={0: "F 9c 9d", 1: "Ah 10c 10d"})
+    state.apply("play F")
+    at = state.next_stock
+    assert state.phase == "hare" and state.next_step().positions == (Pos("french32", at),)
+    card = str(state.known[at])
+    refused(state, f"hare {card}@{at + 1}", "T34")  # the next card, no other
+    state.apply(f"hare {card}@{at}")
+    assert state.next_stock == at + 1 and state.hare_drawn == [at]
+    assert state.mods == [state.known[at].value]  # T28: a modifier of the Hare as a whole
+    state.apply("play Ah")  # Hare 1 + drawn value against the Ace's 6
+    assert at not in state.holdings[0] + state.holdings[1]
+
+
+# ----------------------------------------------------------------------------- T44
+
+
+def test_T44_michao_is_a_window_from_the_completing_player_clockwise():
+    state = prepared(
+        4,
+        keep={0: "B", 1: "A", 2: "H", 3: "C"},
+        hands={0: "B 9c 9d", 1: "Jh 10c 10d", 2: "H 8c 8d", 3: "Kc 7c 7d"},
+        dealer=3,
+    )
+    state.apply("play Kc")  # the Donneur (seat 3) leads
+    state.apply("play B")
+    state.apply("play Jh")
+    assert state.phase == "play"  # Wolf and Fox: no trio yet
+    state.apply("play H")  # the Weasel completes it: seat 2 first, then 3, 0, 1
+    assert state.phase == "michao" and state.current_seat() == 2
+    refused(state, "steal", "T44")
+    state.apply("pass")
+    assert state.current_seat() == 3
+    state.apply("michao")
+    assert state.longs == [0, 1] and state.michao_sung  # 1 Long to seat 3's team
+    assert state.phase != "michao"
+
+
+def test_T44_the_hare_counts_only_with_the_option():
+    plain = prepared(2, keep={0: "B", 1: "F"}, hands={0: "B 9c 9d", 1: "F 10c 10d"})
+    hare = prepared(
+        2, keep={0: "B", 1: "F"}, hands={0: "B 9c 9d", 1: "F 10c 10d"}, michao_hare=True
+    )
+    for state in (plain, hare):
+        state.area = [(0, 40, parse_card("Jc"))]  # a Fox of an earlier patté trick
+        state.trick = [(0, 0, special("B")), (1, 1, special("F"))]
+    assert not plain._completes_trio(1) and hare._completes_trio(1)
+
+
+# ----------------------------------------------------------------------------- T35
+
+
+def test_T35_nutria_even_the_next_stock_card_replaces_it():
+    state = prepared(2, keep={0: "L", 1: "A"}, hands={0: "L 9c 9d", 1: "Ah 10c 10d"})
+    state.apply("play L")
+    state.apply("die 4")
+    at = state.next_stock
+    assert state.phase == "nutria" and state.next_step().positions == (Pos("french32", at),)
+    card = state.known[at]
+    state.apply(f"nutria {card}@{at}")
+    assert [c for _, _, c in state.trick] == [card]  # the Nutria left the trick
+    assert state.nutria_gone == [1] and state.next_stock == at + 1  # seat 0's first card
+
+
+def test_T35_nutria_odd_two_cards_to_its_player_who_picks_one():
+    state = prepared(2, keep={0: "L", 1: "A"}, hands={0: "L 9c 9d", 1: "Ah 10c 10d"})
+    state.apply("play L")
+    state.apply("die 3")
+    a, b = state.nutria_offer
+    assert state.phase == "power" and state.current_seat() == 0
+    offered = {Pos("french32", a), Pos("french32", b)}
+    assert offered <= state.sight()[0] and not offered & state.sight()[1]  # privately
+    refused(state, f"pick {state.known[2]}@2", "T35")  # not offered
+    state.apply(f"pick {state.known[b]}@{b}")
+    assert state.trick[0][1] == b and state.discarded == [a]  # the other, unrevealed
+
+
+def test_T35_the_replacing_card_lands_with_its_own_effect():
+    state = prepared(2, keep={0: "L", 1: "C"}, hands={0: "L 9c 9d", 1: "7h 10c 10d"})
+    state.apply("play L")
+    state.apply("die 2")
+    at = state.next_stock
+    state.known[at] = special("C")  # as if the Boar lay there
+    state.apply(f"nutria C@{at}")
+    state.apply("play 7h")
+    assert state.results == [None]  # the Boar's patté (T31), though 7 > Boar's 5

@@ -1,0 +1,86 @@
+"""Trut Deluxe on the terminal client's screen, read as text [T23, T25, T36-T40]:
+special cards by letter and name, the choices of the preparation and of the powers
+on number keys (shown only when they do something), and the Deluxe help page."""
+
+from __future__ import annotations
+
+import random
+
+from trutnet.client.frontend import frontend_for
+from trutnet.client.view import TableInfo, key_bar, plain, table_lines
+from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame
+from trutnet.games.trut import screen
+
+from .test_rulings_trut_deluxe import prepared
+
+
+def _info(seat: int) -> TableInfo:
+    return TableInfo(names=["Ann", "Bob"], fingerprints=["A", "B"], me=seat)
+
+
+def test_choosing_a_special_card_with_the_number_keys():
+    state = TrutGame(
+        TrutConfig(2, deluxe=True, start=StartPosition((0, 0), (0, 0), 0))
+    ).new_initial_state()
+    state.apply("prepare A B C D E F G H I J K L M")
+    obs = state.observation(1)  # seat 1 (the Donneur's left) chooses first [T25]
+    trut = frontend_for("trut")
+    text = plain(table_lines(trut, obs, _info(1)))
+    assert "Keep one special card: 1 keep A@0 Owl  2 keep C@2 Boar" in trut.prompt(obs, _info(1))
+    assert "1-2 choose" in key_bar(trut, obs, _info(1))
+    assert trut.press("2", obs, _info(1)).action == "keep C@2"
+    other = state.observation(0)
+    assert "choose" not in key_bar(trut, other, _info(0))  # not its turn
+    assert trut.press("1", other, _info(0)).action is None
+    assert "Ann" in text or "Bob" in text
+
+
+def test_special_cards_show_by_letter_and_name_and_the_help_lists_them():
+    state = TrutGame(TrutConfig(2, deluxe=True)).new_initial_state()
+    rng = random.Random(3)
+    trut = frontend_for("trut")
+    seen = False
+    while not state.is_terminal() and not seen:
+        legal = None if state.current_seat() == -1 else state.legal_actions()
+        state.apply(state.sample_chance(rng) if legal is None else rng.choice(legal))
+        for seat in (0, 1):
+            obs = state.observation(seat)
+            if any(not hasattr(c, "suit") for _, c in obs.hand if c is not None):
+                text = plain(table_lines(trut, obs, _info(seat)))
+                assert any(
+                    f"{c.letter}:{c.name}" in text for _, c in obs.hand if hasattr(c, "letter")
+                )
+                seen = True
+    assert seen
+    assert trut.help(False) == screen.DELUXE_HELP  # the table has the deluxe option
+    lines = screen.DELUXE_HELP.splitlines()
+    assert len(lines) <= 23 and all(len(line) <= 80 for line in lines)
+    for name in ("Owl", "Wolf", "Falcon", "Trhulhu", "[T41]"):
+        assert name in screen.DELUXE_HELP
+    classic = frontend_for("trut")
+    assert classic.help(False) == screen.HELP
+
+
+def test_the_heuristic_bot_keeps_the_best_special_and_uses_the_powers():
+    from trutnet.bots import make_bot
+
+    bot = make_bot("trut", "heuristic", random.Random(1))
+    state = TrutGame(
+        TrutConfig(4, deluxe=True, start=StartPosition((0, 0), (0, 0), 3))
+    ).new_initial_state()
+    state.apply("prepare A E C D B F G H I J K L M")  # seat 0 is dealt A@0 and B@4
+    assert str(bot.choose(state.observation(0))) == "keep B@4"  # the Wolf over the Owl
+    # The Badger's die, two opposing Kings and a partner's Queen: it hits a King
+    state = prepared(
+        4,
+        keep={0: "J", 1: "A", 2: "B", 3: "C"},
+        hands={0: "J 9c 9d", 1: "Kh 10c 10d", 2: "Qs 8c 8d", 3: "Kc 7c 7d"},
+        dealer=1,
+    )
+    for action in ("play Kh", "play Qs", "play Kc", "play J", "die 3"):
+        state.apply(action)
+    assert str(bot.choose(state.observation(0))) in ("hit Kh", "hit Kc")
+    # The Magpie steals
+    state = prepared(2, keep={0: "G", 1: "A"}, hands={0: "G 7c 9d", 1: "Ah 8c 10d"}, petits=(0, 1))
+    state.apply("play G")
+    assert str(bot.choose(state.observation(0))) == "steal"
