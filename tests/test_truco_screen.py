@@ -63,6 +63,7 @@ def test_a_whole_match_played_by_keys():
     rng = random.Random(3)
     seen: dict[str, list[str]] = {}
     keys_used: set[str] = set()
+    tricks: list[str] = []
     while True:
         rows = rows_of(player)
         watched = "\n".join(rows_of(watching))
@@ -87,6 +88,11 @@ def test_a_whole_match_played_by_keys():
                 action = screen.legal_for_key(key, obs)
                 assert action is not None and action in obs.legal, (hint, obs.legal)
             seen.setdefault(obs.phase, rows)
+            tricks += [r for r in rows if r.startswith(" Trick ") and "→" in r]
+            for row in rows:  # the prompt counts the cards in hand
+                if row.startswith(" ▶ Your turn: play a card ("):
+                    cards_said = row.split("(", 1)[1].split(")", 1)[0]
+                    assert cards_said == ("1" if len(obs.hand) == 1 else f"1-{len(obs.hand)}")
             if obs.hand and obs.phase == "play" and not obs.truco_call and not obs.envido_waiting:
                 seen.setdefault("cards", rows)
             calm = [k for k in hinted if k not in ("f", "m", "x", "z")] or hinted
@@ -105,6 +111,7 @@ def test_a_whole_match_played_by_keys():
     assert any(s in cards for s in ("esp", "bas", "oro", "cop"))
     assert " Score: you: " in cards and "malas" in cards
     assert len(keys_used) >= 3
+    assert tricks and all(r.endswith(("→ you", "→ Bob", "→ parda")) for r in tricks), tricks
     end = rows_of(player)
     assert end[0].startswith(" Game over — ") and " Final score:" in end
     assert rows_of(watching)[0].startswith(" Game over — ")

@@ -87,6 +87,12 @@ def unit_name(obs: TrucoObservation, info: TableInfo, unit: int) -> str:
     return "+".join(seat_name(info, s, "you") for s in seats)
 
 
+def side_name(obs: TrucoObservation, info: TableInfo, side: int) -> str:
+    """The seats of one side of this hand (K6, K9), by name: who won a trick."""
+    seats = [s for s in range(obs.players) if obs.sides[s] == side]
+    return "+".join(seat_name(info, s, "you") for s in seats) or f"side {side}"
+
+
 def _unit_of(obs: TrucoObservation, seat: int) -> int:
     if obs.players == 3:
         return 0 if seat == 0 else 1
@@ -124,7 +130,7 @@ def table_area(obs: TrucoObservation, info: TableInfo) -> list[Line]:
             line += [("", f"{seat_name(info, seat, 'you')} "), card_part(card), ("", "  ")]
         if i < len(obs.results):
             r = obs.results[i]
-            line.append(("class:bold", "→ parda" if r < 0 else f"→ side {r}"))
+            line.append(("class:bold", "→ parda" if r < 0 else f"→ {side_name(obs, info, r)}"))
         lines.append(line)
     if obs.calls:
         said = " · ".join(f"{seat_name(info, s, 'you')}: {w}" for s, w in obs.calls[-4:])
@@ -194,4 +200,5 @@ def prompt(obs: TrucoObservation) -> str:
         return "Show the cards that prove your number (w, or 1-3 to choose)"
     if obs.envido_waiting or obs.truco_call is not None:
         return "Answer the bet: a quiero, x no quiero, or raise"
-    return "Your turn: play a card (1-3), or call"
+    cards = len(obs.hand)
+    return f"Your turn: play a card ({'1' if cards == 1 else f'1-{cards}'}), or call"
