@@ -48,7 +48,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from trutnet.engine.api import CHANCE, Action, Game, GameState
+from trutnet.engine.api import CHANCE, Action, Game, GameState, copy_fields
 from trutnet.engine.errors import ConfigError, HiddenCard, IllegalAction, NotationError
 from trutnet.engine.hidden import (
     Deck,
@@ -277,14 +277,7 @@ class TokensState(GameState):
         return self.round  # a table checkpoints after the bets and after each round
 
     def clone(self) -> TokensState:
-        other = object.__new__(TokensState)
-        for name, item in self.__dict__.items():
-            if isinstance(item, list):
-                item = [list(v) if isinstance(v, list) else v for v in item]
-            elif isinstance(item, dict):
-                item = dict(item)
-            other.__dict__[name] = item
-        return other
+        return copy_fields(self)
 
     def _label(self) -> str:
         return "bet" if self.phase in ("bet", "open_bet") else "card"

@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from trutnet.engine.canonical import state_digest
 from trutnet.engine.errors import IllegalAction
@@ -55,6 +55,23 @@ class Action(ABC):
     @abstractmethod
     def public(self) -> Action:
         """This action as every seat may see it (hidden card identities removed)."""
+
+
+StateT = TypeVar("StateT", bound="GameState")
+
+
+def copy_fields(state: StateT, also: tuple[type, ...] = ()) -> StateT:
+    """An independent copy of ``state`` made field by field, for ``clone``: lists (and
+    the lists they hold), sets, dicts and values of the types ``also`` (which have a
+    ``copy()``) are copied; every other field is an immutable value, shared."""
+    other = object.__new__(type(state))
+    for name, value in state.__dict__.items():
+        if isinstance(value, list):
+            value = [list(v) if isinstance(v, list) else v for v in value]
+        elif isinstance(value, (set, dict, *also)):
+            value = value.copy()
+        other.__dict__[name] = value
+    return other
 
 
 class GameState(ABC):

@@ -22,7 +22,7 @@ import random
 from itertools import combinations
 from typing import Any
 
-from trutnet.engine.api import CHANCE, Action
+from trutnet.engine.api import CHANCE, Action, copy_fields
 from trutnet.engine.errors import HiddenCard, IllegalAction
 from trutnet.engine.games.truco.actions import (
     ENVIDO_BETS,
@@ -211,14 +211,7 @@ class TrucoState(TrucoBets, TrucoDescription):
         return [1.0 if s in seats else 0.0 for s in range(self.n)]
 
     def clone(self) -> TrucoState:
-        other = object.__new__(TrucoState)
-        for name, item in self.__dict__.items():
-            if isinstance(item, list):
-                item = [list(v) if isinstance(v, list) else v for v in item]
-            elif isinstance(item, dict):
-                item = dict(item)
-            other.__dict__[name] = item
-        return other
+        return copy_fields(self)
 
     def sample_chance(self, rng: random.Random) -> Action:
         if self.phase == "draw":

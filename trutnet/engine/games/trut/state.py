@@ -26,7 +26,7 @@ import itertools
 import random
 from typing import TYPE_CHECKING, Any
 
-from trutnet.engine.api import CHANCE, Action, GameState
+from trutnet.engine.api import CHANCE, Action, GameState, copy_fields
 from trutnet.engine.cards import FULL_DECK, Card
 from trutnet.engine.errors import HiddenCard, IllegalAction
 from trutnet.engine.games.trut.actions import (
@@ -170,14 +170,7 @@ class TrutState(
         return None if self.phase in ("draw", "deal", "over") else Void()
 
     def clone(self) -> TrutState:
-        other = object.__new__(TrutState)
-        for name, value in self.__dict__.items():
-            if isinstance(value, list):
-                value = [list(v) if isinstance(v, list) else v for v in value]
-            elif isinstance(value, set | dict | TrutCall):
-                value = value.copy()
-            other.__dict__[name] = value
-        return other
+        return copy_fields(self, also=(TrutCall,))
 
     # ------------------------------------------------------------- legal actions
 
