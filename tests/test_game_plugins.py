@@ -307,3 +307,41 @@ def test_a_seat_shows_no_screen_for_a_table_of_another_game(tokens):
     player.game_key("1")
     assert player.info.message == "this table plays tokens, not trut"
     assert rows_of(watching)[0].startswith(" Tokens — round ")
+    assert player.refused is not None and player.quit_requested  # the seat leaves
+    assert (player.refused.game, player.refused.asked) == ("tokens", "trut")
+    assert watching.refused is None
+
+
+def test_a_seat_at_a_table_of_another_game_stops_with_one_line(tokens):
+    """The screen of a person who asked for Trut, running, finds that the table plays
+    Tokens: ``play_with_ui`` stops the seat and raises ``WrongGame`` (``trutnet join``
+    prints it in one line), instead of keeping a seat that can never act."""
+    import asyncio
+
+    from prompt_toolkit.input import create_pipe_input
+
+    from trutnet.client.app import TableApp, play_with_ui
+    from trutnet.net.memory import new_memory_table
+    from trutnet.runtime.seat_process import WrongGame
+
+    table = new_memory_table(TokensGame(1), "other-game", ["random", "random"])
+    stopped = []
+
+    async def main() -> None:
+        with create_pipe_input() as keys:
+            player = TableApp("memory", 0, input=keys, output=DummyOutput(), game="trut")
+
+            async def start(hooks):  # the seat process: sits, then waits for ever
+                player.seat = SimpleNamespace(
+                    peer=table.peers[0], identity=None, store=None, pending=None
+                )
+                try:
+                    await asyncio.Event().wait()
+                finally:
+                    stopped.append(True)
+
+            await asyncio.wait_for(play_with_ui(start, player), 10)
+
+    with pytest.raises(WrongGame, match="plays tokens, not trut"):
+        asyncio.run(main())
+    assert stopped == [True]  # the seat process was stopped, not left running

@@ -49,7 +49,7 @@ from trutnet.client.view import (
 )
 from trutnet.crypto.identity import fingerprint
 from trutnet.net.tasks import stop_tasks
-from trutnet.runtime.seat_process import Hooks, SeatResult
+from trutnet.runtime.seat_process import Hooks, SeatResult, WrongGame
 from trutnet.runtime.table_runtime import LocalSeat, TableRuntime
 
 STYLE = Style.from_dict(
@@ -115,6 +115,7 @@ class TableApp:
         self._summary_until = 0.0
         self.finished = asyncio.Event()
         self.quit_requested = False
+        self.refused: WrongGame | None = None  # the table plays another game: leave it
         control = FormattedTextControl(self._fragments, focusable=True, show_cursor=False)
         self.app: Application[None] = Application(
             layout=Layout(HSplit([Window(control, wrap_lines=False)])),
@@ -161,6 +162,11 @@ class TableApp:
         if self.game is not None and state.game.name != self.game:
             self.frontend = None
             self.info.message = f"this table plays {state.game.name}, not {self.game}"
+            if self.refused is None:  # the seat leaves rather than stall the table
+                peer = self.seat.peer
+                table_id = peer.replica.table_id if peer is not None else b""
+                self.refused = WrongGame(table_id, state.game.name, self.game)
+                self._exit_soon()
         elif self.frontend is None or self.frontend.game != state.game.name:
             try:
                 self.frontend = frontend_for(state.game.name)
@@ -437,6 +443,13 @@ class TableApp:
         if self.app.is_running:
             self.app.exit()
 
+    def _exit_soon(self) -> None:
+        """Leave after the current redraw (this may be called while drawing)."""
+        self.quit_requested = True
+        self.finished.set()
+        if self.app.is_running:
+            asyncio.get_running_loop().call_soon(self._exit)
+
 
 class WatchApp(TableApp):
     """The screen of a spectator: the public view, no keys for actions; q or Ctrl-C
@@ -546,7 +559,11 @@ async def play_with_ui(
     ui: TableApp,
     transcript: Path | None = None,
 ) -> SeatResult | None:
-    """Run a seat process (``host`` or ``join``) with the screen; None if the person quit."""
+    """Run a seat process (``host`` or ``join``) with the screen; None if the person quit.
+
+    Raises :class:`WrongGame` when the table turns out to play another game than the
+    one the person asked for (a host that announced one game and opened another): the
+    seat stops at once rather than leave the table waiting for keys it cannot take."""
     commands: asyncio.Queue[Any] = asyncio.Queue()
     ui.lobby_commands = commands
 
@@ -568,8 +585,10 @@ async def play_with_ui(
         if ui.runtime is not None:  # quit on the end screen: stop helping the others
             ui.runtime.stop_lingering()
         return await game
-    if game not in done:  # the person quit during the game
+    if game not in done:  # the person quit during the game, or the table is another's
         await stop_tasks(game)
+        if ui.refused is not None:
+            raise ui.refused
         print(ui.left_message(), file=sys.stderr)
         return None
     result = game.result()
