@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from trutnet.cli.arguments import bounded, whole
 from trutnet.cli.games import (
     DEFAULT_GAME,
     ChoiceError,
@@ -34,34 +35,11 @@ from trutnet.plugins import load_plugins
 MAX_GAMES = 1_000_000
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 1 <= value <= MAX_GAMES:
-        raise argparse.ArgumentTypeError(f"must be 1..{MAX_GAMES}, not {value}")
-    return value
-
-
-def _delay(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of milliseconds: {text!r}") from None
-    if not 0 <= value <= 1000:
-        raise argparse.ArgumentTypeError(f"must be 0..1000 ms, not {text}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError("must be 0..2^64-1")
-    return value
+_positive = whole(1, MAX_GAMES)
+_delay = bounded(
+    float, "a number of milliseconds", lambda ms: 0 <= ms <= 1000, "must be 0..1000 ms, not {text}"
+)
+_seed = whole(0, 2**64 - 1, "must be 0..2^64-1")
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from trutnet.bots import default_bot
+from trutnet.cli.arguments import bounded, whole
 from trutnet.cli.games import (
     DEFAULT_GAME,
     ChoiceError,
@@ -852,15 +853,12 @@ def _list_tables(args: argparse.Namespace) -> int:
             return 0
 
 
-def _seconds(text: str) -> float:
-    """A duration from the command line: a finite number of seconds, above zero."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 < value < 10**7:  # also refuses nan and inf
-        raise argparse.ArgumentTypeError(f"must be above 0 and finite, not {text}")
-    return value
+_seconds = bounded(
+    float,  # a duration: a finite number of seconds above zero (refuses nan and inf)
+    "a number of seconds",
+    lambda seconds: 0 < seconds < 10**7,
+    "must be above 0 and finite, not {text}",
+)
 
 
 def table_id_arg(text: str) -> str:
@@ -904,26 +902,12 @@ def table_name_arg(text: str) -> str:
     return text
 
 
-def count_arg(text: str) -> int:
-    """A count of seats: a whole number from 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 0 <= value <= 5:
-        raise argparse.ArgumentTypeError(f"must be 0..5, not {value}")
-    return value
+count_arg = whole(0, 5)  # a count of seats
 
 
-def port_arg(text: str) -> int:
-    """A TCP port, 0..65535 (0: any free port)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 0..65535, not {value}")
-    return value
+port_arg = bounded(  # a TCP port (0: any free port)
+    int, "a port number", lambda port: 0 <= port <= 65535, "a port is 0..65535, not {value}"
+)
 
 
 def ipv4_arg(text: str) -> str:
@@ -1044,15 +1028,7 @@ def deluxe_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _players(text: str) -> int:
-    """A number of seats, 1..16 (a game says which it allows)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
-    if not 1 <= value <= 16:
-        raise argparse.ArgumentTypeError(f"invalid choice: {value} (a table has 1..16 seats)")
-    return value
+_players = whole(1, 16, "invalid choice: {value} (a table has 1..16 seats)")  # a game says which
 
 
 def _table_options(p: argparse.ArgumentParser, players: int, name: str) -> None:

@@ -1,0 +1,50 @@
+"""The command line's number options: each refuses a non-number and an out-of-range
+number in one line of its own, and takes the bounds themselves."""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+import pytest
+
+from trutnet import cli
+from trutnet.cli import table_commands
+from trutnet.cli.arguments import bounded, whole
+
+CASES = [
+    # parser, good texts (and values), a text that is no number, (out of range, message)
+    (cli._positive, {"1": 1, "1000000": 1_000_000}, "x", ("0", "must be 1..1000000, not 0")),
+    (cli._seed, {"0": 0, str(2**64 - 1): 2**64 - 1}, "7.5", ("-1", "must be 0..2^64-1")),
+    (cli._delay, {"0": 0.0, "1000": 1000.0}, "fast", ("1000.5", "must be 0..1000 ms, not 1000.5")),
+    (table_commands.count_arg, {"0": 0, "5": 5}, "", ("6", "must be 0..5, not 6")),
+    (table_commands.port_arg, {"0": 0, "65535": 65535}, "http",
+     ("65536", "a port is 0..65535, not 65536")),
+    (table_commands._players, {"1": 1, "16": 16}, "four",
+     ("17", "invalid choice: 17 (a table has 1..16 seats)")),
+    (table_commands._seconds, {"0.5": 0.5, "9999999": 9_999_999.0}, "5s",
+     ("nan", "must be above 0 and finite, not nan")),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("parse, good, word, bad", CASES)
+def test_a_number_option_takes_its_range_and_refuses_the_rest(parse, good, word, bad):
+    for text, value in good.items():
+        assert parse(text) == value
+    with pytest.raises(argparse.ArgumentTypeError, match=r"^not a .*: "):
+        parse(word)
+    text, message = bad
+    with pytest.raises(argparse.ArgumentTypeError) as refused:
+        parse(text)
+    assert str(refused.value) == message
+
+
+def test_bounded_names_the_value_and_the_text():
+    parse = bounded(float, "a ratio", lambda r: 0 <= r <= 1, "{value} from {text!r} is not 0..1")
+    assert parse("0.25") == 0.25
+    with pytest.raises(argparse.ArgumentTypeError, match=r"^2\.0 from '2' is not 0\.\.1$"):
+        parse("2")
+    with pytest.raises(argparse.ArgumentTypeError, match=r"^not a ratio: 'inf%'$"):
+        parse("inf%")
+    assert math.isnan(bounded(float, "x", lambda v: True, "")("nan"))
+    assert whole(3, 4)("3") == 3

@@ -1,0 +1,47 @@
+"""Numbers from the command line: one parser-maker for every bounded number option.
+
+Each option's type is made by :func:`bounded`: the text is converted (``int`` or
+``float``), a text that is no number gets ``not <what>: 'text'``, and a number out of
+range gets the option's own one-line refusal. argparse prints either and exits with
+status 2, so a typo never reaches the code behind the option.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import TypeVar
+
+N = TypeVar("N", int, float)
+
+
+def bounded(
+    convert: Callable[[str], N],
+    what: str,
+    accept: Callable[[N], bool],
+    refusal: str,
+) -> Callable[[str], N]:
+    """An argparse ``type``: ``convert(text)`` if ``accept`` takes it, else an error.
+
+    ``refusal`` may name ``{value}`` (the number read) and ``{text}`` (as typed)."""
+
+    def parse(text: str) -> N:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+        if not accept(value):
+            raise argparse.ArgumentTypeError(refusal.format(value=value, text=text))
+        return value
+
+    return parse
+
+
+def whole(low: int, high: int, refusal: str = "") -> Callable[[str], int]:
+    """A whole number in ``low..high`` (by default refused as ``must be low..high``)."""
+    return bounded(
+        int,
+        "a whole number",
+        lambda value: low <= value <= high,
+        refusal or f"must be {low}..{high}, not {{value}}",
+    )
