@@ -33,6 +33,9 @@ def test_choosing_a_special_card_with_the_number_keys():
     assert "choose" not in key_bar(trut, other, _info(0))  # not its turn
     assert trut.press("1", other, _info(0)).action is None
     assert "Ann" in text or "Bob" in text
+    assert text.splitlines()[0].startswith(" Trut Deluxe — classic, 2 players, first to 7 Longs")
+    classic = TrutGame(TrutConfig(2)).new_initial_state()
+    assert screen.title(classic.observation(0)).startswith("Trut — classic, 2 players")
 
 
 def test_special_cards_show_by_letter_and_name_and_the_help_lists_them():

@@ -118,7 +118,8 @@ def _wins(obs: TrutObservation, info: TableInfo, team: int) -> str:
 
 def title(obs: TrutObservation) -> str:
     variant = "Gâtinaise" if obs.variant == "gatinaise" else "classic"
-    return f"Trut — {variant}, {obs.players} players, first to {obs.target} Longs"
+    name = "Trut Deluxe" if obs.deluxe else "Trut"  # T23
+    return f"{name} — {variant}, {obs.players} players, first to {obs.target} Longs"
 
 
 def tokens(obs: TrutObservation, info: TableInfo) -> list[Line]:
