@@ -87,3 +87,52 @@ def test_the_heuristic_bot_keeps_the_best_special_and_uses_the_powers():
     state = prepared(2, keep={0: "G", 1: "A"}, hands={0: "G 7c 9d", 1: "Ah 8c 10d"}, petits=(0, 1))
     state.apply("play G")
     assert str(bot.choose(state.observation(0))) == "steal"
+
+
+def test_a_whole_deluxe_game_on_the_screen_of_each_seat():
+    """Whole Deluxe games with the bonus cards, full crypto in memory, each seat's
+    screen read after every entry [T23, T28]: a trick holding a special card goes into
+    the hand's summary by letter and name (it once stopped the screen, the summary
+    reading cards as the 32 classic ones), and every screen fits 80x24."""
+    from prompt_toolkit.output import DummyOutput
+
+    from trutnet.bots import make_bot
+    from trutnet.client.app import TableApp
+    from trutnet.net.memory import MemoryTable, make_table, step, table_nonce
+
+    from .test_client import screen_rows
+
+    players = 4
+    _, identities, peers = make_table(players, "deluxe-screens")
+    table = MemoryTable(peers, identities=identities)
+    table.bots = [make_bot("trut", "heuristic", random.Random(s)) for s in range(players)]
+    start = StartPosition((5, 5), (0, 0), 0)  # two Longs from the end: a few hands
+    config = TrutConfig(players, deluxe=True, bonus_cards=True, start=start)
+    table.broadcast(
+        peers[0].open_table(
+            TrutGame(config),
+            [i.public for i in identities],
+            ["Ann", "Bob", "Cid", "Dee"],
+            nonce=table_nonce("deluxe-screens"),
+        )
+    )
+    uis = [TableApp("memory", players, output=DummyOutput(), game="trut") for _ in peers]
+    for ui, peer in zip(uis, peers, strict=True):
+        ui.seat.peer = peer
+    specials_in_summaries = 0
+    titles = set()
+    while step(table):
+        for ui in uis:
+            rows = screen_rows(ui)
+            titles.add(rows[0].split(",")[0])
+            if ui.info.paused:
+                tricks = ui.frontend.last_hand.tricks
+                specials_in_summaries += sum(
+                    hasattr(card, "letter") for cards, _ in tricks for _, card in cards
+                )
+                assert any(r.startswith(" Hand ") and "is over" in r for r in rows)
+                ui.dismiss()
+    assert peers[0].replica.state.is_terminal()
+    assert specials_in_summaries > 0  # the summaries did hold special cards
+    assert " Trut Deluxe — classic" in titles and " Trut — classic" not in titles
+    assert all(screen_rows(ui)[0].startswith(" Game over — ") for ui in uis)

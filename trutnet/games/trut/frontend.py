@@ -16,8 +16,7 @@ from typing import Any
 
 from trutnet.client.frontend import Cue, Frontend, Press
 from trutnet.client.view import Line, TableInfo, plural
-from trutnet.engine.cards import parse_card
-from trutnet.engine.games.trut.actions import Deal, SingCount
+from trutnet.engine.games.trut.actions import Deal, SingCount, parse_any_card
 from trutnet.engine.games.trut.observation import TrutObservation
 from trutnet.engine.games.trut.state import TrutState
 from trutnet.games.trut import screen
@@ -197,7 +196,7 @@ class TrutFrontend(Frontend):
                 taker = self._team(state.teams[event["team"]], info) + " (on the sum)"
             else:
                 taker = "you" if event["winner"] == info.me else info.names[event["winner"]]
-            cards = [(seat, parse_card(card)) for seat, card in event["cards"]]
+            cards = [(seat, parse_any_card(card)) for seat, card in event["cards"]]  # T23
             self._tricks.append((cards, taker))
         elif kind == "hand_end":
             before = self._score or ([0] * len(state.teams), [0] * len(state.teams))
