@@ -191,3 +191,15 @@ def test_bench_protocol_json_has_the_figures():
     assert figures["hands"] >= 1 and figures["players"] == 4
     for key in ("hand_ms_median", "bytes_per_hand", "game_s"):
         assert figures[key] > 0
+
+
+def test_the_winner_is_named_by_seats_and_by_names():
+    from trutnet.selfplay import side_name, who_won
+
+    teams = [[0, 2], [1, 3]]
+    assert side_name(teams, 1) == "team 1+3" and who_won(teams, 1) == "team 1+3 wins"
+    names = ["Ann", "Bob", "Cid", "Dee"]
+    assert who_won(teams, 1, names) == "Bob & Dee (team 1+3) win"
+    assert who_won([[0], [1]], 0, names[:2]) == "Ann (seat 0) wins"
+    assert who_won(teams, None, names) == "nobody wins"
+    assert who_won(teams, 0, names[:2]) == "team 0+2 wins"  # names missing: seats only

@@ -65,15 +65,25 @@ def play_game(
     )
 
 
-def side_name(teams: list[list[int]] | None, team: int | None) -> str:
+def side_name(teams: list[list[int]] | None, team: int | None, names: Sequence[str] = ()) -> str:
     """Who won, as every command says it: "team 0+2", or "seat 1" when a side is one
-    seat (2, 3 players)."""
+    seat (2, 3 players); with the seats' ``names``, "Ann & Cid (team 0+2)"."""
     if team is None:
         return "nobody"
     if teams is None or not 0 <= team < len(teams):
         return f"team {team}"
     seats = teams[team]
-    return f"seat {seats[0]}" if len(seats) == 1 else "team " + "+".join(map(str, seats))
+    side = f"seat {seats[0]}" if len(seats) == 1 else "team " + "+".join(map(str, seats))
+    if len(names) > max(seats):
+        return f"{' & '.join(names[s] for s in seats)} ({side})"
+    return side
+
+
+def who_won(teams: list[list[int]] | None, team: int | None, names: Sequence[str] = ()) -> str:
+    """``side_name`` with its verb: "Ann & Cid (team 0+2) win", "seat 1 wins"."""
+    seats = teams[team] if teams is not None and team is not None and 0 <= team < len(teams) else []
+    plural = len(seats) > 1 and len(names) > max(seats)  # "Ann & Cid win"; "team 0+2 wins"
+    return f"{side_name(teams, team, names)} {'win' if plural else 'wins'}"
 
 
 def summarise(game: Game, seed: int, results: Sequence[GameResult]) -> dict[str, Any]:

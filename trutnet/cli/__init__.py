@@ -216,7 +216,7 @@ def _verify(args: argparse.Namespace) -> int:
     from trutnet.client.frontend import NoFrontend, frontend_for
     from trutnet.crypto.identity import fingerprint
     from trutnet.protocol.audit import audit
-    from trutnet.selfplay import side_name
+    from trutnet.selfplay import who_won
     from trutnet.store import StoreError, load_transcript
 
     try:
@@ -264,7 +264,8 @@ def _verify(args: argparse.Namespace) -> int:
     teams = [list(t) for t in state.game.teams()]
     score = frontend.score(state) if frontend is not None else ""
     score = f", {score}" if score else ""
-    print(f"OK: the transcript is valid; {side_name(teams, state.winning_team())} wins{score}")
+    winner = who_won(teams, state.winning_team(), report.replica.names)
+    print(f"OK: the transcript is valid; {winner}{score}")
     print("compare the table id and the key fingerprints with the other players")
     return 0
 

@@ -67,7 +67,7 @@ from trutnet.runtime.seat_process import (
     resume,
 )
 from trutnet.runtime.table_runtime import Options
-from trutnet.selfplay import side_name
+from trutnet.selfplay import side_name, who_won
 from trutnet.store import StoreError, private_dir
 
 
@@ -444,8 +444,8 @@ def _watch_with_ui(
         )
     )
     if result is not None:
-        winner = side_name(result.teams, result.winner)
-        print(f"game over: {winner} wins; transcript: {transcript}")
+        winner = who_won(result.teams, result.winner, ui.info.names)
+        print(f"game over: {winner}; transcript: {transcript}")
     return 0
 
 
@@ -710,8 +710,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         if created and not (store / "seat-0" / "log.bin").exists():
             shutil.rmtree(store, ignore_errors=True)
     if result is not None:
-        winner = side_name(result.teams, result.winner)
-        print(f"game over: {winner} wins; transcript: {transcript}")
+        winner = who_won(result.teams, result.winner, ui.info.names)
+        print(f"game over: {winner}; transcript: {transcript}")
     return 0
 
 
@@ -771,8 +771,8 @@ def _join_with_ui(
         )
     )
     if result is not None:
-        winner = side_name(result.teams, result.winner)
-        print(f"game over: {winner} wins; transcript: {transcript}")
+        winner = who_won(result.teams, result.winner, ui.info.names)
+        print(f"game over: {winner}; transcript: {transcript}")
     return 0
 
 
@@ -800,8 +800,8 @@ def _resume_with_ui(
         )
     )
     if result is not None:
-        winner = side_name(result.teams, result.winner)
-        print(f"game over: {winner} wins; transcript: {transcript}")
+        winner = who_won(result.teams, result.winner, ui.info.names)
+        print(f"game over: {winner}; transcript: {transcript}")
     return 0
 
 
