@@ -345,3 +345,32 @@ def test_a_seat_at_a_table_of_another_game_stops_with_one_line(tokens):
     with pytest.raises(WrongGame, match="plays tokens, not trut"):
         asyncio.run(main())
     assert stopped == [True]  # the seat process was stopped, not left running
+
+
+def test_a_front_end_that_fails_is_shown_in_one_line_and_the_seat_goes_on(tokens):
+    """A bug in a game's front-end (drawing, or a key) does not stop the client, which
+    would take the person's seat away from the table: the screen says it in one red
+    line, q still quits, and the traceback is kept (once) for when the screen is gone."""
+    from trutnet.client.app import TableApp
+    from trutnet.client.view import plain
+    from trutnet.net.memory import new_memory_table
+
+    table = new_memory_table(TokensGame(1), "broken-screen", ["random", "random"])
+    player = TableApp("memory", 0, output=DummyOutput(), game="tokens")
+    player.seat = SimpleNamespace(peer=table.peers[0], identity=None, store=None, pending=None)
+    assert "Tokens" in player.screen_text()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    player.frontend.table_area = broken
+    player.frontend.press = broken
+    for _ in range(2):
+        text = plain([[f] for f in player._fragments() if f[1] != "\n"])
+        assert "The tokens screen failed: RuntimeError: boom" in text and "q quit" in text
+    assert len(player.screen_errors) == 1 and "RuntimeError: boom" in player.screen_errors[0]
+    assert "Traceback" in player.screen_errors[0]
+    player.info.confirm_quit = True
+    assert "Quit the game? y/n" in "".join(t for _, t, *_ in player._fragments())
+    player._game_key_handler("1")(None)
+    assert player.info.message == "that key failed: RuntimeError: boom"

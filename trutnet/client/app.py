@@ -24,6 +24,7 @@ import asyncio
 import shlex
 import sys
 import time
+import traceback
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -116,6 +117,7 @@ class TableApp:
         self.finished = asyncio.Event()
         self.quit_requested = False
         self.refused: WrongGame | None = None  # the table plays another game: leave it
+        self.screen_errors: list[str] = []  # tracebacks of a front-end that failed
         control = FormattedTextControl(self._fragments, focusable=True, show_cursor=False)
         self.app: Application[None] = Application(
             layout=Layout(HSplit([Window(control, wrap_lines=False)])),
@@ -258,11 +260,32 @@ class TableApp:
         return plain(self.lines())
 
     def _fragments(self) -> StyleAndTextTuples:
+        try:
+            lines = self.lines()
+        except Exception as exc:  # a front-end's bug: say it, keep the seat playing
+            lines = self._failed(exc)
         out: StyleAndTextTuples = []
-        for line in self.lines():
+        for line in lines:
             out.extend(line)
             out.append(("", "\n"))
         return out
+
+    def _failed(self, exc: Exception) -> list[Any]:
+        """The screen when drawing it failed: one line for the person, the traceback
+        kept for the end (printed once the screen is gone). The seat process is not
+        touched: the table goes on, and q still leaves it."""
+        text = f"{type(exc).__name__}: {exc}"
+        if text not in (e.splitlines()[-1] for e in self.screen_errors):
+            self.screen_errors.append("".join(traceback.format_exception(exc)).rstrip())
+        game = self.frontend.game if self.frontend is not None else "game"
+        lines = [
+            [("class:red", f" The {game} screen failed: {text}"[:80])],
+            [("", " The game goes on; the error is printed when you leave (q).")],
+            [("", " q quit")],
+        ]
+        if self.info.confirm_quit:
+            lines.append([("class:warn", " Quit the game? y/n")])
+        return lines
 
     # ------------------------------------------------------------- keys
 
@@ -388,8 +411,12 @@ class TableApp:
 
     def _game_key_handler(self, key: str) -> Callable[[KeyPressEvent], None]:
         def handler(event: KeyPressEvent) -> None:
-            if not self.dismiss():
-                self.game_key(key)
+            try:
+                if not self.dismiss():
+                    self.game_key(key)
+            except Exception as exc:  # a front-end's bug: shown, the seat goes on
+                self._failed(exc)
+                self._say(f"that key failed: {type(exc).__name__}: {exc}")
 
         return handler
 
@@ -578,6 +605,16 @@ async def play_with_ui(
         transcript=transcript,
         on_saved=saved,
     )
+    try:
+        return await _run_screen(start, ui, hooks)
+    finally:
+        for error in ui.screen_errors:  # the screen is gone: the full story, once each
+            print(f"the screen failed (the game went on):\n{error}", file=sys.stderr)
+
+
+async def _run_screen(
+    start: Callable[[Hooks], Awaitable[SeatResult]], ui: TableApp, hooks: Hooks
+) -> SeatResult | None:
     game = asyncio.create_task(start(hooks))
     screen = asyncio.create_task(ui.app.run_async())
     done, _ = await asyncio.wait([game, screen], return_when=asyncio.FIRST_COMPLETED)
