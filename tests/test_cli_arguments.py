@@ -48,3 +48,15 @@ def test_bounded_names_the_value_and_the_text():
         parse("inf%")
     assert math.isnan(bounded(float, "x", lambda v: True, "")("nan"))
     assert whole(3, 4)("3") == 3
+
+
+@pytest.mark.parametrize(
+    "command", ["play", "host", "join", "watch", "tables", "selfplay", "verify", "bench"]
+)
+def test_help_says_each_default_once_and_never_an_empty_one(command, capsys):
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "(default: )" not in text
+    options = text.split(" --")[1:]
+    assert options and all(option.count("(default:") <= 1 for option in options), text

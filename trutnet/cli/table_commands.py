@@ -77,7 +77,8 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str:
         default = action.default
-        if action.nargs == 0 or default is None or default is argparse.SUPPRESS or default == []:
+        said = "(default:" in (action.help or "")  # the help says it in its own words
+        if action.nargs == 0 or default in (None, argparse.SUPPRESS, [], "") or said:
             return action.help or ""
         return super()._get_help_string(action) or ""
 
