@@ -183,3 +183,21 @@ def test_join_refuses_a_table_of_another_game_in_one_line(tokens_table):
             f"trutnet join: table {table} plays tokens, not trut: join it with --game tokens"
         ], extra
         assert "Traceback" not in out
+
+
+def test_a_table_announces_its_variant_and_the_options_that_are_on():
+    """9.1: ``trutnet tables`` and a joiner's lobby say how a table plays, not only
+    which game: a Deluxe table is not listed as plain classic Trut."""
+    from trutnet.cli.table_commands import _about
+    from trutnet.engine.games.truco.game import TrucoGame
+    from trutnet.engine.games.trut import TrutConfig, TrutGame
+    from trutnet.protocol.lobby import announced_variant
+
+    from .games.tokens import TokensGame
+
+    deluxe = TrutGame(TrutConfig(4, deluxe=True, bonus_cards=True))
+    assert announced_variant(deluxe) == "classic deluxe bonus-cards"
+    assert announced_variant(TrutGame(TrutConfig(3, variant="gatinaise"))) == "gatinaise"
+    assert announced_variant(TrucoGame(players=2, flor=True)) == "flor"
+    assert announced_variant(TokensGame(1)) == ""
+    assert _about(deluxe) == "Trut (classic deluxe bonus-cards), 4 players"

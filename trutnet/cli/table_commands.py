@@ -719,9 +719,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _about(game: Game) -> str:
     """The lobby's line about the table's game: ``Trut (classic), 4 players``."""
     from trutnet.client.view import game_summary
+    from trutnet.protocol.lobby import announced_variant
 
-    variant = str(game.config_dict().get("variant", ""))
-    return game_summary(describe(game)[0], variant, game.num_players())
+    return game_summary(describe(game)[0], announced_variant(game), game.num_players())
 
 
 def _screen(game: str, table_name: str, players: int, about: str = "") -> Any:

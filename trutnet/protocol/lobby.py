@@ -141,6 +141,17 @@ ANNOUNCE_FIELDS = {"v", "game", "variant", "players", "taken", "name", "host", "
 MAX_ANNOUNCEMENT = 2048
 
 
+def announced_variant(game: Game) -> str:
+    """The ``variant`` of an announcement: the game's ``variant`` option, then the name
+    of each of its on/off options that is on (``classic deluxe bonus-cards``), so that
+    a table's listing says how it plays; at most 64 characters (9.1)."""
+    config = game.config_dict()
+    variant = config.get("variant")
+    words = [variant] if isinstance(variant, str) else []
+    words += [key.replace("_", "-") for key, value in config.items() if value is True]
+    return " ".join(words)[:64]
+
+
 def sign_announcement(host: Identity, table_id: bytes, body: dict[str, Any]) -> bytes:
     """The host's retained lobby message: an entry-shaped message (7.1) of type
     ``lobby`` whose body is the announcement, nonce included (7.10)."""

@@ -49,6 +49,7 @@ from trutnet.protocol.lobby import (
     ANNOUNCE_VERSION,
     Lobby,
     LobbyError,
+    announced_variant,
     check_announcement,
     sign_announcement,
 )
@@ -203,7 +204,7 @@ def announcement(
         "v": ANNOUNCE_VERSION,
         "nonce": lobby.nonce,
         "game": lobby.game.name,
-        "variant": str(lobby.game.config_dict().get("variant", ""))[:64],
+        "variant": announced_variant(lobby.game),
         "players": lobby.game.num_players(),
         "taken": len(roster),
         "name": name,
