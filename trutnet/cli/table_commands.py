@@ -118,9 +118,25 @@ def _printer(as_json: bool, who: str) -> Any:
         if as_json:
             print(json.dumps({**data, "event": kind, "who": who}, default=str), flush=True)
         else:
-            print(f"[{who}] {kind}: {data}", flush=True)
+            print(f"[{who}] {kind}: {logfmt(data)}".rstrip(), flush=True)
 
     return emit
+
+
+def logfmt(data: dict[str, Any]) -> str:
+    """An event's fields for a person, one ``key=value`` each: a word as it is, any
+    other text quoted (so a name with spaces or "=" stays one value), numbers, flags
+    and lists as JSON; a character that is not printable (a terminal escape sent by
+    someone on the network) is written as ``\\uXXXX``."""
+    words = []
+    for key, value in data.items():
+        if isinstance(value, str) and value and re.fullmatch(r"[\w.:/@+-]+", value):
+            text = value
+        else:
+            text = json.dumps(value, default=str, ensure_ascii=False)
+        text = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)  # no escapes
+        words.append(f"{key}={text}")
+    return " ".join(words)
 
 
 def _finish(result: SeatResult, as_json: bool) -> int:
