@@ -176,3 +176,25 @@ def test_an_audit_replays_the_tests_and_refuses_a_bad_blinding(tmp_path):
     )
     assert verify.returncode == 1 and "Traceback" not in verify.stderr
     assert "[blind-proof]" in verify.stderr and "blame: seat 3" in verify.stderr
+
+
+@pytest.mark.parametrize("kind", ["blind", "unblind"])
+def test_a_seat_stalled_in_a_locate_round_can_be_abandoned(kind):
+    """7.7 as in every unordered round: the table waits for the seat whose entry has not
+    come, its partners may abandon the game for it, and every replica agrees."""
+    from trutnet.protocol.replace import coordinator
+
+    table = _blind_round(f"stalled-{kind}")
+    if kind == "unblind":
+        run_to_round(table, "unblind")
+    table.kill(1)
+    while step(table):
+        pass
+    replica = table.peers[0].replica
+    assert replica.phase == kind and replica.waiting() == (1,) and replica.can_abandon(1)
+    chief = table.peers[coordinator(1, replica.team_of)]
+    votes = [p.vote(1) for p in table.peers if p.seat in (0, 2, 3)]
+    table.broadcast(chief.abandon(1, votes))
+    for seat in (0, 2, 3):
+        peer = table.peers[seat].replica
+        assert peer.abandoned is not None and peer.abandoned.seat == 1 and peer.phase == "done"
