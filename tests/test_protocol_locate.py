@@ -198,3 +198,27 @@ def test_a_seat_stalled_in_a_locate_round_can_be_abandoned(kind):
     for seat in (0, 2, 3):
         peer = table.peers[seat].replica
         assert peer.abandoned is not None and peer.abandoned.seat == 1 and peer.phase == "done"
+
+
+def test_trutnet_verify_passes_a_saved_deluxe_game_and_names_the_falcon(tmp_path):
+    """A 4-player Deluxe game over the memory transport (seed 11: the Falcon is found in
+    one hand), saved by ``trutnet selfplay --save``, passes ``trutnet verify``."""
+    cli = [sys.executable, "-m", "trutnet"]
+    options = ["--players", "4", "--transport", "memory", "--games", "1", "--seed", "11"]
+    play = subprocess.run(
+        [*cli, "selfplay", "--deluxe", *options, "--save", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert play.returncode == 0, play.stderr
+    verify = subprocess.run(
+        [*cli, "verify", str(tmp_path / "game-1-seat-2.json")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert verify.returncode == 0, verify.stderr
+    assert "OK: the transcript is valid" in verify.stdout
+    assert "the table finds the Falcon in the hand of seat" in verify.stdout
+    assert "equality tests (blindings, shares): 32, 32" in verify.stdout
