@@ -53,7 +53,7 @@ def test_the_falcon_is_found_by_the_table_and_only_its_holder_looks():
                     s for s in range(4) if s != seat and state.team_of[s] == state.team_of[seat]
                 ]
                 assert seen <= {p for s in mates for p in state.holdings[s]}
-                looks.add((state.hand_number, seat))
+                looks.add((state.hand_number, seat, state.deck_name))
             else:
                 assert not seen, (seat, holder, sorted(seen))
     assert not table.rejected and all(p.replica.halted is None for p in table.peers)
@@ -66,6 +66,7 @@ def test_the_falcon_is_found_by_the_table_and_only_its_holder_looks():
     outcomes = list(next(iter(found_by)))
     found = [a for a in outcomes if a != "falcon none"]
     assert len(found) >= 2 and looks and len(looks) <= len(found)
+    assert "talon" in {deck for _, _, deck in looks}  # a carried Falcon, found too (T26)
     entries = [parse_entry(w) for w in table.log]
     kinds = [e.type for e in entries]
     assert kinds.count("blind") == kinds.count("unblind") == 4 * len(outcomes)

@@ -10,8 +10,9 @@ The engine asks ``Locate(positions, card, then)``. The table runs two unordered 
   blinded ciphertexts (the share batch of 8.8, context step ``locate/unblind``).
 
 A position holds the card iff its blinded ciphertext decrypts to the identity. The
-card's encoding is taken from the deck whose notation it is among those the
-position's deck may hold (its own, and the decks its shuffles carried cards of).
+card's encoding is taken from the first deck, in ``Game.decks()`` order, among those
+whose cards the position's deck may hold (its own, and the decks its shuffles carried
+cards of), that names it (:meth:`~.shares.DeckLedger.encoding`).
 Positions are tested in table order. Nothing here is secret: a seat's blinding
 exponents are drawn, used and dropped while it writes its entry.
 """

@@ -144,8 +144,9 @@ class DeckLedger:
         return self.ciphertexts[pos.deck][pos.index]
 
     def encoding(self, pos: Pos, card: str) -> Point:
-        """The encoding of ``card`` among the decks ``pos`` may hold cards of (its own,
-        and those its shuffles carried cards of): what a ``Locate`` tests it against."""
+        """The encoding of ``card`` in the first deck (in ``Game.decks()`` order) among
+        those ``pos`` may hold cards of (its own, and those its shuffles carried cards
+        of) that names it: what a ``Locate`` tests ``pos`` against."""
         self.number(pos)
         for name in self.kinds.get(pos.deck, (pos.deck,)):
             cards = self.specs[name].cards
