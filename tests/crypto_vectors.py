@@ -16,6 +16,7 @@ from trutnet.crypto import (
     KeyPair,
     SeededRandom,
     Transcript,
+    blind,
     fingerprint,
     seal_shares,
 )
@@ -59,6 +60,24 @@ def sealed_vector() -> dict[str, Any]:
     }
 
 
+def equality_vector() -> dict[str, Any]:
+    """Seat 0 (key 5*G) blinds the ciphertext of french32 card 0 under the joint key
+    (5 + 7)*G with randomness 9, at table position 12, against card 0 itself (8.12):
+    blinding exponent 11, proof nonce 13."""
+    context = Context(4, b"table-1", 3, "locate/blind")
+    card = CardTable("french32", 32).points[0]
+    ciphertext = Ciphertext(base_mul(9), card + base_mul(12) * 9)
+    batch = blind(base_mul(5), 0, [12], [ciphertext], [card], context, FixedScalars(11, 13))
+    return {
+        "context": {"version": 4, "table_id": "table-1", "round": 3, "step": "locate/blind"},
+        "key": bytes(base_mul(5)).hex(),
+        "ciphertext": {"c1": bytes(ciphertext.c1).hex(), "c2": bytes(ciphertext.c2).hex()},
+        "card": bytes(card).hex(),
+        "randomness": {"r": 11, "k": 13},
+        "batch": batch.to_bytes().hex(),
+    }
+
+
 def build() -> dict[str, Any]:
     context = Context(1, b"table-1", 3, "shuffle/0")
     transcript = Transcript("trutnet/v1/example", context)
@@ -98,6 +117,7 @@ def build() -> dict[str, Any]:
         "drbg": {"seed": 7, "bytes": SeededRandom(7)(48).hex()},
         "fingerprint": {"public": "33" * 32, "fingerprint": fingerprint(b"\x33" * 32)},
         "sealed_shares": sealed_vector(),
+        "equality": equality_vector(),
     }
 
 

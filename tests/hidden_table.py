@@ -26,6 +26,7 @@ from trutnet.engine.api import Action, Game, GameState
 from trutnet.engine.hidden import (
     Disclose,
     JointRandom,
+    Locate,
     Open,
     Pos,
     Reveal,
@@ -134,6 +135,13 @@ class GenericTable:
             cards = self._cards(step.positions)
             for state in (self.full, *self.replicas):
                 state.apply(state.identify(step.then, cards))
+        elif isinstance(step, Locate):  # the table's equality tests: who holds the card
+            found = {p: step.card for p in step.positions if self.full.identity_of(p) == step.card}
+            outcome = self.full.identify(step.then, found)
+            assert self.full.clone().sample_chance(self.rng) == outcome, (step, outcome)
+            self.public.update(found)
+            for state in (self.full, *self.replicas):
+                state.apply(state.identify(step.then, found))
         elif isinstance(step, Turn):
             self._decide(step.seat, self._written(step.seat))
         elif isinstance(step, SecretChoice):

@@ -130,5 +130,7 @@ def test_protocol_doc_lists_the_crypto_vectors():
         vectors["sealed_shares"]["batch"],
         vectors["sealed_shares"]["share"],
         vectors["sealed_shares"]["ciphertext"]["c1"],
+        vectors["equality"]["batch"],
+        vectors["equality"]["ciphertext"]["c2"],
     ):
         assert value in doc

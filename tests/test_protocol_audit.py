@@ -119,11 +119,14 @@ def test_verify_command_accepts_and_rejects(game, tmp_path):
         # every round written in seat order, each entry naming the one before it: the
         # same game with the seed "v2-b", saved by the code of protocol version 2
         (2, "transcript-v2.json"),
+        # before the table could locate a card (``blind``, ``unblind``): the same game
+        # with the seed "v3-b", saved by the code of protocol version 3
+        (3, "transcript-v3.json"),
     ],
 )
 def test_a_transcript_of_an_older_protocol_version_is_refused_naming_both_versions(old, file):
-    """``tests/vectors/transcript-v1.json`` and ``transcript-v2.json`` are whole games
-    saved by trutnet at protocol versions 1 and 2. This version refuses the first
+    """``tests/vectors/transcript-v1.json``, ``-v2`` and ``-v3`` are whole games saved
+    by trutnet at protocol versions 1, 2 and 3. This version refuses the first
     entry, and says why."""
     from pathlib import Path
 
@@ -137,7 +140,7 @@ def test_a_transcript_of_an_older_protocol_version_is_refused_naming_both_versio
         f"[version] an entry of protocol version {old}; this trutnet speaks version "
         f"{PROTOCOL_VERSION}"
     )
-    assert PROTOCOL_VERSION == 3
+    assert PROTOCOL_VERSION == 4
     verify = subprocess.run(
         [sys.executable, "-m", "trutnet", "verify", str(path)],
         capture_output=True,
@@ -146,7 +149,7 @@ def test_a_transcript_of_an_older_protocol_version_is_refused_naming_both_versio
     )
     assert verify.returncode == 1 and "Traceback" not in verify.stderr
     assert f"FAILED: entry 0: [version] an entry of protocol version {old}; " in verify.stderr
-    assert "this trutnet speaks version 3" in verify.stderr
+    assert "this trutnet speaks version 4" in verify.stderr
 
 
 def test_peer_killed_mid_hand_resumes_from_its_files(tmp_path):

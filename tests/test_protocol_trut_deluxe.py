@@ -66,7 +66,8 @@ def test_whole_deluxe_games_over_the_table_with_full_crypto(players, variant):
 
 
 def test_the_falcon_is_shown_and_its_holder_alone_sees_the_partners_cards():
-    """T33 over the table: `falcon @p` reveals the Falcon to all; the partners' cards
+    """T33 over the table: the table finds the Falcon (a `Locate`: `blind` and
+    `unblind` rounds, 8.12) and every replica applies `falcon E@p`; the partners' cards
     are disclosed to its holder alone (shares sealed to a second viewer, 8.8)."""
     LOOKS.clear()
     game = TrutGame(TrutConfig(4, deluxe=True))
@@ -76,7 +77,9 @@ def test_the_falcon_is_shown_and_its_holder_alone_sees_the_partners_cards():
     shown = [e for e in replicas[0].state.events if e["event"] == "falcon"]
     assert shown and LOOKS  # some holder knew its partner's cards, and no one else did
     acts = [parse_entry(w).body.get("action", "") for w in table.log]
-    assert any(a.startswith("falcon @") for a in acts)
+    assert not any(a.startswith("falcon") for a in acts)  # nobody declares it
+    history = [str(a) for a in replicas[0].state.history()]
+    assert any(a.startswith("falcon E@") for a in history)
 
 
 @pytest.mark.parametrize("seed", ["powers-22", "powers-7"])

@@ -13,6 +13,7 @@ import random
 import pytest
 
 from trutnet.engine import load_game
+from trutnet.engine.api import CHANCE
 from trutnet.engine.cards import FULL_DECK, parse_card
 from trutnet.engine.errors import ConfigError, IllegalAction
 from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame, TrutState
@@ -27,7 +28,7 @@ from trutnet.engine.games.trut.deluxe.cards import (
 )
 from trutnet.engine.games.trut.deluxe.rules import effective_values, pool_deck
 from trutnet.engine.games.trut.setup import deal_position
-from trutnet.engine.hidden import Pos, Shuffle
+from trutnet.engine.hidden import Locate, Pos, Shuffle
 
 from .hidden_table import GenericTable
 
@@ -72,8 +73,8 @@ def prepared(
             used.append(card)
     filled = iter(c for c in [*FULL_DECK_TEXT, *kept] if c not in used)
     state.apply("deal " + " ".join(c if c is not None else next(filled) for c in deck))
-    while state.phase == "falcon" and not keep_falcon_step:  # T33: pass, or show it
-        state.apply(state.legal_actions()[0])
+    while state.phase == "falcon" and not keep_falcon_step:  # T33: the table finds it
+        state.apply(state.sample_chance(random.Random(0)))
     return state
 
 
@@ -480,12 +481,21 @@ def test_T33_the_falcon_is_shown_first_and_its_holder_sees_his_partner():
         dealer=3,
         keep_falcon_step=True,
     )
-    assert state.phase == "falcon" and state.current_seat() == 0  # before any card
-    refused(state, "play E", "T33")
-    refused(state, "pass", "T33")  # a holder must show it
-    falcon = state.legal_actions()
-    assert [str(a) for a in falcon] == ["falcon E@0"]
-    assert state.reveals(0, state.conceal(0, falcon[0])) == (Pos("french32", 0),)
+    # Before any card, the table looks for it among every dealt hand position: no
+    # seat decides anything, the holder included (T33: not on its honesty).
+    assert state.phase == "falcon" and state.current_seat() == CHANCE
+    assert state.legal_actions(0) == []
+    refused(state, "play E", "chance")
+    step = state.next_step()
+    hands = sorted(p for h in state.holdings for p in h)
+    assert isinstance(step, Locate) and step.card == "E"
+    assert step.positions == tuple(Pos("french32", p) for p in hands) and len(hands) == 12
+    found = state.identify(step.then, {Pos("french32", 0): "E"})
+    assert found == state.sample_chance(random.Random(1)) and str(found) == "falcon E@0"
+    assert str(state.identify(step.then, {})) == "falcon none"
+    refused(state, "falcon none", "T33")  # a replica that knows it is there
+    refused(state, f"falcon E@{state.holdings[2][0]}", "T33")  # not where it is not
+    refused(state, "falcon E@31", "T33")  # in no hand
     state.apply("falcon E@0")
     assert state.phase == "play" and state.current_seat() == 3
     partner = {Pos("french32", p) for p in state.holdings[2]}
@@ -494,9 +504,10 @@ def test_T33_the_falcon_is_shown_first_and_its_holder_sees_his_partner():
     assert state.observation(1).falcon_seen == ()
 
 
-def test_T33_a_hidden_falcon_is_refused_when_played():
-    """The fallback: a replica that does not know the holder's cards takes its `pass`;
-    the Falcon it then plays is refused (over the network: its author is blamed)."""
+def test_T33_a_replica_that_knows_no_card_learns_where_the_falcon_is():
+    """The table's outcome is the only word on it: a replica that knows none of the
+    cards applies it, and then knows the Falcon (public) and nothing else. With 2
+    players nobody looks."""
     state = prepared(
         2,
         keep={0: "E", 1: "A"},
@@ -506,10 +517,29 @@ def test_T33_a_hidden_falcon_is_refused_when_played():
     blind = TrutGame(state.game.config).new_initial_state()
     for action in state.history():
         blind.apply(action.public())
-    assert blind.phase == "falcon" and blind.current_seat() == 1
-    blind.apply("pass")
-    blind.apply("pass")  # seat 0 hides its Falcon: nobody here can tell yet
-    refused(blind, "play E@1", "T33")
+    assert blind.phase == "falcon" and blind.next_step() == state.next_step()
+    outcome = state.sample_chance(random.Random(0))
+    at = state.holdings[0][0]
+    assert str(outcome) == f"falcon E@{at}"
+    for replica in (state, blind):
+        replica.apply(outcome)
+    assert blind.state_hash() == state.state_hash()
+    assert blind.identity_of(Pos("french32", at)) == "E" and len(blind.known) == 1
+    assert blind.falcon_holder == 0 and blind.falcon_look == [] and blind.phase == "play"
+    assert not blind.sight()[0] - {Pos("french32", p) for p in blind.holdings[0]}
+
+
+def test_T33_the_falcon_in_no_hand_is_said_so():
+    state = prepared(
+        4,
+        keep={0: "A", 1: "B", 2: "C", 3: "E"},
+        hands={0: "9c 9d 9h", 1: "Kh 10c 10d", 2: "Qs 8c 8d", 3: "Kc 7c 7d"},
+        keep_falcon_step=True,
+    )
+    assert str(state.sample_chance(random.Random(0))) == "falcon none"  # in the stock
+    refused(state, f"falcon E@{state.holdings[3][0]}", "T33")
+    state.apply("falcon none")
+    assert state.falcon_holder is None and state.phase == "play" and not state.falcon_look
 
 
 def test_T33_comes_before_the_answer_to_a_trut_d_office():
@@ -523,8 +553,7 @@ def test_T33_comes_before_the_answer_to_a_trut_d_office():
     )
     assert state.trut is not None and state.trut.kind == "office"  # T18
     assert state.phase == "falcon"
-    for _ in range(4):
-        state.apply("pass")
+    state.apply("falcon none")
     assert state.phase == "answer"
 
 

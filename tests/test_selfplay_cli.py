@@ -156,6 +156,15 @@ def test_bench_crypto_json_has_every_row_and_figure():
         assert row["seal_ms"] > 0 and row["seal_verify_ms"] > 0 and row["open_ms"] > 0
         # u8 u8 u16, K positions and K (R, E), then three scalars (8.8)
         assert row["sealed_bytes"] == 4 + 68 * row["positions"] + 96
+    equality = json.loads(result.stdout)["equality"]
+    assert [(r["seats"], r["positions"]) for r in equality] == [(4, 12), (6, 18)]
+    for row in equality:
+        for key in ("blind_ms", "blind_verify_ms", "unblind_ms", "unblind_verify_ms"):
+            assert row[key] > 0
+        assert row["blind_per_seat_ms"] > row["blind_ms"]
+        # 8.12: u8 u16, K positions, K (A, B), the challenge, K responses; 8.8's shares
+        assert row["blind_bytes"] == 100 * row["positions"] + 35
+        assert row["unblind_bytes"] == 35 * row["positions"] + 67
 
 
 def test_selfplay_over_the_protocol_saves_transcripts_that_verify(tmp_path):

@@ -1,8 +1,10 @@
 """Fuzz the crypto library's wire decoders: shuffles, share batches, sealed share
-batches, points, scalars, key proofs, decks, identity keys and signatures.
+batches, plaintext-equality blindings, points, scalars, key proofs, decks, identity
+keys and signatures.
 
 Input: byte 0 picks the decoder, the rest is its input. Seeds are the real fields of
-the corpus game's ``keys``, ``shuffle`` and ``shares`` entries, and sealed batches.
+the corpus game's ``keys``, ``shuffle`` and ``shares`` entries, sealed batches and
+blindings.
 Property: a value or a ``CryptoError`` (``DecodeError``/``ProofError``), nothing else.
 """
 
@@ -17,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 with atheris.instrument_imports(include=["trutnet"]):
     from trutnet.crypto import (
+        Blinds,
         CardTable,
         Context,
         CryptoError,
@@ -25,6 +28,7 @@ with atheris.instrument_imports(include=["trutnet"]):
         SealedShares,
         SeededRandom,
         ShareBatch,
+        blind,
         decode_deck,
         decode_point,
         decode_scalar,
@@ -55,6 +59,7 @@ DECODERS = [
     decode_public,
     lambda d: verify(d[:32], d[32:96], d[96:]),
     SealedShares.from_bytes,
+    Blinds.from_bytes,
 ]
 
 
@@ -89,6 +94,12 @@ def seeds() -> list[bytes]:
             Context(2, b"fuzz", 0, "disclose"), rng,
         )  # fmt: skip
         out.append(bytes([11]) + batch.to_bytes())
+        cards = [CardTable("french32", 32).points[0]] * count
+        blinds = blind(
+            author.public, 0, list(range(count)), deck[:count], cards,
+            Context(4, b"fuzz", 0, "locate/blind"), rng,
+        )  # fmt: skip
+        out.append(bytes([12]) + blinds.to_bytes())
     return out
 
 

@@ -8,6 +8,13 @@ plus verifying every other seat's shuffle.
 The ``sealed`` rows are a second viewer's cost (8.8): one seat's shares of ``positions``
 ciphertexts sealed to another seat with their proof, the check every replica makes,
 the recipient's opening, and the batch's size on the wire.
+
+The ``equality`` rows are a ``Locate``'s plaintext-equality tests (8.12) of ``K``
+positions with ``seats`` seats: one seat's blinding and its check by another replica,
+one seat's shares of the blinded ciphertexts and their check, and what a seat spends
+in each round (``blind_per_seat_ms``: its own blinding plus checking every other
+seat's; ``open_per_seat_ms``: its shares plus checking every other seat's, plus the
+results), with each entry's batch size.
 """
 
 from __future__ import annotations
@@ -21,13 +28,17 @@ from trutnet.crypto import (
     CardTable,
     Context,
     KeyPair,
+    blind,
+    blinded,
     encode_shuffle,
+    equal,
     joint_key,
     make_shares,
     open_deck,
     open_sealed,
     seal_shares,
     shuffle,
+    verify_blinds,
     verify_sealed,
     verify_shares,
     verify_shuffle,
@@ -36,6 +47,7 @@ from trutnet.crypto import (
 DECKS = (("french32", 32), ("spanish40", 40))
 SEATS = (2, 3, 4, 6, 8)  # 8: Truco (K5)
 SEALED = (1, 3, 6)  # positions per sealed batch: a card, a hand, a Falcon's two partners
+EQUALITY = ((4, 12), (6, 18))  # (seats, positions): Trut Deluxe's Falcon step (T33)
 
 
 def _ms(start: float) -> float:
@@ -116,10 +128,71 @@ def _sealed_row(count: int, repeats: int) -> dict[str, Any]:
     }
 
 
+def _equality_row(seats: int, count: int, repeats: int) -> dict[str, Any]:
+    rng = os.urandom
+    keys = [KeyPair.generate(rng) for _ in range(seats)]
+    publics = [k.public for k in keys]
+    joint = joint_key(publics)
+    points = CardTable("french32", 32).points
+    deck = tuple(c.reencrypt(joint, 1 + i) for i, c in enumerate(open_deck(points[:count])))
+    cards = [points[0]] * count  # the card at position 0, and nowhere else
+    positions = list(range(count))
+    make, check, share, share_check, blind_phase, open_phase = [], [], [], [], [], []
+    for rep in range(repeats):
+        ctx = Context(4, b"bench", rep, "locate/blind")
+        batches, times = [], []
+        for seat in range(seats):
+            start = time.perf_counter()
+            batches.append(blind(publics[seat], seat, positions, deck, cards, ctx, rng))
+            times.append(_ms(start))
+        start = time.perf_counter()
+        verify_blinds(batches[1], publics[1], deck, cards, ctx)
+        checked = _ms(start)
+        make += times
+        check.append(checked)
+        blind_phase += [t + (seats - 1) * checked for t in times]
+        joint_cts = blinded(batches)
+        ctx = ctx.with_step("locate/unblind")
+        opens, times = [], []
+        for seat in range(seats):
+            start = time.perf_counter()
+            opens.append(make_shares(keys[seat], seat, positions, joint_cts, ctx, rng))
+            times.append(_ms(start))
+        start = time.perf_counter()
+        verify_shares(opens[1], publics[1], joint_cts, ctx)
+        checked = _ms(start)
+        start = time.perf_counter()
+        found = [k for k, ct in enumerate(joint_cts) if equal(ct, [o.shares[k] for o in opens])]
+        results = _ms(start)
+        assert found == [0]
+        share += times
+        share_check.append(checked)
+        open_phase += [t + (seats - 1) * checked + results for t in times]
+    return {
+        "seats": seats,
+        "positions": count,
+        "blind_ms": round(statistics.median(make), 2),
+        "blind_verify_ms": round(statistics.median(check), 2),
+        "unblind_ms": round(statistics.median(share), 2),
+        "unblind_verify_ms": round(statistics.median(share_check), 2),
+        "blind_per_seat_ms": round(statistics.median(blind_phase), 2),
+        "open_per_seat_ms": round(statistics.median(open_phase), 2),
+        "blind_bytes": len(batches[0].to_bytes()),
+        "unblind_bytes": len(opens[0].to_bytes()),
+    }
+
+
 def run(repeats: int = 3) -> dict[str, Any]:
     rows = [_row(deck, size, seats, repeats) for deck, size in DECKS for seats in SEATS]
     sealed = [_sealed_row(count, max(repeats, 5)) for count in SEALED]
-    return {"group": "secp256k1 (coincurve)", "repeats": repeats, "rows": rows, "sealed": sealed}
+    equality = [_equality_row(seats, count, max(repeats, 5)) for seats, count in EQUALITY]
+    return {
+        "group": "secp256k1 (coincurve)",
+        "repeats": repeats,
+        "rows": rows,
+        "sealed": sealed,
+        "equality": equality,
+    }
 
 
 def report(figures: dict[str, Any]) -> str:
@@ -140,5 +213,17 @@ def report(figures: dict[str, Any]) -> str:
         lines.append(
             f"{r['positions']:>9} {r['seal_ms']:>6.2f} ms {r['seal_verify_ms']:>6.2f} ms "
             f"{r['open_ms']:>6.2f} ms {r['sealed_bytes']:>6}"
+        )
+    lines.append("plaintext-equality tests (a Locate, 8.12), per seat:")
+    lines.append(
+        f"{'seats':>5} {'K':>3} {'blind':>9} {'check 1':>9} {'blind rnd':>10} "
+        f"{'shares':>9} {'check 1':>9} {'open rnd':>9} {'bytes':>11}"
+    )
+    for r in figures["equality"]:
+        lines.append(
+            f"{r['seats']:>5} {r['positions']:>3} {r['blind_ms']:>6.2f} ms "
+            f"{r['blind_verify_ms']:>6.2f} ms {r['blind_per_seat_ms']:>7.2f} ms "
+            f"{r['unblind_ms']:>6.2f} ms {r['unblind_verify_ms']:>6.2f} ms "
+            f"{r['open_per_seat_ms']:>6.2f} ms {r['blind_bytes']:>5}+{r['unblind_bytes']}"
         )
     return "\n".join(lines)

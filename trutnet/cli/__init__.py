@@ -250,6 +250,11 @@ def _verify(args: argparse.Namespace) -> int:
         f"entries checked: {report.entries} of {len(wires)} (signatures, chain, turns); "
         f"shuffle proofs: {counts['shuffle']}; share batches: {counts['shares']}; "
         f"decisions: {counts['act'] + counts['seal']}; checkpoints: {counts['checkpoint']}"
+        + (
+            f"; equality tests (blindings, shares): {counts['blind']}, {counts['unblind']}"
+            if counts["blind"]
+            else ""
+        )
     )
     if report.failure is not None:
         where = f"entry {report.failed_at}: " if report.failed_at is not None else ""

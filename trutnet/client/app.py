@@ -82,6 +82,8 @@ STEPS = {
     "reveal": "Drawing at random",
     "shuffle": "Shuffling",
     "shares": "Dealing",
+    "blind": "Looking for a card",
+    "unblind": "Looking for a card",
     "checkpoint": "Closing the round",
     "result": "Signing the result",
     "unseal": "Opening a sealed choice",

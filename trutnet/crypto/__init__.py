@@ -1,5 +1,5 @@
 """Mental poker: verifiable shuffles, proven reveals (shares in the clear, or sealed to
-one seat), joint dice, identities.
+one seat), plaintext-equality tests, joint dice, identities.
 
 Pure and deterministic once its randomness (a ``RandomBytes`` callable such as
 ``os.urandom``) is passed in; no I/O; knows nothing of any game. A deck is a list of
@@ -20,6 +20,7 @@ from trutnet.crypto.elgamal import (
     open_deck,
     verify_key,
 )
+from trutnet.crypto.equality import Blinds, blind, blinded, equal, verify_blinds
 from trutnet.crypto.errors import CryptoError, DecodeError, ProofError
 from trutnet.crypto.group import G, Point, decode_point, decode_scalar, hash_to_point
 from trutnet.crypto.identity import Identity, fingerprint
@@ -36,6 +37,7 @@ from trutnet.crypto.transcript import Context, Transcript
 
 __all__ = [
     "BUILTIN_DECKS",
+    "Blinds",
     "CardTable",
     "Ciphertext",
     "Context",
@@ -53,6 +55,8 @@ __all__ = [
     "ShareBatch",
     "ShuffleProof",
     "Transcript",
+    "blind",
+    "blinded",
     "combine",
     "deck_points",
     "decode_deck",
@@ -61,6 +65,7 @@ __all__ = [
     "decode_shuffle",
     "encode_deck",
     "encode_shuffle",
+    "equal",
     "fingerprint",
     "hash_to_point",
     "joint_key",
@@ -70,6 +75,7 @@ __all__ = [
     "own_share",
     "seal_shares",
     "shuffle",
+    "verify_blinds",
     "verify_key",
     "verify_sealed",
     "verify_shares",

@@ -176,8 +176,8 @@ class GameState(ABC):
 
         A seat to act gives :class:`~trutnet.engine.hidden.Turn` (or a
         ``SecretChoice`` / ``Open`` when its decision is sealed); a chance node gives a
-        ``Shuffle``, a ``JointRandom`` draw or a public ``Reveal``. It depends on the
-        public state only, so every replica asks the same."""
+        ``Shuffle``, a ``JointRandom`` draw, a public ``Reveal`` or a ``Locate``. It
+        depends on the public state only, so every replica asks the same."""
         seat = self.current_seat()
         if seat is None:
             return None

@@ -17,7 +17,9 @@ it runs. Nothing here knows a share, a key or a proof.
   over simply enters sight later; one never revealed never does.
 * The next step (``GameState.next_step()``): what the table runs for the game to go
   on: a :class:`Shuffle`, a :class:`JointRandom` draw, a public :class:`Reveal`, a
-  seat's :class:`Turn`, a sealed :class:`SecretChoice`, or the :class:`Open` of one.
+  :class:`Locate` (which of some positions hold a given card, told to everyone with
+  nothing else), a seat's :class:`Turn`, a sealed :class:`SecretChoice`, or the
+  :class:`Open` of one.
 * Actions that carry a card (a play) name positions; ``GameState.reveals(seat,
   action)`` lists the positions the table reveals to everyone before the engine
   applies ``GameState.identify(action, cards)``.
@@ -203,6 +205,28 @@ class Reveal:
 
 
 @dataclass(frozen=True, slots=True)
+class Locate:
+    """Chance: find, among ``positions``, the ones that hold ``card`` (a notation of
+    the positions' deck, or of a deck whose cards their shuffles carried into it),
+    tell everyone which, and nothing else about any of them; then apply
+    ``GameState.identify(then, {pos: card for each position found})`` (``then``
+    itself when none holds it). The table runs plaintext-equality tests (protocol
+    8.12), so no seat, holder included, can hide the card or show it where it is not
+    (Trut Deluxe's Falcon, T33)."""
+
+    positions: tuple[Pos, ...]
+    card: str
+    then: Action
+
+    def __post_init__(self) -> None:
+        if len(set(self.positions)) != len(self.positions):
+            raise NotationError("a position is located once")
+
+    def __str__(self) -> str:
+        return f"locate {self.card} among {_positions(self.positions)}, then {self.then}"
+
+
+@dataclass(frozen=True, slots=True)
 class Turn:
     """``seat`` decides: the table waits for its action (which may reveal positions:
     ``GameState.reveals``)."""
@@ -243,7 +267,7 @@ class Open:
         return f"open {self.label} of seat {self.seat}"
 
 
-Step = Shuffle | JointRandom | Reveal | Turn | SecretChoice | Open
+Step = Shuffle | JointRandom | Reveal | Locate | Turn | SecretChoice | Open
 """What the table runs next for the game to go on."""
 
 Request = Disclose | Step

@@ -28,7 +28,8 @@ from trutnet.protocol.untrusted import UntrustedInput, unpack
 
 # 2: a play reveals its card from its entry alone, with no share round after it (7.4).
 # 3: the rounds that need no seat order take their entries in any order (7.2).
-PROTOCOL_VERSION = 3
+# 4: the table locates a card by plaintext-equality tests (``blind``, ``unblind``, 7.4).
+PROTOCOL_VERSION = 4
 TABLE_ID_BYTES = 16
 ID_BYTES = 32
 GENESIS = b"\x00" * ID_BYTES

@@ -1,9 +1,10 @@
 """One seat at the table: a replica plus that seat's secrets (sans-I/O).
 
 :class:`TablePeer` writes this seat's entries: the automatic ones (keys, commitments,
-shuffles, shares, the opening of its sealed choices, checkpoints, results) and its
-decisions (``act``, ``seal``), and decrypts the positions the table shows it privately
-(with the shares other viewers of a position sealed to it).
+shuffles, shares, a ``Locate``'s blindings and shares, the opening of its sealed
+choices, checkpoints, results) and its decisions (``act``, ``seal``), and decrypts
+the positions the table shows it privately (with the shares other viewers of a
+position sealed to it).
 Its secrets (its ElGamal key, its commit value, the salts and texts of its sealed
 choices, the votes it holds to) are saved through ``on_secrets`` before an entry that
 depends on them leaves. It knows no game: decisions go through the engine interface
@@ -33,6 +34,7 @@ from trutnet.engine.hidden import Open, Pos, SecretChoice, Shuffle, Turn
 from trutnet.protocol.commitments import SALT_BYTES, seal_commitment
 from trutnet.protocol.envelope import Entry, parse_entry, sign_entry
 from trutnet.protocol.lobby import LobbyError, check_name, table_id_for
+from trutnet.protocol.locate import BLIND_STEP, UNBLIND_STEP
 from trutnet.protocol.replace import VoteError, coordinator, make_offer, make_vote, partners
 from trutnet.protocol.replica import AUTOMATIC, DECISIONS, TableReplica
 from trutnet.protocol.schema import LocalError, Rejected, detail
@@ -298,6 +300,16 @@ class TablePeer:
             return {"deck": encode_shuffle(result, proof)}
         if kind == "shares":
             return self._shares()
+        if kind in ("blind", "unblind"):  # a Locate's equality tests (8.12)
+            locating = replica.locating
+            assert locating is not None
+            if kind == "blind":
+                context = replica.context(BLIND_STEP)
+                return {
+                    "blinds": locating.make_blind(self.elgamal.public, self.seat, context, self.rng)
+                }
+            context = replica.context(UNBLIND_STEP)
+            return {"shares": locating.make_unblind(self.elgamal, self.seat, context, self.rng)}
         if kind == "unseal":
             return self._unseal()
         assert state is not None

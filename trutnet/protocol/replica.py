@@ -12,6 +12,8 @@ alone (``docs/engine.md``): after every step it asks the state for its
   any carried ciphertexts), then the engine's deal;
 * a ``JointRandom``, a commit-reveal among every seat (:mod:`.commitments`);
 * a ``Reveal``, a public share round for the shares not yet posted;
+* a ``Locate``, a ``blind`` round then an ``unblind`` round of plaintext-equality
+  tests (:mod:`.locate`), after which everyone knows which positions hold the card;
 * a ``Turn``, the seat's ``act``; a decision that ``reveals()`` positions carries the
   seat's own shares of them, and needs no round when every other share is posted;
 * a ``SecretChoice``, the seat's ``seal``; an ``Open``, its ``unseal``.
@@ -21,10 +23,10 @@ Between rounds (``round_number()`` moves on) and at the end every seat signs a
 for a seat, the coordinator may write ``void`` or ``abandon`` (7.7, :mod:`.replace`).
 
 The steps that need no seat order (``keys``, ``commit``, ``reveal``, ``shares``,
-``checkpoint``, ``result``) are **unordered rounds** (7.2, :mod:`.rounds`): their
-entries come in any order, each checked as it comes (``_on_<type>``), then counted in
-seat order (``_keep_<type>``); the round enters the log whole, and ``_after_<type>``
-goes on. The shuffle and the decisions stay one entry at a time.
+``blind``, ``unblind``, ``checkpoint``, ``result``) are **unordered rounds** (7.2,
+:mod:`.rounds`): their entries come in any order, each checked as it comes
+(``_on_<type>``), then counted in seat order (``_keep_<type>``); the round enters the
+log whole, and ``_after_<type>`` goes on. The shuffle and the decisions stay one entry at a time.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from functools import partial
 from typing import Any
 
 from trutnet.crypto import (
+    Blinds,
     Context,
     CryptoError,
     KeyProof,
@@ -53,6 +56,7 @@ from trutnet.engine.errors import EngineError
 from trutnet.engine.hidden import (
     Disclose,
     JointRandom,
+    Locate,
     Open,
     Pos,
     Reveal,
@@ -72,6 +76,7 @@ from trutnet.protocol.commitments import (
 )
 from trutnet.protocol.envelope import PROTOCOL_VERSION, Entry, MessageError, parse_entry
 from trutnet.protocol.lobby import NONCE_BYTES, LobbyError, check_fallback, check_name, table_id_for
+from trutnet.protocol.locate import BLIND_STEP, UNBLIND_STEP, LocateRound, share_batch_size
 from trutnet.protocol.log import OVERRIDES, LogError, TableLog, equivocation_blame
 from trutnet.protocol.replace import (
     SeatChange,
@@ -94,6 +99,8 @@ AUTOMATIC = (
     "reveal",
     "shuffle",
     "shares",
+    "blind",
+    "unblind",
     "unseal",
     "checkpoint",
     "result",
@@ -107,6 +114,8 @@ TYPE_LIMITS = {
     "reveal": 512,
     "shuffle": 16384,
     "shares": 8192,
+    "blind": 16384,
+    "unblind": 8192,
     "act": 4096,
     "seal": 512,
     "unseal": 4096,
@@ -149,6 +158,7 @@ class TableReplica(StalledSeats):
         self.draw: JointDraw | None = None
         self.seed: tuple[bytes, int] | None = None  # joint seed and the next draw's counter
         self.shares: ShareRound | None = None
+        self.locating: LocateRound | None = None  # the Locate in progress
         self.pending: tuple[int, Action] | None = None  # (seat or EVERYONE, action) to apply
         self.disclosed: dict[int, set[Pos]] = {}  # positions shown to each seat alone
         self.shown: dict[int, set[Pos]] = {}  # ... to each seat alone or with everyone
@@ -414,6 +424,10 @@ class TableReplica(StalledSeats):
         if kind == "shuffle" and self.decks.specs:  # a larger deck has a larger shuffle
             largest = self.decks.total  # a deck grows by carried cards to all decks' at most
             limit = max(TYPE_LIMITS["shuffle"], SHUFFLE_BYTES_PER_CARD * largest + 1024)
+        if kind in ("blind", "unblind") and self.locating is not None:  # K positions
+            count = len(self.locating.positions)
+            size = Blinds.size(count) if kind == "blind" else share_batch_size(count)
+            limit = max(TYPE_LIMITS[kind], size + 1024)
         return limit
 
     def _restart_dealing(self) -> None:
@@ -422,6 +436,7 @@ class TableReplica(StalledSeats):
         assert self.state is not None
         self.decks.clear()
         self.shares, self.pending, self.draw, self.seed = None, None, None, None
+        self.locating = None
         self.round = None
         self.disclosed, self.shown, self.sealed, self.deck = {}, {}, {}, ()
         self.round_seen = self.state.round_number()
@@ -538,6 +553,9 @@ class TableReplica(StalledSeats):
             elif isinstance(step, Reveal):
                 if self._reveal(EVERYONE, step.then, step.positions):
                     return
+            elif isinstance(step, Locate):
+                if self._locate(step):
+                    return
             else:  # Turn, SecretChoice, Open: a seat writes
                 self.phase = "game"
                 return
@@ -635,6 +653,67 @@ class TableReplica(StalledSeats):
             self._finish_reveal(round_.owners[EVERYONE])
         else:
             self._private_done(round_)
+        self._drive()
+
+    # ------------------------------------------- locating a card (7.4, 8.12)
+
+    def _locate(self, step: Locate) -> bool:
+        """Start the equality tests ``step`` asks for; True if they wait for entries."""
+        if not step.positions:
+            assert self.state is not None
+            self.state.apply(self.state.identify(step.then, {}))
+            return False
+        self.locating = LocateRound.plan(step, self.decks)
+        self._start_round("blind", range(self.n))
+        return True
+
+    def _on_blind(self, entry: Entry, body: dict[str, Any]) -> Blinds:
+        exact_fields(body, {"blinds"})
+        assert self.locating is not None
+        return self.locating.check_blind(
+            bytes_field(body, "blinds"),
+            entry.seat,
+            self.elgamal[entry.seat],
+            self.context(BLIND_STEP),
+        )
+
+    def _keep_blind(self, seat: int, batch: Blinds) -> None:
+        assert self.locating is not None
+        self.locating.blinds[seat] = batch
+
+    def _after_blind(self) -> None:
+        """Every blinding is in the log: the shares of the joint blinded ciphertexts
+        name the blind round's digest, so none comes before every blinding (7.4)."""
+        assert self.locating is not None
+        self.locating.join()
+        self._start_round("unblind", range(self.n))
+
+    def _on_unblind(self, entry: Entry, body: dict[str, Any]) -> tuple[Point, ...]:
+        exact_fields(body, {"shares"})
+        assert self.locating is not None
+        return self.locating.check_unblind(
+            bytes_field(body, "shares"),
+            entry.seat,
+            self.elgamal[entry.seat],
+            self.context(UNBLIND_STEP),
+        )
+
+    def _keep_unblind(self, seat: int, shares: tuple[Point, ...]) -> None:
+        assert self.locating is not None
+        self.locating.shares[seat] = shares
+
+    def _after_unblind(self) -> None:
+        """Everyone learns which positions hold the card; the engine goes on."""
+        locating, state = self.locating, self.state
+        assert locating is not None and state is not None
+        self.locating = None
+        cards = dict.fromkeys(locating.found(), locating.step.card)
+        self.decks.revealed.update(cards)
+        for seat in range(self.n):
+            self.shown.setdefault(seat, set()).update(cards)
+        if cards and self.on_round is not None:
+            self.on_round(self, {EVERYONE: tuple(cards)})
+        state.apply(state.identify(locating.step.then, cards))
         self._drive()
 
     # ------------------------------------------------------------ chance

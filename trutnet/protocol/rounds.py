@@ -1,7 +1,8 @@
 """Unordered rounds: steps every seat of a set writes at once (7.2; sans-I/O).
 
 In a round that needs no seat order (``keys``, the ``commit`` and ``reveal`` of a
-joint draw, a ``shares`` round, ``checkpoint``, ``result``) each seat of the round
+joint draw, a ``shares`` round, the ``blind`` and ``unblind`` of a ``Locate``,
+``checkpoint``, ``result``) each seat of the round
 writes one entry naming the round's **base** (the head of the log when the round
 starts) as its ``prev``. A replica takes them in any order of arrival: each is
 checked when it comes (its proof, against what the round asks of its seat) and held
@@ -20,7 +21,7 @@ from typing import Any
 from trutnet.protocol.envelope import Entry
 from trutnet.protocol.schema import Rejected
 
-ROUND_TYPES = ("keys", "commit", "reveal", "shares", "checkpoint", "result")
+ROUND_TYPES = ("keys", "commit", "reveal", "shares", "blind", "unblind", "checkpoint", "result")
 
 
 @dataclass

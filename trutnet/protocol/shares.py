@@ -143,6 +143,17 @@ class DeckLedger:
         self.number(pos)
         return self.ciphertexts[pos.deck][pos.index]
 
+    def encoding(self, pos: Pos, card: str) -> Point:
+        """The encoding of ``card`` in the first deck (in ``Game.decks()`` order) among
+        those ``pos`` may hold cards of (its own, and those its shuffles carried cards
+        of) that names it: what a ``Locate`` tests ``pos`` against."""
+        self.number(pos)
+        for name in self.kinds.get(pos.deck, (pos.deck,)):
+            cards = self.specs[name].cards
+            if card in cards:
+                return self.tables[name].points[cards.index(card)]
+        raise Rejected("hidden", f"{pos} can hold no card {card!r}")
+
     def sort(self, positions: Iterable[Pos]) -> list[Pos]:
         return sorted(set(positions), key=self.number)
 

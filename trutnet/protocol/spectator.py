@@ -3,7 +3,8 @@
 :class:`Spectator` follows a table's log like any replica and writes nothing. It holds
 no ElGamal key and no other secret; it is never the owner of a share round (a round's
 owners are seats), and it combines no share: the only cards it ever knows are the ones
-the log itself reveals to everyone, the played ones. A spectator learns exactly what
+the log itself reveals to everyone: the played ones, and the positions a ``Locate``
+found holding its card (7.4). A spectator learns exactly what
 the table's broker learns (``docs/protocol.md`` 7.9).
 
 A spectator says it is there with a small signed message on the table's ``watchers``

@@ -112,7 +112,7 @@ class StalledSeats:
         return (
             seat in self.writers()
             and self.n >= 2
-            and self.phase in ("shuffle", "shares", "game", "checkpoint")
+            and self.phase in ("shuffle", "shares", "blind", "unblind", "game", "checkpoint")
             and self.state is not None
             and not self.state.is_terminal()
         )

@@ -38,9 +38,11 @@ def narrate_deluxe(event: dict[str, Any], say: _Speaker) -> list[str] | None:
         name = NAMES.get(event["for"], event["for"])
         return [f"  die for the {name}: {event['value']}"]
     if kind == "falcon":
-        partners = event["partners"]
-        look = f"; sees the cards of {', '.join(say.seat(s) for s in partners)}" if partners else ""
-        return [f"  {say.seat(event['seat'])} shows the Falcon [T33]{look}"]
+        partners, holder = event["partners"], say.seat(event["seat"])
+        look = f", who sees the cards of {', '.join(say.seat(s) for s in partners)}"
+        return [
+            f"  the table finds the Falcon in the hand of {holder}{look * bool(partners)} [T33]"
+        ]
     if kind == "nutria":
         return [f"  the Nutria of {say.seat(event['seat'])} is replaced by {event['card']} [T35]"]
     if kind == "michao":

@@ -103,7 +103,7 @@ class TrutFrontend(Frontend):
         mine = obs.to_act == obs.seat
         if key in NUMBER_KEYS:
             number = int(key)
-            if obs.phase in ("choose", "power", "falcon", "michao") and mine:  # Deluxe
+            if obs.phase in ("choose", "power", "michao") and mine:  # Deluxe
                 options = screen.choices(obs)
                 if number > len(options):
                     return Press(say=f"choose 1-{len(options)}")

@@ -72,7 +72,6 @@ DECIDING = {
     "keep": "to keep 3 cards",
     "choose": "to keep a special card",
     "power": "to use a card's power",
-    "falcon": "to show the Falcon, or pass",
     "michao": "to sing Michao, or pass",
 }
 
@@ -272,8 +271,6 @@ def prompt(obs: TrutObservation) -> str:
         "keep": f"Keep 3 cards: toggle with {_range(count)}, Enter to confirm",
         "choose": "Keep one special card: " + _choices(obs),
         "michao": "Michao! 1: sing it (+1 Long)   p: pass [T44]",
-        "falcon": "The Falcon's step [T33]: "
-        + (_choices(obs) + " (show it)" if choices(obs) else "p: you have no Falcon"),
         "power": "Your card's power: " + _choices(obs) + (", p pass" if legal(obs, "pass") else ""),
     }.get(obs.phase, f"Your turn ({obs.phase})")
 
@@ -300,7 +297,7 @@ def key_hints(obs: TrutObservation) -> list[str]:
         keys.append("1-3 cards")
     elif obs.phase == "keep":
         keys += [f"{_range(count)} keep/unkeep", "Enter confirm"]
-    elif obs.phase in ("choose", "power", "falcon", "michao"):  # Deluxe [T25, T33-T44]
+    elif obs.phase in ("choose", "power", "michao"):  # Deluxe [T25, T34-T44]
         if choices(obs):
             keys.append(f"{_range(len(choices(obs)))} choose")
         if legal(obs, "pass"):

@@ -10,7 +10,7 @@ Notation (``docs/rules.md``, "Action notation")::
     keep E@3 | keep @3          Deluxe: the special card a seat keeps [T25]
     die 4                       chance (Deluxe): a joint die [T22, T30]
     hit Kh | steal | steal 2 | bat Kh +1 | bat Kh -1   Deluxe: a power's choice [T36-T40]
-    falcon E@35 | falcon @35    Deluxe: the Falcon shown at the start of a hand [T33]
+    falcon E@35 | falcon none   chance (Deluxe): where the table found the Falcon [T33]
     hare 7h@12 | hare @12       chance (Deluxe): the Hare's drawn card, revealed [T34]
     michao                      Deluxe: sing Michao in its window [T44]
     nutria 7h@12 | pick 7h@12 | pick @12   Deluxe: the Nutria's replacement [T35]
@@ -220,7 +220,29 @@ class NutriaDraw(Action):
         return self
 
 
-POWER_VERBS = ("hit", "steal", "bat", "falcon", "michao", "pick")
+@dataclass(frozen=True, slots=True)
+class FalconShown(Action):
+    """Chance (Deluxe): the Falcon found among the dealt hands by the table, shown at
+    its position (``falcon E@35``), or in no hand (``falcon none``) [T33]."""
+
+    ref: CardRef | None
+
+    def __post_init__(self) -> None:
+        if self.ref is not None and (
+            self.ref.pos is None
+            or not isinstance(self.ref.card, Special)
+            or self.ref.card.letter != "E"
+        ):
+            raise NotationError("the Falcon is shown as E at its position: falcon E@35")
+
+    def __str__(self) -> str:
+        return f"falcon {'none' if self.ref is None else self.ref}"
+
+    def public(self) -> FalconShown:
+        return self
+
+
+POWER_VERBS = ("hit", "steal", "bat", "michao", "pick")
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,13 +254,13 @@ class Power(Action):
     args: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        shapes = {"hit": (1,), "steal": (0, 1), "bat": (2,), "falcon": (1,), "michao": (0,)}
+        shapes = {"hit": (1,), "steal": (0, 1), "bat": (2,), "michao": (0,)}
         shapes["pick"] = (1,)
         if self.verb not in shapes or len(self.args) not in shapes[self.verb]:
             raise NotationError(f"not a power: {self.verb} {' '.join(self.args)}")
         if self.verb in ("hit", "bat"):
             parse_any_card(self.args[0])
-        if self.verb in ("falcon", "pick"):
+        if self.verb == "pick":
             CardRef.parse(self.args[0])
         if self.verb == "bat" and self.args[1] not in ("+1", "-1"):
             raise NotationError("the Bat gives +1 or -1")
@@ -274,6 +296,10 @@ def parse_action(text: str) -> Action:
         return NutriaDraw(CardRef.parse(args[0]))
     if verb == "hare" and len(args) == 1:
         return HareDraw(CardRef.parse(args[0]))
+    if verb == "falcon" and args == ["none"]:
+        return FalconShown(None)
+    if verb == "falcon" and len(args) == 1:
+        return FalconShown(CardRef.parse(args[0]))
     if verb in POWER_VERBS:
         return Power(verb, tuple(args))
     if verb == "draw" and len(args) == 1:

@@ -13,6 +13,11 @@ positions are held by the seats, the ``stock``, the ``discard`` (la Chanson's
   discards by position, never revealed;
 * a ``play`` reveals its position to everyone [T5].
 
+Deluxe adds the pool of specials, carried into each deck [T25, T26], the Nutria's
+and the Hare's reveals [T34, T35], dice [T22], and the Falcon's step [T33]: a
+``Locate`` of the Falcon among every dealt hand position, then the partners' cards
+in its holder's sight.
+
 This mixin holds what a replica knows (``known``) and answers the description's
 questions from :class:`~trutnet.engine.games.trut.state.TrutState`'s public fields.
 """
@@ -29,6 +34,7 @@ from trutnet.engine.games.trut.actions import (
     CardRef,
     Deal,
     Draw,
+    FalconShown,
     HareDraw,
     Keep,
     NutriaDraw,
@@ -86,6 +92,10 @@ class TrutHidden:
         def _pool_size(self) -> int: ...
 
         def _falcon_sight(self, seat: int) -> set[int]: ...
+
+        def _falcon_step(self) -> Step: ...
+
+        def _falcon_identify(self, cards: dict[Pos, str]) -> Action: ...
 
     holdings: list[list[int]]
     next_stock: int
@@ -145,6 +155,8 @@ class TrutHidden:
         if self.phase == "hare":  # T34: the next stock card, revealed to everyone
             at = self.next_stock
             return Reveal((self._pos(at),), HareDraw(CardRef(None, at)))
+        if self.phase == "falcon":  # T33: the table finds the Falcon among the hands
+            return self._falcon_step()
         if self.phase == "prepare":  # T25: the pool, shuffled jointly once per game
             return Shuffle(POOL_DECK, Prepare(None))
         if self.phase == "deal" and self.deluxe:
@@ -236,13 +248,6 @@ class TrutHidden:
                 raise IllegalAction("T35", f"seat {seat} cannot pick {ref} now")
             assert ref.pos is not None
             return (self._pos(ref.pos),)
-        if isinstance(action, Power) and action.verb == "falcon":  # T33: shown to all
-            if self.phase != "falcon" or seat != self.to_act:
-                raise IllegalAction("T33", f"seat {seat} cannot show the Falcon now")
-            ref = CardRef.parse(action.args[0])
-            if ref.pos is None or ref.pos not in self.holdings[seat]:
-                raise IllegalAction("T33", f"{ref} is not in seat {seat}'s hand")
-            return (self._pos(ref.pos),)
         if not isinstance(action, Play):
             return ()
         # The checks of a play before its card is shown (T5; protocol 7.4).
@@ -259,11 +264,6 @@ class TrutHidden:
         if isinstance(action, Power) and action.verb == "pick":  # T35: by position
             ref = CardRef.parse(action.args[0])
             return Power("pick", (f"@{ref.pos}",))
-        if isinstance(action, Power) and action.verb == "falcon":  # T33: by position
-            ref = CardRef.parse(action.args[0])
-            if ref.pos is None:
-                raise IllegalAction("T33", "the Falcon is shown by its position")
-            return Power("falcon", (f"@{ref.pos}",))
         if isinstance(action, Play):
             return Play(CardRef(None, self._position(seat, action.ref)))
         if isinstance(action, Keep) and self.phase == "choose":  # T25: a position only
@@ -302,10 +302,8 @@ class TrutHidden:
             card = cards.get(self._pos(action.ref.pos))
             if card is not None:
                 return HareDraw(CardRef(parse_any_card(card), action.ref.pos))
-        if isinstance(action, Power) and action.verb == "falcon":
-            ref = CardRef.parse(action.args[0])
-            card = None if ref.pos is None else cards.get(self._pos(ref.pos))
-            return action if card is None else Power("falcon", (f"{card}@{ref.pos}",))
+        if isinstance(action, FalconShown):  # T33: where the table found it
+            return self._falcon_identify(dict(cards))
         if isinstance(action, Play) and action.ref.pos is not None:
             card = cards.get(self._pos(action.ref.pos))
             if card is not None:

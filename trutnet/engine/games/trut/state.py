@@ -41,6 +41,7 @@ from trutnet.engine.games.trut.actions import (
     Deal,
     Die,
     Draw,
+    FalconShown,
     HareDraw,
     Keep,
     NutriaDraw,
@@ -195,8 +196,6 @@ class TrutState(
             return [AGREE, REFUSE]
         if phase == "sing_count":
             return [SingCount(k) for k in (1, 2, 3) if k * self.n <= self._stock_left()]
-        if phase == "falcon":  # T33
-            return self._falcon_legal(seat)
         if phase == "michao":  # T44
             return self._michao_legal(seat)
         if phase == "power":  # T36, T39, T40
@@ -226,6 +225,8 @@ class TrutState(
             return NutriaDraw(CardRef(self.known.get(self.next_stock), self.next_stock))
         if self.phase == "hare":  # T34: the next stock card, as the deck holds it
             return HareDraw(CardRef(self.known.get(self.next_stock), self.next_stock))
+        if self.phase == "falcon":  # T33: the table finds it where the deal put it
+            return self._falcon_sample()
         if self.phase == "prepare":  # T25
             pool = [special(letter) for letter in letters_for(self.bonus_cards)]
             rng.shuffle(pool)
@@ -261,6 +262,9 @@ class TrutState(
         if isinstance(action, HareDraw):
             self._require(self.deluxe, "T23", "the Hare is the deluxe option's")
             return self._apply_hare(action)
+        if isinstance(action, FalconShown):
+            self._require(self.deluxe, "T23", "the Falcon is the deluxe option's")
+            return self._apply_falcon(action)
         if isinstance(action, Die):
             self._require(self.deluxe, "T23", "a die is the deluxe option's")
             return self._apply_die(action)
@@ -283,8 +287,6 @@ class TrutState(
         seat = self.to_act
         if seat is None or seat == CHANCE:
             raise IllegalAction("chance", f"phase {phase} waits for a chance event, not {action}")
-        if phase == "falcon" and isinstance(action, Power | Word):  # T33
-            return self._apply_falcon(seat, action)
         if phase == "michao" and isinstance(action, Power | Word):  # T44
             return self._apply_michao(seat, action)
         if isinstance(action, Power) or (phase == "power" and isinstance(action, Word)):
@@ -434,8 +436,6 @@ class TrutState(
             raise HiddenCard("a played card is revealed: give its identity (play 7h@12)")
         if isinstance(card, Special) and not self.deluxe:
             raise IllegalAction("T23", f"{card} is a special card: Trut without deluxe has none")
-        if self.deluxe:
-            self._falcon_check_play(seat, card)
         pos = self._resolve(seat, action.ref, "T5")
         if self.known.get(pos) is None:
             for other_pos, other in self.known.items():
