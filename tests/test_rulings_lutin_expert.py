@@ -191,3 +191,94 @@ def test_L30_the_bonus_at_the_6th_manche():
         if state.bonus_name is not None:
             assert state.bonus_name == state.bonus_from[0]
     assert found
+
+
+# ---------------------------------------------------------------- within whole games
+
+
+def finish(state, seed):
+    """The rest of the game by random legal play: it ends (L3), and a token played
+    never comes back to a hand (L21) though the bonus may pick it again (L30)."""
+    rng = random.Random(seed)
+    played = set(state.spent)
+    for _ in range(20_000):
+        if state.is_terminal():
+            break
+        random_step(state, rng)
+        assert not played & {p for held in state.tok_pos for p in held}
+    assert state.is_terminal() and max(state.vp) == 5
+
+
+def test_L13_both_at_0_the_next_attacker_wins_no_continuation():
+    """White t33 (-5 HP to the opponent) and the card result bring both seats to 0 in
+    the same combat, the last of both hands: L13 applies every HP change at once and
+    gives the manche to the seat that attacks next (L8: the combat's winner); it is not
+    a continuation on equal HP (L14), though both hands are empty and 0 equals 0."""
+    state = start_expert("expert-white", "b6 g3 g2 g2 g2", "g2 g2 g5 b5 b4", keep=(0, 5))
+    assert [n for _, n in state.tokens_of(0)] == ["t21", "t33"]
+    for attack, riposte, hp in (
+        ("b6", "g2", [12, 6]),  # blue beats green (L9)
+        ("g3", "g2", [12, 5]),
+        ("g2", "g5", [9, 5]),  # seat 1 wins and attacks (L8)
+        ("b5", "g2", [4, 5]),
+    ):
+        fight(state, attack, riposte)
+        window(state, {0: NONE, 1: NONE})
+        assert state.hp == hp
+    assert state.attacker == 1
+    fight(state, "b4", "g2")  # 4 to seat 0, at 4
+    window(state, {1: NONE, 0: "token tokens@2=t33"})  # the attacker commits first (L22)
+    assert state.last == (1, "b4", "g2", -4, -5, 1)  # both deltas at once, both to 0
+    assert state.manche_winner is None and state.vp == [0, 1]  # L13: to the next attacker
+    assert state.manche == 2 and state.hands == 2 and state.attacker == 1  # a new manche
+    assert state.hp == [12, 12] and state.phase == "choose"  # L3: HP restored
+    finish(state, "L13")
+
+
+def test_L24_black_t13_cancels_the_opponent_token_in_a_game():
+    """Black t13 cancels the other seat's token whatever it is (here t22, which would
+    double the result); both tokens are spent, face up (L24 (1), L21)."""
+    order = "t13 t11 t23 t22 t12 t31 t21 t32 t33"  # seat 0 keeps t13 t11, seat 1 t22 t12
+    alone = start_expert("expert-black", "g7 g3 g3 g3 g3", "g5 g4 g4 g4 g4", order)
+    fight(alone, "g7", "g5")
+    window(alone, {0: NONE, 1: "token tokens@3=t22"})
+    assert alone.hp == [12, 8]  # t22 alone: the 2 doubled
+    state = start_expert("expert-black", "g7 g3 g3 g3 g3", "g5 g4 g4 g4 g4", order)
+    fight(state, "g7", "g5")
+    window(state, {0: "token tokens@0=t13", 1: "token tokens@3=t22"})
+    assert state.window_shown == ["0:token tokens@0=t13", "1:token tokens@3=t22"]
+    assert state.hp == [12, 10]  # 2, not doubled: the t22 is cancelled
+    assert state.last == (0, "g7", "g5", 0, -2, 0) and state.attacker == 0
+    assert state.faceup[-2:] == ["t13", "t22"]
+    assert state.token_count(0) == state.token_count(1) == 1
+    finish(state, "t13")
+
+
+def test_L26_black_t12_turns_the_opponent_card_into_a_green_0_in_a_game():
+    """Black t12 on a Harpy: the Harpy becomes a green 0, loses its power (L12, L26),
+    and the g5 it faced wins: the Harpy's owner loses 5 and the g5's attacks next."""
+    order = "t11 t21 t33 t12 t22 t31 t13 t23 t32"  # seat 1 keeps t12 t22
+    alone = start_expert("expert-black", "harpy g3 g3 g3 g3", "g5 g4 g4 g4 g4", order)
+    fight(alone, "harpy", "g5")
+    window(alone, {0: NONE, 1: NONE})
+    assert alone.hp == [12, 7] and alone.attacker == 0  # the Harpy sends the hit back (L10)
+    state = start_expert("expert-black", "harpy g3 g3 g3 g3", "g5 g4 g4 g4 g4", order)
+    fight(state, "harpy", "g5")
+    window(state, {0: NONE, 1: "token tokens@3=t12"})
+    assert state.hp == [7, 12] and state.attacker == 1
+    assert state.last == (0, "harpy", "g5", -5, 0, 1)
+    assert state.defausse[0][INDEX["harpy"]] == 1  # the card itself goes to the défausse
+    finish(state, "t12")
+
+
+def test_L27_black_t31_the_winner_loses_in_a_game():
+    """Black t31: g7 against g5, the g7's owner loses 2 instead, and the g5's owner,
+    now the winner, attacks next (L27, L8)."""
+    order = "t11 t21 t33 t31 t22 t12 t13 t23 t32"  # seat 1 keeps t31 t22
+    state = start_expert("expert-black", "g7 g3 g3 g3 g3", "g5 g4 g4 g4 g4", order)
+    fight(state, "g7", "g5")
+    window(state, {0: NONE, 1: "token tokens@3=t31"})
+    assert state.last == (0, "g7", "g5", -2, 0, 1)
+    assert state.hp == [10, 12] and state.attacker == 1
+    assert state.faceup[-1] == "t31" and state.token_count(1) == 1
+    finish(state, "t31")
