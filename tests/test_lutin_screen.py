@@ -75,6 +75,8 @@ def test_a_whole_game_on_the_screen(variant):
                     player.game_key(missing[0])
                     seen.setdefault("refused", [player.info.message])
                     assert player.seat.pending is None
+                player.game_key("1")  # a hand key, not a choosing one
+                assert player.info.message == "1 names no card: choose with 2-8 k g t p h m"
                 key = rng.choice([k for k, c in CHOOSE_KEYS.items() if c in legal])
             elif obs.phase in ("attack", "riposte"):
                 key = str(rng.randrange(len(obs.hand)) + 1)
@@ -116,7 +118,9 @@ def test_a_whole_game_on_the_screen(variant):
     end = rows_of(player)
     assert end[0].startswith(" Game over — ") and " Final score:" in end
     player.help = True
-    assert rows_of(player)[0].startswith("Lutin & Troll — two players")
+    page = rows_of(player)  # at most 24 rows of 80 columns
+    assert page[0].startswith("Lutin & Troll — two players")
+    assert "Keys: choose 2-8 green, k g t blue 4 5 6, p h m Nymph Harpy Mandragore;" in page
     assert peers[0].replica.state.is_terminal()
 
 
@@ -242,3 +246,20 @@ def test_the_narration_names_who_played_what_and_what_came_of_it():
     assert "seal take" not in " ".join(str(a) for a in hidden.history())
     other = LutinFrontend()
     assert [ln for e in other.events(hidden) for ln in other.narrate(e, hidden, names)] == lines
+
+
+def test_one_card_left_is_one_key():
+    """With one card in hand the prompt and the key bar say ``1``, not ``1-1``."""
+    from trutnet.client.view import TableInfo
+    from trutnet.games.lutin.frontend import LutinFrontend
+
+    from .lutin_helpers import combat, start
+
+    state = start("g5 g5 g5 g5 g4", "g5 g5 g5 g5 g3")
+    for card in ("g5", "g5", "g5", "g5"):
+        combat(state, card, card)
+    info = TableInfo(names=["Ana", "Bob"], fingerprints=["", ""], me=0)
+    front, obs = LutinFrontend(), state.observation(0)
+    assert len(obs.hand) == 1 and obs.phase == "attack"
+    assert front.prompt(obs, info) == "Attack: 1" and front.key_hints(obs, info) == ["1 play"]
+    assert front.deciding(state.observation(1)) == "to attack"

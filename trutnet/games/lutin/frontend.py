@@ -40,9 +40,8 @@ green and blue: Nymph cancels the hit, Harpy sends it back (the other loses its
 card's value), Mandragore heals you by the other's value. Two reds: nothing.
 The combat's winner attacks next. 0 HP, or more HP when both hands are empty,
 wins the manche and a victory point (equal HP: 5 new cards, same manche).
-Five VP win. "Pioche" on the table: the pioche and the hand not yet shown.
-Unplayed cards are shown at a manche's end; an empty pioche takes back the whole
-défausse. Initiation: the top 5 of a deck shuffled jointly, no choice.
+Five VP win. Pioche: the pioche with the hand not yet shown. A manche's unplayed
+cards are shown; an empty pioche takes back the défausse. Initiation: no choice.
 Expert: 3 tokens each, keep 2 in secret; after each riposte both may play one
 (sealed, then shown together). Tokens by cell (row, column):
  White  t11 green->blue   t12 blue->green   t13 both cards cancelled
@@ -61,6 +60,11 @@ def counts(cards: Sequence[str]) -> str:
 
 def short(name: str, columns: int = NAME_COLUMNS) -> str:
     return name if len(name) <= columns else name[: columns - 1] + "…"
+
+
+def _numbers(count: int) -> str:
+    """The keys of ``count`` hand cards: ``1-4``, or ``1``."""
+    return "1" if count == 1 else f"1-{count}"
 
 
 def option_label(action: Any) -> str:
@@ -200,12 +204,14 @@ class LutinFrontend(Frontend):
             return "A token for this combat, or none: its number"
         if obs.phase == "choose":
             return f"Choose card {len(obs.hand) + 1} of 5 for your hand, in secret"
-        if obs.phase == "riposte":
-            return f"Riposte: 1-{len(obs.hand)}"
-        return f"Attack: 1-{len(obs.hand)}"
+        verb = "Riposte" if obs.phase == "riposte" else "Attack"
+        return f"{verb}: {_numbers(len(obs.hand))}"
 
     def deciding(self, obs: LutinObservation) -> str:
-        words = {"choose": "to choose a hand", "riposte": "to riposte", "attack": "to attack"}
+        words = {
+            "choose": "to choose a hand", "riposte": "to riposte", "attack": "to attack",
+            "tdiscard": "to discard a token", "bonus": "to take a bonus token",
+        }  # fmt: skip
         return words.get(obs.phase, "to choose a token")
 
     def key_hints(self, obs: LutinObservation, info: TableInfo) -> list[str]:
@@ -215,17 +221,19 @@ class LutinFrontend(Frontend):
             if self._current_pick(obs) is not None:
                 return ["[key] card  0 back"]
             shown = choices.options(obs)
-            return [f"1-{shown[-1].key} token" if len(shown) > 1 else "1 token"]
+            return [f"{_numbers(len(shown))} token"] if len(shown) < 10 else ["1-0 token"]
         if obs.phase == "choose":
             have = {a.card for a in obs.legal if isinstance(a, Take)}
             keys = (k if k.isdigit() else f"{k}:{c}" for k, c in CHOOSE_KEYS.items() if c in have)
             return [" ".join(keys)]
-        return [f"1-{len(obs.hand)} play"]
+        return [f"{_numbers(len(obs.hand))} play"]
 
     def press(self, key: str, obs: LutinObservation, info: TableInfo) -> Press:
         if obs.phase in TOKEN_PHASES:
             return self._press_choice(key, obs)
-        if obs.phase == "choose" and key in CHOOSE_KEYS:
+        if obs.phase == "choose":
+            if key not in CHOOSE_KEYS:
+                return Press(say=f"{key} names no card: choose with 2-8 k g t p h m")
             take = Take(CHOOSE_KEYS[key])
             if take in obs.legal:
                 return Press(str(take))
@@ -256,9 +264,12 @@ class LutinFrontend(Frontend):
 
     def help(self, spectator: bool) -> str:
         keys = (
-            "q stop watching" if spectator else "hand 2-8 k g t p h m, play 1-5, token 1-0, q quit"
+            "q stop watching, ? help"
+            if spectator
+            else "choose 2-8 green, k g t blue 4 5 6, p h m Nymph Harpy Mandragore;\n"
+            "play 1-5; a token 1-0, then its card's key (0 back); q quit, ? help"
         )
-        return f"{HELP}\nKeys: {keys}, ? help\nPress ? or Esc to go back."
+        return f"{HELP}\nKeys: {keys}\nPress ? or Esc to go back."
 
     # ---------------------------------------------------------------- events
 
