@@ -126,5 +126,7 @@ def test_the_network_benchmark_times_the_combats_of_two_peer_processes():
     assert figures["agree"] is True
     assert figures["combats"] >= 5  # one at least in each of the 5 manches a win needs (L3)
     assert 0 < figures["combat_ms_median"] <= figures["combat_ms_p90"]
+    assert 0 < figures["hop_ms_median"] < figures["combat_ms_p90"]  # a combat takes hops
     line = network_bench._game_line(figures)
     assert f"median {figures['combat_ms_median']} ms" in line and "combats)" in line
+    assert "median card" not in line  # a base game reveals no card by the crypto

@@ -171,12 +171,27 @@ def real_game(
     }
     combat_ms = sorted(combat_times(results))
     if combat_ms:
+        hops = hop_times(results)
         figures.update(
             combats=len(combat_ms),
             combat_ms_median=round(statistics.median(combat_ms), 1),
             combat_ms_p90=round(_rank(combat_ms, 0.9), 1),
+            hop_ms_median=round(statistics.median(hops), 2) if hops else None,
         )
     return figures
+
+
+def hop_times(results: list[dict[str, Any]]) -> list[float]:
+    """Per entry signed in one peer process, ms until each other peer applied it (the
+    broker's hop and the receiver's checks): where a combat's time goes."""
+    times = []
+    for author in results:
+        for key, signed in (author.get("entries_signed") or {}).items():
+            for other in results:
+                applied = (other.get("entries_applied") or {}).get(key)
+                if other is not author and applied is not None:
+                    times.append((applied - signed) * 1000)
+    return times
 
 
 def _rank(ordered: list[float], q: float) -> float:
@@ -503,8 +518,9 @@ def run(
 def _game_line(game: dict[str, Any]) -> str:
     if "failed" in game:
         return f"the game failed: {game['failed']}"
+    card = f"median card {game['card_ms_median']} ms, " if game["cards"] else ""
     line = (
-        f"median hand {game['hand_ms_median']} ms, median card {game['card_ms_median']} ms, "
+        f"median hand {game['hand_ms_median']} ms, {card}"
         f"whole game {game['game_s']} s ({game['hands']} hands, {game['cards']} cards, "
         f"peers agree: {game['agree']})"
     )
@@ -512,7 +528,8 @@ def _game_line(game: dict[str, Any]) -> str:
         line += (
             f"\n    combat (attack to both peers having the result): median "
             f"{game['combat_ms_median']} ms, p90 {game['combat_ms_p90']} ms "
-            f"({game['combats']} combats)"
+            f"({game['combats']} combats); an entry from one peer to the other: median "
+            f"{game['hop_ms_median']} ms"
         )
     return line
 
