@@ -19,6 +19,7 @@ from typing import Any
 
 from trutnet.client.frontend import Cue, Frontend, Press
 from trutnet.client.view import Line, TableInfo, seat_name, text_width
+from trutnet.engine.errors import EngineError
 from trutnet.engine.games.lutin.actions import Take, TokenPlay, parse_action
 from trutnet.engine.games.lutin.cards import KINDS, MAX_HP
 from trutnet.engine.games.lutin.observation import LutinObservation
@@ -124,7 +125,7 @@ class LutinFrontend(Frontend):
         """The combat on the table, else the last one's result (L7-L13)."""
         if obs.table:
             return " Combat: " + "  then  ".join(
-                f"{seat_name(info, s)}: {card_name(c)}" for s, c in obs.table
+                f"{short(seat_name(info, s), 10)}: {card_name(c)}" for s, c in obs.table
             )
         if obs.last is None:
             return " Combat: —"
@@ -178,7 +179,7 @@ class LutinFrontend(Frontend):
             seat, _, text = item.partition(":")
             try:
                 action = parse_action(text)
-            except ValueError:
+            except EngineError:
                 continue
             if isinstance(action, TokenPlay):
                 label = "none" if action.source is None else option_label(action)
