@@ -58,6 +58,15 @@ def test_a_whole_game_on_the_screen(variant):
     while True:
         rows = rows_of(player)
         obs = player.observation()
+        if player.info.paused:  # a manche just ended: its summary, until a key
+            summary = next(r for r in rows if r.startswith(" Manche "))
+            seen.setdefault("paused", rows)
+            assert rows[-1].startswith(" Enter continue")
+            going = f"manche {obs.manche}" if obs.to_act is not None else "the final score"
+            assert any(r.startswith(" ▶ ") and going in r for r in rows), rows
+            assert " to " in summary or " goes on: " in summary, summary
+            assert player.dismiss() and not player.info.paused
+            continue
         if obs.to_act is None:
             break
         assert rows[0].startswith(f" Lutin & Troll — {variant}, ")  # manche N, or set-up
@@ -115,6 +124,7 @@ def test_a_whole_game_on_the_screen(variant):
     if variant.startswith("expert"):
         assert any(r.startswith(" Tokens (black): yours ") for r in seen["attack"])
         assert ("tdiscard" in seen and "window" in seen) or "window_turn" in seen
+    assert "paused" in seen  # every manche's end was shown
     end = rows_of(player)
     assert end[0].startswith(" Game over — ") and " Final score:" in end
     player.help = True
@@ -263,3 +273,42 @@ def test_one_card_left_is_one_key():
     assert len(obs.hand) == 1 and obs.phase == "attack"
     assert front.prompt(obs, info) == "Attack: 1" and front.key_hints(obs, info) == ["1 play"]
     assert front.deciding(state.observation(1)) == "to attack"
+
+
+def test_a_manche_end_and_a_continuation_stay_on_screen_until_a_key():
+    """The frame pauses on a continuation (L14) and on a manche won (L13): the table
+    shows what ended (final HP, VP), not the next hand's empty table."""
+    from trutnet.client.frontend import Cue
+    from trutnet.client.view import TableInfo
+    from trutnet.games.lutin.frontend import LutinFrontend
+
+    from .lutin_helpers import choose, combat, open_all, start
+
+    same = "g5 g5 g5 g5 g4"
+    state = start(same, same)
+    front = LutinFrontend()
+    info = TableInfo(names=["Ana", "Bob"], fingerprints=["", ""], me=0)
+
+    def cues():
+        return [front.follow(e, state, info) for e in front.events(state)[len(seen) :]]
+
+    seen: list = []
+    for card in same.split():
+        combat(state, card, card)
+    seen += cues()
+    assert seen.count(Cue.ROUND_ENDS) == 1  # the continuation, not the first manche's start
+    info.paused = True
+    area = [plain_line(line) for line in front.table_area(state.observation(0), info, 80)]
+    assert " Manche 1 goes on: equal HP 12-12, 5 new cards each (L14)" in area
+    choose(state, "b6 g2 g2 g2 g2", "harpy b5 b4 g8 g3")
+    for attack, riposte in (("b6", "harpy"), ("b5", "g2"), ("b4", "g2")):
+        combat(state, attack, riposte)
+    open_all(state)
+    seen += cues()
+    assert seen.count(Cue.ROUND_ENDS) == 2
+    area = [plain_line(line) for line in front.table_area(state.observation(0), info, 80)]
+    assert " Manche 1 to Bob: HP You 0, Bob 12; VP You 0, Bob 1" in area
+    assert state.hp == [12, 12]  # the next manche's, not shown while paused
+    info.paused = False
+    area = [plain_line(line) for line in front.table_area(state.observation(0), info, 80)]
+    assert area[2].startswith(" Last: Bob Kobold 4 vs You Lutin 2")

@@ -84,9 +84,15 @@ class LutinFrontend(Frontend):
         self._narrator = Narrator()
         self._picked: Any = None  # the token whose target is being chosen (choices)
         self._picked_for: tuple[Any, ...] = ()  # the choices it was picked among
+        # the hand that just ended (manche, continued, its winner, final HP, VP), shown
+        # while the frame pauses on it
+        self._ended: tuple[int, bool, int | None, list[int], tuple[int, ...]] | None = None
 
     def spectator_observation(self, state: LutinState) -> LutinObservation:
         return dataclasses.replace(state.observation(0), seat=-1, hand=(), legal=())
+
+    def round_label(self, obs: LutinObservation) -> str:
+        return f"manche {obs.manche}"
 
     def title(self, obs: LutinObservation) -> str:
         when = f"manche {obs.manche}" if obs.manche else "set-up"
@@ -105,7 +111,10 @@ class LutinFrontend(Frontend):
                     ("", f" HP {obs.hp[s]:>2} [{bar}]  VP {obs.vp[s]}{att}"),
                 ]
             )
-        lines.append([("", self._combat(obs, info))])
+        if info.paused and self._ended is not None:
+            lines.append([("class:bold", self._summary(info))])
+        else:
+            lines.append([("", self._combat(obs, info))])
         for label, piles in (("Défausse", obs.defausse), ("Pioche", self._pioches(obs))):
             for s in range(2):
                 text = piles[s] if isinstance(piles[s], str) else counts(piles[s])
@@ -136,6 +145,18 @@ class LutinFrontend(Frontend):
         return (
             f" Last: {a} {card_name(ca)} vs {b} {card_name(cb)}: "
             f"{a} {delta[sa]:+d}, {b} {delta[sb]:+d} HP; won by {who}"
+        )
+
+    def _summary(self, info: TableInfo) -> str:
+        """The hand that just ended: the manche's winner, or a continuation (L13, L14)."""
+        assert self._ended is not None
+        manche, continued, won, hp, vp = self._ended
+        if continued:
+            return f" Manche {manche} goes on: equal HP {hp[0]}-{hp[1]}, 5 new cards each (L14)"
+        a, b = (short(seat_name(info, s)) for s in range(2))
+        who = "nobody" if won is None else short(seat_name(info, won), 10)
+        return (
+            f" Manche {manche} to {who}: HP {a} {hp[0]}, {b} {hp[1]}; VP {a} {vp[0]}, {b} {vp[1]}"
         )
 
     def _pioches(self, obs: LutinObservation) -> list[Any]:
@@ -289,7 +310,22 @@ class LutinFrontend(Frontend):
         return narrate(event, names)
 
     def follow(self, event: Any, state: LutinState, info: TableInfo) -> Cue | None:
-        return None
+        """A manche won, or a continuation (L14): its summary stays on screen (the frame
+        pauses until Enter, or a moment), not the next hand's empty table."""
+        before, after = getattr(event, "before", None), getattr(event, "after", None)
+        if before is None or after is None or not before.manche:
+            return None
+        over = after.phase == "over" and before.phase != "over"
+        if after.manche == before.manche and not over and after.hands == before.hands:
+            return None
+        hp = list(before.hp)
+        if after.last is not None and after.last is not before.last:  # the deciding combat
+            hp = [max(0, min(MAX_HP, hp[s] + after.last[3 + s])) for s in range(2)]
+        gained = [s for s in range(2) if after.vp[s] > before.vp[s]]
+        won = gained[0] if len(gained) == 1 and (after.manche != before.manche or over) else None
+        continued = after.manche == before.manche and not over
+        self._ended = (before.manche, continued, won, hp, after.vp)
+        return Cue.ROUND_ENDS
 
     def end_title(self, obs: LutinObservation, info: TableInfo) -> str:
         if obs.winner is None:
