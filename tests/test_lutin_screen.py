@@ -312,3 +312,19 @@ def test_a_manche_end_and_a_continuation_stay_on_screen_until_a_key():
     info.paused = False
     area = [plain_line(line) for line in front.table_area(state.observation(0), info, 80)]
     assert area[2].startswith(" Last: Bob Kobold 4 vs You Lutin 2")
+
+
+def test_the_manche_winner_is_told_when_a_black_token_moves_vp_in_the_same_combat():
+    """A manche won while a black t33 took a VP from its winner (L29): the winner is the
+    seat that opens the next manche (L8) and got its VP, whatever the sum of VP did; a
+    manche that ends with no VP is nobody's (L31)."""
+    from trutnet.engine.games.lutin.actions import Take
+    from trutnet.games.lutin.narration import Moment, Told, narrate
+
+    def moment(manche, vp, attacker, phase="choose"):
+        return Moment(phase, attacker, (), None, vp, (12, 12), manche, manche, None, "black")
+
+    won = Told(1, Take("g2"), moment(3, (3, 2), 1, "end_open"), moment(4, (2, 3), 1))
+    assert narrate(won, ["Ana", "Bob"])[1:] == ["Bob wins manche 3: VP 2-3"]
+    none = Told(1, Take("g2"), moment(5, (2, 2), 0, "end_open"), moment(5, (2, 2), 0, "over"))
+    assert narrate(none, ["Ana", "Bob"])[1] == "manche 5 ends: nobody wins it (L31)"

@@ -26,7 +26,14 @@ from trutnet.engine.games.lutin.observation import LutinObservation
 from trutnet.engine.games.lutin.state import LutinState
 from trutnet.games.lutin import choices
 from trutnet.games.lutin.choices import CHOOSE_KEYS, OPTION_KEYS
-from trutnet.games.lutin.narration import Narrator, Told, card_name, narrate
+from trutnet.games.lutin.narration import (
+    Narrator,
+    Told,
+    card_name,
+    manche_ended,
+    manche_winner,
+    narrate,
+)
 
 HAND_KEYS = tuple("12345")
 TOKEN_PHASES = ("tdiscard", "bonus", "window", "window_turn")
@@ -315,16 +322,14 @@ class LutinFrontend(Frontend):
         before, after = getattr(event, "before", None), getattr(event, "after", None)
         if before is None or after is None or not before.manche:
             return None
-        over = after.phase == "over" and before.phase != "over"
-        if after.manche == before.manche and not over and after.hands == before.hands:
+        ended = manche_ended(before, after)
+        if not ended and after.hands == before.hands:
             return None
         hp = list(before.hp)
         if after.last is not None and after.last is not before.last:  # the deciding combat
             hp = [max(0, min(MAX_HP, hp[s] + after.last[3 + s])) for s in range(2)]
-        gained = [s for s in range(2) if after.vp[s] > before.vp[s]]
-        won = gained[0] if len(gained) == 1 and (after.manche != before.manche or over) else None
-        continued = after.manche == before.manche and not over
-        self._ended = (before.manche, continued, won, hp, after.vp)
+        won = manche_winner(before, after) if ended else None
+        self._ended = (before.manche, not ended, won, hp, after.vp)
         return Cue.ROUND_ENDS
 
     def end_title(self, obs: LutinObservation, info: TableInfo) -> str:

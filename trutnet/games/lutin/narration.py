@@ -196,6 +196,19 @@ def _card_lines(before: Moment, after: Moment, seat: int | None, who: Any) -> li
     return [f"{who(s)} {verb} {shown(card)}"]
 
 
+def manche_ended(before: Moment, after: Moment) -> bool:
+    """Whether the action ended a manche (a new one began, or the game ended)."""
+    over = after.phase == "over" and before.phase != "over"
+    return bool(before.manche) and (after.manche != before.manche or over)
+
+
+def manche_winner(before: Moment, after: Moment) -> int | None:
+    """The seat that won the manche the action ended: it opens the next (L8) and got
+    its VP (a black t23 or t33 in the same combat may move VP too, L29)."""
+    seat = after.attacker
+    return seat if after.vp[seat] > before.vp[seat] else None
+
+
 def _outcome_lines(before: Moment, after: Moment, who: Any) -> list[str]:
     lines = []
     if after.last is not None and after.last is not before.last:
@@ -207,12 +220,12 @@ def _outcome_lines(before: Moment, after: Moment, who: Any) -> list[str]:
             f"{who(sa)}'s {card_name(ca)} vs {who(sb)}'s {card_name(cb)}: "
             f"{who(sa)} {delta[sa]:+d} HP, {who(sb)} {delta[sb]:+d} HP; {won}"
         )
-    if after.manche != before.manche or (after.phase == "over" and before.phase != "over"):
-        if after.vp != before.vp and sum(after.vp) > sum(before.vp):
-            gained = max(range(len(after.vp)), key=lambda s: after.vp[s] - before.vp[s])
-            lines.append(
-                f"{who(gained)} wins manche {before.manche}: VP {after.vp[0]}-{after.vp[1]}"
-            )
+    if manche_ended(before, after):
+        won = manche_winner(before, after)
+        if won is not None:
+            lines.append(f"{who(won)} wins manche {before.manche}: VP {after.vp[0]}-{after.vp[1]}")
+        else:
+            lines.append(f"manche {before.manche} ends: nobody wins it (L31)")
     elif after.vp != before.vp:
         lines.append(f"VP now {after.vp[0]}-{after.vp[1]} (L29)")
     if after.hands > before.hands and after.manche == before.manche and before.hands:
