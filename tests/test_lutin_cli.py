@@ -79,3 +79,54 @@ def test_host_and_join_play_an_expert_game_over_the_embedded_broker(tmp_path):
     assert len({r["state_hash"] for r in results}) == 1
     assert all(r["halted"] is None for r in results)
     assert [r["seats"] for r in results] == [[0], [1]]
+    assert all(r["log"] is None and r["entries_applied"] is None for r in results)  # no stamps
+
+
+def test_the_combat_marks_of_a_logged_game():
+    """``combat_marks`` finds every combat of a base game's log: from the attacker's
+    ``act`` (``play hand/N``, L6) to the other seat's ``unseal`` of its riposte, which
+    gives the result (L16, L7-L13)."""
+    from trutnet.bench.network_bench import combat_marks, has_combats
+    from trutnet.engine.games.lutin import LutinGame
+    from trutnet.engine.games.trut import TrutGame
+    from trutnet.net.memory import play_memory_game
+    from trutnet.protocol.envelope import parse_entry
+
+    table = play_memory_game(LutinGame(), "marks", ["heuristic", "random"])
+    entries = {e.id.hex()[:16]: e for e in map(parse_entry, table.log)}
+    plays = [e for e in entries.values() if e.type == "act" and "play" in e.body["action"]]
+    marks = combat_marks(list(table.log))
+    assert len(marks) == len(plays) // 2 > 0
+    for attack, result in marks:
+        attacker, opened = entries[attack], entries[result]
+        assert attacker.type == "act" and attacker.body["action"].startswith("play")
+        assert opened.type == "unseal" and opened.seat == 1 - attacker.seat
+    assert combat_marks([]) == []
+    assert has_combats(LutinGame()) and not has_combats(TrutGame())
+
+
+def test_the_network_benchmark_times_the_combats_of_two_peer_processes():
+    """``trutnet bench network --game lutin``'s game, once: two peer processes over the
+    real embedded broker, each combat timed from the attack to both peers having its
+    result (figures present and consistent; their size is the benchmark's business)."""
+    from trutnet import plugins
+    from trutnet.bench import network_bench
+    from trutnet.engine.games.lutin import LutinGame
+    from trutnet.net.broker import EmbeddedBroker
+
+    plugins.load_plugins("")  # the lutin game is known here, to replay the host's log
+
+    broker = EmbeddedBroker()
+    endpoint = broker.start()
+    try:
+        played = network_bench.Played(LutinGame(), ["--game", "lutin"], "heuristic")
+        figures = network_bench.real_game(endpoint, "bench-test", played)
+    finally:
+        broker.stop()
+    assert figures["agree"] is True
+    assert figures["combats"] >= 5  # one at least in each of the 5 manches a win needs (L3)
+    assert 0 < figures["combat_ms_median"] <= figures["combat_ms_p90"]
+    assert 0 < figures["hop_ms_median"] < figures["combat_ms_p90"]  # a combat takes hops
+    line = network_bench._game_line(figures)
+    assert f"median {figures['combat_ms_median']} ms" in line and "combats)" in line
+    assert "median card" not in line  # a base game reveals no card by the crypto

@@ -1,6 +1,7 @@
-"""Lutin & Troll's golden game: a whole seeded game between the heuristic bots, pinned
-move for move (``tests/golden/lutin-base-seed7.json``). Regenerate after an intended
-rule change with ``python -m tests.test_lutin_golden`` and review the diff."""
+"""Lutin & Troll's golden games: a whole seeded game between the heuristic bots for the
+base game and each expert power, pinned move for move (``tests/golden/lutin-<variant>-
+seed7.json``: the actions, the narration, the final state hash). Regenerate after an
+intended rule change with ``python -m tests.test_lutin_golden`` and review the diff."""
 
 from __future__ import annotations
 
@@ -8,17 +9,23 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from trutnet.engine import load_game, register_game
 from trutnet.engine.games.lutin import LutinGame
 from trutnet.selfplay import game_seeds, play_game
 
-PATH = Path(__file__).parent / "golden" / "lutin-base-seed7.json"
+VARIANTS = ("base", "expert-black", "expert-white")
 BOTS = ["heuristic", "heuristic"]
 
 
-def record() -> dict[str, Any]:
+def path(variant: str) -> Path:
+    return Path(__file__).parent / "golden" / f"lutin-{variant}-seed7.json"
+
+
+def record(variant: str) -> dict[str, Any]:
     lines: list[str] = []
-    result = play_game(LutinGame("base"), game_seeds(7, 1)[0], BOTS, lines.append)
+    result = play_game(LutinGame(variant), game_seeds(7, 1)[0], BOTS, lines.append)
     return {
         "seed": 7,
         "bots": BOTS,
@@ -30,19 +37,36 @@ def record() -> dict[str, Any]:
     }
 
 
-def test_golden_game_is_replayed_exactly():
-    pinned = json.loads(PATH.read_text())
-    fresh = record()
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_golden_game_is_replayed_exactly(variant):
+    pinned = json.loads(path(variant).read_text())
+    fresh = record(variant)
     assert fresh["game"]["actions"] == pinned["game"]["actions"]
     assert fresh == pinned
 
 
-def test_golden_file_replays_through_the_loader():
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_golden_file_replays_through_the_loader(variant):
     register_game(LutinGame)
-    pinned = json.loads(PATH.read_text())
+    pinned = json.loads(path(variant).read_text())
+    assert pinned["game"]["config"] == {"variant": variant}
     state = load_game(pinned["game"])
     assert state.is_terminal() and state.state_hash() == pinned["state_hash"]
     assert state.winner == pinned["winner_team"] and state.round_number() + 1 == pinned["hands"]
+    assert state.serialise() == pinned["game"]  # the history round-trips
+    assert [str(a) for a in state.history()] == pinned["game"]["actions"]
+
+
+def test_the_expert_golden_games_play_tokens():
+    """Each expert golden game deals the tokens (L21), plays some in windows (L22) and
+    never plays the three set aside (positions 6-8)."""
+    for variant in VARIANTS[1:]:
+        actions = json.loads(path(variant).read_text())["game"]["actions"]
+        deal = next(a for a in actions if a.startswith("deal tokens"))
+        assert sorted(deal.split()[2:]) == [f"t{r}{c}" for r in (1, 2, 3) for c in (1, 2, 3)]
+        assert any(a.startswith("token tokens@") for a in actions)
+        assert sum(a.startswith("discard tokens@") and "=" in a for a in actions) == 2
+        assert not any(f"tokens@{p}" in a for a in actions for p in (6, 7, 8))
 
 
 VECTORS = {  # docs/protocol.md 10, "Lutin & Troll state hashes, sealed hands"
@@ -68,5 +92,6 @@ def test_the_state_hash_vectors_of_the_spec():
 
 
 if __name__ == "__main__":
-    PATH.write_text(json.dumps(record(), indent=1) + "\n")
-    print(f"wrote {PATH}")
+    for name in VARIANTS:
+        path(name).write_text(json.dumps(record(name), indent=1) + "\n")
+        print(f"wrote {path(name)}")

@@ -17,6 +17,15 @@ Trut, 4 players, by default).
    Both brokers are measured under the same load when Mosquitto is installed, the one
    in use first. The figure measures the broker and the network stack, not the crypto.
 
+A Lutin & Troll combat's time (``combat_ms``, median and p90) runs from the moment the
+attacker's attack (its ``act``) is signed in its process to the moment both peers have
+applied the entry that gives the combat's result: the riposte's opening in a base game
+(L16; the result comes with it, L7-L13), the window's last entry in an expert one
+(L22). Both peer processes run with ``--stamp-entries`` (every entry stamped when
+signed and when applied, on the machine's monotonic clock, and the log in the result);
+the benchmark replays the host's log with a replica that holds no secret to find each
+combat's first and last entries.
+
 A played card's time (``card_ms``) runs from the moment its play (an ``act`` that
 reveals a card, carrying its author's share) is appended at the player to the moment
 every peer has the revealed card: each process stamps
@@ -58,6 +67,7 @@ from trutnet.net.broker import (
 )
 from trutnet.net.memory import play_memory_game
 from trutnet.protocol.envelope import parse_entry
+from trutnet.protocol.table import TableReplica
 from trutnet.runtime.seat_process import announced_table
 
 HAND_LIMIT_MS = 2000.0
@@ -100,6 +110,7 @@ def real_game(
         host_broker = ["--inprocess-broker", "--bind", endpoint.host, "--port", str(endpoint.port)]
     else:
         host_broker = ["--broker", endpoint.url]
+    stamps = ["--stamp-entries"] if has_combats(played.game) else []
     start = time.perf_counter()
     host = [
         *base,
@@ -111,6 +122,7 @@ def real_game(
         "--seed",
         seed,
         "--json",
+        *stamps,
         *host_broker,
     ]
     procs = [subprocess.Popen(host, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)]
@@ -130,6 +142,7 @@ def real_game(
             "--seed",
             seed,
             "--json",
+            *stamps,
             "--broker",
             endpoint.url,
         ]
@@ -148,7 +161,7 @@ def real_game(
         raise RuntimeError("a peer of the benchmark game failed")
     hand_ms = results[0]["hand_ms"]
     card_ms = card_times(results)
-    return {
+    figures = {
         "hand_ms_median": round(statistics.median(hand_ms), 1) if hand_ms else None,
         "card_ms_median": round(statistics.median(card_ms), 1) if card_ms else None,
         "cards": len(card_ms),
@@ -156,6 +169,87 @@ def real_game(
         "hands": results[0]["hands"],
         "agree": len({r["state_hash"] for r in results}) == 1,
     }
+    combat_ms = sorted(combat_times(results))
+    if combat_ms:
+        hops = hop_times(results)
+        figures.update(
+            combats=len(combat_ms),
+            combat_ms_median=round(statistics.median(combat_ms), 1),
+            combat_ms_p90=round(_rank(combat_ms, 0.9), 1),
+            hop_ms_median=round(statistics.median(hops), 2) if hops else None,
+        )
+    return figures
+
+
+def hop_times(results: list[dict[str, Any]]) -> list[float]:
+    """Per entry signed in one peer process, ms until each other peer applied it (the
+    broker's hop and the receiver's checks): where a combat's time goes."""
+    times = []
+    for author in results:
+        for key, signed in (author.get("entries_signed") or {}).items():
+            for other in results:
+                applied = (other.get("entries_applied") or {}).get(key)
+                if other is not author and applied is not None:
+                    times.append((applied - signed) * 1000)
+    return times
+
+
+def _rank(ordered: list[float], q: float) -> float:
+    """The nearest-rank ``q`` quantile of a sorted, non-empty list."""
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+
+def has_combats(game: Game) -> bool:
+    """Whether ``game``'s public state has an ``attacker`` and a combat ``table``
+    (docs/protocol.md 5: Lutin & Troll), whose combats the benchmark times."""
+    return {"attacker", "table"} <= set(game.new_initial_state().public_state())
+
+
+def combat_marks(wires: list[bytes]) -> list[tuple[str, str]]:
+    """Per combat of the log ``wires`` (a game whose public state has an ``attacker``
+    and a combat ``table``, docs/protocol.md 5: Lutin & Troll), the ids (16 hex digits)
+    of the attacker's attack (an ``act`` in phase ``attack``, L6) and of the entry after
+    which the combat table is empty again (the result applied, L7-L13). Other games
+    have none."""
+    if not wires:
+        return []
+    replica = TableReplica(parse_entry(wires[0]).table)
+    marks: list[tuple[str, str]] = []
+    attack: str | None = None
+    shown = False
+    before: tuple[Any, Any] | None = None
+    for wire in wires:
+        entry = replica.receive(wire)
+        if entry is None or replica.state is None:
+            continue
+        public = replica.state.public_state()
+        if not {"attacker", "table"} <= set(public):
+            return []
+        key, table = entry.id.hex()[:16], public["table"]
+        was, before = before, (public["phase"], public["attacker"])
+        if attack is None:
+            if entry.type == "act" and was == ("attack", entry.seat):
+                attack, shown = key, bool(table)
+            continue
+        if table:
+            shown = True
+        elif shown:
+            marks.append((attack, key))
+            attack = None
+    return marks
+
+
+def combat_times(results: list[dict[str, Any]]) -> list[float]:
+    """Per combat, ms from the attack signed to the last peer applying its result (the
+    peers' ``entries_signed`` and ``entries_applied``); needs the log of the first."""
+    wires = [bytes.fromhex(w) for w in results[0].get("log") or []]
+    signed = {k: t for r in results for k, t in (r.get("entries_signed") or {}).items()}
+    times = []
+    for attack, result in combat_marks(wires):
+        applied = [(r.get("entries_applied") or {}).get(result) for r in results]
+        if attack in signed and all(t is not None for t in applied):
+            times.append((max(applied) - signed[attack]) * 1000)  # type: ignore[type-var]
+    return times
 
 
 def card_times(results: list[dict[str, Any]]) -> list[float]:
@@ -424,11 +518,20 @@ def run(
 def _game_line(game: dict[str, Any]) -> str:
     if "failed" in game:
         return f"the game failed: {game['failed']}"
-    return (
-        f"median hand {game['hand_ms_median']} ms, median card {game['card_ms_median']} ms, "
+    card = f"median card {game['card_ms_median']} ms, " if game["cards"] else ""
+    line = (
+        f"median hand {game['hand_ms_median']} ms, {card}"
         f"whole game {game['game_s']} s ({game['hands']} hands, {game['cards']} cards, "
         f"peers agree: {game['agree']})"
     )
+    if "combats" in game:
+        line += (
+            f"\n    combat (attack to both peers having the result): median "
+            f"{game['combat_ms_median']} ms, p90 {game['combat_ms_p90']} ms "
+            f"({game['combats']} combats); an entry from one peer to the other: median "
+            f"{game['hop_ms_median']} ms"
+        )
+    return line
 
 
 def _row(row: dict[str, Any]) -> str:

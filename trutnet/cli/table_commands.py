@@ -162,6 +162,7 @@ def _options(args: argparse.Namespace) -> Options:
         takers=tuple(args.accept_taker),
         give_up_after=args.give_up_after,
         linger=args.linger,
+        stamp_entries=getattr(args, "stamp_entries", False),
     )
 
 
@@ -1105,6 +1106,8 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
         )
         _timing_options(p)
         p.add_argument("--json", action="store_true", help="one JSON object per line")
+        # measurement only (trutnet bench network): every entry's stamps in the result
+        p.add_argument("--stamp-entries", action="store_true", help=argparse.SUPPRESS)
         p.add_argument(
             "--bot",
             metavar="KIND",

@@ -147,6 +147,11 @@ class SeatResult:
     # by play entry id: when a seat here signed it, and when its card was known here
     plays_signed: dict[str, float] | None = None
     cards_known: dict[str, float] | None = None
+    # With ``Options.stamp_entries`` (``trutnet bench network``): every entry's stamps,
+    # and the log (hex wires) that says what each entry was
+    entries_signed: dict[str, float] | None = None
+    entries_applied: dict[str, float] | None = None
+    log: list[str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -191,7 +196,18 @@ def _result(runtime: TableRuntime) -> SeatResult:
         teams=[list(t) for t in replica.state.game.teams()],
         plays_signed=runtime.plays_signed,
         cards_known=runtime.cards_known,
+        **_stamps(runtime),
     )
+
+
+def _stamps(runtime: TableRuntime) -> dict[str, Any]:
+    if not runtime.options.stamp_entries or runtime.replica is None:
+        return {}
+    return {
+        "entries_signed": runtime.entries_signed,
+        "entries_applied": runtime.entries_applied,
+        "log": [e.wire.hex() for e in runtime.replica.log.entries],
+    }
 
 
 def announcement(

@@ -81,6 +81,9 @@ class Options:
     # a stalled partner; none by default, and then a stalled game is abandoned
     takers: tuple[str, ...] = ()
     give_up_after: float = 900.0  # seconds without any progress before this peer stops
+    # ``trutnet bench network``: stamp every entry, when a local seat signed it and when
+    # it was applied here (``TableRuntime.entries_signed``, ``entries_applied``)
+    stamp_entries: bool = False
 
 
 @dataclass
@@ -125,6 +128,9 @@ class TableRuntime:
         # is one clock for every process of a machine (CLOCK_MONOTONIC on Linux).
         self.plays_signed: dict[str, float] = {}
         self.cards_known: dict[str, float] = {}
+        # With ``Options.stamp_entries``, by entry id (16 hex digits), on the same clock
+        self.entries_signed: dict[str, float] = {}
+        self.entries_applied: dict[str, float] = {}
         self._plays_waiting: list[Entry] = []
         self._plays_scanned = 0
         link.on_connect = self._on_connect
@@ -446,6 +452,8 @@ class TableRuntime:
             if entry is None:
                 self.stats.duplicates += 1
                 continue
+            if self.options.stamp_entries:
+                self.entries_applied.setdefault(entry.id.hex()[:16], time.monotonic())
             advanced = True
             self._persist(seat)
         if advanced:
@@ -494,6 +502,13 @@ class TableRuntime:
             if entry not in waiting:
                 self.cards_known.setdefault(entry.id.hex()[:16], now)
         self._plays_waiting = waiting
+
+    def _stamp_signed(self, wire: bytes) -> None:
+        """``Options.stamp_entries``: a local seat signed (and applied) ``wire`` now."""
+        with contextlib.suppress(MessageError):
+            key, now = parse_entry(wire).id.hex()[:16], time.monotonic()
+            self.entries_signed.setdefault(key, now)
+            self.entries_applied.setdefault(key, now)
 
     def _drop_stale_buffer(self) -> None:
         """Forget buffered entries that extend an entry already behind the head: they
@@ -546,6 +561,8 @@ class TableRuntime:
             signed = peer.replica.log.entries[-1]
             if signed.wire == wire and _is_play(signed):
                 self.plays_signed[signed.id.hex()[:16]] = time.monotonic()
+            if self.options.stamp_entries:
+                self._stamp_signed(wire)
             self._note_cards()
             self._persist(seat)
             for other in self.seats:  # the other local seats take it now

@@ -1,10 +1,13 @@
 """Lutin & Troll's front-end: what the terminal client shows and takes at its table.
 
 The table area shows both HP bars and VP, the combat on the table (the attack, then
-the riposte), the last combat's result, both défausses and what each pioche still
-holds (public: L17), and the seat's own hand. Keys: while a hand is chosen (L16),
-``2``-``8`` a green card of that value, ``k`` Kobold, ``g`` Gobelin, ``t`` Troll,
-``p`` Nymph, ``h`` Harpy, ``m`` Mandragore; while playing, ``1``-``5`` a hand card.
+the riposte) or else the last combat's result, both défausses and what each pioche
+still holds with the unplayed hand (public: L17), the tokens (expert) and the seat's
+own hand, in at most 11 rows at 80 columns (the frame's log and bars take the rest of
+24). Keys: while a hand is chosen (L16), ``2``-``8`` a green card of that value,
+``k`` Kobold (b4), ``g`` Gobelin (b5), ``t`` Troll (b6), ``p`` Nymph, ``h`` Harpy,
+``m`` Mandragore; while playing, ``1``-``5`` a hand card; a token choice as
+:mod:`.choices` says. The narration is :mod:`.narration`'s.
 """
 
 from __future__ import annotations
@@ -15,50 +18,26 @@ from collections.abc import Sequence
 from typing import Any
 
 from trutnet.client.frontend import Cue, Frontend, Press
-from trutnet.client.view import Line, TableInfo, seat_name
-from trutnet.engine.games.lutin.actions import (
-    BonusPick,
-    Dealt,
-    Discard,
-    First,
-    PlayLabel,
-    PlayPos,
-    Seal,
-    Show,
-    Take,
-    TokenPlay,
-)
+from trutnet.client.view import Line, TableInfo, seat_name, text_width
+from trutnet.engine.errors import EngineError
+from trutnet.engine.games.lutin.actions import Take, TokenPlay, parse_action
 from trutnet.engine.games.lutin.cards import KINDS, MAX_HP
 from trutnet.engine.games.lutin.observation import LutinObservation
 from trutnet.engine.games.lutin.state import LutinState
+from trutnet.games.lutin import choices
+from trutnet.games.lutin.choices import CHOOSE_KEYS, OPTION_KEYS
+from trutnet.games.lutin.narration import (
+    Narrator,
+    Told,
+    card_name,
+    manche_ended,
+    manche_winner,
+    narrate,
+)
 
-NAMES = {
-    "g2": "Lutin 2", "g3": "Farfadet 3", "g4": "Korrigan 4", "g5": "Elfe 5",
-    "g6": "Gnome 6", "g7": "Gnome 7", "g8": "Gnome 8", "b4": "Kobold 4",
-    "b5": "Gobelin 5", "b6": "Troll 6", "nymph": "Nymph", "harpy": "Harpy",
-    "mandragore": "Mandragore",
-}  # fmt: skip
-CHOOSE_KEYS = {
-    **{str(v): f"g{v}" for v in range(2, 9)},
-    "k": "b4", "g": "b5", "t": "b6", "p": "nymph", "h": "harpy", "m": "mandragore",
-}  # fmt: skip
 HAND_KEYS = tuple("12345")
-OPTION_KEYS = tuple("1234567890")  # a token choice (L21, L22, L30): its number
 TOKEN_PHASES = ("tdiscard", "bonus", "window", "window_turn")
-
-
-def option_label(action: Any) -> str:
-    """A token choice in a few characters: ``none``, ``t11 own``, ``bonus hand/2``."""
-    if isinstance(action, TokenPlay):
-        if action.source is None:
-            return "none"
-        name = action.name or ("bonus" if action.source == "bonus" else str(action.source))
-        return name + ("" if action.target is None else f" {action.target}")
-    if isinstance(action, Discard):
-        return f"discard {action.name or action.pos}"
-    if isinstance(action, BonusPick):
-        return action.name
-    return str(action)
+NAME_COLUMNS = 6  # a seat's name in the défausse and pioche rows (the counts take 62)
 
 
 HELP = """Lutin & Troll — two players, a deck of 25 cards each
@@ -69,9 +48,8 @@ green and blue: Nymph cancels the hit, Harpy sends it back (the other loses its
 card's value), Mandragore heals you by the other's value. Two reds: nothing.
 The combat's winner attacks next. 0 HP, or more HP when both hands are empty,
 wins the manche and a victory point (equal HP: 5 new cards, same manche).
-Five victory points win. Unplayed cards are shown at a manche's end; an empty
-pioche takes back the whole défausse. Initiation: the top 5 of a deck shuffled
-jointly, no choice; the game ends when the pioche is empty.
+Five VP win. Pioche: the pioche with the hand not yet shown. A manche's unplayed
+cards are shown; an empty pioche takes back the défausse. Initiation: no choice.
 Expert: 3 tokens each, keep 2 in secret; after each riposte both may play one
 (sealed, then shown together). Tokens by cell (row, column):
  White  t11 green->blue   t12 blue->green   t13 both cards cancelled
@@ -83,13 +61,23 @@ Expert: 3 tokens each, keep 2 in secret; after each riposte both may play one
 Manche 6: the one behind takes a face-up token as a secret bonus."""
 
 
-def card_name(card: str | None) -> str:
-    return "??" if card is None else NAMES.get(card, card)
-
-
 def counts(cards: Sequence[str]) -> str:
     c = Counter(cards)
     return " ".join(f"{k}x{c[k]}" if c[k] > 1 else k for k in KINDS if c[k]) or "—"
+
+
+def short(name: str, columns: int = NAME_COLUMNS) -> str:
+    return name if len(name) <= columns else name[: columns - 1] + "…"
+
+
+def _numbers(count: int) -> str:
+    """The keys of ``count`` hand cards: ``1-4``, or ``1``."""
+    return "1" if count == 1 else f"1-{count}"
+
+
+def option_label(action: Any) -> str:
+    """A token choice in a few characters: ``none``, ``t11 own``, ``bonus hand/2``."""
+    return choices._name(None, action, effects=False)
 
 
 class LutinFrontend(Frontend):
@@ -99,11 +87,25 @@ class LutinFrontend(Frontend):
     round_word = "manche"
     chance_step = "Drawing"
 
+    def __init__(self) -> None:
+        self._narrator = Narrator()
+        self._picked: Any = None  # the token whose target is being chosen (choices)
+        self._picked_for: tuple[Any, ...] = ()  # the choices it was picked among
+        # the hand that just ended (manche, continued, its winner, final HP, VP), shown
+        # while the frame pauses on it
+        self._ended: tuple[int, bool, int | None, list[int], tuple[int, ...]] | None = None
+
     def spectator_observation(self, state: LutinState) -> LutinObservation:
         return dataclasses.replace(state.observation(0), seat=-1, hand=(), legal=())
 
+    def round_label(self, obs: LutinObservation) -> str:
+        return f"manche {obs.manche}"
+
     def title(self, obs: LutinObservation) -> str:
-        return f"Lutin & Troll — {obs.variant}, manche {obs.manche}"
+        when = f"manche {obs.manche}" if obs.manche else "set-up"
+        return f"Lutin & Troll — {obs.variant}, {when}"
+
+    # ---------------------------------------------------------------- the table
 
     def table_area(self, obs: LutinObservation, info: TableInfo, width: int) -> list[Line]:
         lines: list[Line] = []
@@ -112,53 +114,21 @@ class LutinFrontend(Frontend):
             att = "  attacks" if s == obs.attacker else ""
             lines.append(
                 [
-                    ("class:bold", f" {seat_name(info, s):<10}"),
+                    ("class:bold", f" {short(seat_name(info, s), 10):<10}"),
                     ("", f" HP {obs.hp[s]:>2} [{bar}]  VP {obs.vp[s]}{att}"),
                 ]
             )
-        on_table = "  then  ".join(f"{seat_name(info, s)}: {card_name(c)}" for s, c in obs.table)
-        lines.append([("", f" Combat: {on_table or '—'}")])
-        if obs.last is not None:
-            _, ca, cb, d0, d1, win = obs.last
-            who = "nobody" if win is None else seat_name(info, win)
-            lines.append(
-                [
-                    (
-                        "",
-                        f" Last: {card_name(ca)} vs {card_name(cb)}: HP {d0:+d}/{d1:+d}, "
-                        f"won by {who}",
-                    )
-                ]
-            )
-        for s in range(2):
-            lines.append([("", f" Défausse {seat_name(info, s)}: {counts(obs.defausse[s])}")])
-        for s in range(2):
-            left = counts(obs.unseen[s]) if obs.unseen[s] else f"{obs.pioche_sizes[s]} cards"
-            lines.append([("", f" Pioche+hand {seat_name(info, s)}: {left}")])
+        if info.paused and self._ended is not None:
+            lines.append([("class:bold", self._summary(info))])
+        else:
+            lines.append([("", self._combat(obs, info))])
+        for label, piles in (("Défausse", obs.defausse), ("Pioche", self._pioches(obs))):
+            for s in range(2):
+                text = piles[s] if isinstance(piles[s], str) else counts(piles[s])
+                lines.append([("", f" {label} {short(seat_name(info, s))}: {text}")])
+        deciding = obs.phase in TOKEN_PHASES and bool(obs.legal)
         if obs.power:
-            mine = " ".join(n or "?" for _, n in obs.tokens) or "—"
-            other = 1 - info.me if info.me is not None else 1
-            held = (
-                f"yours {mine}"
-                if info.me is not None
-                else f"{seat_name(info, 0)} {obs.token_counts[0]}"
-            )
-            lines.append(
-                [
-                    (
-                        "",
-                        f" Tokens ({obs.power}): {held}, {seat_name(info, other)} "
-                        f"{obs.token_counts[other]}; face up {' '.join(obs.faceup) or '—'}",
-                    )
-                ]
-            )
-            if obs.window:
-                lines.append([("", f" Last window: {'  '.join(obs.window)}")])
-            if obs.phase in TOKEN_PHASES and obs.legal:
-                options = "  ".join(
-                    f"[{OPTION_KEYS[i]}]{option_label(a)}" for i, a in enumerate(obs.legal[:10])
-                )
-                lines.append([("class:bold", " Choices: "), ("", options)])
+            lines += self._tokens(obs, info, width, deciding)
         if info.me is None:
             sizes = ", ".join(f"{seat_name(info, s)} {n}" for s, n in enumerate(obs.hand_sizes))
             lines.append([("class:bold", " Cards in hand: "), ("", sizes)])
@@ -167,40 +137,132 @@ class LutinFrontend(Frontend):
             lines.append([("class:bold", " Your hand: "), ("", cards or "—")])
         return lines
 
+    def _combat(self, obs: LutinObservation, info: TableInfo) -> str:
+        """The combat on the table, else the last one's result (L7-L13)."""
+        if obs.table:
+            return " Combat: " + "  then  ".join(
+                f"{short(seat_name(info, s), 10)}: {card_name(c)}" for s, c in obs.table
+            )
+        if obs.last is None:
+            return " Combat: —"
+        sa, ca, cb, d0, d1, win = obs.last
+        sb, delta = 1 - sa, (d0, d1)
+        a, b = short(seat_name(info, sa), 10), short(seat_name(info, sb), 10)
+        who = "nobody" if win is None else short(seat_name(info, win), 10)
+        return (
+            f" Last: {a} {card_name(ca)} vs {b} {card_name(cb)}: "
+            f"{a} {delta[sa]:+d}, {b} {delta[sb]:+d} HP; won by {who}"
+        )
+
+    def _summary(self, info: TableInfo) -> str:
+        """The hand that just ended: the manche's winner, or a continuation (L13, L14)."""
+        assert self._ended is not None
+        manche, continued, won, hp, vp = self._ended
+        if continued:
+            return f" Manche {manche} goes on: equal HP {hp[0]}-{hp[1]}, 5 new cards each (L14)"
+        a, b = (short(seat_name(info, s)) for s in range(2))
+        who = "nobody" if won is None else short(seat_name(info, won), 10)
+        return (
+            f" Manche {manche} to {who}: HP {a} {hp[0]}, {b} {hp[1]}; VP {a} {vp[0]}, {b} {vp[1]}"
+        )
+
+    def _pioches(self, obs: LutinObservation) -> list[Any]:
+        return [
+            obs.unseen[s] if obs.unseen[s] else f"{obs.pioche_sizes[s]} cards" for s in range(2)
+        ]
+
+    def _tokens(
+        self, obs: LutinObservation, info: TableInfo, width: int, deciding: bool
+    ) -> list[Line]:
+        """Expert: the tokens held, then the face-up ones and the last window, or, when
+        this seat chooses a token, its choices (L21, L22, L30)."""
+        other = 1 - info.me if info.me is not None else 1
+        if info.me is not None:
+            mine = " ".join(n or "?" for _, n in obs.tokens) or "none"
+            held = f"yours {mine}"
+        else:
+            held = f"{seat_name(info, 0)} holds {obs.token_counts[0]}"
+        lines: list[Line] = [
+            [
+                ("", f" Tokens ({obs.power}): {held}; {seat_name(info, other)} holds "),
+                ("", f"{obs.token_counts[other]}"),
+            ]
+        ]
+        if deciding:
+            picked = self._current_pick(obs)
+            shown = choices.options(obs, picked)
+            rows = choices.rows(choices.heading(obs, picked), shown, width)
+            return lines + [[("class:bold", r)] for r in rows[:2]]
+        window = "  ".join(self._window(obs, info))
+        face = f" Face up: {' '.join(obs.faceup) or '—'}"
+        if window:
+            face += f"   last window: {window}"
+        if text_width(face) > width and window:
+            face = f" Face up: {' '.join(obs.faceup) or '—'}   last: {window}"
+        return [*lines, [("", face)]]
+
+    def _window(self, obs: LutinObservation, info: TableInfo) -> list[str]:
+        told = []
+        for item in obs.window:  # "seat:action"
+            seat, _, text = item.partition(":")
+            try:
+                action = parse_action(text)
+            except EngineError:
+                continue
+            if isinstance(action, TokenPlay):
+                label = "none" if action.source is None else option_label(action)
+                told.append(f"{short(seat_name(info, int(seat)))} {label}")
+        return told
+
+    # ---------------------------------------------------------------- deciding
+
+    def _current_pick(self, obs: LutinObservation) -> Any:
+        """The token picked for a target, while the same choices are on offer."""
+        if self._picked is not None and self._picked_for != tuple(obs.legal):
+            self._picked = None
+        return self._picked
+
     def prompt(self, obs: LutinObservation, info: TableInfo) -> str:
         if obs.phase == "tdiscard":
             return "Discard one of your three tokens (in secret): its number"
         if obs.phase == "bonus":
             return "Your bonus: one of the face-up tokens, in secret"
         if obs.phase in ("window", "window_turn"):
+            if self._current_pick(obs) is not None:
+                return "Which card? Its key in [ ]; 0 back"
             return "A token for this combat, or none: its number"
         if obs.phase == "choose":
             return f"Choose card {len(obs.hand) + 1} of 5 for your hand, in secret"
-        if obs.phase == "riposte":
-            return f"Riposte: 1-{len(obs.hand)}"
-        return f"Attack: 1-{len(obs.hand)}"
+        verb = "Riposte" if obs.phase == "riposte" else "Attack"
+        return f"{verb}: {_numbers(len(obs.hand))}"
 
     def deciding(self, obs: LutinObservation) -> str:
-        words = {"choose": "to choose a hand", "riposte": "to riposte", "attack": "to attack"}
+        words = {
+            "choose": "to choose a hand", "riposte": "to riposte", "attack": "to attack",
+            "tdiscard": "to discard a token", "bonus": "to take a bonus token",
+        }  # fmt: skip
         return words.get(obs.phase, "to choose a token")
 
     def key_hints(self, obs: LutinObservation, info: TableInfo) -> list[str]:
         if not obs.legal:
             return []
         if obs.phase in TOKEN_PHASES:
-            return [f"1-{OPTION_KEYS[min(len(obs.legal), 10) - 1]} token"]
+            if self._current_pick(obs) is not None:
+                return ["[key] card  0 back"]
+            shown = choices.options(obs)
+            return [f"{_numbers(len(shown))} token"] if len(shown) < 10 else ["1-0 token"]
         if obs.phase == "choose":
             have = {a.card for a in obs.legal if isinstance(a, Take)}
-            return [" ".join(k for k, c in CHOOSE_KEYS.items() if c in have) + " choose"]
-        return [f"1-{len(obs.hand)} play"]
+            keys = (k if k.isdigit() else f"{k}:{c}" for k, c in CHOOSE_KEYS.items() if c in have)
+            return [" ".join(keys)]
+        return [f"{_numbers(len(obs.hand))} play"]
 
     def press(self, key: str, obs: LutinObservation, info: TableInfo) -> Press:
         if obs.phase in TOKEN_PHASES:
-            index = OPTION_KEYS.index(key) if key in OPTION_KEYS else -1
-            if 0 <= index < len(obs.legal):
-                return Press(str(obs.legal[index]))
-            return Press(say=f"no choice {key} now")
-        if obs.phase == "choose" and key in CHOOSE_KEYS:
+            return self._press_choice(key, obs)
+        if obs.phase == "choose":
+            if key not in CHOOSE_KEYS:
+                return Press(say=f"{key} names no card: choose with 2-8 k g t p h m")
             take = Take(CHOOSE_KEYS[key])
             if take in obs.legal:
                 return Press(str(take))
@@ -213,13 +275,35 @@ class LutinFrontend(Frontend):
             return Press(f"play {where}" + (f"={card}" if card else ""))
         return Press(say=f"no card {key} to play now")
 
+    def _press_choice(self, key: str, obs: LutinObservation) -> Press:
+        picked = self._current_pick(obs)
+        for option in choices.options(obs, picked):
+            if option.key != key:
+                continue
+            if option.action is not None:
+                self._picked = None
+                return Press(str(option.action))
+            self._picked = option.source if option.opens else None
+            self._picked_for = tuple(obs.legal)
+            return Press()  # the targets, or back to the tokens: drawn again
+        return Press(say=f"no choice {key} now")
+
+    def sent(self, action: str) -> None:
+        self._picked = None
+
     def help(self, spectator: bool) -> str:
         keys = (
-            "q stop watching"
+            "q stop watching, ? help"
             if spectator
-            else "choose 2-8 k g t p h m, play 1-5, token 1-0, q quit"
+            else "choose 2-8 green, k g t blue 4 5 6, p h m Nymph Harpy Mandragore;\n"
+            "play 1-5; a token 1-0, then its card's key (0 back); q quit, ? help"
         )
-        return f"{HELP}\nKeys: {keys}, ? help\nPress ? or Esc to go back."
+        return f"{HELP}\nKeys: {keys}\nPress ? or Esc to go back."
+
+    # ---------------------------------------------------------------- events
+
+    def events(self, state: LutinState) -> Sequence[Told]:
+        return self._narrator.events(state)
 
     def narrate(
         self,
@@ -228,21 +312,25 @@ class LutinFrontend(Frontend):
         names: Sequence[str] | None = None,
         show_hands: bool = False,
     ) -> list[str]:
-        def who(seat: int) -> str:
-            return names[seat] if names else f"seat {seat}"
-
-        if isinstance(event, First):
-            return [f"{who(event.seat)} attacks first (joint coin, L5)"]
-        if isinstance(event, Dealt):
-            return [f"{event.deck} is shuffled jointly"]
-        if isinstance(event, Seal):
-            return []
-        if isinstance(event, Take | PlayPos | PlayLabel | Show):
-            return [f"{event}"]
-        return [f"{event}"]
+        if not isinstance(event, Told):  # an action given alone
+            event = Told(None, event)
+        return narrate(event, names)
 
     def follow(self, event: Any, state: LutinState, info: TableInfo) -> Cue | None:
-        return None
+        """A manche won, or a continuation (L14): its summary stays on screen (the frame
+        pauses until Enter, or a moment), not the next hand's empty table."""
+        before, after = getattr(event, "before", None), getattr(event, "after", None)
+        if before is None or after is None or not before.manche:
+            return None
+        ended = manche_ended(before, after)
+        if not ended and after.hands == before.hands:
+            return None
+        hp = list(before.hp)
+        if after.last is not None and after.last is not before.last:  # the deciding combat
+            hp = [max(0, min(MAX_HP, hp[s] + after.last[3 + s])) for s in range(2)]
+        won = manche_winner(before, after) if ended else None
+        self._ended = (before.manche, not ended, won, hp, after.vp)
+        return Cue.ROUND_ENDS
 
     def end_title(self, obs: LutinObservation, info: TableInfo) -> str:
         if obs.winner is None:
@@ -259,3 +347,6 @@ class LutinFrontend(Frontend):
 
     def score(self, state: LutinState) -> str:
         return f"VP {state.vp[0]}-{state.vp[1]}"
+
+
+__all__ = ["CHOOSE_KEYS", "LutinFrontend"]
