@@ -60,3 +60,20 @@ def test_help_says_each_default_once_and_never_an_empty_one(command, capsys):
     assert "(default: )" not in text
     options = text.split(" --")[1:]
     assert options and all(option.count("(default:") <= 1 for option in options), text
+
+
+def test_variant_defaults_to_each_games_own(capsys):
+    """``--variant`` has no default of its own (it once said "default: classic", Trut's,
+    on every game's help): a game without it given plays its own first variant."""
+    from trutnet.cli.games import game_of
+    from trutnet.plugins import load_plugins
+
+    load_plugins()
+    with pytest.raises(SystemExit):
+        cli.main(["selfplay", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    variant = text.split("--variant VARIANT ")[-1].split(" --")[0]
+    assert "(default:" not in variant and "expert-black" in variant
+    for game, first in (("trut", "classic"), ("lutin", "base")):
+        args = argparse.Namespace(game=game, variant=None, given={"game"})
+        assert game_of(args).config_dict()["variant"] == first

@@ -102,6 +102,8 @@ def game_of(args: argparse.Namespace) -> Game:
         if not hasattr(args, key):
             continue
         value = getattr(args, key)
+        if value is None:  # not given, and no default of the command's: the game's own
+            continue
         shown = flag if value is True else f"{flag} {value}"
         if key not in takes and key in given and value is True and _accepts(name, config, key):
             config[key] = value  # an option that is off by default, so not named

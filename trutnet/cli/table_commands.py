@@ -1003,9 +1003,11 @@ def game_options(p: argparse.ArgumentParser, players: int) -> None:
     )
     p.add_argument(
         "--variant",
-        default="classic",
+        default=None,
         action=Given,
-        help="the game's variant, for a game that has some (Trut: classic or gatinaise)",
+        help="the game's variant, for a game that has some; its own first by default "
+        "(Trut: classic or gatinaise; Lutin & Troll: base, expert-white, expert-black "
+        "or initiation)",
     )
     p.add_argument(
         "--sum-on-patte",
