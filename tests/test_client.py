@@ -647,3 +647,22 @@ def test_a_whole_game_in_a_real_terminal_ends_on_a_screen_that_fits(tmp_path):
         term.wait_gone()
     finally:
         term.close()
+
+
+def test_the_verification_line_names_what_was_checked():
+    """Shuffles and reveals for a dealt game; a game of sealed choices (Lutin & Troll's
+    hands and tokens) says how many were opened instead of "0 shuffles, 0 reveals";
+    cards found by equality tests (the Deluxe Falcon) are counted too."""
+    from trutnet.client.view import TableInfo, _verify_line, plain
+
+    def line(shuffles, reveals, opened, searched):
+        info = TableInfo(names=[], fingerprints=[], me=0)
+        info.shuffles_verified, info.reveals_verified = shuffles, reveals
+        info.openings_verified, info.searches_verified = opened, searched
+        return plain([_verify_line(info)])
+
+    assert line(0, 0, 0, 0) == " ✓ verified: 0 shuffles, 0 reveals"
+    assert line(0, 0, 14, 0) == " ✓ verified: 14 sealed choices opened"
+    assert line(1, 2, 0, 1) == " ✓ verified: 1 shuffle, 2 reveals, 1 card search"
+    both = " ✓ verified: 8 shuffles, 6 reveals, 1 sealed choice opened, 2 card searches"
+    assert line(8, 6, 1, 2) == both

@@ -281,7 +281,7 @@ def test_the_frame_shows_another_games_table(tokens):
     assert any(r.strip() in ("Ana goes first", "Bob goes first") for r in seen["bet"])
     end = rows_of(player)
     assert end[0].startswith(" Game over — ") and " Final scores:" in end
-    assert " ✓ verified: 4 shuffles, 0 reveals" in end  # two decks, each shuffled by both
+    assert " ✓ verified: 4 shuffles, 0 reveals, 8 sealed choices opened" in end  # 2 decks x 2
     assert end[-1] == " q quit" and rows_of(watching)[0].startswith(" Game over — ")
     player.help = True
     assert rows_of(player)[0] == "Tokens — the test game"

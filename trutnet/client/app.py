@@ -222,6 +222,9 @@ class TableApp:
         info.reveals_verified = sum(  # plays: decisions that carry the player's share
             e.type == "act" and "shares" in e.body for e in replica.log.entries
         )
+        info.openings_verified = counts.count("unseal")
+        seats = max(1, len(replica.seats))
+        info.searches_verified = counts.count("blind") // seats  # one round a Locate
         if replica.halted is not None:
             info.blame = str(replica.halted)
         since = runtime._last_progress if runtime is not None else time.monotonic()

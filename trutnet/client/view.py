@@ -45,6 +45,8 @@ class TableInfo:
     log: list[str] = field(default_factory=list)
     shuffles_verified: int = 0
     reveals_verified: int = 0
+    openings_verified: int = 0  # sealed choices opened against their commitments
+    searches_verified: int = 0  # cards found by plaintext-equality tests (a Locate)
     blame: str | None = None
     message: str = ""
     waiting_seconds: float = 0.0
@@ -210,15 +212,17 @@ def _who(info: TableInfo) -> str:
 
 
 def _verify_line(info: TableInfo) -> Line:
+    """What this replica has checked so far: shuffles and reveals, and, when the game
+    uses them, sealed choices opened and cards found by equality tests."""
     if info.blame:
         return [("class:blame", f" ✗ CHEAT DETECTED: {info.blame}")]
-    return [
-        (
-            "class:ok",
-            f" ✓ verified: {plural(info.shuffles_verified, 'shuffle')},"
-            f" {plural(info.reveals_verified, 'reveal')}",
-        )
-    ]
+    opened, searched = info.openings_verified, info.searches_verified
+    said = [plural(opened, "sealed choice") + " opened"] if opened else []
+    said += [f"{searched} card search{'' if searched == 1 else 'es'}"] if searched else []
+    if info.shuffles_verified or info.reveals_verified or not said:
+        shuffles, reveals = info.shuffles_verified, info.reveals_verified
+        said[:0] = [plural(shuffles, "shuffle"), plural(reveals, "reveal")]
+    return [("class:ok", " ✓ verified: " + ", ".join(said))]
 
 
 def end_lines(
