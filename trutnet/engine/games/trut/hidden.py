@@ -26,6 +26,7 @@ from trutnet.engine.api import Action
 from trutnet.engine.cards import FULL_DECK, Card
 from trutnet.engine.errors import HiddenCard, IllegalAction, NotationError
 from trutnet.engine.games.trut.actions import (
+    Aside,
     CardRef,
     Deal,
     Draw,
@@ -35,9 +36,11 @@ from trutnet.engine.games.trut.actions import (
     Play,
     Power,
     Prepare,
+    Swap,
     parse_any_card,
 )
 from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special
+from trutnet.engine.games.trut.deluxe.hedgehog import HEDGEHOG_PILE
 from trutnet.engine.games.trut.deluxe.powers import DIE
 from trutnet.engine.games.trut.deluxe.rules import POOL_DECK, TALON
 from trutnet.engine.hidden import Deck, Holder, JointRandom, Pos, Reveal, Shuffle, Step, Turn
@@ -86,6 +89,16 @@ class TrutHidden:
         def _pool_size(self) -> int: ...
 
         def _falcon_sight(self, seat: int) -> set[int]: ...
+
+        def _swap_positions(self) -> tuple[int, ...]: ...
+
+        def _hedgehog_move_due(self) -> bool: ...
+
+        def _hedgehog_carry(self, previous: list[Pos]) -> tuple[Pos, ...]: ...
+
+        def _hedgehog_holders(self) -> tuple[Pos, ...]: ...
+
+        hedgehog_at: int | None
 
     holdings: list[list[int]]
     next_stock: int
@@ -139,6 +152,8 @@ class TrutHidden:
             return JointRandom("first-donneur", unused)
         if self.phase == "die":  # T22, T30: a power's die, a joint draw
             return JointRandom("die", DIE)
+        if self.phase == "swap":  # T37 (1): one of the target's positions, a joint draw
+            return JointRandom("weasel", tuple(Swap(p) for p in self._swap_positions()))
         if self.phase == "nutria":  # T35: the next stock card replaces the Nutria
             at = self.next_stock
             return Reveal((self._pos(at),), NutriaDraw(CardRef(None, at)))
@@ -148,9 +163,12 @@ class TrutHidden:
         if self.phase == "prepare":  # T25: the pool, shuffled jointly once per game
             return Shuffle(POOL_DECK, Prepare(None))
         if self.phase == "deal" and self.deluxe:
+            if self._hedgehog_move_due():  # T42: out of the deck while it protects
+                assert self.hedgehog_at is not None
+                return Shuffle(HEDGEHOG_PILE, Aside(), (self._pos(self.hedgehog_at),))
             if self.carried:  # T26: the previous hand's ciphertexts, re-shuffled
-                previous = tuple(self._pos(i) for i in range(self.deck_size))
-                return Shuffle(TALON, Deal(None), previous)
+                previous = [self._pos(i) for i in range(self.deck_size)]
+                return Shuffle(TALON, Deal(None), self._hedgehog_carry(previous))
             kept = tuple(Pos(POOL_DECK, p) for p in self.kept)  # T26: carried, never decrypted
             return Shuffle(DECK.name, Deal(None), kept)
         if self.phase == "deal":  # T4: an order that no seat learns
@@ -181,12 +199,19 @@ class TrutHidden:
 
     def holders(self) -> Mapping[Holder, tuple[Pos, ...]]:
         pool = self._pool_holders() if self.deluxe else {}
+        hedgehog = self._hedgehog_holders() if self.deluxe else ()
+        if hedgehog:  # T42: set aside by its team's tokens, never captured
+            pool[HEDGEHOG_PILE] = hedgehog
         if self.next_stock == 0:  # no deal in progress
             if self.deluxe and self.carried and self.phase == "deal":  # T26: to re-shuffle
-                pool["returned"] = tuple(self._pos(i) for i in range(self.deck_size))
+                pool["returned"] = tuple(
+                    self._pos(i) for i in range(self.deck_size) if i != self.hedgehog_at
+                )
             return pool
         played = [p for cards, _, _ in self.tricks for _, p, _ in cards]
         played += [p for _, p, _ in self.trick]
+        if self.deluxe and self.hedgehog_at is not None:  # T42: set aside, not on the table
+            played.remove(self.hedgehog_at)
         held: dict[Holder, tuple[Pos, ...]] = {
             s: tuple(map(self._pos, self.holdings[s])) for s in range(self.n)
         }
@@ -197,8 +222,10 @@ class TrutHidden:
             held["drawn"] = tuple(map(self._pos, self.hare_drawn))
             held["offer"] = tuple(map(self._pos, self.nutria_offer))
             held["removed"] = tuple(map(self._pos, self.nutria_gone))
-        if pool:  # T25: the set-aside specials, never decrypted
+        if "aside" in pool:  # T25: the set-aside specials, never decrypted
             held["aside"] = pool["aside"]
+        if hedgehog:
+            held[HEDGEHOG_PILE] = hedgehog
         return held
 
     def _pool_holders(self) -> dict[Holder, tuple[Pos, ...]]:
@@ -259,6 +286,9 @@ class TrutHidden:
         if isinstance(action, Power) and action.verb == "pick":  # T35: by position
             ref = CardRef.parse(action.args[0])
             return Power("pick", (f"@{ref.pos}",))
+        if isinstance(action, Power) and action.verb == "give":  # T37: by position, unseen
+            ref = CardRef.parse(action.args[0])
+            return Power("give", (f"@{ref.pos}",))
         if isinstance(action, Power) and action.verb == "falcon":  # T33: by position
             ref = CardRef.parse(action.args[0])
             if ref.pos is None:

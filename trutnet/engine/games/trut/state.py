@@ -37,6 +37,7 @@ from trutnet.engine.games.trut.actions import (
     REFUSE,
     SING,
     TRUT,
+    Aside,
     CardRef,
     Deal,
     Die,
@@ -48,14 +49,17 @@ from trutnet.engine.games.trut.actions import (
     Power,
     Prepare,
     SingCount,
+    Swap,
     Void,
     Word,
     parse_action,
 )
 from trutnet.engine.games.trut.deluxe.cards import Special, letters_for, special
 from trutnet.engine.games.trut.deluxe.falcon import DeluxeFalcon
+from trutnet.engine.games.trut.deluxe.hedgehog import DeluxeHedgehog
 from trutnet.engine.games.trut.deluxe.powers import DeluxePowers
 from trutnet.engine.games.trut.deluxe.rules import TALON, DeluxeRules
+from trutnet.engine.games.trut.deluxe.weasel import DeluxeWeasel
 from trutnet.engine.games.trut.hidden import DECK, DECK_SIZE, TrutHidden
 from trutnet.engine.games.trut.observation import TrickView, TrutObservation
 from trutnet.engine.games.trut.scoring import TrutScoring
@@ -75,7 +79,15 @@ Event = dict[str, Any]
 
 
 class TrutState(
-    TrutWords, TrutScoring, TrutHidden, DeluxeRules, DeluxePowers, DeluxeFalcon, GameState
+    TrutWords,
+    TrutScoring,
+    TrutHidden,
+    DeluxeRules,
+    DeluxePowers,
+    DeluxeWeasel,
+    DeluxeHedgehog,
+    DeluxeFalcon,
+    GameState,
 ):
     """A Trut game in progress. Mutated only by :meth:`apply` and :meth:`learn`;
     its hidden information is described by :class:`TrutHidden`, the Deluxe option's
@@ -181,7 +193,10 @@ class TrutState(
             return []
         phase = self.phase
         if phase == "play":
-            actions: list[Action] = [Play(self._ref(pos)) for pos in self.holdings[seat]]
+            forced = self.forced.get(seat) if self.deluxe else None  # T37 (4)
+            actions: list[Action] = [
+                Play(self._ref(pos)) for pos in self.holdings[seat] if forced in (None, pos)
+            ]
             if self.trut is None:
                 actions.append(TRUT)
             return actions
@@ -222,6 +237,10 @@ class TrutState(
             return Draw(rng.choice([c for c in FULL_DECK if c not in self.draw_used]))
         if self.phase == "die":  # T22: the die of a power
             return Die(rng.randint(1, 6))
+        if self.phase == "swap":  # T37 (1): one of the target's hand positions
+            return Swap(rng.choice(self._swap_positions()))
+        if self.phase == "deal" and self.deluxe and self._hedgehog_move_due():  # T42
+            return Aside()
         if self.phase == "nutria":  # T35: the next stock card, as the deck holds it
             return NutriaDraw(CardRef(self.known.get(self.next_stock), self.next_stock))
         if self.phase == "hare":  # T34: the next stock card, as the deck holds it
@@ -267,8 +286,18 @@ class TrutState(
         if isinstance(action, Prepare):
             self._require(self.deluxe, "T23", "special cards are the deluxe option's")
             return self._apply_prepare(action)
+        if isinstance(action, Swap):
+            self._require(self.deluxe, "T23", "the Weasel is the deluxe option's")
+            return self._apply_swap(action)
+        if isinstance(action, Aside):
+            self._require(self.deluxe, "T23", "the Hedgehog is the deluxe option's")
+            return self._apply_aside(action)
         if isinstance(action, Deal):
             self._require(phase == "deal", "T4", f"no deal now (phase {phase})")
+            if self.deluxe:
+                self._require(
+                    not self._hedgehog_move_due(), "T42", "the Hedgehog leaves the deck first"
+                )
             self._apply_deal(action)
             return action
         if isinstance(action, Void):
@@ -358,6 +387,7 @@ class TrutState(
                 self.deck_name = TALON  # T26: the previous deck's ciphertexts, re-shuffled
             self.deck_size = size
             self.carried = True
+            self._hedgehog_dealt()  # T42: back in the deck once its protection ended
         self._deal(action.deck)
 
     def _deal(self, deck: tuple[Card | Special, ...] | None) -> None:
@@ -437,11 +467,15 @@ class TrutState(
         if self.deluxe:
             self._falcon_check_play(seat, card)
         pos = self._resolve(seat, action.ref, "T5")
+        if self.deluxe and self.forced.get(seat, pos) != pos:  # T37 (4)
+            raise IllegalAction("T37", f"the Weasel forces position {self.forced[seat]} next")
         if self.known.get(pos) is None:
             for other_pos, other in self.known.items():
                 if other == card:
                     raise IllegalAction("T1", f"{card} is at position {other_pos}, not {pos}")
         self.holdings[seat].remove(pos)
+        if self.deluxe:
+            self.forced.pop(seat, None)
         self.known[pos] = card
         self.trick.append((seat, pos, card))
         self.events.append({"event": "play", "seat": seat, "card": str(card)})
@@ -540,6 +574,8 @@ class TrutState(
             raise IllegalAction("T2", f"no seat {seat}")
         blind = self.hidden_from_owner(seat)
         hand = tuple((pos, None if blind else self.known.get(pos)) for pos in self.holdings[seat])
+        if self.deluxe and self.phase == "over":  # T37: cards got as the game ended, unseen
+            hand = ()
         return TrutObservation(
             seat=seat,
             players=self.n,
@@ -572,4 +608,7 @@ class TrutState(
             deluxe=self.deluxe,
             falcon_seen=self._falcon_seen(seat) if self.deluxe else (),
             jay_pot=self.jay_pot if self.deluxe else 0,
+            protected=self.hedgehog_team if self.deluxe else None,
+            weasel_target=self.weasel_target if self.deluxe else None,
+            forced=self.forced.get(seat) if self.deluxe else None,
         )

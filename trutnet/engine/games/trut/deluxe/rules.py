@@ -17,9 +17,7 @@ hashes. Rulings T23-T47 (``../shared/rulings/trut-deluxe.md``) are cited where t
   gain; Longs from prizes discard no Petit.
 * T43: the Robin Red's captor doubles the hand's score, or adds to its loss.
 
-The powers are :mod:`.powers` and :mod:`.falcon`. Not played yet: the Weasel (T37)
-and the Hedgehog (T42), which count their printed value and nothing more
-(``docs/rules.md``, Trut Deluxe, D19).
+The powers are :mod:`.powers`, :mod:`.weasel`, :mod:`.hedgehog` and :mod:`.falcon`.
 """
 
 from __future__ import annotations
@@ -118,6 +116,8 @@ class DeluxeRules:
         self.area = []  # T29: played cards of the hand's undecided (patté) tricks
         self.robin_team = None
         self._powers_init()
+        self._weasel_init()
+        self._hedgehog_init()
         self._falcon_init()
 
     def _pool_size(self) -> int:
@@ -168,11 +168,14 @@ class DeluxeRules:
         return Keep((CardRef(known, ref.pos),))
 
     def _deluxe_deck_size(self) -> int:
-        return 32 + len(self.kept)  # T26: the 32 normal cards and the kept specials
+        # T26: the 32 normal cards and the kept specials, but a Hedgehog set aside (T42)
+        return 32 + len(self.kept) - (1 if self._hedgehog_out() else 0)
 
     def _kept_specials(self) -> list[Special]:
-        """The kept cards, in full knowledge only (self-play, tests)."""
-        return [self.pool_known[p] for p in self.kept]
+        """The kept cards in this hand's deck, in full knowledge only (self-play, tests)."""
+        out = self._hedgehog_out()  # T42: set aside, out of the deck
+        kept = [self.pool_known[p] for p in self.kept]
+        return [c for c in kept if not (out and c.letter == "M")]
 
     # ---- a trick [T28, T29, T31, T32, T43, T45]
 
@@ -181,7 +184,11 @@ class DeluxeRules:
     ) -> tuple[list[tuple[int, Valued]], bool]:
         """The trick as T6 reads it, with effective values; and whether a Boar is in it."""
         plain = [(s, c) for s, _, c in trick]
-        values = effective_values(plain, self.team_of, self.mods)
+        mods = [  # T37 (2): the Weasel's -2 on its target's card, played before or after
+            (self.mods[i] if i < len(self.mods) else 0) - 2 * self.weasel_minus.count(s)
+            for i, (s, _) in enumerate(plain)
+        ]
+        values = effective_values(plain, self.team_of, mods)
         boar = any(isinstance(c, Special) and c.letter == BOAR for _, c in plain)
         return [(s, Valued(v, v)) for (s, _), v in zip(plain, values, strict=True)], boar
 
@@ -192,6 +199,7 @@ class DeluxeRules:
         if team is None:
             return
         captured = [c for _, _, c in self.area if isinstance(c, Special)]
+        self._hedgehog_set_aside([p for _, p, _ in self.area])  # T42: never captured
         self.area = []
         letters = {c.letter for c in captured}
         petits = (OWL in letters) + (SNAKE in letters and self._trut_running())
@@ -228,8 +236,9 @@ class DeluxeRules:
         self.petits[team] += petits
         made = self.petits[team] // 3
         if made:
+            self._hedgehog_converts(team)  # T42: the protection ends first
             self.longs[team] = min(self.target, self.longs[team] + made)
-            self.petits = [0] * len(self.petits)
+            self._discard_petits()
         if self.longs[team] >= self.target:  # T14, T45: the game ends at once
             self.winner = team
             self.phase = "over"
@@ -247,11 +256,16 @@ class DeluxeRules:
             "area": [[s, p, str(c)] for s, p, c in self.area],
             "robin_team": self.robin_team,
             **self._powers_public(),
+            **self._weasel_public(),
+            **self._hedgehog_public(),
             **self._falcon_public(),
         }
 
-    def _deluxe_close_hand(self) -> None:
-        """T29: nobody captures what still lies in the game area when a hand ends."""
+    def _deluxe_close_hand(self, played: list[int]) -> None:
+        """T29: nobody captures what still lies in the game area when a hand ends
+        (``played``: the positions played this hand); T42: the Hedgehog is set aside."""
+        self._hedgehog_set_aside(played)
+        self.forced = {}  # T37 (4): for this hand
         self.area = []
         self.robin_team = None
         self._powers_reset_trick()
@@ -277,7 +291,8 @@ class DeluxeRules:
                 self._add_petits(team, petits)
         else:
             self.events.append({"event": "robin", "team": robin, "doubled": False})
-            self.petits[robin] = 0
+            if not self._protected(robin):  # T42
+                self.petits[robin] = 0
             self.longs[robin] = max(0, self.longs[robin] - 1)
 
     if TYPE_CHECKING:  # TrutState's and DeluxePowers' own, used here
@@ -291,6 +306,27 @@ class DeluxeRules:
         def _falcon_init(self) -> None: ...
 
         def _falcon_public(self) -> dict[str, Any]: ...
+
+        def _weasel_init(self) -> None: ...
+
+        def _weasel_public(self) -> dict[str, Any]: ...
+
+        def _hedgehog_init(self, protected: int | None = None) -> None: ...
+
+        def _hedgehog_public(self) -> dict[str, Any]: ...
+
+        def _hedgehog_out(self) -> bool: ...
+
+        def _hedgehog_converts(self, team: int) -> None: ...
+
+        def _hedgehog_set_aside(self, positions: list[int]) -> None: ...
+
+        def _protected(self, team: int) -> bool: ...
+
+        def _discard_petits(self) -> None: ...
+
+        weasel_minus: list[int]
+        forced: dict[int, int]
 
         jay_pot: int
         jay_claim: bool
