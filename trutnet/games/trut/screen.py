@@ -135,7 +135,7 @@ def tokens(obs: TrutObservation, info: TableInfo) -> list[Line]:
             ("", f"  Petits {petits} {obs.petits[team]}"),
         ]
         if obs.protected == team:  # T42: beside the tokens it protects
-            line.append(("class:warn", "  M:Hedgehog protects"))
+            line.append(("class:warn", "  Hedgehog: safe"))
         lines.append(line)
     return lines
 
