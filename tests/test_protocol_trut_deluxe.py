@@ -10,9 +10,12 @@ from __future__ import annotations
 import pytest
 
 from trutnet.engine.games.trut import TrutConfig, TrutGame
-from trutnet.net.memory import MemoryTable, play_memory_game
+from trutnet.engine.hidden import Pos
+from trutnet.net.memory import MemoryTable, new_memory_table, play_memory_game, step
 from trutnet.protocol.envelope import parse_entry
+from trutnet.protocol.spectator import Spectator
 
+WEASEL_SEED = "weasel-37"  # 3 players, random bots: an exchange and a hand replaced (T37)
 LOOKS: list[int] = []
 SHOWN: dict[tuple[int, int, str], set[int]] = {}  # (seat, hand, deck) -> positions shown
 
@@ -60,9 +63,12 @@ def test_whole_deluxe_games_over_the_table_with_full_crypto(players, variant):
     keeps = [a for a in keeps if a.startswith("keep @") and " " not in a[5:]]
     assert len(keeps) == players
     # Every seat shuffles the pool once, then every deal's deck: the 18 specials,
-    # then 32 + n cards each time (the first from french32, the others the talon)
+    # then 32 + n cards each time (the first from french32, the others the talon),
+    # one less while the Hedgehog is set aside (T42)
     sizes = [int.from_bytes(e.body["deck"][:2], "big") for e in entries if e.type == "shuffle"]
-    assert sizes == [18] * players + [32 + players] * players * (state.hand_number + 1)
+    assert sizes[:players] == [18] * players
+    assert len(sizes) == players * (state.hand_number + 2)
+    assert set(sizes[players:]) <= {32 + players, 31 + players}
 
 
 def test_the_falcon_is_shown_and_its_holder_alone_sees_the_partners_cards():
@@ -70,7 +76,7 @@ def test_the_falcon_is_shown_and_its_holder_alone_sees_the_partners_cards():
     are disclosed to its holder alone (shares sealed to a second viewer, 8.8)."""
     LOOKS.clear()
     game = TrutGame(TrutConfig(4, deluxe=True))
-    table = play_memory_game(game, "falcon-3", ["heuristic"] * 4, _knows_only_what_it_was_shown)
+    table = play_memory_game(game, "falcon-4", ["heuristic"] * 4, _knows_only_what_it_was_shown)
     replicas = [p.replica for p in table.peers]
     assert not table.rejected and all(r.halted is None for r in replicas)
     shown = [e for e in replicas[0].state.events if e["event"] == "falcon"]
@@ -95,3 +101,59 @@ def test_the_nutria_and_the_hare_over_the_table(seed):
         assert any(a.startswith("pick @") for a in acts) and "nutria" in events
     else:
         assert "hare" in events
+
+
+def _moved_cards(state, since: int) -> list[tuple[int, int, int]]:
+    """T37: (receiver, position, previous holder or -1 for the stock) of the cards that
+    changed hands by the Weasel (an exchange, or a hand replaced) in ``events[since:]``."""
+    moved: list[tuple[int, int, int]] = []
+    for event in state.events[since:]:
+        if event["event"] == "weasel_swap":
+            moved.append((event["seat"], event["taken"], event["target"]))
+            moved.append((event["target"], event["given"], event["seat"]))
+        elif event["event"] == "weasel_replace":
+            moved += [(event["seat"], p, -1) for p in event["positions"]]
+    return moved
+
+
+def test_the_weasels_exchange_and_new_hand_are_seen_by_their_new_owners_alone():
+    """T37 over the table with full crypto: after an exchange (outcome 1) each card is
+    disclosed to its new owner (its first owner seals its share to it, 8.8); after a
+    hand replaced (outcome 3) the new cards to the target alone. No other seat and no
+    spectator ever knows them (until they are played)."""
+    game = TrutGame(TrutConfig(3, deluxe=True))
+    table = new_memory_table(game, WEASEL_SEED, ["random"] * 3)
+    spectator = Spectator(table.peers[0].replica.table_id)
+    fed, learned = 0, set()
+    while True:
+        for wire in table.log[fed:]:
+            assert spectator.receive(wire) is not None
+        fed = len(table.log)
+        _knows_only_what_it_was_shown(table)
+        state = table.peers[0].replica.state
+        if state is not None and state.next_stock and not state.is_terminal():
+            played = {p for cards, _, _ in state.tricks for _, p, _ in cards}
+            played |= {p for _, p, _ in state.trick}
+            since = max(i for i, e in enumerate(state.events) if e["event"] == "deal")
+            for receiver, index, before in _moved_cards(state, since):
+                pos = Pos(state.deck_name, index)
+                if index in played or index not in state.holdings[receiver]:
+                    continue
+                for peer in table.peers:
+                    known = peer.replica.state.identity_of(pos)
+                    if peer.seat == receiver and known is not None:
+                        learned.add((state.hand_number, index, before >= 0))
+                        if before >= 0:  # the first owner decrypted it too: the same card
+                            first = table.peers[before].replica.state.identity_of(pos)
+                            assert first in (None, known)
+                    elif peer.seat not in (receiver, before):
+                        assert known is None, (peer.seat, pos)
+                assert spectator.replica.state.identity_of(pos) is None
+        if not step(table):
+            break
+    replicas = [p.replica for p in table.peers]
+    assert not table.rejected and all(r.halted is None for r in replicas)
+    assert len({r.state.state_hash() for r in replicas}) == 1
+    assert spectator.replica.state.state_hash() == replicas[0].state.state_hash()
+    assert any(swapped for _, _, swapped in learned)  # an exchanged card reached its owner
+    assert any(not swapped for _, _, swapped in learned)  # so did a replaced hand's card

@@ -96,7 +96,7 @@ def test_T23_options_off_by_default_and_classic_config_unchanged():
     assert TrutConfig().to_dict() == {"players": 4, "variant": "classic", "sum_on_patte": False}
     config = TrutConfig(6, "gatinaise", deluxe=True, bonus_cards=True, michao_hare=True)
     assert TrutConfig.from_dict(config.to_dict()) == config
-    decks = ["french32", "specials", "talon", "hedgehog"]  # T26, T42
+    decks = ["french32", "specials", "talon", "talon2"]  # T26, T42 (D21)
     assert [d.name for d in TrutGame(config).decks()] == decks
     assert len(TrutGame(TrutConfig()).decks()) == 1
     assert pool_deck(True).cards == tuple("ABCDEFGHIJKLMNOPQR")
@@ -209,15 +209,12 @@ def test_T26_hidden_replicas_agree_over_whole_games_from_the_description():
             assert shuffles[0].deck == "specials" and not shuffles[0].carry
             assert shuffles[1].deck == "french32"
             assert {p.deck for p in shuffles[1].carry} == {"specials"}
-            out = False  # T42: the Hedgehog leaves the talon while it protects, then returns
+            size = 32 + players  # T42: 1 less while the Hedgehog is set aside
             for later in shuffles[2:]:
-                if later.deck == "hedgehog":
-                    assert len(later.carry) == 1 and not out
-                    out = True
-                    continue
-                if Pos("hedgehog", 0) in later.carry:
-                    out = False
-                assert later.deck == "talon" and len(later.carry) == 32 + players - out
+                decks = {p.deck for p in later.carry}
+                assert later.deck in ("talon", "talon2") and len(later.carry) in (size, size - 1)
+                if len(decks) == 2:  # the Hedgehog back from an earlier deck, last
+                    assert later.carry[-1].deck != later.carry[0].deck
 
 
 # ------------------------------------------------------------------------ T27, T28
@@ -829,7 +826,7 @@ def test_T42_protected_petits_survive_a_truts_long_and_the_hand_sets_it_aside():
     state.apply("trut")
     state.apply("accept")
     state.apply("play 7h")  # seat 1 wins trick 1: the Hedgehog is set aside, not captured
-    assert state.hedgehog_at == 1
+    assert state.hedgehog_aside == Pos("french32", 1)
     held = state.holders()
     assert held["hedgehog"] == (Pos("french32", 1),)
     assert Pos("french32", 1) not in held["table"]
@@ -877,16 +874,14 @@ def test_T42_set_aside_out_of_the_next_deck_and_back_once_the_protection_ends():
     state = prepared(2, keep={0: "M", 1: "A"}, hands={0: "M 9c 9d", 1: "7h 7d 8h"})
     for action in ("play M", "play 7h", "play 7d", "play 9c"):
         state.apply(action)
-    assert state.hand_number == 1 and state.hedgehog_team == 0 and state.hedgehog_at == 1
-    step = state.next_step()  # T42: the Hedgehog leaves the deck before the shuffle
-    assert step == Shuffle("hedgehog", parse_action("aside"), (Pos("french32", 1),))
-    refused(state, "deal", "T42")
-    state.apply("aside")
-    assert state.holders()["hedgehog"] == (Pos("hedgehog", 0),)
-    assert Pos("french32", 1) not in state.holders()["returned"]
-    step = state.next_step()
+    assert state.hand_number == 1 and state.hedgehog_team == 0
+    assert state.hedgehog_aside == Pos("french32", 1)
+    held = state.holders()  # T42: set aside beside its team's tokens, kept encrypted
+    assert held["hedgehog"] == (Pos("french32", 1),)
+    assert Pos("french32", 1) not in held["returned"]
+    step = state.next_step()  # the next deck does not carry it (D21)
     assert step.deck == "talon" and len(step.carry) == 33  # 32 + 2 kept - the Hedgehog
-    assert Pos("french32", 1) not in step.carry and Pos("hedgehog", 0) not in step.carry
+    assert Pos("french32", 1) not in step.carry
     # hand 2: 33 cards; the Owl captured by team 0 with 2 Petits ends the protection
     state.petits = [2, 0]
     assert state.dealer == 1  # T8: seat 1 won the last trick, it deals and leads
@@ -898,7 +893,7 @@ def test_T42_set_aside_out_of_the_next_deck_and_back_once_the_protection_ends():
     used = hands[0] + hands[1]
     rest = iter(c for c in [*FULL_DECK_TEXT, "A"] if c not in used)
     state.apply("deal " + " ".join(c if c is not None else next(rest) for c in order))
-    assert state.deck_size == 33 and state.hedgehog_away
+    assert state.deck_size == 33 and state.hedgehog_aside == Pos("french32", 1)
     while state.phase == "falcon":
         state.apply(state.legal_actions()[0])
     state.apply("play 9s")
@@ -910,8 +905,19 @@ def test_T42_set_aside_out_of_the_next_deck_and_back_once_the_protection_ends():
         chance = state.current_seat() == -1
         state.apply(state.sample_chance(rng) if chance else state.legal_actions()[0])
     step = state.next_step()
-    assert step.deck == "talon" and step.carry[-1] == Pos("hedgehog", 0)  # back in
+    assert step.deck == "talon" and step.carry[-1] == Pos("french32", 1)  # back in
     assert len(step.carry) == 34
+
+
+def test_T42_D21_a_hedgehog_lying_in_the_talon_sends_the_next_deal_to_talon2():
+    state = prepared(2, keep={0: "M", 1: "A"}, hands={0: "M 9c 9d", 1: "7h 7d 8h"})
+    state.deck_name = "talon"  # as in a hand after the first
+    for action in ("play M", "play 7h", "play 7d", "play 9c"):
+        state.apply(action)
+    assert state.hedgehog_aside == Pos("talon", 1)
+    step = state.next_step()
+    assert step.deck == "talon2" and Pos("talon", 1) not in step.carry  # left untouched
+    assert state.holders()["hedgehog"] == (Pos("talon", 1),)
 
 
 # ----------------------------------------------------------------------------- T46

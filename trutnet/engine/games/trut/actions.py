@@ -16,7 +16,6 @@ Notation (``docs/rules.md``, "Action notation")::
     nutria 7h@12 | pick 7h@12 | pick @12   Deluxe: the Nutria's replacement [T35]
     target 2 | give 7h@3 | give @3 | force @5   Deluxe: the Weasel's choices [T37]
     swap @5                     chance (Deluxe): the target's card the Weasel takes [T37]
-    aside                       chance (Deluxe): the Hedgehog moved out of the deck [T42]
     trut | accept | fold | pass | sing | agree | refuse | sing 2
     keep 7h 8d As | keep @3 @7 @12 | keep 7h@3 8d@7 As@12
 
@@ -241,18 +240,6 @@ class Swap(Action):
         return self
 
 
-@dataclass(frozen=True, slots=True)
-class Aside(Action):
-    """Chance (Deluxe): the set-aside Hedgehog's ciphertext moved out of the deck into
-    its own pile before the next hand's shuffle, while its protection lasts [T42]."""
-
-    def __str__(self) -> str:
-        return "aside"
-
-    def public(self) -> Aside:
-        return self
-
-
 POWER_VERBS = ("hit", "steal", "bat", "falcon", "michao", "pick", "target", "give", "force")
 
 
@@ -319,8 +306,6 @@ def parse_action(text: str) -> Action:
         if ref.card is not None or ref.pos is None:
             raise NotationError(f"swap names a position only: {text!r}")
         return Swap(ref.pos)
-    if verb == "aside" and not args:
-        return Aside()
     if verb in POWER_VERBS:
         return Power(verb, tuple(args))
     if verb == "draw" and len(args) == 1:

@@ -7,7 +7,7 @@ from typing import Any
 
 from trutnet.engine.api import Game
 from trutnet.engine.games.trut.config import TrutConfig
-from trutnet.engine.games.trut.deluxe.hedgehog import HEDGEHOG_DECK
+from trutnet.engine.games.trut.deluxe.hedgehog import TALON2_DECK
 from trutnet.engine.games.trut.deluxe.rules import TALON_DECK, pool_deck
 from trutnet.engine.games.trut.hidden import DECK
 from trutnet.engine.games.trut.state import TrutState
@@ -41,8 +41,8 @@ class TrutGame(Game):
 
     def decks(self) -> tuple[Deck, ...]:
         if self.config.deluxe:  # T23, T25: the pool of special cards, its own deck
-            # T26: the talon; T42: the set-aside Hedgehog's pile
-            return (DECK, pool_deck(self.config.bonus_cards), TALON_DECK, HEDGEHOG_DECK)
+            # T26: the talon; T42: the second talon, while the Hedgehog lies in the first
+            return (DECK, pool_deck(self.config.bonus_cards), TALON_DECK, TALON2_DECK)
         return (DECK,)  # T1: the 32 cards, whatever the variant
 
     def __repr__(self) -> str:

@@ -26,7 +26,6 @@ from trutnet.engine.api import Action
 from trutnet.engine.cards import FULL_DECK, Card
 from trutnet.engine.errors import HiddenCard, IllegalAction, NotationError
 from trutnet.engine.games.trut.actions import (
-    Aside,
     CardRef,
     Deal,
     Draw,
@@ -42,7 +41,7 @@ from trutnet.engine.games.trut.actions import (
 from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special
 from trutnet.engine.games.trut.deluxe.hedgehog import HEDGEHOG_PILE
 from trutnet.engine.games.trut.deluxe.powers import DIE
-from trutnet.engine.games.trut.deluxe.rules import POOL_DECK, TALON
+from trutnet.engine.games.trut.deluxe.rules import POOL_DECK
 from trutnet.engine.hidden import Deck, Holder, JointRandom, Pos, Reveal, Shuffle, Step, Turn
 
 if TYPE_CHECKING:
@@ -92,13 +91,13 @@ class TrutHidden:
 
         def _swap_positions(self) -> tuple[int, ...]: ...
 
-        def _hedgehog_move_due(self) -> bool: ...
+        def _next_talon(self) -> str: ...
 
-        def _hedgehog_carry(self, previous: list[Pos]) -> tuple[Pos, ...]: ...
+        def _hedgehog_carry(self) -> tuple[Pos, ...]: ...
 
         def _hedgehog_holders(self) -> tuple[Pos, ...]: ...
 
-        hedgehog_at: int | None
+        def _hedgehog_here(self) -> int | None: ...
 
     holdings: list[list[int]]
     next_stock: int
@@ -163,12 +162,8 @@ class TrutHidden:
         if self.phase == "prepare":  # T25: the pool, shuffled jointly once per game
             return Shuffle(POOL_DECK, Prepare(None))
         if self.phase == "deal" and self.deluxe:
-            if self._hedgehog_move_due():  # T42: out of the deck while it protects
-                assert self.hedgehog_at is not None
-                return Shuffle(HEDGEHOG_PILE, Aside(), (self._pos(self.hedgehog_at),))
-            if self.carried:  # T26: the previous hand's ciphertexts, re-shuffled
-                previous = [self._pos(i) for i in range(self.deck_size)]
-                return Shuffle(TALON, Deal(None), self._hedgehog_carry(previous))
+            if self.carried:  # T26: the previous hand's ciphertexts, re-shuffled; T42:
+                return Shuffle(self._next_talon(), Deal(None), self._hedgehog_carry())
             kept = tuple(Pos(POOL_DECK, p) for p in self.kept)  # T26: carried, never decrypted
             return Shuffle(DECK.name, Deal(None), kept)
         if self.phase == "deal":  # T4: an order that no seat learns
@@ -204,14 +199,14 @@ class TrutHidden:
             pool[HEDGEHOG_PILE] = hedgehog
         if self.next_stock == 0:  # no deal in progress
             if self.deluxe and self.carried and self.phase == "deal":  # T26: to re-shuffle
-                pool["returned"] = tuple(
-                    self._pos(i) for i in range(self.deck_size) if i != self.hedgehog_at
-                )
+                here = self._hedgehog_here()
+                pool["returned"] = tuple(self._pos(i) for i in range(self.deck_size) if i != here)
             return pool
         played = [p for cards, _, _ in self.tricks for _, p, _ in cards]
         played += [p for _, p, _ in self.trick]
-        if self.deluxe and self.hedgehog_at is not None:  # T42: set aside, not on the table
-            played.remove(self.hedgehog_at)
+        here = self._hedgehog_here() if self.deluxe else None
+        if here is not None:  # T42: set aside, not on the table
+            played.remove(here)
         held: dict[Holder, tuple[Pos, ...]] = {
             s: tuple(map(self._pos, self.holdings[s])) for s in range(self.n)
         }

@@ -37,7 +37,6 @@ from trutnet.engine.games.trut.actions import (
     REFUSE,
     SING,
     TRUT,
-    Aside,
     CardRef,
     Deal,
     Die,
@@ -58,7 +57,7 @@ from trutnet.engine.games.trut.deluxe.cards import Special, letters_for, special
 from trutnet.engine.games.trut.deluxe.falcon import DeluxeFalcon
 from trutnet.engine.games.trut.deluxe.hedgehog import DeluxeHedgehog
 from trutnet.engine.games.trut.deluxe.powers import DeluxePowers
-from trutnet.engine.games.trut.deluxe.rules import TALON, DeluxeRules
+from trutnet.engine.games.trut.deluxe.rules import DeluxeRules
 from trutnet.engine.games.trut.deluxe.weasel import DeluxeWeasel
 from trutnet.engine.games.trut.hidden import DECK, DECK_SIZE, TrutHidden
 from trutnet.engine.games.trut.observation import TrickView, TrutObservation
@@ -239,8 +238,6 @@ class TrutState(
             return Die(rng.randint(1, 6))
         if self.phase == "swap":  # T37 (1): one of the target's hand positions
             return Swap(rng.choice(self._swap_positions()))
-        if self.phase == "deal" and self.deluxe and self._hedgehog_move_due():  # T42
-            return Aside()
         if self.phase == "nutria":  # T35: the next stock card, as the deck holds it
             return NutriaDraw(CardRef(self.known.get(self.next_stock), self.next_stock))
         if self.phase == "hare":  # T34: the next stock card, as the deck holds it
@@ -289,15 +286,8 @@ class TrutState(
         if isinstance(action, Swap):
             self._require(self.deluxe, "T23", "the Weasel is the deluxe option's")
             return self._apply_swap(action)
-        if isinstance(action, Aside):
-            self._require(self.deluxe, "T23", "the Hedgehog is the deluxe option's")
-            return self._apply_aside(action)
         if isinstance(action, Deal):
             self._require(phase == "deal", "T4", f"no deal now (phase {phase})")
-            if self.deluxe:
-                self._require(
-                    not self._hedgehog_move_due(), "T42", "the Hedgehog leaves the deck first"
-                )
             self._apply_deal(action)
             return action
         if isinstance(action, Void):
@@ -383,8 +373,8 @@ class TrutState(
                 f"a deal's deck order holds each of its {size} cards once",
             )
         if self.deluxe:
-            if self.carried:
-                self.deck_name = TALON  # T26: the previous deck's ciphertexts, re-shuffled
+            if self.carried:  # T26: the previous deck's ciphertexts, re-shuffled
+                self.deck_name = self._next_talon()  # T42: not the Hedgehog's deck
             self.deck_size = size
             self.carried = True
             self._hedgehog_dealt()  # T42: back in the deck once its protection ended

@@ -8,30 +8,29 @@ A mixin of :class:`~trutnet.engine.games.trut.state.TrutState`.
 * The protection ends when that team converts 3 Petits into a Long: first the
   protection ends, then the discard happens as usual.
 * When its trick is picked up, or when the hand ends, the Hedgehog is set aside by its
-  team's tokens instead of being captured (``hedgehog_at``: its position in this
-  hand's deck; holder ``"hedgehog"``).
-* Out of the deck while the protection lasts (T26): before the next hand's shuffle,
-  a shuffle of the ``hedgehog`` deck (a deck with no cards of its own) carries its
-  ciphertext out (``aside``, D21), so the talon's shuffle does not carry it; once the
-  protection has ended, the next talon shuffle carries ``hedgehog@0`` back in. The
-  card's identity is public (it was played), but its ciphertext is never re-made from
-  plaintext, like every other card of the talon (D17).
+  team's tokens instead of being captured (``hedgehog_aside``: the deck position of
+  its ciphertext; holder ``"hedgehog"``).
+* Out of the deck while the protection lasts (T26, D21): the next hand's shuffle
+  carries every position of the previous deck but the Hedgehog's, into a talon that
+  is not the Hedgehog's deck (``talon``, or ``talon2`` when the Hedgehog lies in
+  ``talon``), so its ciphertext stays where it lies, untouched; the first shuffle
+  after the protection ended carries it back in. No ciphertext is ever re-made from
+  plaintext (D17).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from trutnet.engine.errors import IllegalAction
-from trutnet.engine.games.trut.actions import Aside
+from trutnet.engine.games.trut.deluxe.rules import TALON
 from trutnet.engine.hidden import Deck, Pos
 
 HEDGEHOG = "M"
-HEDGEHOG_PILE = "hedgehog"
-HEDGEHOG_DECK = Deck(HEDGEHOG_PILE, ())
-"""T42: the set-aside Hedgehog's own pile, a deck with no cards of its own into which
-one shuffle carries the Hedgehog's ciphertext out of the talon."""
-AWAY = Pos(HEDGEHOG_PILE, 0)
+HEDGEHOG_PILE = "hedgehog"  # the holder of the set-aside Hedgehog
+TALON2 = "talon2"
+TALON2_DECK = Deck(TALON2, ())
+"""T42, D21: the second talon, shuffled instead of ``talon`` while the set-aside
+Hedgehog lies in ``talon`` (so that shuffle does not destroy its ciphertext)."""
 
 
 class DeluxeHedgehog:
@@ -41,23 +40,22 @@ class DeluxeHedgehog:
     team_of: tuple[int, ...]
     events: list[dict[str, Any]]
     deck_size: int
+    deck_name: str
     hedgehog_team: int | None
     hedgehog_played: int | None
-    hedgehog_at: int | None
-    hedgehog_away: bool
+    hedgehog_aside: Pos | None
 
-    def _hedgehog_init(self, protected: int | None = None) -> None:
-        self.hedgehog_team = protected  # T42: the team whose Petits are protected
+    def _hedgehog_init(self) -> None:
+        self.hedgehog_team = None  # T42: the team whose Petits are protected
         self.hedgehog_played = None  # its position in this hand's trick or game area
-        self.hedgehog_at = None  # set aside this hand, at this position of the deck
-        self.hedgehog_away = False  # in its own pile (hedgehog@0), out of the deck
+        self.hedgehog_aside = None  # set aside: where its ciphertext lies
 
     def _hedgehog_public(self) -> dict[str, Any]:
+        aside = self.hedgehog_aside
         return {
             "hedgehog_team": self.hedgehog_team,
             "hedgehog_played": self.hedgehog_played,
-            "hedgehog_at": self.hedgehog_at,
-            "hedgehog_away": self.hedgehog_away,
+            "hedgehog_aside": None if aside is None else str(aside),
         }
 
     def _protected(self, team: int) -> bool:
@@ -80,51 +78,42 @@ class DeluxeHedgehog:
         """T42: picked up with these positions (a capture, or the hand's end), the
         Hedgehog is set aside instead of being captured."""
         if self.hedgehog_played is not None and self.hedgehog_played in positions:
-            self.hedgehog_at, self.hedgehog_played = self.hedgehog_played, None
+            self.hedgehog_aside = self._pos(self.hedgehog_played)
+            self.hedgehog_played = None
             self.events.append({"event": "hedgehog_aside", "team": self.hedgehog_team})
 
     def _hedgehog_out(self) -> bool:
-        """The Hedgehog is out of the deck this hand (protected, in its own pile)."""
-        return self.hedgehog_away and self.hedgehog_team is not None
+        """The Hedgehog stays out of the next deck (set aside, still protecting)."""
+        return self.hedgehog_aside is not None and self.hedgehog_team is not None
 
-    def _hedgehog_move_due(self) -> bool:
-        """Before the next shuffle: a set-aside, still protecting Hedgehog leaves the deck."""
-        return (
-            self.phase == "deal"
-            and self.hedgehog_at is not None
-            and self.hedgehog_team is not None
-            and not self.hedgehog_away
-        )
+    def _hedgehog_here(self) -> int | None:
+        """The set-aside Hedgehog's index in this hand's deck, if it lies there."""
+        aside = self.hedgehog_aside
+        return aside.index if aside is not None and aside.deck == self.deck_name else None
 
-    def _apply_aside(self, action: Aside) -> Aside:
-        if not self._hedgehog_move_due():
-            raise IllegalAction("T42", "no set-aside Hedgehog leaves the deck now")
-        self.hedgehog_away = True
-        self.events.append({"event": "hedgehog_out", "team": self.hedgehog_team})
-        return action
+    def _next_talon(self) -> str:
+        """D21: the next hand's deck: the talon, but not the deck the Hedgehog lies in."""
+        aside = self.hedgehog_aside
+        return TALON2 if aside is not None and aside.deck == TALON else TALON
 
-    def _hedgehog_carry(self, previous: list[Pos]) -> tuple[Pos, ...]:
-        """T26, T42: what the next talon shuffle carries: the previous deck but the
-        Hedgehog moved out of it, and the Hedgehog itself once its protection ended."""
-        at = self.hedgehog_at if self.hedgehog_away else None
-        carry = [p for i, p in enumerate(previous) if i != at]
-        if self.hedgehog_away and self.hedgehog_team is None:
-            carry.append(AWAY)
+    def _hedgehog_carry(self) -> tuple[Pos, ...]:
+        """T26, T42: what the next shuffle carries: the previous deck without the
+        Hedgehog while it protects; with it once the protection ended."""
+        here = self._hedgehog_here()
+        out = self._hedgehog_out()
+        carry = [self._pos(i) for i in range(self.deck_size) if not (out and i == here)]
+        if self.hedgehog_aside is not None and not out and here is None:
+            carry.append(self.hedgehog_aside)  # back from an earlier hand's deck
         return tuple(carry)
 
     def _hedgehog_dealt(self) -> None:
         """A new hand's deck: the Hedgehog is in it again if its protection ended."""
-        self.hedgehog_at = None
         self.hedgehog_played = None
         if self.hedgehog_team is None:
-            self.hedgehog_away = False
+            self.hedgehog_aside = None
 
     def _hedgehog_holders(self) -> tuple[Pos, ...]:
-        if self.hedgehog_away:
-            return (AWAY,)
-        if self.hedgehog_at is not None:
-            return (self._pos(self.hedgehog_at),)
-        return ()
+        return () if self.hedgehog_aside is None else (self.hedgehog_aside,)
 
     if TYPE_CHECKING:  # TrutHidden's own
 

@@ -164,7 +164,13 @@ class DeluxeWeasel:
         self.next_stock += count
         self.forced.pop(target, None)
         self.events.append(
-            {"event": "weasel_replace", "seat": target, "discarded": len(old), "drawn": count}
+            {
+                "event": "weasel_replace",
+                "seat": target,
+                "discarded": len(old),
+                "drawn": count,
+                "positions": list(self.holdings[target]),
+            }
         )
 
     def _trut_d_office(self, seat: int, target: int) -> bool:
@@ -212,7 +218,15 @@ class DeluxeWeasel:
             if self.forced.get(who) not in self.holdings[who]:
                 self.forced.pop(who, None)
         self.weasel_given = None
-        self.events.append({"event": "weasel_swap", "seat": seat, "target": target})
+        self.events.append(
+            {
+                "event": "weasel_swap",
+                "seat": seat,
+                "target": target,
+                "given": given,
+                "taken": action.pos,
+            }
+        )
         self._powers_resume()
         return action
 
