@@ -157,3 +157,29 @@ def test_the_weasels_exchange_and_new_hand_are_seen_by_their_new_owners_alone():
     assert spectator.replica.state.state_hash() == replicas[0].state.state_hash()
     assert any(swapped for _, _, swapped in learned)  # an exchanged card reached its owner
     assert any(not swapped for _, _, swapped in learned)  # so did a replaced hand's card
+
+
+def test_the_set_aside_hedgehog_stays_out_of_the_deck_and_comes_back_over_the_table():
+    """T42, D21 over the table: while the set-aside Hedgehog protects, each deal's
+    shuffle leaves its ciphertext where it lies (32 + n - 1 cards, into `talon2` when it
+    lies in `talon`); once the protection ends, the next shuffle carries it back."""
+    decks: list[str] = []
+
+    def watch(table: MemoryTable) -> bool:
+        state = table.peers[0].replica.state
+        if state is not None and (not decks or decks[-1] != state.deck_name):
+            decks.append(state.deck_name)
+        return _knows_only_what_it_was_shown(table)
+
+    game = TrutGame(TrutConfig(2, deluxe=True))
+    table = play_memory_game(game, "hedgehog-0", ["heuristic"] * 2, watch)
+    replicas = [p.replica for p in table.peers]
+    assert not table.rejected and all(r.halted is None for r in replicas)
+    assert len({r.state.state_hash() for r in replicas}) == 1
+    events = [e["event"] for e in replicas[0].state.events]
+    assert "hedgehog_aside" in events and "hedgehog_ends" in events
+    entries = [parse_entry(w) for w in table.log]
+    sizes = [int.from_bytes(e.body["deck"][:2], "big") for e in entries if e.type == "shuffle"]
+    deals = sizes[2::2]  # the pool's shuffles first, then two per deal
+    assert 33 in deals and deals[-1] == 34  # out of the deck, then back
+    assert "talon2" in decks
