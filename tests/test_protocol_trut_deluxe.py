@@ -7,6 +7,8 @@ cards)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from trutnet.engine.games.trut import TrutConfig, TrutGame
@@ -183,3 +185,57 @@ def test_the_set_aside_hedgehog_stays_out_of_the_deck_and_comes_back_over_the_ta
     deals = sizes[2::2]  # the pool's shuffles first, then two per deal
     assert 33 in deals and deals[-1] == 34  # out of the deck, then back
     assert "talon2" in decks
+
+
+def test_a_stalled_seat_is_replaced_after_the_first_deluxe_hand():
+    """7.7, D16, D22: after the first Deluxe hand the next deck would carry the
+    previous one's ciphertexts, which die with the replaced seat's key; the void
+    prepares the specials again, so the table can re-key and the game goes on."""
+    from trutnet.bots import make_bot
+    from trutnet.protocol.replace import pick_quorum
+
+    from .test_protocol_replace import newcomer, run_to, waits_for
+
+    table = new_memory_table(TrutGame(TrutConfig(4, deluxe=True)), "take-2", ["heuristic"] * 4)
+    waiting = waits_for(1, "game")
+
+    def later_hand(t: MemoryTable) -> bool:
+        state = t.peers[0].replica.state
+        return state is not None and state.hand_number >= 1 and waiting(t)
+
+    run_to(table, later_hand)
+    table.kill(1)
+    replica = table.peers[0].replica
+    assert replica.state.carried and replica.can_void(1)  # the carried deck is no obstacle
+    head, hand = replica.log.head, replica.state.hand_number
+    taker = newcomer(table)
+    offer = taker.offer(1, "Nia")
+    offer_id = parse_entry(offer).id
+    votes = {0: table.peers[0].vote(1, offer_id), 3: table.peers[3].vote(1, offer_id)}
+    chosen = pick_quorum(
+        votes,
+        {offer_id: offer},
+        taker.replica.table_id,
+        taker.replica.seats,
+        taker.replica.state.team_of,
+        head,
+        1,
+        hand,
+    )
+    assert chosen is not None
+    wire = table.peers[3].replace(1, chosen[1], offer)
+    taker.receive(wire)
+    table.broadcast(wire)
+    assert taker.seated() and taker.seat == 1
+    table.peers[1] = taker
+    table.down.discard(1)
+    table.bots[1] = make_bot("trut", "heuristic", random.Random(1))
+    state = table.peers[0].replica.state
+    assert state.phase == "prepare" and not state.carried  # D22: the specials again
+    while step(table):
+        pass
+    replicas = [p.replica for p in table.peers]
+    assert {r.phase for r in replicas} == {"done"} and not table.rejected
+    assert len({r.state.state_hash() for r in replicas}) == 1
+    events = [e["event"] for e in replicas[0].state.events]
+    assert "prepare_again" in events and events.count("prepare") == 2

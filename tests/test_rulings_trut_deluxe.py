@@ -940,3 +940,40 @@ def test_T46_a_fortial_is_judged_at_the_deal_and_a_hand_without_play_acts_no_spe
     fortial.apply("pass")
     assert fortial.hand_number == 1 and fortial.petits == [2, 1]  # D4: 1 Petit each opponent
     assert not any(e["event"] in ("falcon", "weasel", "die") for e in fortial.events)
+
+
+# ----------------------------------------------------------------------------- D22
+
+
+@pytest.mark.parametrize("when", ["first hand", "between hands", "later hand"])
+def test_D22_a_void_prepares_the_specials_again_so_nothing_is_carried(when):
+    """D16, D22: a replaced seat's key takes every ciphertext with it, so the void leaves
+    nothing held and the next step is the pool's shuffle, carrying nothing."""
+    state = prepared(2, keep={0: "M", 1: "A"}, hands={0: "M 9c 9d", 1: "7h 7d 8h"})
+    state.jay_pot = 3
+    state.apply("play M")  # the Hedgehog protects team 0
+    if when != "first hand":
+        for action in ("play 7h", "play 7d", "play 9c"):
+            state.apply(action)
+        assert state.phase == "deal" and state.holders()  # the talon to come
+    if when == "later hand":
+        state.apply(state.sample_chance(random.Random(1)))  # hand 2, from the talon
+        assert state.deck_name == "talon"
+    tokens = (list(state.longs), list(state.petits))
+    dealer = state.dealer
+    state.apply(state.void_round())
+    assert state.phase == "prepare" and not state.holders()
+    assert state.next_step() == Shuffle("specials", Prepare(None))  # nothing carried
+    assert (state.longs, state.petits, state.dealer) == (*tokens, dealer)
+    assert state.jay_pot == 3 and state.hedgehog_team == 0  # tokens and protection stand
+    state.apply("prepare A B C D E F G H I J K L M")
+    while state.phase == "choose":
+        state.apply(state.legal_actions()[0])
+    step = state.next_step()  # the first deck again: french32 with the new kept ones
+    assert step.deck == "french32" and {p.deck for p in step.carry} == {"specials"}
+    assert state.void_round() is not None  # kept specials are encrypted: a void again
+
+
+def test_D22_classic_trut_voids_as_before():
+    state = TrutGame(TrutConfig(2, start=StartPosition((0, 0), (0, 0), 0))).new_initial_state()
+    assert state.phase == "deal" and state.void_round() is None

@@ -40,6 +40,8 @@ def narrate_deluxe(event: dict[str, Any], say: _Speaker) -> list[str] | None:
     kind = event["event"]
     if kind == "prepare":
         return [f"  the special cards are shuffled: {event['dealt']} dealt, 2 each [T25]"]
+    if kind == "prepare_again":
+        return ["  a seat was replaced: the special cards are prepared again [D22]"]
     if kind == "keep_special":
         return [f"  {say.seat(event['seat'])} keeps one special card, unseen [T25]"]
     if kind == "die":

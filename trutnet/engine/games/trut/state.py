@@ -177,8 +177,16 @@ class TrutState(
         return self.winner
 
     def void_round(self) -> Action | None:
-        """D16: a hand in progress is voided (no score, the same Donneur deals again)."""
-        return None if self.phase in ("draw", "deal", "over") else Void()
+        """D16: a hand in progress is voided (no score, the same Donneur deals again).
+        Deluxe (D22): from the preparation on, every ciphertext dies with the replaced
+        seat's key, so a void (between hands too) prepares the specials again."""
+        if self.phase in ("draw", "over"):
+            return None
+        if self.phase == "deal":
+            return Void() if self.deluxe and (self.kept or any(self.pool_holdings)) else None
+        if self.phase == "prepare":
+            return None  # nothing is encrypted yet: the pool's shuffle comes next
+        return Void()
 
     def clone(self) -> TrutState:
         return copy_fields(self, also=(TrutCall,))
@@ -292,12 +300,15 @@ class TrutState(
             return action
         if isinstance(action, Void):
             self._require(
-                phase not in ("draw", "deal", "over"),
+                self.void_round() is not None,
                 "D16",
                 "only a hand in progress can be voided",
             )
             self.events.append({"event": "hand_void", "hand": self.hand_number})
-            self._close_hand("void", None, self.dealer)  # D16: no score, same Donneur
+            if phase != "deal":
+                self._close_hand("void", None, self.dealer)  # D16: no score, same Donneur
+            if self.deluxe:
+                self._deluxe_void()  # D22: the specials prepared again
             return action
         seat = self.to_act
         if seat is None or seat == CHANCE:

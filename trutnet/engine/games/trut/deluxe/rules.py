@@ -32,6 +32,7 @@ from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special, is_figure, 
 from trutnet.engine.hidden import Deck
 
 POOL_DECK = "specials"
+DECK_NAME = "french32"  # the first hand's deck (trutnet/engine/games/trut/hidden.py)
 TALON = "talon"  # T26: from the second hand on, the previous deck re-shuffled
 PER_SEAT = 2  # T25: two specials dealt to each seat, one kept
 
@@ -166,6 +167,21 @@ class DeluxeRules:
             self.phase = "deal"
             self.to_act = -1
         return Keep((CardRef(known, ref.pos),))
+
+    def _deluxe_void(self) -> None:
+        """D22: a void re-keys the table, so no ciphertext survives it (the kept
+        specials, the talon, the set-aside Hedgehog): the preparation (T25) runs again
+        with the same Donneur, and the first deck after it is built as at the start.
+        Tokens, the Jay pot and the Hedgehog's protection stand."""
+        self.pool_known = {}
+        self.pool_holdings = [[] for _ in range(self.n)]
+        self.kept = []
+        self.carried = False
+        self.deck_name = DECK_NAME
+        self.hedgehog_aside = None
+        self.hedgehog_played = None
+        self.phase, self.to_act = "prepare", -1
+        self.events.append({"event": "prepare_again"})
 
     def _deluxe_deck_size(self) -> int:
         # T26: the 32 normal cards and the kept specials, but a Hedgehog set aside (T42)
@@ -327,6 +343,8 @@ class DeluxeRules:
 
         weasel_minus: list[int]
         forced: dict[int, int]
+        hedgehog_aside: Any
+        hedgehog_played: int | None
 
         jay_pot: int
         jay_claim: bool
