@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from trutnet.engine.games.trut import TrutConfig, TrutGame
+from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame
 from trutnet.engine.hidden import Pos
 from trutnet.net.memory import MemoryTable, new_memory_table, play_memory_game, step
 from trutnet.protocol.envelope import parse_entry
@@ -239,3 +239,27 @@ def test_a_stalled_seat_is_replaced_after_the_first_deluxe_hand():
     assert len({r.state.state_hash() for r in replicas}) == 1
     events = [e["event"] for e in replicas[0].state.events]
     assert "prepare_again" in events and events.count("prepare") == 2
+
+
+def test_a_start_positions_set_aside_hedgehog_comes_back_through_its_own_deck():
+    """D23 over the table: a game started with the Hedgehog set aside prepares a pool
+    without it; once the protection ends, a talon deal shuffles the `hedgehog` deck
+    (its one card) carrying the previous deck, with full crypto."""
+    decks: list[str] = []
+
+    def watch(table: MemoryTable) -> bool:
+        state = table.peers[0].replica.state
+        if state is not None and (not decks or decks[-1] != state.deck_name):
+            decks.append(state.deck_name)
+        return _knows_only_what_it_was_shown(table)
+
+    start = StartPosition((0, 0), (2, 0), 0, hedgehog=0)
+    game = TrutGame(TrutConfig(2, deluxe=True, start=start))
+    table = play_memory_game(game, "fresh-0", ["heuristic"] * 2, watch)
+    replicas = [p.replica for p in table.peers]
+    assert not table.rejected and all(r.halted is None for r in replicas)
+    assert len({r.state.state_hash() for r in replicas}) == 1
+    entries = [parse_entry(w) for w in table.log]
+    sizes = [int.from_bytes(e.body["deck"][:2], "big") for e in entries if e.type == "shuffle"]
+    assert sizes[:2] == [12, 12]  # the pool without the Hedgehog
+    assert "hedgehog" in decks and 35 in sizes  # it came back: 32 + 2 kept + itself

@@ -977,3 +977,48 @@ def test_D22_a_void_prepares_the_specials_again_so_nothing_is_carried(when):
 def test_D22_classic_trut_voids_as_before():
     state = TrutGame(TrutConfig(2, start=StartPosition((0, 0), (0, 0), 0))).new_initial_state()
     assert state.phase == "deal" and state.void_round() is None
+
+
+# ----------------------------------------------------------------------------- D23
+
+
+def test_D23_a_start_position_holds_the_hedgehogs_protection_and_sets_it_aside():
+    start = StartPosition((0, 0), (2, 0), 0, hedgehog=0)
+    config = TrutConfig(2, deluxe=True, start=start)
+    assert TrutConfig.from_dict(config.to_dict()) == config  # the format holds it
+    assert config.to_dict()["start"]["hedgehog"] == 0
+    with pytest.raises(ConfigError):
+        TrutConfig(2, start=start)  # classic Trut has no Hedgehog
+    with pytest.raises(ConfigError):
+        TrutConfig(2, deluxe=True, start=StartPosition((0, 0), (0, 0), 0, hedgehog=2))
+    game = TrutGame(config)
+    pool = next(d for d in game.decks() if d.name == "specials")
+    assert "M" not in pool.cards and len(pool.cards) == 12  # set aside, out of the pool
+    assert [d.name for d in game.decks()][-1] == "hedgehog"
+    state = game.new_initial_state()
+    public = state.public_state()["deluxe"]
+    assert public["hedgehog_team"] == 0 and public["hedgehog_fresh"]
+    refused(state, "prepare A B C D E F G H I J K L M", "T23")  # no Hedgehog in the pool
+    state.apply("prepare A B C D E F G H I J K L")
+    state.apply("keep @0")
+    state.apply("keep @1")
+    rng = random.Random(2)
+    state.apply(state.sample_chance(rng))
+    assert state.deck_size == 34 and "M" not in map(str, state.known.values())
+    # its team converts: the protection ends, and the next talon deal brings it back
+    state._gain(0, 1, 0)
+    assert state.hedgehog_team is None and state.longs == [1, 0]
+    while state.phase != "deal":
+        chance = state.current_seat() == -1
+        state.apply(state.sample_chance(rng) if chance else state.legal_actions()[0])
+    step = state.next_step()
+    assert step == Shuffle("hedgehog", parse_action("deal"), step.carry)
+    assert len(step.carry) == 34  # the previous deck, and the Hedgehog's own card
+    state.apply(state.sample_chance(rng))
+    assert state.deck_size == 35 and "M" in map(str, state.known.values())
+    assert state.deck_name == "hedgehog" and state.hedgehog_back
+    while state.phase != "deal" and not state.is_terminal():
+        chance = state.current_seat() == -1
+        state.apply(state.sample_chance(rng) if chance else state.legal_actions()[0])
+    assert not state.is_terminal()  # a plain card of the deck from now on
+    assert state.next_step().deck == "talon" and len(state.next_step().carry) == 35

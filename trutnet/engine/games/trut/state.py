@@ -53,7 +53,7 @@ from trutnet.engine.games.trut.actions import (
     Word,
     parse_action,
 )
-from trutnet.engine.games.trut.deluxe.cards import Special, letters_for, special
+from trutnet.engine.games.trut.deluxe.cards import Special, special
 from trutnet.engine.games.trut.deluxe.falcon import DeluxeFalcon
 from trutnet.engine.games.trut.deluxe.hedgehog import DeluxeHedgehog
 from trutnet.engine.games.trut.deluxe.powers import DeluxePowers
@@ -137,7 +137,8 @@ class TrutState(
         self.deck_name = DECK.name  # Deluxe: the talon from the second hand on [T26]
         self.deluxe = config.deluxe
         if self.deluxe:
-            self._deluxe_init(config.bonus_cards, config.michao_hare)
+            hedgehog = None if config.start is None else config.start.hedgehog
+            self._deluxe_init(config.bonus_cards, config.michao_hare, hedgehog)
         start = config.start
         if start is not None:
             self.longs = list(start.longs)
@@ -251,7 +252,7 @@ class TrutState(
         if self.phase == "hare":  # T34: the next stock card, as the deck holds it
             return HareDraw(CardRef(self.known.get(self.next_stock), self.next_stock))
         if self.phase == "prepare":  # T25
-            pool = [special(letter) for letter in letters_for(self.bonus_cards)]
+            pool = [special(letter) for letter in self._pool_letters()]
             rng.shuffle(pool)
             return Prepare(tuple(pool))
         if self.phase == "deal":
@@ -384,11 +385,12 @@ class TrutState(
                 f"a deal's deck order holds each of its {size} cards once",
             )
         if self.deluxe:
-            if self.carried:  # T26: the previous deck's ciphertexts, re-shuffled
+            carried = self.carried
+            if carried:  # T26: the previous deck's ciphertexts, re-shuffled
                 self.deck_name = self._next_talon()  # T42: not the Hedgehog's deck
             self.deck_size = size
             self.carried = True
-            self._hedgehog_dealt()  # T42: back in the deck once its protection ended
+            self._hedgehog_dealt(carried)  # T42: back in the deck once its protection ended
         self._deal(action.deck)
 
     def _deal(self, deck: tuple[Card | Special, ...] | None) -> None:

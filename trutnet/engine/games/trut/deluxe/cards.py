@@ -118,9 +118,11 @@ def special(letter: str) -> Special:
     return Special(letter)
 
 
-def letters_for(bonus_cards: bool) -> tuple[str, ...]:
-    """The pool's cards, in index order (the ``specials`` deck's encodings) [T23]."""
-    return BASIC_LETTERS + (BONUS_LETTERS if bonus_cards else ())
+def letters_for(bonus_cards: bool, hedgehog_aside: bool = False) -> tuple[str, ...]:
+    """The pool's cards, in index order (the ``specials`` deck's encodings) [T23];
+    without the Hedgehog when a start position sets it aside (T42, D23)."""
+    letters = BASIC_LETTERS + (BONUS_LETTERS if bonus_cards else ())
+    return tuple(x for x in letters if x != "M") if hedgehog_aside else letters
 
 
 def is_figure(card: AnyCard) -> bool:

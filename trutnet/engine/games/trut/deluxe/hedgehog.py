@@ -16,6 +16,11 @@ A mixin of :class:`~trutnet.engine.games.trut.state.TrutState`.
   ``talon``), so its ciphertext stays where it lies, untouched; the first shuffle
   after the protection ended carries it back in. No ciphertext is ever re-made from
   plaintext (D17).
+* A start position may set the Hedgehog aside, protecting a team (D23): it is then
+  left out of the preparation's pool and has no ciphertext (``hedgehog_fresh``); the
+  first talon deal after its protection ended shuffles ``hedgehog``, a deck whose one
+  own card is the Hedgehog (its identity is public: set aside in view of all),
+  carrying the previous deck; from then on it is a card of the deck like the others.
 """
 
 from __future__ import annotations
@@ -31,6 +36,10 @@ TALON2 = "talon2"
 TALON2_DECK = Deck(TALON2, ())
 """T42, D21: the second talon, shuffled instead of ``talon`` while the set-aside
 Hedgehog lies in ``talon`` (so that shuffle does not destroy its ciphertext)."""
+FRESH = "hedgehog"
+FRESH_DECK = Deck(FRESH, (HEDGEHOG,))
+"""D23: the deck that brings back a Hedgehog a start position set aside (its pool then
+has no Hedgehog, so no two decks that mix share a card name)."""
 
 
 class DeluxeHedgehog:
@@ -44,11 +53,16 @@ class DeluxeHedgehog:
     hedgehog_team: int | None
     hedgehog_played: int | None
     hedgehog_aside: Pos | None
+    hedgehog_fresh: bool
+    hedgehog_back: bool
+    carried: bool
 
-    def _hedgehog_init(self) -> None:
-        self.hedgehog_team = None  # T42: the team whose Petits are protected
+    def _hedgehog_init(self, protected: int | None = None) -> None:
+        self.hedgehog_team = protected  # T42: the team whose Petits are protected
         self.hedgehog_played = None  # its position in this hand's trick or game area
         self.hedgehog_aside = None  # set aside: where its ciphertext lies
+        self.hedgehog_fresh = protected is not None  # D23: set aside, no ciphertext yet
+        self.hedgehog_back = False  # D23: in the deck though not a kept special
 
     def _hedgehog_public(self) -> dict[str, Any]:
         aside = self.hedgehog_aside
@@ -56,6 +70,8 @@ class DeluxeHedgehog:
             "hedgehog_team": self.hedgehog_team,
             "hedgehog_played": self.hedgehog_played,
             "hedgehog_aside": None if aside is None else str(aside),
+            "hedgehog_fresh": self.hedgehog_fresh,
+            "hedgehog_back": self.hedgehog_back,
         }
 
     def _protected(self, team: int) -> bool:
@@ -91,8 +107,19 @@ class DeluxeHedgehog:
         aside = self.hedgehog_aside
         return aside.index if aside is not None and aside.deck == self.deck_name else None
 
+    def _returning(self) -> bool:
+        """D23: the start position's Hedgehog joins the next talon deal."""
+        return self.hedgehog_fresh and self.hedgehog_team is None and self.carried
+
+    def _hedgehog_extra(self) -> int:
+        """D23: 1 when the deck holds a Hedgehog that is not a kept special."""
+        return 1 if self.hedgehog_back or self._returning() else 0
+
     def _next_talon(self) -> str:
-        """D21: the next hand's deck: the talon, but not the deck the Hedgehog lies in."""
+        """D21: the next hand's deck: the talon, but not the deck the Hedgehog lies in;
+        D23: the Hedgehog's own deck when a start position's Hedgehog comes back."""
+        if self._returning():
+            return FRESH
         aside = self.hedgehog_aside
         return TALON2 if aside is not None and aside.deck == TALON else TALON
 
@@ -106,11 +133,21 @@ class DeluxeHedgehog:
             carry.append(self.hedgehog_aside)  # back from an earlier hand's deck
         return tuple(carry)
 
-    def _hedgehog_dealt(self) -> None:
+    def _hedgehog_dealt(self, carried: bool) -> None:
         """A new hand's deck: the Hedgehog is in it again if its protection ended."""
         self.hedgehog_played = None
         if self.hedgehog_team is None:
             self.hedgehog_aside = None
+            if carried and self.hedgehog_fresh:  # D23: dealt from its own deck
+                self.hedgehog_fresh, self.hedgehog_back = False, True
+
+    def _hedgehog_void(self) -> None:
+        """D22: the ciphertexts die with a void; a Hedgehog that was not a kept special
+        needs its own deck again (D23), a kept one comes back with the pool."""
+        self.hedgehog_aside = None
+        self.hedgehog_played = None
+        if self.hedgehog_back:
+            self.hedgehog_fresh, self.hedgehog_back = True, False
 
     def _hedgehog_holders(self) -> tuple[Pos, ...]:
         return () if self.hedgehog_aside is None else (self.hedgehog_aside,)

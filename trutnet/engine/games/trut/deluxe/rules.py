@@ -28,7 +28,13 @@ from typing import TYPE_CHECKING, Any
 
 from trutnet.engine.errors import IllegalAction
 from trutnet.engine.games.trut.actions import CardRef, Keep, Prepare
-from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special, is_figure, letters_for
+from trutnet.engine.games.trut.deluxe.cards import (
+    AnyCard,
+    Special,
+    is_figure,
+    letters_for,
+    special,
+)
 from trutnet.engine.hidden import Deck
 
 POOL_DECK = "specials"
@@ -45,9 +51,10 @@ TALON_DECK = Deck(TALON, ())
 ciphertext of the previous hand's deck (never re-encrypted from plaintext)."""
 
 
-def pool_deck(bonus_cards: bool) -> Deck:
-    """The ``specials`` deck: its encodings are the letters in order [T23]."""
-    return Deck(POOL_DECK, letters_for(bonus_cards))
+def pool_deck(bonus_cards: bool, hedgehog_aside: bool = False) -> Deck:
+    """The ``specials`` deck: its encodings are the letters in order [T23] (without
+    the Hedgehog when a start position sets it aside, D23)."""
+    return Deck(POOL_DECK, letters_for(bonus_cards, hedgehog_aside))
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,8 +114,11 @@ class DeluxeRules:
     area: list[tuple[int, int, AnyCard]]
     robin_team: int | None
 
-    def _deluxe_init(self, bonus_cards: bool, michao_hare: bool = False) -> None:
+    def _deluxe_init(
+        self, bonus_cards: bool, michao_hare: bool = False, hedgehog: int | None = None
+    ) -> None:
         self.bonus_cards = bonus_cards
+        self.hedgehog_start = hedgehog is not None  # D23: the pool has no Hedgehog
         self.michao_hare = michao_hare
         self.pool_known = {}
         self.pool_holdings = [[] for _ in range(self.n)]
@@ -118,11 +128,14 @@ class DeluxeRules:
         self.robin_team = None
         self._powers_init()
         self._weasel_init()
-        self._hedgehog_init()
+        self._hedgehog_init(hedgehog)
         self._falcon_init()
 
+    def _pool_letters(self) -> tuple[str, ...]:
+        return letters_for(self.bonus_cards, self.hedgehog_start)
+
     def _pool_size(self) -> int:
-        return len(letters_for(self.bonus_cards))
+        return len(self._pool_letters())
 
     # ---- preparation [T25, T47]
 
@@ -131,7 +144,7 @@ class DeluxeRules:
         size = self._pool_size()
         if action.pool is not None:
             self._require(
-                sorted(c.letter for c in action.pool) == sorted(letters_for(self.bonus_cards)),
+                sorted(c.letter for c in action.pool) == sorted(self._pool_letters()),
                 "T23",
                 f"the pool holds each of the {size} special cards once",
             )
@@ -178,19 +191,20 @@ class DeluxeRules:
         self.kept = []
         self.carried = False
         self.deck_name = DECK_NAME
-        self.hedgehog_aside = None
-        self.hedgehog_played = None
+        self._hedgehog_void()
         self.phase, self.to_act = "prepare", -1
         self.events.append({"event": "prepare_again"})
 
     def _deluxe_deck_size(self) -> int:
-        # T26: the 32 normal cards and the kept specials, but a Hedgehog set aside (T42)
-        return 32 + len(self.kept) - (1 if self._hedgehog_out() else 0)
+        # T26: the 32 normal cards and the kept specials, but a Hedgehog set aside (T42),
+        # and with a Hedgehog that a start position set aside once back (D23)
+        return 32 + len(self.kept) + self._hedgehog_extra() - (1 if self._hedgehog_out() else 0)
 
     def _kept_specials(self) -> list[Special]:
         """The kept cards in this hand's deck, in full knowledge only (self-play, tests)."""
         out = self._hedgehog_out()  # T42: set aside, out of the deck
         kept = [self.pool_known[p] for p in self.kept]
+        kept += [special("M")] * self._hedgehog_extra()  # D23: back from plaintext
         return [c for c in kept if not (out and c.letter == "M")]
 
     # ---- a trick [T28, T29, T31, T32, T43, T45]
@@ -327,7 +341,11 @@ class DeluxeRules:
 
         def _weasel_public(self) -> dict[str, Any]: ...
 
-        def _hedgehog_init(self) -> None: ...
+        def _hedgehog_init(self, protected: int | None = None) -> None: ...
+
+        def _hedgehog_extra(self) -> int: ...
+
+        def _hedgehog_void(self) -> None: ...
 
         def _hedgehog_public(self) -> dict[str, Any]: ...
 
@@ -343,8 +361,6 @@ class DeluxeRules:
 
         weasel_minus: list[int]
         forced: dict[int, int]
-        hedgehog_aside: Any
-        hedgehog_played: int | None
 
         jay_pot: int
         jay_claim: bool
