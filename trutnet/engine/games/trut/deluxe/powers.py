@@ -151,7 +151,7 @@ class DeluxePowers:
             effects.append(("turn", BAT, 0))
         elif letter == NUTRIA and self.next_stock < self.deck_size:  # T35 (no stock: stays)
             effects.append(("die", NUTRIA, 0))
-        elif letter == WEASEL:  # T37: the target, then the die, then the outcome
+        elif letter == WEASEL and self._weasel_targets(seat):  # T37: target, die, outcome
             effects.append(("turn", WEASEL, TARGET))
         elif letter == HEDGEHOG:  # T42: protection from the moment it is played
             self._hedgehog_landed(seat, self.trick[idx][1])
@@ -407,6 +407,8 @@ class DeluxePowers:
         def _weasel_end(self) -> None: ...
 
         def _weasel_die(self, k: int) -> bool: ...
+
+        def _weasel_targets(self, seat: int) -> list[int]: ...
 
         def _weasel_legal(self, seat: int, step: int) -> list[Action]: ...
 
