@@ -1022,3 +1022,15 @@ def test_D23_a_start_position_holds_the_hedgehogs_protection_and_sets_it_aside()
         state.apply(state.sample_chance(rng) if chance else state.legal_actions()[0])
     assert not state.is_terminal()  # a plain card of the deck from now on
     assert state.next_step().deck == "talon" and len(state.next_step().carry) == 35
+
+
+def test_T33_T37_a_falcon_got_from_the_weasel_is_a_plain_card():
+    state = prepared(2, keep={0: "H", 1: "E"}, hands={0: "H E 9d", 1: "Ah 10c 10d"})
+    assert state.falcon_holder == 0 and 1 in state.falcon_passed  # seat 1 had none
+    falcon = next(p for p in state.holdings[0] if str(state.known[p]) == "E")
+    for action in ("play H", "target 1", "die 1", f"give E@{falcon}", "swap @0"):
+        state.apply(action)
+    assert falcon in state.holdings[1] and state.received == [0, falcon]
+    assert "play E" in [str(a) for a in state.legal_actions()]
+    state.apply(f"play E@{falcon}")  # not a hidden Falcon: it came after the step
+    assert state.results == [1]  # the Falcon (6) beats the Weasel (3)

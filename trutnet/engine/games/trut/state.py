@@ -467,9 +467,9 @@ class TrutState(
             raise HiddenCard("a played card is revealed: give its identity (play 7h@12)")
         if isinstance(card, Special) and not self.deluxe:
             raise IllegalAction("T23", f"{card} is a special card: Trut without deluxe has none")
-        if self.deluxe:
-            self._falcon_check_play(seat, card)
         pos = self._resolve(seat, action.ref, "T5")
+        if self.deluxe and pos not in self.received:  # T33: a Falcon got later is plain
+            self._falcon_check_play(seat, card)
         if self.deluxe and self.forced.get(seat, pos) != pos:  # T37 (4)
             raise IllegalAction("T37", f"the Weasel forces position {self.forced[seat]} next")
         if self.known.get(pos) is None:

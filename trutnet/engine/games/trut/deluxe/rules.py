@@ -295,7 +295,7 @@ class DeluxeRules:
         """T29: nobody captures what still lies in the game area when a hand ends
         (``played``: the positions played this hand); T42: the Hedgehog is set aside."""
         self._hedgehog_set_aside(played)
-        self.forced = {}  # T37 (4): for this hand
+        self.forced, self.received = {}, []  # T37: for this hand
         self.area = []
         self.robin_team = None
         self._powers_reset_trick()
@@ -361,6 +361,7 @@ class DeluxeRules:
 
         weasel_minus: list[int]
         forced: dict[int, int]
+        received: list[int]
 
         jay_pot: int
         jay_claim: bool

@@ -59,12 +59,14 @@ class DeluxeWeasel:
     weasel_given: int | None
     weasel_minus: list[int]
     forced: dict[int, int]
+    received: list[int]
 
     def _weasel_init(self) -> None:
         self.weasel_target = None  # T37: the seat the Weasel names
         self.weasel_given = None  # T37 (1): the position its player gives
         self.weasel_minus = []  # T37 (2): seats whose card in this trick gets -2
         self.forced = {}  # T37 (4): seat -> the position it must play next
+        self.received = []  # T37 (1, 3): positions a hand got this hand (T33: plain cards)
 
     def _weasel_public(self) -> dict[str, Any]:
         return {
@@ -72,6 +74,7 @@ class DeluxeWeasel:
             "weasel_given": self.weasel_given,
             "weasel_minus": list(self.weasel_minus),
             "forced": sorted([s, p] for s, p in self.forced.items()),
+            "received": list(self.received),
         }
 
     def _weasel_targets(self, seat: int) -> list[int]:
@@ -162,6 +165,7 @@ class DeluxeWeasel:
         self.discarded.extend(old)
         self.holdings[target] = list(range(self.next_stock, self.next_stock + count))
         self.next_stock += count
+        self.received.extend(self.holdings[target])
         self.forced.pop(target, None)
         self.events.append(
             {
@@ -214,6 +218,7 @@ class DeluxeWeasel:
         self.holdings[target].remove(action.pos)
         self.holdings[seat].append(action.pos)
         self.holdings[target].append(given)
+        self.received.extend((action.pos, given))
         for who in (seat, target):  # T37 (4): a forced position that left its hand
             if self.forced.get(who) not in self.holdings[who]:
                 self.forced.pop(who, None)
