@@ -13,6 +13,13 @@ positions are held by the seats, the ``stock``, the ``discard`` (la Chanson's
   discards by position, never revealed;
 * a ``play`` reveals its position to everyone [T5].
 
+Deluxe adds (T25-T42): the pool, the talon, the Falcon's look, the Hare's and the
+Nutria's cards; the Weasel's exchange (a ``give @p`` concealed to its position, then
+a ``JointRandom`` over the target's positions; each card enters its new owner's
+sight) and its replaced hand (new stock positions in the target's sight) [T37]; the
+set-aside Hedgehog, held by ``"hedgehog"`` and left out of the next shuffles while it
+protects (T42, D21, D23).
+
 This mixin holds what a replica knows (``known``) and answers the description's
 questions from :class:`~trutnet.engine.games.trut.state.TrutState`'s public fields.
 """
