@@ -22,6 +22,12 @@ GOLDEN = {
         7,
         ["heuristic", "random"] * 2,
     ),
+    # The Falcon found by the table (T33) and the Weasel's outcomes (T37)
+    "trut-deluxe-4p-seed34.json": (
+        TrutConfig(4, "classic", deluxe=True),
+        34,
+        ["heuristic", "random"] * 2,
+    ),
 }
 
 

@@ -2,8 +2,7 @@
 
 The law is ``shared/rulings/trut-deluxe.md``. Each test is named after the ruling it
 checks; refusals are checked for the rule id they cite and for leaving the state
-untouched. Only the rulings the engine plays so far are here (``docs/rules.md``,
-Trut Deluxe, says which).
+untouched.
 """
 
 from __future__ import annotations
@@ -26,9 +25,11 @@ from trutnet.engine.games.trut.deluxe.cards import (
     is_fox,
     special,
 )
+from trutnet.engine.games.trut.deluxe.powers import DIE
 from trutnet.engine.games.trut.deluxe.rules import effective_values, pool_deck
 from trutnet.engine.games.trut.setup import deal_position
-from trutnet.engine.hidden import Locate, Pos, Shuffle
+from trutnet.engine.games.trut.words import TrutCall
+from trutnet.engine.hidden import JointRandom, Locate, Pos, Shuffle
 
 from .hidden_table import GenericTable
 
@@ -96,7 +97,8 @@ def test_T23_options_off_by_default_and_classic_config_unchanged():
     assert TrutConfig().to_dict() == {"players": 4, "variant": "classic", "sum_on_patte": False}
     config = TrutConfig(6, "gatinaise", deluxe=True, bonus_cards=True, michao_hare=True)
     assert TrutConfig.from_dict(config.to_dict()) == config
-    assert [d.name for d in TrutGame(config).decks()] == ["french32", "specials", "talon"]
+    decks = ["french32", "specials", "talon", "talon2"]  # T26, T42 (D21)
+    assert [d.name for d in TrutGame(config).decks()] == decks
     assert len(TrutGame(TrutConfig()).decks()) == 1
     assert pool_deck(True).cards == tuple("ABCDEFGHIJKLMNOPQR")
     assert pool_deck(False).cards == BASIC_LETTERS
@@ -208,8 +210,12 @@ def test_T26_hidden_replicas_agree_over_whole_games_from_the_description():
             assert shuffles[0].deck == "specials" and not shuffles[0].carry
             assert shuffles[1].deck == "french32"
             assert {p.deck for p in shuffles[1].carry} == {"specials"}
+            size = 32 + players  # T42: 1 less while the Hedgehog is set aside
             for later in shuffles[2:]:
-                assert later.deck == "talon" and len(later.carry) == 32 + players
+                decks = {p.deck for p in later.carry}
+                assert later.deck in ("talon", "talon2") and len(later.carry) in (size, size - 1)
+                if len(decks) == 2:  # the Hedgehog back from an earlier deck, last
+                    assert later.carry[-1].deck != later.carry[0].deck
 
 
 # ------------------------------------------------------------------------ T27, T28
@@ -646,3 +652,416 @@ def test_T35_the_replacing_card_lands_with_its_own_effect():
     state.apply(f"nutria C@{at}")
     state.apply("play 7h")
     assert state.results == [None]  # the Boar's patté (T31), though 7 > Boar's 5
+
+
+# ----------------------------------------------------------------------------- T37
+
+
+def weasel(outcome: int | None, players: int = 2, target: int = 1, **kw) -> TrutState:
+    """Seat 0 plays the Weasel (dealer 0 leads), names ``target``, and the die shows
+    ``outcome`` (None: stop before the die)."""
+    state = prepared(players, **kw)
+    state.apply("play H")
+    assert state.phase == "power" and state.current_seat() == 0  # T30: the target first
+    state.apply(f"target {target}")
+    assert state.phase == "die" and state.next_step() == JointRandom("die", DIE)
+    if outcome is not None:
+        state.apply(f"die {outcome}")
+    return state
+
+
+def test_T37_the_target_is_an_opponent_still_in_the_hand():
+    state = prepared(
+        4,
+        keep={0: "H", 1: "A", 2: "B", 3: "C"},
+        hands={0: "H 9c 9d", 1: "Kh 10c 10d", 2: "Qs 8c 8d", 3: "Kc 7c 7d"},
+        dealer=3,
+    )
+    state.apply("play Kc")
+    state.apply("play H")
+    assert [str(a) for a in state.legal_actions()] == ["target 1", "target 3"]
+    refused(state, "target 2", "T37")  # a partner
+    refused(state, "target 0", "T37")  # himself
+    refused(state, "steal", "T37")  # another card's choice
+    # 3 players: a seat that folded under T20 is out of the hand
+    three = prepared(3, keep={0: "H", 1: "A", 2: "B"}, hands={0: "H 9c 9d", 1: "Kh 10c 10d"})
+    three.apply("trut")  # seat 0 calls; seat 1 folds, seat 2 accepts: seat 1 is out
+    three.apply("fold")
+    three.apply("accept")
+    assert three.folded == {1}
+    three.apply("play H")
+    assert [str(a) for a in three.legal_actions()] == ["target 2"]
+    refused(three, "target 1", "T37")
+
+
+def test_T37_1_exchange_a_chosen_card_for_a_drawn_one_each_seen_by_its_new_owner():
+    state = weasel(1, keep={0: "H", 1: "A"}, hands={0: "H 9c 9d", 1: "Ah 10c 10d"})
+    mine, theirs = list(state.holdings[0]), list(state.holdings[1])
+    assert state.phase == "power" and state.current_seat() == 0
+    assert {str(a) for a in state.legal_actions()} == {f"give {state.known[p]}@{p}" for p in mine}
+    refused(state, f"give 10c@{theirs[1]}", "T37")  # not in his hand
+    refused(state, f"give 9d@{mine[0]}", "T37")  # that position holds 9c
+    state.apply(f"give 9c@{mine[0]}")
+    assert str(state.history()[-1]) == f"give @{mine[0]}"  # the card is never named
+    step = state.next_step()  # T37: a joint draw of one of the target's positions
+    assert isinstance(step, JointRandom) and [str(a) for a in step.outcomes] == [
+        f"swap @{p}" for p in theirs
+    ]
+    refused(state, f"swap @{mine[1]}", "T37")
+    state.apply(f"swap @{theirs[0]}")
+    assert sorted(state.holdings[0]) == sorted([mine[1], theirs[0]])
+    assert sorted(state.holdings[1]) == sorted([theirs[1], theirs[2], mine[0]])
+    # each card enters its new owner's sight, and nobody else's
+    sight = state.sight()
+    assert Pos("french32", theirs[0]) in sight[0] and Pos("french32", theirs[0]) not in sight[1]
+    assert Pos("french32", mine[0]) in sight[1] and Pos("french32", mine[0]) not in sight[0]
+    assert state.phase == "play" and state.current_seat() == 1
+
+
+def test_T37_1_an_empty_hand_on_either_side_exchanges_nothing():
+    # two pattés, then the Weasel is seat 0's last card: nothing to give
+    state = prepared(2, keep={0: "H", 1: "A"}, hands={0: "9c 10c H", 1: "9d 10d Ah"})
+    for action in ("play 9c", "play 9d", "play 10c", "play 10d", "play H", "target 1"):
+        state.apply(action)
+    state.apply("die 1")
+    assert state.phase == "play" and state.current_seat() == 1 and state.weasel_given is None
+
+
+def test_T37_2_minus_two_on_the_targets_card_played_before_or_after():
+    after = weasel(2, keep={0: "H", 1: "A"}, hands={0: "H 9c 9d", 1: "Qh 10c 10d"})
+    after.apply("play Qh")  # a Queen (4) less 2 loses to the Weasel (3)
+    assert after.results == [0]
+    before = prepared(2, keep={0: "H", 1: "A"}, hands={0: "H 9c 9d", 1: "Qh 10c 10d"}, dealer=1)
+    before.apply("play Qh")  # the Donneur (seat 1) leads
+    before.apply("play H")
+    before.apply("target 1")
+    before.apply("die 2")
+    assert before.results == [0]
+
+
+def test_T37_3_the_targets_hand_is_replaced_from_the_stock_privately():
+    state = weasel(3, keep={0: "H", 1: "A"}, hands={0: "H 9c 9d", 1: "Ah 10c 10d"})
+    old = [0, 2, 4]  # seat 1's positions (dealer 0)
+    assert state.discarded == old and state.holdings[1] == [6, 7, 8]
+    assert state.next_stock == 9
+    sight = state.sight()
+    assert {Pos("french32", p) for p in (6, 7, 8)} <= sight[1]
+    assert not {Pos("french32", p) for p in (6, 7, 8)} & sight[0]
+    assert state.holders()["discard"] == tuple(Pos("french32", p) for p in old)  # unrevealed
+    # a short stock gives fewer cards
+    short = prepared(2, keep={0: "H", 1: "A"}, hands={0: "H 9c 9d", 1: "Ah 10c 10d"})
+    short.next_stock = short.deck_size - 1
+    short.apply("play H")
+    short.apply("target 1")
+    short.apply("die 3")
+    assert short.holdings[1] == [short.deck_size - 1] and short.next_stock == short.deck_size
+
+
+def test_T37_4_a_blind_pick_forces_the_targets_next_card():
+    state = weasel(4, keep={0: "H", 1: "A"}, hands={0: "H 9c 9d", 1: "Ah 10c 10d"})
+    assert [str(a) for a in state.legal_actions()] == ["force @0", "force @2", "force @4"]
+    refused(state, "force @1", "T37")  # seat 0's own card
+    state.apply("force @2")
+    assert state.forced == {1: 2}
+    assert [str(a) for a in state.legal_actions()] == ["play 10c", "trut"]  # T9: Trut first
+    refused(state, "play Ah", "T37")
+    state.apply("trut")  # he may still call Trut before playing it
+    state.apply("accept")
+    state.apply("play 10c")
+    assert state.forced == {} and state.results == [0]
+    # an empty hand: nothing to pick
+    empty = prepared(2, keep={0: "H", 1: "A"}, hands={0: "9c 10c H", 1: "9d 10d Ah"})
+    for action in ("play 9c", "play 9d", "play 10c", "play 10d"):
+        empty.apply(action)
+    empty.holdings[1] = []  # as if seat 1 had no card left
+    for action in ("play H", "target 1", "die 4"):
+        empty.apply(action)
+    assert empty.forced == {} and empty.phase != "power"
+
+
+def test_T37_5_trut_d_office_the_target_calls_and_the_weasels_side_answers():
+    state = weasel(5, keep={0: "H", 1: "A"}, hands={0: "H 9c 9d", 1: "Ah 10c 10d"})
+    assert state.trut is not None and state.trut.caller == 1 and state.trut.kind == "weasel"
+    assert state.phase == "answer" and state.current_seat() == 0  # T10: the Weasel's side
+    state.apply("accept")
+    assert state.phase == "play" and state.current_seat() == 1  # the trick goes on
+    folded = weasel(5, keep={0: "H", 1: "A"}, hands={0: "H 9c 9d", 1: "Ah 10c 10d"})
+    folded.apply("fold")  # T11: the caller's side, the target's, scores 1 Petit
+    assert folded.petits == [0, 1] and folded.hand_number == 1
+
+
+def test_T37_T46_5_the_targets_own_trut_folds_the_hand_at_once():
+    state = prepared(2, keep={0: "H", 1: "A"}, hands={0: "H 9c 9d", 1: "A 10c 10d"}, dealer=1)
+    state.apply("trut")  # the target (seat 1) calls this hand's Trut
+    state.apply("accept")
+    state.apply("play A")  # the Owl lies on the table
+    for action in ("play H", "target 1", "die 5"):
+        state.apply(action)
+    assert state.hand_number == 1 and state.phase == "deal"  # the hand ends at once
+    assert state.petits == [1, 0] and state.longs == [0, 0]  # 1 Petit, nothing else
+    ends = [e for e in state.events if e["event"] == "hand_end"]
+    assert [(e["result"], e["team"]) for e in ends] == [("fold", 0)]
+    # T46: the Owl on the table went to nobody (its Petit would be seat 1's)
+    assert not any(e["event"] == "prizes" for e in state.events)
+
+
+def test_T37_5_another_sides_trut_or_la_chanson_nothing_happens():
+    state = prepared(2, keep={0: "H", 1: "A"}, hands={0: "H 9c 9d", 1: "Ah 10c 10d"})
+    state.apply("trut")  # seat 0's own side called it
+    state.apply("accept")
+    for action in ("play H", "target 1", "die 5"):
+        state.apply(action)
+    assert state.trut.caller == 0 and state.trut.status == "accepted"
+    assert state.phase == "play" and state.current_seat() == 1 and state.hand_number == 0
+    chanson = prepared(2, keep={0: "H", 1: "A"}, hands={0: "H 9c 9d", 1: "Ah 10c 10d"})
+    chanson.trut = TrutCall(None, "chanson", "accepted")  # as after la Chanson (T19)
+    for action in ("play H", "target 1", "die 5"):
+        chanson.apply(action)
+    assert chanson.trut.kind == "chanson" and chanson.phase == "play"
+
+
+def test_T37_6_the_targets_unprotected_petits_go_to_the_weasels_side():
+    state = weasel(6, keep={0: "H", 1: "A"}, hands={0: "H 9c 9d", 1: "Ah 10c 10d"}, petits=(0, 2))
+    assert state.petits == [2, 0]
+    # T45: one gain, so 1 + 2 Petits convert into a Long and discard every Petit
+    conv = weasel(6, keep={0: "H", 1: "A"}, hands={0: "H 9c 9d", 1: "Ah 10c 10d"}, petits=(1, 2))
+    assert conv.longs == [1, 0] and conv.petits == [0, 0]
+
+
+def test_T37_T44_the_weasel_completing_michao_sings_before_its_own_effect():
+    state = prepared(
+        4,
+        keep={0: "B", 1: "A", 2: "H", 3: "C"},
+        hands={0: "B 9c 9d", 1: "Jh 10c 10d", 2: "H 8c 8d", 3: "Kc 7c 7d"},
+        dealer=3,
+    )
+    for action in ("play Kc", "play B", "play Jh", "play H"):
+        state.apply(action)
+    assert state.phase == "michao" and state.current_seat() == 2  # T30: Michao first
+    state.apply("michao")
+    assert state.phase == "power" and [str(a) for a in state.legal_actions()] == [
+        "target 1",
+        "target 3",
+    ]
+
+
+# ----------------------------------------------------------------------------- T42
+
+
+def test_T42_protected_petits_survive_a_truts_long_and_the_hand_sets_it_aside():
+    state = prepared(2, keep={0: "M", 1: "A"}, hands={0: "M 9c 9d", 1: "7h 7d 8h"}, petits=(2, 1))
+    state.apply("play M")
+    assert state.hedgehog_team == 0 and state.observation(1).protected == 0
+    state.apply("trut")
+    state.apply("accept")
+    state.apply("play 7h")  # seat 1 wins trick 1: the Hedgehog is set aside, not captured
+    assert state.hedgehog_aside == Pos("french32", 1)
+    held = state.holders()
+    assert held["hedgehog"] == (Pos("french32", 1),)
+    assert Pos("french32", 1) not in held["table"]
+    state.apply("play 7d")
+    state.apply("play 9c")
+    assert state.longs == [0, 1] and state.petits == [2, 0]  # T13: but the protected ones
+
+
+def test_T42_protection_against_the_magpie_the_weasel_and_the_robin():
+    magpie = prepared(2, keep={0: "M", 1: "G"}, hands={0: "M 9c 9d", 1: "G 10c 10d"}, petits=(2, 0))
+    magpie.longs = [1, 0]
+    magpie.apply("play M")
+    magpie.apply("play G")
+    magpie.apply("steal")  # protected Petits count as none: the Long goes (T36)
+    assert magpie.petits == [2, 0] and magpie.longs == [0, 1]
+    weasel_ = prepared(
+        2, keep={0: "M", 1: "H"}, hands={0: "M 9c 9d", 1: "H 10c 10d"}, petits=(2, 0)
+    )
+    for action in ("play M", "play H", "target 0", "die 6"):
+        weasel_.apply(action)
+    assert weasel_.petits == [2, 0]
+    robin = prepared(2, keep={0: "M", 1: "A"}, hands={0: "M 9c 9d", 1: "Ah 10c 10d"}, petits=(2, 0))
+    robin.apply("play M")
+    robin.robin_team, robin.longs = 0, [1, 0]  # as if team 0 had captured the Robin
+    robin._robin_after_hand(1, 1, 0)  # T43: team 0 lost the hand
+    assert robin.petits == [2, 0] and robin.longs == [0, 0]
+
+
+def test_T42_a_conversion_ends_the_protection_first_then_discards():
+    state = prepared(2, keep={0: "M", 1: "A"}, hands={0: "M A 9d", 1: "7h 9c 10d"}, petits=(2, 2))
+    state.apply("play M")
+    state.apply("play 7h")  # seat 1 wins trick 1 and leads
+    state.apply("play 9c")
+    state.apply("play A")  # the Owl is captured by team 0: 3 Petits make a Long
+    assert state.hedgehog_team is None and state.longs == [1, 0]
+    assert state.petits == [0, 0]  # both teams' Petits discarded (T45), protection over
+    assert [e["event"] for e in state.events if e["event"].startswith("hedgehog")][:3] == [
+        "hedgehog",
+        "hedgehog_aside",
+        "hedgehog_ends",
+    ]
+
+
+def test_T42_set_aside_out_of_the_next_deck_and_back_once_the_protection_ends():
+    state = prepared(2, keep={0: "M", 1: "A"}, hands={0: "M 9c 9d", 1: "7h 7d 8h"})
+    for action in ("play M", "play 7h", "play 7d", "play 9c"):
+        state.apply(action)
+    assert state.hand_number == 1 and state.hedgehog_team == 0
+    assert state.hedgehog_aside == Pos("french32", 1)
+    held = state.holders()  # T42: set aside beside its team's tokens, kept encrypted
+    assert held["hedgehog"] == (Pos("french32", 1),)
+    assert Pos("french32", 1) not in held["returned"]
+    step = state.next_step()  # the next deck does not carry it (D21)
+    assert step.deck == "talon" and len(step.carry) == 33  # 32 + 2 kept - the Hedgehog
+    assert Pos("french32", 1) not in step.carry
+    # hand 2: 33 cards; the Owl captured by team 0 with 2 Petits ends the protection
+    state.petits = [2, 0]
+    assert state.dealer == 1  # T8: seat 1 won the last trick, it deals and leads
+    hands = {1: ["9s", "10s", "Js"], 0: ["A", "Kh", "Qh"]}
+    order: list[str | None] = [None] * 33
+    for seat, cards in hands.items():
+        for nth, card in enumerate(cards):
+            order[deal_position(2, 1, seat, nth)] = card
+    used = hands[0] + hands[1]
+    rest = iter(c for c in [*FULL_DECK_TEXT, "A"] if c not in used)
+    state.apply("deal " + " ".join(c if c is not None else next(rest) for c in order))
+    assert state.deck_size == 33 and state.hedgehog_aside == Pos("french32", 1)
+    while state.phase == "falcon":  # T33: the table finds it (no Falcon here)
+        state.apply(state.sample_chance(random.Random(0)))
+    state.apply("play 9s")
+    state.apply("play A")  # team 0 captures the Owl: 2 + 1 Petits make a Long
+    assert state.longs == [1, 0] and state.petits == [0, 0]
+    assert state.hedgehog_team is None  # the conversion ended the protection
+    rng = random.Random(1)
+    while state.phase != "deal":
+        chance = state.current_seat() == -1
+        state.apply(state.sample_chance(rng) if chance else state.legal_actions()[0])
+    step = state.next_step()
+    assert step.deck == "talon" and step.carry[-1] == Pos("french32", 1)  # back in
+    assert len(step.carry) == 34
+
+
+def test_T42_D21_a_hedgehog_lying_in_the_talon_sends_the_next_deal_to_talon2():
+    state = prepared(2, keep={0: "M", 1: "A"}, hands={0: "M 9c 9d", 1: "7h 7d 8h"})
+    state.deck_name = "talon"  # as in a hand after the first
+    for action in ("play M", "play 7h", "play 7d", "play 9c"):
+        state.apply(action)
+    assert state.hedgehog_aside == Pos("talon", 1)
+    step = state.next_step()
+    assert step.deck == "talon2" and Pos("talon", 1) not in step.carry  # left untouched
+    assert state.holders()["hedgehog"] == (Pos("talon", 1),)
+
+
+# ----------------------------------------------------------------------------- T46
+
+
+def test_T46_a_fortial_is_judged_at_the_deal_and_a_hand_without_play_acts_no_special():
+    # Team 0 reaches 6 Longs and 2 Petits during the hand (the Owl): no Fortial now
+    state = prepared(
+        2, keep={0: "A", 1: "B"}, hands={0: "A 9c 9d", 1: "9h 10c 10d"}, longs=(6, 0), petits=(1, 0)
+    )
+    state.apply("play A")
+    state.apply("play 9h")
+    assert state.longs == [6, 0] and state.petits == [2, 0]
+    assert state.phase == "play" and state.fortial_team is None
+    # Au Fortial from the deal: everyone passes, the hand ends with no card played
+    fortial = prepared(
+        2, keep={0: "H", 1: "E"}, hands={0: "H 9c 9d", 1: "E 10c 10d"}, longs=(6, 0), petits=(2, 0)
+    )
+    assert fortial.phase == "fortial" and fortial.falcon_step != "done"  # T33 waits
+    fortial.apply("pass")
+    assert fortial.hand_number == 1 and fortial.petits == [2, 1]  # D4: 1 Petit each opponent
+    assert not any(e["event"] in ("falcon", "weasel", "die") for e in fortial.events)
+
+
+# ----------------------------------------------------------------------------- D22
+
+
+@pytest.mark.parametrize("when", ["first hand", "between hands", "later hand"])
+def test_D22_a_void_prepares_the_specials_again_so_nothing_is_carried(when):
+    """D16, D22: a replaced seat's key takes every ciphertext with it, so the void leaves
+    nothing held and the next step is the pool's shuffle, carrying nothing."""
+    state = prepared(2, keep={0: "M", 1: "A"}, hands={0: "M 9c 9d", 1: "7h 7d 8h"})
+    state.jay_pot = 3
+    state.apply("play M")  # the Hedgehog protects team 0
+    if when != "first hand":
+        for action in ("play 7h", "play 7d", "play 9c"):
+            state.apply(action)
+        assert state.phase == "deal" and state.holders()  # the talon to come
+    if when == "later hand":
+        state.apply(state.sample_chance(random.Random(1)))  # hand 2, from the talon
+        assert state.deck_name == "talon"
+    tokens = (list(state.longs), list(state.petits))
+    dealer = state.dealer
+    state.apply(state.void_round())
+    assert state.phase == "prepare" and not state.holders()
+    assert state.next_step() == Shuffle("specials", Prepare(None))  # nothing carried
+    assert (state.longs, state.petits, state.dealer) == (*tokens, dealer)
+    assert state.jay_pot == 3 and state.hedgehog_team == 0  # tokens and protection stand
+    state.apply("prepare A B C D E F G H I J K L M")
+    while state.phase == "choose":
+        state.apply(state.legal_actions()[0])
+    step = state.next_step()  # the first deck again: french32 with the new kept ones
+    assert step.deck == "french32" and {p.deck for p in step.carry} == {"specials"}
+    assert state.void_round() is not None  # kept specials are encrypted: a void again
+
+
+def test_D22_classic_trut_voids_as_before():
+    state = TrutGame(TrutConfig(2, start=StartPosition((0, 0), (0, 0), 0))).new_initial_state()
+    assert state.phase == "deal" and state.void_round() is None
+
+
+# ----------------------------------------------------------------------------- D23
+
+
+def test_D23_a_start_position_holds_the_hedgehogs_protection_and_sets_it_aside():
+    start = StartPosition((0, 0), (2, 0), 0, hedgehog=0)
+    config = TrutConfig(2, deluxe=True, start=start)
+    assert TrutConfig.from_dict(config.to_dict()) == config  # the format holds it
+    assert config.to_dict()["start"]["hedgehog"] == 0
+    with pytest.raises(ConfigError):
+        TrutConfig(2, start=start)  # classic Trut has no Hedgehog
+    with pytest.raises(ConfigError):
+        TrutConfig(2, deluxe=True, start=StartPosition((0, 0), (0, 0), 0, hedgehog=2))
+    game = TrutGame(config)
+    pool = next(d for d in game.decks() if d.name == "specials")
+    assert "M" not in pool.cards and len(pool.cards) == 12  # set aside, out of the pool
+    assert [d.name for d in game.decks()][-1] == "hedgehog"
+    state = game.new_initial_state()
+    public = state.public_state()["deluxe"]
+    assert public["hedgehog_team"] == 0 and public["hedgehog_fresh"]
+    refused(state, "prepare A B C D E F G H I J K L M", "T23")  # no Hedgehog in the pool
+    state.apply("prepare A B C D E F G H I J K L")
+    state.apply("keep @0")
+    state.apply("keep @1")
+    rng = random.Random(2)
+    state.apply(state.sample_chance(rng))
+    assert state.deck_size == 34 and "M" not in map(str, state.known.values())
+    # its team converts: the protection ends, and the next talon deal brings it back
+    state._gain(0, 1, 0)
+    assert state.hedgehog_team is None and state.longs == [1, 0]
+    while state.phase != "deal":
+        chance = state.current_seat() == -1
+        state.apply(state.sample_chance(rng) if chance else state.legal_actions()[0])
+    step = state.next_step()
+    assert step == Shuffle("hedgehog", parse_action("deal"), step.carry)
+    assert len(step.carry) == 34  # the previous deck, and the Hedgehog's own card
+    state.apply(state.sample_chance(rng))
+    assert state.deck_size == 35 and "M" in map(str, state.known.values())
+    assert state.deck_name == "hedgehog" and state.hedgehog_back
+    while state.phase != "deal" and not state.is_terminal():
+        chance = state.current_seat() == -1
+        state.apply(state.sample_chance(rng) if chance else state.legal_actions()[0])
+    assert not state.is_terminal()  # a plain card of the deck from now on
+    assert state.next_step().deck == "talon" and len(state.next_step().carry) == 35
+
+
+def test_T33_T37_a_falcon_got_from_the_weasel_is_a_plain_card():
+    """The Falcon is found once, at the step (T33); one that changes hands later (a
+    Weasel's exchange) is a plain card: no second look, its new holder plays it."""
+    state = prepared(2, keep={0: "H", 1: "E"}, hands={0: "H E 9d", 1: "Ah 10c 10d"})
+    falcon = next(p for p in state.holdings[0] if str(state.known[p]) == "E")
+    assert state.falcon_holder == 0 and state.falcon_at == falcon
+    for action in ("play H", "target 1", "die 1", f"give E@{falcon}", "swap @0"):
+        state.apply(action)
+    assert falcon in state.holdings[1] and state.falcon_holder == 0 and state.falcon_look == []
+    assert "play E" in [str(a) for a in state.legal_actions()]
+    state.apply(f"play E@{falcon}")
+    assert state.results == [1]  # the Falcon (6) beats the Weasel (3)

@@ -136,3 +136,69 @@ def test_a_whole_deluxe_game_on_the_screen_of_each_seat():
     assert specials_in_summaries > 0  # the summaries did hold special cards
     assert " Trut Deluxe — classic" in titles and " Trut — classic" not in titles
     assert all(screen_rows(ui)[0].startswith(" Game over — ") for ui in uis)
+
+
+def test_the_weasels_choices_show_only_when_legal_and_its_die_is_narrated():
+    trut = frontend_for("trut")
+    state = prepared(2, keep={0: "H", 1: "A"}, hands={0: "H 9c 9d", 1: "Ah 10c 10d"})
+    events = state.apply("play H")
+    obs = state.observation(0)
+    assert "The Weasel: name an opponent [T37]: 1 target seat 1" in trut.prompt(obs, _info(0))
+    assert "1 choose" in key_bar(trut, obs, _info(0)) and "p pass" not in key_bar(
+        trut, obs, _info(0)
+    )
+    assert "choose" not in key_bar(trut, state.observation(1), _info(1))  # not its turn
+    assert trut.press("1", obs, _info(0)).action == "target 1"
+    events = state.apply("target 1") + state.apply("die 1")
+    lines = [line for e in events for line in trut.narrate(e, state, ["Ann", "Bob"])]
+    assert any("targets Bob" in line for line in lines)
+    assert any("die for the Weasel: 1" in line for line in lines)
+    assert any("the Weasel (1): swaps a card with Bob [T37]" in line for line in lines)
+    obs = state.observation(0)
+    prompt = trut.prompt(obs, _info(0))
+    assert "The Weasel (1): give a card" in prompt and "give 9c" in prompt
+    assert trut.press("1", obs, _info(0)).action.startswith("give 9c@")
+    # outcome 4: the blind pick, then the forced card's prompt
+    state = prepared(2, keep={0: "H", 1: "A"}, hands={0: "H 9c 9d", 1: "Ah 10c 10d"})
+    for action in ("play H", "target 1", "die 4"):
+        state.apply(action)
+    obs = state.observation(0)
+    assert "pick blind the target's next card [T37]: 1 card 1  2 card 2  3 card 3" in (
+        trut.prompt(obs, _info(0))
+    )
+    state.apply("force @2")  # seat 1's second card, 10c
+    forced = state.observation(1)
+    assert "the Weasel forces your card 2 [T37]" in trut.prompt(forced, _info(1))
+    assert "2 play (the Weasel's pick)" in key_bar(trut, forced, _info(1))
+
+
+def test_the_hedgehogs_protection_shows_beside_the_tokens_and_the_help_says_h_and_m():
+    trut = frontend_for("trut")
+    state = prepared(2, keep={0: "M", 1: "A"}, hands={0: "M 9c 9d", 1: "Ah 10c 10d"})
+    before = plain(table_lines(trut, state.observation(1), _info(1)))
+    assert "Hedgehog: safe" not in before
+    state.apply("play M")
+    text = plain(table_lines(trut, state.observation(1), _info(1)))
+    row = next(line for line in text.splitlines() if "Hedgehog: safe" in line)
+    assert "Ann" in row and "Longs" in row  # beside team 0's tokens
+    help_text = screen.DELUXE_HELP
+    assert "H Weasel 3: target, die: 1 swap 2 -2 3 new hand 4 pick 5 Trut 6 Petits" in help_text
+    assert "M Hedgehog 3: its team's Petits safe until they make a Long" in help_text
+    assert "not played yet" not in help_text
+
+
+def test_the_heuristic_bot_aims_the_weasel_at_the_petits_and_gives_its_weakest_card():
+    from trutnet.bots import make_bot
+
+    bot = make_bot("trut", "heuristic", random.Random(1))
+    state = prepared(
+        3,
+        keep={0: "H", 1: "A", 2: "B"},
+        hands={0: "H 7c 9d", 1: "Kh 10c 10d", 2: "Qs 8c 8d"},
+        petits=(0, 0, 2),
+    )
+    state.apply("play H")
+    assert str(bot.choose(state.observation(0))) == "target 2"  # outcome 6's sake
+    state.apply("target 2")
+    state.apply("die 1")
+    assert str(bot.choose(state.observation(0))).startswith("give 9d@")  # the weakest

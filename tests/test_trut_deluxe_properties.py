@@ -32,7 +32,10 @@ CONFIGS = [
 def _game(config: TrutConfig, seed: int, from_position: bool) -> TrutGame:
     if not from_position:
         return TrutGame(config)
-    start = start_position(config, random.Random(seed ^ 0x5EED))
+    rng = random.Random(seed ^ 0x5EED)
+    start = start_position(config, rng)
+    hedgehog = rng.choice([None, *range(len(config.teams))])  # T42, D23: set aside
+    start = dataclasses.replace(start, hedgehog=hedgehog)
     return TrutGame(dataclasses.replace(config, start=start))
 
 
@@ -58,10 +61,10 @@ def test_deluxe_random_play_is_legal_ends_and_replays(config, seed, from_positio
 
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
 @SETTINGS
-@given(seed=seeds, seat=st.integers(0, 5))
-def test_deluxe_hidden_replica_agrees_and_sees_only_its_seat(config, seed, seat):
+@given(seed=seeds, seat=st.integers(0, 5), from_position=st.booleans())
+def test_deluxe_hidden_replica_agrees_and_sees_only_its_seat(config, seed, seat, from_position):
     seat %= config.players
-    game = TrutGame(config)
+    game = _game(config, seed, from_position)
     full = game.new_initial_state()
     replica = game.new_initial_state()
     rng = random.Random(seed)

@@ -34,9 +34,24 @@ def test_trut_state_hash_vectors():
     assert state.public_state() == VECTORS["final_public_state"]
 
 
+def test_trut_deluxe_state_hash_vectors():
+    """A Deluxe hand as a replica that knows no card sees it [T25, T37]: the pool's
+    shuffle, two keeps by position, a hidden deal, the Falcon's step, then the Weasel:
+    its target, its die, the card given by position and the joint swap."""
+    spec = VECTORS["trut_deluxe_hidden_deal"]
+    state = TrutGame.from_config(spec["config"]).new_initial_state()
+    assert state.state_hash() == spec["steps"][0]["state_hash"]
+    for step in spec["steps"][1:]:
+        state.apply(step["action"])
+        assert state.state_hash() == step["state_hash"], step["action"]
+        assert str(state.history()[-1]) == step["action"]  # the notation round-trips
+    assert state.holdings == [[5, 2], [4, 3]] and state.phase == "play"  # after the swap
+
+
 def test_protocol_doc_lists_the_same_vectors():
     doc = (ROOT / "docs/protocol.md").read_text()
     hashes = {s["state_hash"] for s in VECTORS["trut_hidden_deal"]["steps"]}
+    hashes |= {s["state_hash"] for s in VECTORS["trut_deluxe_hidden_deal"]["steps"]}
     listed = set(re.findall(r"\b[0-9a-f]{64}\b", doc))
     assert hashes <= listed
     for vector in VECTORS["canonical"]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from trutnet.engine.games.trut.deluxe.cards import NOT_PLAYED_YET, TABLE, letters_for
+from trutnet.engine.games.trut.deluxe.cards import TABLE, letters_for
 
 NAMES = {letter: row[1] for letter, row in TABLE.items()}
 
@@ -21,10 +21,18 @@ def help_lines(bonus_cards: bool = True) -> list[str]:
     lines = []
     for letter in letters_for(bonus_cards):
         _, name, value, power, rule = TABLE[letter]
-        star = "*" if letter in NOT_PLAYED_YET else ""
-        lines.append(f"{letter} {name} {value}: {power} [{rule}]{star}")
-    lines.append("* not played yet by this version: the card counts its value only")
+        lines.append(f"{letter} {name} {value}: {power} [{rule}]")
     return lines
+
+
+WEASEL_OUTCOMES = {
+    1: "swaps a card with",
+    2: "gives -2 to the card in this trick of",
+    3: "has the hand replaced from the stock of",
+    4: "picks blind the next card of",
+    5: "calls a Trut d'Office on",
+    6: "takes the Petits of",
+}
 
 
 def narrate_deluxe(event: dict[str, Any], say: _Speaker) -> list[str] | None:
@@ -32,6 +40,8 @@ def narrate_deluxe(event: dict[str, Any], say: _Speaker) -> list[str] | None:
     kind = event["event"]
     if kind == "prepare":
         return [f"  the special cards are shuffled: {event['dealt']} dealt, 2 each [T25]"]
+    if kind == "prepare_again":
+        return ["  a seat was replaced: the special cards are prepared again [D22]"]
     if kind == "keep_special":
         return [f"  {say.seat(event['seat'])} keeps one special card, unseen [T25]"]
     if kind == "die":
@@ -61,6 +71,36 @@ def narrate_deluxe(event: dict[str, Any], say: _Speaker) -> list[str] | None:
         ]
     if kind == "jay_pot":
         return [f"  {say.team(event['team'])} takes the Jay pot: {event['petits']} Petits [T41]"]
+    if kind == "weasel_target":
+        return [f"  {say.seat(event['seat'])}'s Weasel targets {say.seat(event['target'])} [T37]"]
+    if kind == "weasel":
+        what = WEASEL_OUTCOMES[event["outcome"]]
+        return [f"  the Weasel ({event['outcome']}): {what} {say.seat(event['target'])} [T37]"]
+    if kind == "weasel_swap":
+        return [
+            f"  {say.seat(event['seat'])} and {say.seat(event['target'])} swap a card, "
+            "each seen by its new owner only [T37]"
+        ]
+    if kind == "weasel_replace":
+        return [
+            f"  {say.seat(event['seat'])} discards {event['discarded']} card(s) unseen and "
+            f"draws {event['drawn']} [T37]"
+        ]
+    if kind == "weasel_force":
+        return [f"  {say.seat(event['seat'])} must play the card picked blind next [T37]"]
+    if kind == "weasel_fold":
+        return [f"  {say.seat(event['seat'])}'s side folds its Trut: the hand ends [T37, T46]"]
+    if kind == "weasel_petits":
+        return [
+            f"  {say.team(event['from'])} gives {event['petits']} Petit(s) to "
+            f"{say.team(event['to'])} [T37]"
+        ]
+    if kind == "hedgehog":
+        return [f"  the Hedgehog protects the Petits of {say.team(event['team'])} [T42]"]
+    if kind == "hedgehog_ends":
+        return [f"  {say.team(event['team'])} makes a Long: the Hedgehog's protection ends [T42]"]
+    if kind == "hedgehog_aside":
+        return ["  the Hedgehog is set aside by its team's tokens, not captured [T42]"]
     if kind == "robin":
         what = "doubles its score" if event["doubled"] else "loses its Petits and a Long"
         return [f"  the Robin Red: {say.team(event['team'])} {what} [T43]"]
@@ -68,15 +108,17 @@ def narrate_deluxe(event: dict[str, Any], say: _Speaker) -> list[str] | None:
 
 
 # The heuristic bot's preference when it keeps one of its two specials [T25]: cards
-# that win tricks or pay prizes first, cards with no power yet last.
-KEEP_ORDER = "BCQDIANKGOJRPMEFHL"
+# that win tricks or pay prizes first, then the Weasel's and the Hedgehog's tokens.
+KEEP_ORDER = "BCQDIANKHGMOJRPEFL"
 
 
 def bot_choice(obs: Any) -> Any:
     """The heuristic bot's Deluxe decision (a ``choose`` or ``power`` phase):
     keep the best special (:data:`KEEP_ORDER`); steal whenever it can (with 3 players,
     from the opponent with the most tokens); hit the opponents' strongest Figure with
-    the Badger; give -1 to the opponents' strongest card with the Bat, else pass."""
+    the Badger; give -1 to the opponents' strongest card with the Bat, else pass; aim
+    the Weasel at the opponent whose team holds the most Petits (T37, outcome 6's
+    sake), give it the weakest card, pick blind the first position."""
     from trutnet.engine.games.trut.actions import PASS, Keep, Power, parse_any_card
 
     legal = list(obs.legal)
@@ -95,11 +137,28 @@ def bot_choice(obs: Any) -> Any:
         return card.strength if owner[action.args[0]] not in mine else -99
 
     powers = [a for a in legal if isinstance(a, Power)]
+    team_of = {s: t for t, seats in enumerate(obs.teams) for s in seats}
+    targets = [a for a in powers if a.verb == "target"]
+    if targets:  # T37: the most Petits to take (outcome 6), then the most cards
+
+        def takes(action: Any) -> tuple[int, int]:
+            seat = int(action.args[0])
+            team = team_of[seat]
+            return (0 if obs.protected == team else obs.petits[team], obs.hand_sizes[seat])
+
+        return max(targets, key=takes)
+    gives = [a for a in powers if a.verb == "give"]
+    if gives:  # T37 (1): the weakest card goes
+
+        def given(action: Any) -> int:
+            text = action.args[0].split("@")[0]
+            return parse_any_card(text).strength if text else 99
+
+        return min(gives, key=given)
     steals = [a for a in powers if a.verb == "steal"]
     if steals:
         if len(steals) == 1:
             return steals[0]
-        team_of = {s: t for t, seats in enumerate(obs.teams) for s in seats}
         return max(
             steals,
             key=lambda a: (

@@ -28,6 +28,7 @@ TRUT_KINDS = {
     "call": "calls Trut!",
     "office": "must Trut: Trut d'office [T18]",
     "fortial": "truts au Fortial [T15]",
+    "weasel": "must Trut: the Weasel's Trut d'Office [T37]",
 }
 
 

@@ -129,13 +129,14 @@ def tokens(obs: TrutObservation, info: TableInfo) -> list[Line]:
         petits = "▲" * obs.petits[team] + "△" * (2 - obs.petits[team])
         mark = "class:me" if obs.team == team else ""
         name = plain([fit([("", team_name(obs, info, team))], 30)])
-        lines.append(
-            [
-                (mark, f" {name:<30}"),
-                ("", f" Longs {longs} {obs.longs[team]}/{obs.target}"),
-                ("", f"  Petits {petits} {obs.petits[team]}"),
-            ]
-        )
+        line: Line = [
+            (mark, f" {name:<30}"),
+            ("", f" Longs {longs} {obs.longs[team]}/{obs.target}"),
+            ("", f"  Petits {petits} {obs.petits[team]}"),
+        ]
+        if obs.protected == team:  # T42: beside the tokens it protects
+            line.append(("class:warn", "  Hedgehog: safe"))
+        lines.append(line)
     return lines
 
 
@@ -154,7 +155,11 @@ def _state_line(obs: TrutObservation, info: TableInfo, summary: HandSummary | No
             parts.append(("class:warn", "  La Chanson: played as an accepted Trut"))
         else:
             who = seat_name(info, trut.caller, "you") if trut.caller is not None else "?"
-            kind = {"office": "Trut d'office", "fortial": "Trut (Fortial)"}.get(trut.kind, "Trut")
+            kind = {
+                "office": "Trut d'office",
+                "fortial": "Trut (Fortial)",
+                "weasel": "Weasel's Trut d'Office",
+            }.get(trut.kind, "Trut")
             status = {
                 "pending": "waiting for the answer",
                 "accepted": "accepted (Joue !)",
@@ -246,8 +251,32 @@ def _choices(obs: TrutObservation) -> str:
         verb, _, rest = text.partition(" ")
         letter = rest.split("@")[0]
         name = f" {NAMES[letter]}" if letter in NAMES else ""
+        if verb == "target":  # T37: a seat
+            rest = f"seat {rest}"
+        elif verb == "give":  # T37: one of one's cards, by name
+            rest = letter or rest
+        elif verb == "force":  # T37: blind, the target's n-th card
+            verb, rest, name = "card", str(number), ""
         shown.append(f"{number} {verb} {rest}{name}")
     return "  ".join(shown)
+
+
+def _forced_key(obs: TrutObservation) -> int:
+    """T37 (4): the number key of the card the Weasel forces this seat to play."""
+    return next((i + 1 for i, (pos, _) in enumerate(obs.hand) if pos == obs.forced), 1)
+
+
+def _power_prompt(obs: TrutObservation) -> str:
+    """The power waiting for this seat's choice, named by its first choice's verb."""
+    verbs = {str(a).split(" ")[0] for a in obs.legal}
+    head = "Your card's power"
+    if "target" in verbs:
+        head = "The Weasel: name an opponent [T37]"
+    elif "give" in verbs:
+        head = "The Weasel (1): give a card, get one of the target's at random [T37]"
+    elif "force" in verbs:
+        head = "The Weasel (4): pick blind the target's next card [T37]"
+    return f"{head}: " + _choices(obs) + (", p pass" if legal(obs, "pass") else "")
 
 
 def _range(count: int) -> str:
@@ -261,7 +290,11 @@ def legal(obs: TrutObservation, word: str) -> bool:
 def prompt(obs: TrutObservation) -> str:
     count = len(obs.hand)
     return {
-        "play": f"Your turn: play a card ({_range(count)} or ←/→ + Enter)"
+        "play": (
+            f"Your turn: the Weasel forces your card {_forced_key(obs)} [T37]"
+            if obs.forced is not None
+            else f"Your turn: play a card ({_range(count)} or ←/→ + Enter)"
+        )
         + (", or t to Trut" if legal(obs, "trut") else ""),
         "answer": "A Trut! j: Joue ! (accept)   c: Je me couche (fold)",
         "fortial": "Au Fortial: t to Trut, p to pass",
@@ -271,7 +304,7 @@ def prompt(obs: TrutObservation) -> str:
         "keep": f"Keep 3 cards: toggle with {_range(count)}, Enter to confirm",
         "choose": "Keep one special card: " + _choices(obs),
         "michao": "Michao! 1: sing it (+1 Long)   p: pass [T44]",
-        "power": "Your card's power: " + _choices(obs) + (", p pass" if legal(obs, "pass") else ""),
+        "power": _power_prompt(obs),
     }.get(obs.phase, f"Your turn ({obs.phase})")
 
 
@@ -279,7 +312,11 @@ def key_hints(obs: TrutObservation) -> list[str]:
     """The keys of this seat's decision now, and only those."""
     keys: list[str] = []
     count = len(obs.hand)
-    if obs.phase == "play":
+    if obs.phase == "play" and obs.forced is not None:  # T37 (4): that card only
+        keys.append(f"{_forced_key(obs)} play (the Weasel's pick)")
+        if legal(obs, "trut"):
+            keys.append("t Trut")
+    elif obs.phase == "play":
         keys.append(f"{_range(count)}/←→+Enter play")
         if legal(obs, "trut"):
             keys.append("t Trut")

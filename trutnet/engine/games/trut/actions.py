@@ -14,6 +14,8 @@ Notation (``docs/rules.md``, "Action notation")::
     hare 7h@12 | hare @12       chance (Deluxe): the Hare's drawn card, revealed [T34]
     michao                      Deluxe: sing Michao in its window [T44]
     nutria 7h@12 | pick 7h@12 | pick @12   Deluxe: the Nutria's replacement [T35]
+    target 2 | give 7h@3 | give @3 | force @5   Deluxe: the Weasel's choices [T37]
+    swap @5                     chance (Deluxe): the target's card the Weasel takes [T37]
     trut | accept | fold | pass | sing | agree | refuse | sing 2
     keep 7h 8d As | keep @3 @7 @12 | keep 7h@3 8d@7 As@12
 
@@ -242,26 +244,51 @@ class FalconShown(Action):
         return self
 
 
-POWER_VERBS = ("hit", "steal", "bat", "michao", "pick")
+@dataclass(frozen=True, slots=True)
+class Swap(Action):
+    """Chance (Deluxe): the position of the target's hand that the Weasel's player
+    receives in the exchange, drawn jointly among the target's positions [T37]."""
+
+    pos: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.pos <= MAX_POSITION:
+            raise NotationError(f"deck position out of range: {self.pos}")
+
+    def __str__(self) -> str:
+        return f"swap @{self.pos}"
+
+    def public(self) -> Swap:
+        return self
+
+
+POWER_VERBS = ("hit", "steal", "bat", "michao", "pick", "target", "give", "force")
 
 
 @dataclass(frozen=True, slots=True)
 class Power(Action):
     """Deluxe: a power's choice: ``hit Kh`` (the Badger's Figure, T39), ``steal`` or
-    ``steal 2`` (the Magpie, T36; a seat with 3 players), ``bat Kh +1`` (the Bat, T40)."""
+    ``steal 2`` (the Magpie, T36; a seat with 3 players), ``bat Kh +1`` (the Bat, T40),
+    ``target 2``, ``give 7h@3`` and ``force @5`` (the Weasel, T37)."""
 
     verb: str
     args: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         shapes = {"hit": (1,), "steal": (0, 1), "bat": (2,), "michao": (0,)}
-        shapes["pick"] = (1,)
+        shapes.update(pick=(1,), target=(1,), give=(1,), force=(1,))
         if self.verb not in shapes or len(self.args) not in shapes[self.verb]:
             raise NotationError(f"not a power: {self.verb} {' '.join(self.args)}")
         if self.verb in ("hit", "bat"):
             parse_any_card(self.args[0])
-        if self.verb == "pick":
-            CardRef.parse(self.args[0])
+        if self.verb in ("pick", "give", "force"):
+            ref = CardRef.parse(self.args[0])
+            if self.verb in ("give", "force") and ref.pos is None:
+                raise NotationError(f"{self.verb} names a deck position ({self.verb} @3)")
+        if self.verb == "force" and CardRef.parse(self.args[0]).card is not None:
+            raise NotationError("the Weasel's pick is blind: force @5, no card")
+        if self.verb == "target" and self.args[0] not in ("0", "1", "2", "3", "4", "5"):
+            raise NotationError("target names a seat 0-5")
         if self.verb == "bat" and self.args[1] not in ("+1", "-1"):
             raise NotationError("the Bat gives +1 or -1")
         if self.verb == "steal" and self.args and self.args[0] not in ("0", "1", "2"):
@@ -300,6 +327,11 @@ def parse_action(text: str) -> Action:
         return FalconShown(None)
     if verb == "falcon" and len(args) == 1:
         return FalconShown(CardRef.parse(args[0]))
+    if verb == "swap" and len(args) == 1:
+        ref = CardRef.parse(args[0])
+        if ref.card is not None or ref.pos is None:
+            raise NotationError(f"swap names a position only: {text!r}")
+        return Swap(ref.pos)
     if verb in POWER_VERBS:
         return Power(verb, tuple(args))
     if verb == "draw" and len(args) == 1:

@@ -31,12 +31,15 @@ class StartPosition:
     """Where a game starts instead of the beginning: tokens, the Donneur, maybe the deck.
 
     With ``deck`` (full knowledge), the first hand is already dealt from that order.
+    Deluxe: ``hedgehog`` is the team whose Petits the set-aside Hedgehog protects
+    (T42, D23): the Hedgehog is then out of the preparation's pool.
     """
 
     longs: tuple[int, ...]
     petits: tuple[int, ...]
     dealer: int
     deck: tuple[Card, ...] | None = None
+    hedgehog: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -46,6 +49,8 @@ class StartPosition:
         }
         if self.deck is not None:
             data["deck"] = [str(c) for c in self.deck]
+        if self.hedgehog is not None:
+            data["hedgehog"] = self.hedgehog
         return data
 
 
@@ -98,6 +103,10 @@ class TrutConfig:
             raise ConfigError(f"start dealer must be a seat 0..{self.players - 1}")
         if start.deck is not None and sorted(start.deck) != sorted(FULL_DECK):
             raise ConfigError("start deck must hold each of the 32 cards once")
+        if start.hedgehog is not None and not (
+            self.deluxe and type(start.hedgehog) is int and 0 <= start.hedgehog < n_teams
+        ):
+            raise ConfigError(f"start hedgehog is a team 0..{n_teams - 1}, with deluxe [T42]")
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -140,8 +149,17 @@ def _int_list(value: Any, name: str) -> tuple[int, ...]:
 
 
 def _start(data: Any) -> StartPosition:
-    if not isinstance(data, Mapping) or set(data) - {"longs", "petits", "dealer", "deck"}:
-        raise ConfigError("start position fields: longs, petits, dealer, deck")
+    if not isinstance(data, Mapping) or set(data) - {
+        "longs",
+        "petits",
+        "dealer",
+        "deck",
+        "hedgehog",
+    }:
+        raise ConfigError("start position fields: longs, petits, dealer, deck, hedgehog")
+    hedgehog = data.get("hedgehog")
+    if hedgehog is not None and type(hedgehog) is not int:
+        raise ConfigError("start hedgehog must be a team number")
     dealer = data.get("dealer", 0)
     if type(dealer) is not int:
         raise ConfigError("start dealer must be an integer")
@@ -154,5 +172,9 @@ def _start(data: Any) -> StartPosition:
         except NotationError as exc:
             raise ConfigError(f"start deck: {exc}") from exc
     return StartPosition(
-        _int_list(data.get("longs"), "longs"), _int_list(data.get("petits"), "petits"), dealer, deck
+        _int_list(data.get("longs"), "longs"),
+        _int_list(data.get("petits"), "petits"),
+        dealer,
+        deck,
+        hedgehog,
     )

@@ -7,6 +7,7 @@ from typing import Any
 
 from trutnet.engine.api import Game
 from trutnet.engine.games.trut.config import TrutConfig
+from trutnet.engine.games.trut.deluxe.hedgehog import FRESH_DECK, TALON2_DECK
 from trutnet.engine.games.trut.deluxe.rules import TALON_DECK, pool_deck
 from trutnet.engine.games.trut.hidden import DECK
 from trutnet.engine.games.trut.state import TrutState
@@ -40,7 +41,12 @@ class TrutGame(Game):
 
     def decks(self) -> tuple[Deck, ...]:
         if self.config.deluxe:  # T23, T25: the pool of special cards, its own deck
-            return (DECK, pool_deck(self.config.bonus_cards), TALON_DECK)  # T26
+            # T26: the talon; T42: the second talon, while the Hedgehog lies in the first;
+            # D23: a start position's set-aside Hedgehog, out of the pool, has its own deck
+            aside = self.config.start is not None and self.config.start.hedgehog is not None
+            pool = pool_deck(self.config.bonus_cards, aside)
+            fresh = (FRESH_DECK,) if aside else ()
+            return (DECK, pool, TALON_DECK, TALON2_DECK, *fresh)
         return (DECK,)  # T1: the 32 cards, whatever the variant
 
     def __repr__(self) -> str:

@@ -13,10 +13,13 @@ positions are held by the seats, the ``stock``, the ``discard`` (la Chanson's
   discards by position, never revealed;
 * a ``play`` reveals its position to everyone [T5].
 
-Deluxe adds the pool of specials, carried into each deck [T25, T26], the Nutria's
-and the Hare's reveals [T34, T35], dice [T22], and the Falcon's step [T33]: a
-``Locate`` of the Falcon among every dealt hand position, then the partners' cards
-in its holder's sight.
+Deluxe adds (T25-T42): the pool, the talon, the Hare's and the Nutria's cards; the
+Falcon's step [T33]: a ``Locate`` of the Falcon among every dealt hand position, then
+the partners' cards in its holder's sight; the Weasel's exchange (a ``give @p``
+concealed to its position, then a ``JointRandom`` over the target's positions; each
+card enters its new owner's sight) and its replaced hand (new stock positions in the
+target's sight) [T37]; the set-aside Hedgehog, held by ``"hedgehog"`` and left out of
+the next shuffles while it protects (T42, D21, D23).
 
 This mixin holds what a replica knows (``known``) and answers the description's
 questions from :class:`~trutnet.engine.games.trut.state.TrutState`'s public fields.
@@ -41,11 +44,13 @@ from trutnet.engine.games.trut.actions import (
     Play,
     Power,
     Prepare,
+    Swap,
     parse_any_card,
 )
 from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special
+from trutnet.engine.games.trut.deluxe.hedgehog import HEDGEHOG_PILE
 from trutnet.engine.games.trut.deluxe.powers import DIE
-from trutnet.engine.games.trut.deluxe.rules import POOL_DECK, TALON
+from trutnet.engine.games.trut.deluxe.rules import POOL_DECK
 from trutnet.engine.hidden import Deck, Holder, JointRandom, Pos, Reveal, Shuffle, Step, Turn
 
 if TYPE_CHECKING:
@@ -96,6 +101,15 @@ class TrutHidden:
         def _falcon_step(self) -> Step: ...
 
         def _falcon_identify(self, cards: dict[Pos, str]) -> Action: ...
+        def _swap_positions(self) -> tuple[int, ...]: ...
+
+        def _next_talon(self) -> str: ...
+
+        def _hedgehog_carry(self) -> tuple[Pos, ...]: ...
+
+        def _hedgehog_holders(self) -> tuple[Pos, ...]: ...
+
+        def _hedgehog_here(self) -> int | None: ...
 
     holdings: list[list[int]]
     next_stock: int
@@ -149,6 +163,8 @@ class TrutHidden:
             return JointRandom("first-donneur", unused)
         if self.phase == "die":  # T22, T30: a power's die, a joint draw
             return JointRandom("die", DIE)
+        if self.phase == "swap":  # T37 (1): one of the target's positions, a joint draw
+            return JointRandom("weasel", tuple(Swap(p) for p in self._swap_positions()))
         if self.phase == "nutria":  # T35: the next stock card replaces the Nutria
             at = self.next_stock
             return Reveal((self._pos(at),), NutriaDraw(CardRef(None, at)))
@@ -160,9 +176,8 @@ class TrutHidden:
         if self.phase == "prepare":  # T25: the pool, shuffled jointly once per game
             return Shuffle(POOL_DECK, Prepare(None))
         if self.phase == "deal" and self.deluxe:
-            if self.carried:  # T26: the previous hand's ciphertexts, re-shuffled
-                previous = tuple(self._pos(i) for i in range(self.deck_size))
-                return Shuffle(TALON, Deal(None), previous)
+            if self.carried:  # T26: the previous hand's ciphertexts, re-shuffled; T42:
+                return Shuffle(self._next_talon(), Deal(None), self._hedgehog_carry())
             kept = tuple(Pos(POOL_DECK, p) for p in self.kept)  # T26: carried, never decrypted
             return Shuffle(DECK.name, Deal(None), kept)
         if self.phase == "deal":  # T4: an order that no seat learns
@@ -193,12 +208,19 @@ class TrutHidden:
 
     def holders(self) -> Mapping[Holder, tuple[Pos, ...]]:
         pool = self._pool_holders() if self.deluxe else {}
+        hedgehog = self._hedgehog_holders() if self.deluxe else ()
+        if hedgehog:  # T42: set aside by its team's tokens, never captured
+            pool[HEDGEHOG_PILE] = hedgehog
         if self.next_stock == 0:  # no deal in progress
             if self.deluxe and self.carried and self.phase == "deal":  # T26: to re-shuffle
-                pool["returned"] = tuple(self._pos(i) for i in range(self.deck_size))
+                here = self._hedgehog_here()
+                pool["returned"] = tuple(self._pos(i) for i in range(self.deck_size) if i != here)
             return pool
         played = [p for cards, _, _ in self.tricks for _, p, _ in cards]
         played += [p for _, p, _ in self.trick]
+        here = self._hedgehog_here() if self.deluxe else None
+        if here is not None:  # T42: set aside, not on the table
+            played.remove(here)
         held: dict[Holder, tuple[Pos, ...]] = {
             s: tuple(map(self._pos, self.holdings[s])) for s in range(self.n)
         }
@@ -209,8 +231,10 @@ class TrutHidden:
             held["drawn"] = tuple(map(self._pos, self.hare_drawn))
             held["offer"] = tuple(map(self._pos, self.nutria_offer))
             held["removed"] = tuple(map(self._pos, self.nutria_gone))
-        if pool:  # T25: the set-aside specials, never decrypted
+        if "aside" in pool:  # T25: the set-aside specials, never decrypted
             held["aside"] = pool["aside"]
+        if hedgehog:
+            held[HEDGEHOG_PILE] = hedgehog
         return held
 
     def _pool_holders(self) -> dict[Holder, tuple[Pos, ...]]:
@@ -264,6 +288,9 @@ class TrutHidden:
         if isinstance(action, Power) and action.verb == "pick":  # T35: by position
             ref = CardRef.parse(action.args[0])
             return Power("pick", (f"@{ref.pos}",))
+        if isinstance(action, Power) and action.verb == "give":  # T37: by position, unseen
+            ref = CardRef.parse(action.args[0])
+            return Power("give", (f"@{ref.pos}",))
         if isinstance(action, Play):
             return Play(CardRef(None, self._position(seat, action.ref)))
         if isinstance(action, Keep) and self.phase == "choose":  # T25: a position only

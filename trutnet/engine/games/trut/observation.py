@@ -27,7 +27,7 @@ class TrutView:
     """The Trut of this hand, if any."""
 
     caller: int | None  # None for la Chanson's Trut d'office (D7)
-    kind: str  # "call", "office" (T18), "fortial" (T15), "chanson" (T19)
+    kind: str  # "call", "office" (T18), "fortial" (T15), "chanson" (T19), "weasel" (T37)
     status: str  # "pending", "accepted", "folded"
     accepted_by: tuple[int, ...]
     folded_by: tuple[int, ...]
@@ -63,6 +63,9 @@ class TrutObservation:
     deluxe: bool = False  # the Deluxe option [T23]
     jay_pot: int = 0  # Deluxe: the Petits in the Jay pot [T41]
     falcon_seen: tuple[tuple[int, Any], ...] = ()  # Deluxe: partners' cards shown [T33]
+    protected: int | None = None  # Deluxe: the team the Hedgehog protects [T42]
+    weasel_target: int | None = None  # Deluxe: the seat the Weasel names [T37]
+    forced: int | None = None  # Deluxe: the position this seat must play next [T37]
 
     @property
     def my_cards(self) -> list[Card]:
@@ -108,4 +111,14 @@ class TrutObservation:
             "fortial_team": self.fortial_team,
             "winner": self.winner,
             "legal": [str(a) for a in self.legal],
+            **(
+                {
+                    "jay_pot": self.jay_pot,
+                    "protected": self.protected,
+                    "weasel_target": self.weasel_target,
+                    "forced": self.forced,
+                }
+                if self.deluxe
+                else {}
+            ),
         }

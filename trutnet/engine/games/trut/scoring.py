@@ -45,7 +45,11 @@ class TrutScoring:
 
         def _robin_after_hand(self, team: int, petits: int, longs: int) -> None: ...
 
-        def _deluxe_close_hand(self) -> None: ...
+        def _deluxe_close_hand(self, played: list[int]) -> None: ...
+
+        def _hedgehog_converts(self, team: int) -> None: ...
+
+        hedgehog_team: int | None
 
     # ---- scoring [T11-T14, T20, D6, D10]
 
@@ -54,17 +58,24 @@ class TrutScoring:
             return
         self.petits[team] += count
         if self.petits[team] >= 3:  # 3 Petits make a Long (D10)
+            if self.deluxe:
+                self._hedgehog_converts(team)  # T42: the protection ends first
             self._add_longs(team, 1)
 
     def _add_longs(self, team: int, count: int) -> None:
         if self.phase == "over":
             return
         self.longs[team] = min(self.target, self.longs[team] + count)  # D6
-        self.petits = [0] * len(self.petits)  # T13
+        self._discard_petits()  # T13
         if self.longs[team] >= self.target:  # T14
             self.winner = team
             self.phase = "over"
             self.to_act = None
+
+    def _discard_petits(self) -> None:
+        """T13: a Long discards every Petit; Deluxe: but the Hedgehog's team's (T42)."""
+        keep = self.hedgehog_team if self.deluxe else None
+        self.petits = [p if t == keep else 0 for t, p in enumerate(self.petits)]
 
     def _end_by_fold(self, caller_team: int, petits: int) -> None:
         self._add_petits(caller_team, petits)  # T11
@@ -99,6 +110,8 @@ class TrutScoring:
             }
         )
         self.marker = next_dealer
+        played = [p for cards, _, _ in self.tricks for _, p, _ in cards]
+        played += [p for _, p, _ in self.trick]
         if self.phase == "over":
             self.events.append({"event": "game_end", "winner": self.winner})
             return
@@ -119,4 +132,4 @@ class TrutScoring:
         self.singer = None
         self.fortial_team = None
         if self.deluxe:
-            self._deluxe_close_hand()
+            self._deluxe_close_hand(played)

@@ -49,14 +49,17 @@ from trutnet.engine.games.trut.actions import (
     Power,
     Prepare,
     SingCount,
+    Swap,
     Void,
     Word,
     parse_action,
 )
-from trutnet.engine.games.trut.deluxe.cards import Special, letters_for, special
+from trutnet.engine.games.trut.deluxe.cards import Special, special
 from trutnet.engine.games.trut.deluxe.falcon import DeluxeFalcon
+from trutnet.engine.games.trut.deluxe.hedgehog import DeluxeHedgehog
 from trutnet.engine.games.trut.deluxe.powers import DeluxePowers
-from trutnet.engine.games.trut.deluxe.rules import TALON, DeluxeRules
+from trutnet.engine.games.trut.deluxe.rules import DeluxeRules
+from trutnet.engine.games.trut.deluxe.weasel import DeluxeWeasel
 from trutnet.engine.games.trut.hidden import DECK, DECK_SIZE, TrutHidden
 from trutnet.engine.games.trut.observation import TrickView, TrutObservation
 from trutnet.engine.games.trut.scoring import TrutScoring
@@ -76,7 +79,15 @@ Event = dict[str, Any]
 
 
 class TrutState(
-    TrutWords, TrutScoring, TrutHidden, DeluxeRules, DeluxePowers, DeluxeFalcon, GameState
+    TrutWords,
+    TrutScoring,
+    TrutHidden,
+    DeluxeRules,
+    DeluxePowers,
+    DeluxeWeasel,
+    DeluxeHedgehog,
+    DeluxeFalcon,
+    GameState,
 ):
     """A Trut game in progress. Mutated only by :meth:`apply` and :meth:`learn`;
     its hidden information is described by :class:`TrutHidden`, the Deluxe option's
@@ -127,7 +138,8 @@ class TrutState(
         self.deck_name = DECK.name  # Deluxe: the talon from the second hand on [T26]
         self.deluxe = config.deluxe
         if self.deluxe:
-            self._deluxe_init(config.bonus_cards, config.michao_hare)
+            hedgehog = None if config.start is None else config.start.hedgehog
+            self._deluxe_init(config.bonus_cards, config.michao_hare, hedgehog)
         start = config.start
         if start is not None:
             self.longs = list(start.longs)
@@ -167,8 +179,16 @@ class TrutState(
         return self.winner
 
     def void_round(self) -> Action | None:
-        """D16: a hand in progress is voided (no score, the same Donneur deals again)."""
-        return None if self.phase in ("draw", "deal", "over") else Void()
+        """D16: a hand in progress is voided (no score, the same Donneur deals again).
+        Deluxe (D22): from the preparation on, every ciphertext dies with the replaced
+        seat's key, so a void (between hands too) prepares the specials again."""
+        if self.phase in ("draw", "over"):
+            return None
+        if self.phase == "deal":
+            return Void() if self.deluxe and (self.kept or any(self.pool_holdings)) else None
+        if self.phase == "prepare":
+            return None  # nothing is encrypted yet: the pool's shuffle comes next
+        return Void()
 
     def clone(self) -> TrutState:
         return copy_fields(self, also=(TrutCall,))
@@ -182,7 +202,10 @@ class TrutState(
             return []
         phase = self.phase
         if phase == "play":
-            actions: list[Action] = [Play(self._ref(pos)) for pos in self.holdings[seat]]
+            forced = self.forced.get(seat) if self.deluxe else None  # T37 (4)
+            actions: list[Action] = [
+                Play(self._ref(pos)) for pos in self.holdings[seat] if forced in (None, pos)
+            ]
             if self.trut is None:
                 actions.append(TRUT)
             return actions
@@ -221,6 +244,8 @@ class TrutState(
             return Draw(rng.choice([c for c in FULL_DECK if c not in self.draw_used]))
         if self.phase == "die":  # T22: the die of a power
             return Die(rng.randint(1, 6))
+        if self.phase == "swap":  # T37 (1): one of the target's hand positions
+            return Swap(rng.choice(self._swap_positions()))
         if self.phase == "nutria":  # T35: the next stock card, as the deck holds it
             return NutriaDraw(CardRef(self.known.get(self.next_stock), self.next_stock))
         if self.phase == "hare":  # T34: the next stock card, as the deck holds it
@@ -228,7 +253,7 @@ class TrutState(
         if self.phase == "falcon":  # T33: the table finds it where the deal put it
             return self._falcon_sample()
         if self.phase == "prepare":  # T25
-            pool = [special(letter) for letter in letters_for(self.bonus_cards)]
+            pool = [special(letter) for letter in self._pool_letters()]
             rng.shuffle(pool)
             return Prepare(tuple(pool))
         if self.phase == "deal":
@@ -271,18 +296,24 @@ class TrutState(
         if isinstance(action, Prepare):
             self._require(self.deluxe, "T23", "special cards are the deluxe option's")
             return self._apply_prepare(action)
+        if isinstance(action, Swap):
+            self._require(self.deluxe, "T23", "the Weasel is the deluxe option's")
+            return self._apply_swap(action)
         if isinstance(action, Deal):
             self._require(phase == "deal", "T4", f"no deal now (phase {phase})")
             self._apply_deal(action)
             return action
         if isinstance(action, Void):
             self._require(
-                phase not in ("draw", "deal", "over"),
+                self.void_round() is not None,
                 "D16",
                 "only a hand in progress can be voided",
             )
             self.events.append({"event": "hand_void", "hand": self.hand_number})
-            self._close_hand("void", None, self.dealer)  # D16: no score, same Donneur
+            if phase != "deal":
+                self._close_hand("void", None, self.dealer)  # D16: no score, same Donneur
+            if self.deluxe:
+                self._deluxe_void()  # D22: the specials prepared again
             return action
         seat = self.to_act
         if seat is None or seat == CHANCE:
@@ -356,10 +387,12 @@ class TrutState(
                 f"a deal's deck order holds each of its {size} cards once",
             )
         if self.deluxe:
-            if self.carried:
-                self.deck_name = TALON  # T26: the previous deck's ciphertexts, re-shuffled
+            carried = self.carried
+            if carried:  # T26: the previous deck's ciphertexts, re-shuffled
+                self.deck_name = self._next_talon()  # T42: not the Hedgehog's deck
             self.deck_size = size
             self.carried = True
+            self._hedgehog_dealt(carried)  # T42: back in the deck once its protection ended
         self._deal(action.deck)
 
     def _deal(self, deck: tuple[Card | Special, ...] | None) -> None:
@@ -437,11 +470,15 @@ class TrutState(
         if isinstance(card, Special) and not self.deluxe:
             raise IllegalAction("T23", f"{card} is a special card: Trut without deluxe has none")
         pos = self._resolve(seat, action.ref, "T5")
+        if self.deluxe and self.forced.get(seat, pos) != pos:  # T37 (4)
+            raise IllegalAction("T37", f"the Weasel forces position {self.forced[seat]} next")
         if self.known.get(pos) is None:
             for other_pos, other in self.known.items():
                 if other == card:
                     raise IllegalAction("T1", f"{card} is at position {other_pos}, not {pos}")
         self.holdings[seat].remove(pos)
+        if self.deluxe:
+            self.forced.pop(seat, None)
         self.known[pos] = card
         self.trick.append((seat, pos, card))
         self.events.append({"event": "play", "seat": seat, "card": str(card)})
@@ -540,6 +577,8 @@ class TrutState(
             raise IllegalAction("T2", f"no seat {seat}")
         blind = self.hidden_from_owner(seat)
         hand = tuple((pos, None if blind else self.known.get(pos)) for pos in self.holdings[seat])
+        if self.deluxe and self.phase == "over":  # T37: cards got as the game ended, unseen
+            hand = ()
         return TrutObservation(
             seat=seat,
             players=self.n,
@@ -572,4 +611,7 @@ class TrutState(
             deluxe=self.deluxe,
             falcon_seen=self._falcon_seen(seat) if self.deluxe else (),
             jay_pot=self.jay_pot if self.deluxe else 0,
+            protected=self.hedgehog_team if self.deluxe else None,
+            weasel_target=self.weasel_target if self.deluxe else None,
+            forced=self.forced.get(seat) if self.deluxe else None,
         )

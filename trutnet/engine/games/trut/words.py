@@ -38,6 +38,7 @@ PHASE_RULE = {
     "hare": "T34",
     "michao": "T44",
     "nutria": "T35",
+    "swap": "T37",
 }
 """The ruling that says what a phase allows, for the refusal of a move out of place."""
 
@@ -102,6 +103,8 @@ class TrutWords:
     if TYPE_CHECKING:  # DeluxeFalcon's own (trutnet/engine/games/trut/deluxe/falcon.py)
 
         def _falcon_gate(self) -> None: ...
+
+        def _powers_resume(self) -> None: ...
 
     # ---- Trut [T9-T12, T18, T20]
 
@@ -197,6 +200,8 @@ class TrutWords:
         if trut.kind == "call":
             self.phase = "play"
             self.to_act = trut.caller  # T9: the caller still has to play his card
+        elif trut.kind == "weasel":  # T37 (5): the Weasel's effects go on
+            self._powers_resume()
         else:
             self._begin_play()
 

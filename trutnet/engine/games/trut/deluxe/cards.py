@@ -30,12 +30,24 @@ TABLE: dict[str, tuple[str, str, int, str, str]] = {
     ),
     "F": ("Lièvre", "Hare", 1, "adds the value of the next stock card", "T34"),
     "G": ("Pie", "Magpie", 2, "may steal a Petit (else a Long) from the opponents", "T36"),
-    "H": ("Belette", "Weasel", 3, "targets an opponent and rolls the die", "T37"),
+    "H": (
+        "Belette",
+        "Weasel",
+        3,
+        "target, die: 1 swap 2 -2 3 new hand 4 pick 5 Trut 6 Petits",
+        "T37",
+    ),
     "I": ("Corbeau", "Raven", 8, "loses a die of value when a Fox (Jack) shares its trick", "T38"),
     "J": ("Blaireau", "Badger", 4, "rolls the die and subtracts it from a Figure", "T39"),
     "K": ("Geai", "Jay", 3, "fills the Jay pot with a die of Petits, or wins the pot", "T41"),
     "L": ("Ragondin", "Nutria", 2, "rolls the die and is replaced by a stock card", "T35"),
-    "M": ("Hérisson", "Hedgehog", 3, "protects its team's Petits until a Long", "T42"),
+    "M": (
+        "Hérisson",
+        "Hedgehog",
+        3,
+        "its team's Petits safe until they make a Long; set aside",
+        "T42",
+    ),
     "N": (
         "Rouge-Gorge",
         "Robin Red",
@@ -48,7 +60,6 @@ TABLE: dict[str, tuple[str, str, int, str, str]] = {
     "Q": ("Chimère", "Chimera", 2, "its captor's team gains 1 Long", "T32"),
     "R": ("Trhulhu", "Trhulhu", 3, "the opponents' cards in its trick get -3", "T40"),
 }
-NOT_PLAYED_YET = frozenset("HM")  # T37, T42: these count their value only
 BASIC_LETTERS = tuple("ABCDEFGHIJKLM")  # T23: the 13 special cards
 BONUS_LETTERS = tuple("NOPQR")  # T23: the 5 bonus cards (option bonus_cards)
 FIGURE_RANKS = frozenset({"J", "Q", "K"})  # T24: an Ace is not a Figure
@@ -107,9 +118,11 @@ def special(letter: str) -> Special:
     return Special(letter)
 
 
-def letters_for(bonus_cards: bool) -> tuple[str, ...]:
-    """The pool's cards, in index order (the ``specials`` deck's encodings) [T23]."""
-    return BASIC_LETTERS + (BONUS_LETTERS if bonus_cards else ())
+def letters_for(bonus_cards: bool, hedgehog_aside: bool = False) -> tuple[str, ...]:
+    """The pool's cards, in index order (the ``specials`` deck's encodings) [T23];
+    without the Hedgehog when a start position sets it aside (T42, D23)."""
+    letters = BASIC_LETTERS + (BONUS_LETTERS if bonus_cards else ())
+    return tuple(x for x in letters if x != "M") if hedgehog_aside else letters
 
 
 def is_figure(card: AnyCard) -> bool:

@@ -17,6 +17,8 @@ draw (``die k``, a chance node), a choice is a decision of the card's player
 * T40 Bat: ``bat <card> +1|-1`` on another card of the trick, or ``pass``.
 * T41 Jay: with an empty pot, a die of Petits goes into the pot; otherwise the team
   that captures that Jay takes the pot (:mod:`.rules`, the capture).
+* T37 Weasel: ``target <seat>``, a die, then its outcome (:mod:`.weasel`).
+* T42 Hedgehog: its team's Petits protected from the moment it lands (:mod:`.hedgehog`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ from trutnet.engine.games.trut.actions import (
     Word,
 )
 from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special, is_figure, is_fox
+from trutnet.engine.games.trut.deluxe.hedgehog import HEDGEHOG
+from trutnet.engine.games.trut.deluxe.weasel import TARGET
 
 RAVEN, BADGER, JAY, MAGPIE, BAT, HARE, NUTRIA = "I", "J", "K", "G", "P", "F", "L"
 WOLF, WEASEL = "B", "H"
@@ -76,6 +80,7 @@ class DeluxePowers:
     nutria_offer: list[int]
     nutria_gone: list[int]
     discarded: list[int]
+    weasel_minus: list[int]
 
     def _powers_init(self) -> None:
         self.pending = []  # effects still to resolve: (kind, card, value)
@@ -95,6 +100,8 @@ class DeluxePowers:
         self.mods = []
         self.raven_done = False
         self.badger_wait = None
+        self.weasel_minus = []  # T37 (2): for this trick
+        self._weasel_end()
 
     def _powers_public(self) -> dict[str, Any]:
         return {
@@ -144,6 +151,10 @@ class DeluxePowers:
             effects.append(("turn", BAT, 0))
         elif letter == NUTRIA and self.next_stock < self.deck_size:  # T35 (no stock: stays)
             effects.append(("die", NUTRIA, 0))
+        elif letter == WEASEL and self._weasel_targets(seat):  # T37: target, die, outcome
+            effects.append(("turn", WEASEL, TARGET))
+        elif letter == HEDGEHOG:  # T42: protection from the moment it is played
+            self._hedgehog_landed(seat, self.trick[idx][1])
         if is_figure(card) and self.badger_wait is not None:  # T39: the waiting Badger
             self.mods[idx] -= self.badger_wait
             self.events.append({"event": "badger", "card": str(card), "value": self.badger_wait})
@@ -165,6 +176,8 @@ class DeluxePowers:
                 self.to_act = -1
             elif kind == "michao":
                 self.phase, self.to_act = "michao", self.michao_queue[0]
+            elif kind == "swap":  # T37 (1): the joint pick of the target's card
+                self.phase, self.to_act = "swap", -1
             else:
                 self.phase, self.to_act = "power", self.power_seat
             return True
@@ -203,6 +216,8 @@ class DeluxePowers:
                 self.nutria_offer = [self.next_stock, self.next_stock + 1]
                 self.next_stock += 2
                 self.pending.insert(0, ("turn", NUTRIA, 0))
+        elif letter == WEASEL and self._weasel_die(k):  # T37
+            return action  # a Trut d'Office waits for its answers, or the hand ended
         elif letter == BADGER:  # T39
             figures = [i for i, (_, _, c) in enumerate(self.trick) if is_figure(c)]
             if not figures:
@@ -327,6 +342,8 @@ class DeluxePowers:
             return [Power("hit", (str(c),)) for c in cards if is_figure(c)]
         if letter == NUTRIA:  # T35: one of the two cards it was shown (by position)
             return [Power("pick", (f"{self.known.get(p, '')}@{p}",)) for p in self.nutria_offer]
+        if letter == WEASEL:  # T37
+            return self._weasel_legal(seat, self.pending[0][2])
         if letter == BAT:
             own = self.trick[-1][2] if self.trick else None
             return [PASS] + [
@@ -339,8 +356,17 @@ class DeluxePowers:
     def _apply_power(self, seat: int, action: Power | Word) -> Action:
         if isinstance(action, Power) and action.verb == "pick":
             return self._apply_pick(seat, action)
-        legal = self._power_legal(seat)
         _, letter, value = self.pending[0] if self.pending else ("", "", 0)
+        if letter == WEASEL and self.phase == "power" and seat == self.to_act:  # T37
+            if not isinstance(action, Power):
+                raise IllegalAction("T37", f"the Weasel waits for a choice, not {action}")
+            self._check_weasel(seat, action, value)
+            self.pending.pop(0)
+            done = self._apply_weasel(seat, action, value)
+            self.events.append({"event": "power", "seat": seat, "action": str(done)})
+            self._powers_resume()
+            return done
+        legal = self._power_legal(seat)
         rule = {BADGER: "T39", BAT: "T40", MAGPIE: "T36"}.get(letter, "T30")
         self._require(action in legal, rule, f"{action} is not a choice now: {legal}")
         self.pending.pop(0)
@@ -360,7 +386,7 @@ class DeluxePowers:
         """T36: an unprotected Petit of the opposing team, else a Long, else nothing."""
         if victim is None:
             victim = next(t for t in range(len(self.teams)) if t != team)
-        if self.petits[victim] > 0:
+        if self.petits[victim] > 0 and not self._protected(victim):  # T42: none to take
             self.petits[victim] -= 1
             self._gain(team, 1, 0)
         elif self.longs[victim] > 0:
@@ -377,3 +403,19 @@ class DeluxePowers:
         def _close_hand(self, result: str, team: int | None, next_dealer: int) -> None: ...
 
         def _gain(self, team: int, petits: int, longs: int) -> None: ...
+
+        def _weasel_end(self) -> None: ...
+
+        def _weasel_die(self, k: int) -> bool: ...
+
+        def _weasel_targets(self, seat: int) -> list[int]: ...
+
+        def _weasel_legal(self, seat: int, step: int) -> list[Action]: ...
+
+        def _check_weasel(self, seat: int, action: Power, step: int) -> None: ...
+
+        def _apply_weasel(self, seat: int, action: Power, step: int) -> Action: ...
+
+        def _hedgehog_landed(self, seat: int, pos: int) -> None: ...
+
+        def _protected(self, team: int) -> bool: ...

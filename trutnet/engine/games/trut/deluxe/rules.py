@@ -17,9 +17,7 @@ hashes. Rulings T23-T47 (``../shared/rulings/trut-deluxe.md``) are cited where t
   gain; Longs from prizes discard no Petit.
 * T43: the Robin Red's captor doubles the hand's score, or adds to its loss.
 
-The powers are :mod:`.powers` and :mod:`.falcon`. Not played yet: the Weasel (T37)
-and the Hedgehog (T42), which count their printed value and nothing more
-(``docs/rules.md``, Trut Deluxe, D19).
+The powers are :mod:`.powers`, :mod:`.weasel`, :mod:`.hedgehog` and :mod:`.falcon`.
 """
 
 from __future__ import annotations
@@ -30,10 +28,17 @@ from typing import TYPE_CHECKING, Any
 
 from trutnet.engine.errors import IllegalAction
 from trutnet.engine.games.trut.actions import CardRef, Keep, Prepare
-from trutnet.engine.games.trut.deluxe.cards import AnyCard, Special, is_figure, letters_for
+from trutnet.engine.games.trut.deluxe.cards import (
+    AnyCard,
+    Special,
+    is_figure,
+    letters_for,
+    special,
+)
 from trutnet.engine.hidden import Deck
 
 POOL_DECK = "specials"
+DECK_NAME = "french32"  # the first hand's deck (trutnet/engine/games/trut/hidden.py)
 TALON = "talon"  # T26: from the second hand on, the previous deck re-shuffled
 PER_SEAT = 2  # T25: two specials dealt to each seat, one kept
 
@@ -46,9 +51,10 @@ TALON_DECK = Deck(TALON, ())
 ciphertext of the previous hand's deck (never re-encrypted from plaintext)."""
 
 
-def pool_deck(bonus_cards: bool) -> Deck:
-    """The ``specials`` deck: its encodings are the letters in order [T23]."""
-    return Deck(POOL_DECK, letters_for(bonus_cards))
+def pool_deck(bonus_cards: bool, hedgehog_aside: bool = False) -> Deck:
+    """The ``specials`` deck: its encodings are the letters in order [T23] (without
+    the Hedgehog when a start position sets it aside, D23)."""
+    return Deck(POOL_DECK, letters_for(bonus_cards, hedgehog_aside))
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +114,11 @@ class DeluxeRules:
     area: list[tuple[int, int, AnyCard]]
     robin_team: int | None
 
-    def _deluxe_init(self, bonus_cards: bool, michao_hare: bool = False) -> None:
+    def _deluxe_init(
+        self, bonus_cards: bool, michao_hare: bool = False, hedgehog: int | None = None
+    ) -> None:
         self.bonus_cards = bonus_cards
+        self.hedgehog_start = hedgehog is not None  # D23: the pool has no Hedgehog
         self.michao_hare = michao_hare
         self.pool_known = {}
         self.pool_holdings = [[] for _ in range(self.n)]
@@ -118,10 +127,15 @@ class DeluxeRules:
         self.area = []  # T29: played cards of the hand's undecided (patté) tricks
         self.robin_team = None
         self._powers_init()
+        self._weasel_init()
+        self._hedgehog_init(hedgehog)
         self._falcon_init()
 
+    def _pool_letters(self) -> tuple[str, ...]:
+        return letters_for(self.bonus_cards, self.hedgehog_start)
+
     def _pool_size(self) -> int:
-        return len(letters_for(self.bonus_cards))
+        return len(self._pool_letters())
 
     # ---- preparation [T25, T47]
 
@@ -130,7 +144,7 @@ class DeluxeRules:
         size = self._pool_size()
         if action.pool is not None:
             self._require(
-                sorted(c.letter for c in action.pool) == sorted(letters_for(self.bonus_cards)),
+                sorted(c.letter for c in action.pool) == sorted(self._pool_letters()),
                 "T23",
                 f"the pool holds each of the {size} special cards once",
             )
@@ -167,12 +181,31 @@ class DeluxeRules:
             self.to_act = -1
         return Keep((CardRef(known, ref.pos),))
 
+    def _deluxe_void(self) -> None:
+        """D22: a void re-keys the table, so no ciphertext survives it (the kept
+        specials, the talon, the set-aside Hedgehog): the preparation (T25) runs again
+        with the same Donneur, and the first deck after it is built as at the start.
+        Tokens, the Jay pot and the Hedgehog's protection stand."""
+        self.pool_known = {}
+        self.pool_holdings = [[] for _ in range(self.n)]
+        self.kept = []
+        self.carried = False
+        self.deck_name = DECK_NAME
+        self._hedgehog_void()
+        self.phase, self.to_act = "prepare", -1
+        self.events.append({"event": "prepare_again"})
+
     def _deluxe_deck_size(self) -> int:
-        return 32 + len(self.kept)  # T26: the 32 normal cards and the kept specials
+        # T26: the 32 normal cards and the kept specials, but a Hedgehog set aside (T42),
+        # and with a Hedgehog that a start position set aside once back (D23)
+        return 32 + len(self.kept) + self._hedgehog_extra() - (1 if self._hedgehog_out() else 0)
 
     def _kept_specials(self) -> list[Special]:
-        """The kept cards, in full knowledge only (self-play, tests)."""
-        return [self.pool_known[p] for p in self.kept]
+        """The kept cards in this hand's deck, in full knowledge only (self-play, tests)."""
+        out = self._hedgehog_out()  # T42: set aside, out of the deck
+        kept = [self.pool_known[p] for p in self.kept]
+        kept += [special("M")] * self._hedgehog_extra()  # D23: back from plaintext
+        return [c for c in kept if not (out and c.letter == "M")]
 
     # ---- a trick [T28, T29, T31, T32, T43, T45]
 
@@ -181,7 +214,11 @@ class DeluxeRules:
     ) -> tuple[list[tuple[int, Valued]], bool]:
         """The trick as T6 reads it, with effective values; and whether a Boar is in it."""
         plain = [(s, c) for s, _, c in trick]
-        values = effective_values(plain, self.team_of, self.mods)
+        mods = [  # T37 (2): the Weasel's -2 on its target's card, played before or after
+            (self.mods[i] if i < len(self.mods) else 0) - 2 * self.weasel_minus.count(s)
+            for i, (s, _) in enumerate(plain)
+        ]
+        values = effective_values(plain, self.team_of, mods)
         boar = any(isinstance(c, Special) and c.letter == BOAR for _, c in plain)
         return [(s, Valued(v, v)) for (s, _), v in zip(plain, values, strict=True)], boar
 
@@ -192,6 +229,7 @@ class DeluxeRules:
         if team is None:
             return
         captured = [c for _, _, c in self.area if isinstance(c, Special)]
+        self._hedgehog_set_aside([p for _, p, _ in self.area])  # T42: never captured
         self.area = []
         letters = {c.letter for c in captured}
         petits = (OWL in letters) + (SNAKE in letters and self._trut_running())
@@ -228,8 +266,9 @@ class DeluxeRules:
         self.petits[team] += petits
         made = self.petits[team] // 3
         if made:
+            self._hedgehog_converts(team)  # T42: the protection ends first
             self.longs[team] = min(self.target, self.longs[team] + made)
-            self.petits = [0] * len(self.petits)
+            self._discard_petits()
         if self.longs[team] >= self.target:  # T14, T45: the game ends at once
             self.winner = team
             self.phase = "over"
@@ -247,11 +286,16 @@ class DeluxeRules:
             "area": [[s, p, str(c)] for s, p, c in self.area],
             "robin_team": self.robin_team,
             **self._powers_public(),
+            **self._weasel_public(),
+            **self._hedgehog_public(),
             **self._falcon_public(),
         }
 
-    def _deluxe_close_hand(self) -> None:
-        """T29: nobody captures what still lies in the game area when a hand ends."""
+    def _deluxe_close_hand(self, played: list[int]) -> None:
+        """T29: nobody captures what still lies in the game area when a hand ends
+        (``played``: the positions played this hand); T42: the Hedgehog is set aside."""
+        self._hedgehog_set_aside(played)
+        self.forced = {}  # T37: for this hand
         self.area = []
         self.robin_team = None
         self._powers_reset_trick()
@@ -277,7 +321,8 @@ class DeluxeRules:
                 self._add_petits(team, petits)
         else:
             self.events.append({"event": "robin", "team": robin, "doubled": False})
-            self.petits[robin] = 0
+            if not self._protected(robin):  # T42
+                self.petits[robin] = 0
             self.longs[robin] = max(0, self.longs[robin] - 1)
 
     if TYPE_CHECKING:  # TrutState's and DeluxePowers' own, used here
@@ -291,6 +336,31 @@ class DeluxeRules:
         def _falcon_init(self) -> None: ...
 
         def _falcon_public(self) -> dict[str, Any]: ...
+
+        def _weasel_init(self) -> None: ...
+
+        def _weasel_public(self) -> dict[str, Any]: ...
+
+        def _hedgehog_init(self, protected: int | None = None) -> None: ...
+
+        def _hedgehog_extra(self) -> int: ...
+
+        def _hedgehog_void(self) -> None: ...
+
+        def _hedgehog_public(self) -> dict[str, Any]: ...
+
+        def _hedgehog_out(self) -> bool: ...
+
+        def _hedgehog_converts(self, team: int) -> None: ...
+
+        def _hedgehog_set_aside(self, positions: list[int]) -> None: ...
+
+        def _protected(self, team: int) -> bool: ...
+
+        def _discard_petits(self) -> None: ...
+
+        weasel_minus: list[int]
+        forced: dict[int, int]
 
         jay_pot: int
         jay_claim: bool
