@@ -230,7 +230,7 @@ def test_bad_arguments_get_one_clear_line_and_status_2(args, says, capsys):
     [
         ("host", ["(default: 30.0)", "(default: 900.0)", "(default: 127.0.0.1)"]),
         ("join", ["(default: 15.0)", "(default: Player)", "(default: 2.0)"]),
-        ("play", ["(default: 2)", "(default: classic)", "(default: 120.0)", "(default: 0)"]),
+        ("play", ["(default: 2)", "its own first by default", "(default: 120.0)", "(default: 0)"]),
     ],
 )
 def test_help_shows_the_defaults(command, defaults, capsys):
