@@ -212,3 +212,4 @@ def test_the_winner_is_named_by_seats_and_by_names():
     assert who_won([[0], [1]], 0, names[:2]) == "Ann (seat 0) wins"
     assert who_won(teams, None, names) == "nobody wins"
     assert who_won(teams, 0, names[:2]) == "team 0+2 wins"  # names missing: seats only
+    assert who_won([[0], [1]], 1, ["seat 0", "seat 1"]) == "seat 1 wins"  # said once

@@ -74,9 +74,8 @@ def side_name(teams: list[list[int]] | None, team: int | None, names: Sequence[s
         return f"team {team}"
     seats = teams[team]
     side = f"seat {seats[0]}" if len(seats) == 1 else "team " + "+".join(map(str, seats))
-    if len(names) > max(seats):
-        return f"{' & '.join(names[s] for s in seats)} ({side})"
-    return side
+    named = " & ".join(names[s] for s in seats) if len(names) > max(seats) else side
+    return side if named == side else f"{named} ({side})"
 
 
 def who_won(teams: list[list[int]] | None, team: int | None, names: Sequence[str] = ()) -> str:
