@@ -59,11 +59,12 @@ def test_every_legal_action_applies_and_every_game_ends(variant):
                 state.apply(state.sample_chance(rng))
                 continue
             seat = state.current_seat()
-            legal = list(state.observation(seat).legal) or state.legal_actions()
-            assert legal
-            for action in legal:  # each one offered applies, to a copy
-                state.clone().apply(action)
-            state.apply(rng.choice(legal))
+            legal = state.legal_actions()  # the engine's own list, not only the seat's
+            offered = list(state.observation(seat).legal)
+            assert legal and {str(a) for a in offered} <= {str(a) for a in legal}
+            for action in legal:  # each one listed applies, to a copy (L22: a token's
+                state.clone().apply(action)  # targets once it is known)
+            state.apply(rng.choice(offered or legal))
         assert state.is_terminal() and sum(state.returns()) <= 1
         if variant == "base":
             assert max(state.vp) == 5

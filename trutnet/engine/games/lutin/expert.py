@@ -136,10 +136,10 @@ class ExpertRules:
         sources: list[Pos | str] = [*self.tok_pos[seat]]
         if self.bonus_seat == seat and not self.bonus_used:
             sources.append("bonus")
-        # Every replica offers the same choices, whatever tokens it knows (a replica that
-        # knows a token and one that does not refuse alike): any target some token could
-        # take. A target the token itself does not take is refused once it is shown
-        # (L22, L32); a seat is offered only its token's own (``fitting``).
+        # A replica that does not know the token offers any target some token could
+        # take (a target the token itself does not take is refused once it is shown,
+        # L22, L32); one that knows it offers only its own (``fitting``), so that no
+        # action it lists is refused when applied.
         for source in sources:
             name = self._name(seat, TokenPlay(source))
             names = tuple(self.bonus_from) if source == "bonus" else TOKEN_NAMES
@@ -150,7 +150,7 @@ class ExpertRules:
                 for t in targets(self.power or "", n, self._defausse_kinds(seat), self.slots[seat])
             )
             plays += [TokenPlay(source, shown, t) for t in possible]
-        return plays
+        return self.fitting(seat, plays)
 
     def fitting(self, seat: int, actions: list[Action]) -> list[Action]:
         """The token choices among ``actions`` that ``seat``'s tokens, as this replica
