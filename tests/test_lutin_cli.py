@@ -51,6 +51,19 @@ def test_the_engine_benchmark():
     assert result.returncode == 0, result.stderr
     figures = json.loads(result.stdout)
     assert figures["game"] == "lutin" and figures["games_per_s_2p"] > 0
+    assert figures["variant"] == "base"  # the game's own first variant
+
+
+def test_the_engine_benchmark_of_a_variant():
+    """``--variant`` on ``bench``: random play over the engine's own legal actions of
+    an expert game (it once listed token targets that the engine then refused)."""
+    result = run("bench", "engine", "--game", "lutin", "--variant", "expert-black",
+                 "--games", "20", "--json")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    figures = json.loads(result.stdout)
+    assert figures["variant"] == "expert-black" and figures["games_per_s_2p"] > 0
+    refused = run("bench", "engine", "--game", "truco", "--variant", "base")
+    assert refused.returncode == 2 and "has no --variant option" in refused.stderr
 
 
 def test_host_and_join_play_an_expert_game_over_the_embedded_broker(tmp_path):

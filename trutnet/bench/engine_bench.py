@@ -64,6 +64,8 @@ def run(
     figures: dict[str, Any] = {"game": name, "games": games, "seed": seed, "players": []}
     if config and any(v is True for v in config.values()):  # an option that is on
         figures["options"] = sorted(k for k, v in config.items() if v is True)
+    if config and isinstance(config.get("variant"), str):
+        figures["variant"] = config["variant"]
     for game in games_to_measure(name, config):
         players = game.num_players()
         figures["players"].append(players)
@@ -77,8 +79,9 @@ def run(
 
 def report(figures: dict[str, Any]) -> str:
     lines = [
-        f"engine benchmark: {figures['game']}, random play, {figures['games']} games per row,"
-        " one core (hands: rounds)"
+        f"engine benchmark: {figures['game']}"
+        + (f" ({figures['variant']})" if "variant" in figures else "")
+        + f", random play, {figures['games']} games per row, one core (hands: rounds)"
     ]
     for players in figures["players"]:
         lines.append(

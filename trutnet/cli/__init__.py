@@ -52,9 +52,10 @@ def _parser() -> argparse.ArgumentParser:
         HelpFormatter,
         add_network_commands,
         broker_arg,
-        deluxe_options,
+        config_options,
         folder_arg,
         game_options,
+        variant_option,
     )
 
     sp = sub.add_parser(
@@ -104,7 +105,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     game_argument(bp, "engine, protocol, network: the game to measure")
     bp.add_argument("--games", type=_positive, default=400, help="engine: games per row")
-    deluxe_options(bp)
+    variant_option(bp)
+    config_options(bp)
     bp.add_argument("--repeats", type=_positive, default=3, help="crypto: runs per row")
     bp.add_argument(
         "--hop-delay-ms",

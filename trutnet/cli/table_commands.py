@@ -1001,6 +1001,18 @@ def game_options(p: argparse.ArgumentParser, players: int) -> None:
         action=Given,
         help="seats at the table, for a game that lets you choose (Trut: 2, 3, 4 or 6)",
     )
+    variant_option(p)
+    p.add_argument(
+        "--sum-on-patte",
+        action=Given,
+        flag=True,
+        help="Trut, 6 players: a patté trick goes to the larger sum of values (T21)",
+    )
+    config_options(p)
+
+
+def variant_option(p: argparse.ArgumentParser) -> None:
+    """``--variant``: the game's own first variant unless given."""
     p.add_argument(
         "--variant",
         default=None,
@@ -1009,12 +1021,10 @@ def game_options(p: argparse.ArgumentParser, players: int) -> None:
         "(Trut: classic or gatinaise; Lutin & Troll: base, expert-white, expert-black "
         "or initiation)",
     )
-    p.add_argument(
-        "--sum-on-patte",
-        action=Given,
-        flag=True,
-        help="Trut, 6 players: a patté trick goes to the larger sum of values (T21)",
-    )
+
+
+def config_options(p: argparse.ArgumentParser) -> None:
+    """``--option KEY=VALUE`` and Trut Deluxe's on/off options."""
     p.add_argument(
         "--option",
         action="append",
