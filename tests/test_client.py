@@ -666,3 +666,27 @@ def test_the_verification_line_names_what_was_checked():
     assert line(1, 2, 0, 1) == " ✓ verified: 1 shuffle, 2 reveals, 1 card search"
     both = " ✓ verified: 8 shuffles, 6 reveals, 1 sealed choice opened, 2 card searches"
     assert line(8, 6, 1, 2) == both
+
+
+def test_the_message_on_leaving_mid_game_wraps_at_words(tmp_path):
+    """Leaving mid-game prints where the seat is and how to come back; the prose about
+    the bots this program seated is wrapped at words for an 80-column terminal (it was
+    one long line, cut mid-word), the folder and the command are kept whole."""
+    from types import SimpleNamespace
+
+    ui = TableApp("Test table", 4, output=DummyOutput(), game="trut")
+    me = SimpleNamespace(bot=None, name="Ann")
+    bots = [SimpleNamespace(bot=object(), name=f"Bot {n}") for n in (1, 2, 3)]
+    folder = tmp_path / ("a-rather-long-folder-name-" * 3)
+    ui.seat = SimpleNamespace(
+        store=SimpleNamespace(directory=folder),
+        peer=SimpleNamespace(replica=SimpleNamespace(phase="play")),
+    )
+    ui.runtime = SimpleNamespace(seats=[me, *bots])
+    lines = ui.left_message().splitlines()
+    assert lines[1] == f"  {folder.resolve()}"
+    assert lines[3] == f"  trutnet join --resume --store {folder.resolve()}"
+    prose = lines[4:]
+    assert len(prose) > 1 and all(len(line) <= 79 for line in prose)
+    assert " ".join(prose).startswith("The 3 bots seated by this program (Bot 1, Bot 2, Bot 3)")
+    assert " ".join(prose).endswith("or the game is abandoned (docs/protocol.md 7.7).")

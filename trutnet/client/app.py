@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import shlex
 import sys
+import textwrap
 import time
 import traceback
 from collections.abc import Awaitable, Callable
@@ -461,11 +462,16 @@ class TableApp:
         ]
         if bots:
             them = "it" if len(bots) == 1 else "them"
-            lines.append(
-                f"{'The bot' if len(bots) == 1 else f'The {len(bots)} bots'} seated by this"
-                f" program ({', '.join(s.name for s in bots)}) stopped with it (a bot's key"
-                f" is not kept): the others wait for {them}, then a newcomer they accept"
-                f" takes the seat or the game is abandoned (docs/protocol.md 7.7)."
+            lines.append(  # prose: wrapped at words (the folder and command are not)
+                textwrap.fill(
+                    f"{'The bot' if len(bots) == 1 else f'The {len(bots)} bots'} seated by"
+                    f" this program ({', '.join(s.name for s in bots)}) stopped with it (a"
+                    f" bot's key is not kept): the others wait for {them}, then a newcomer"
+                    f" they accept takes the seat or the game is abandoned"
+                    f" (docs/protocol.md 7.7).",
+                    width=79,
+                    break_long_words=False,
+                )
             )
         return "\n".join(lines)
 
