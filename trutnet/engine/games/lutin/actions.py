@@ -1,4 +1,4 @@
-"""Lutin & Troll's actions and their notation (``docs/protocol.md``, Lutin & Troll).
+"""Lutin & Troll's actions and their notation (``docs/protocol.md`` 12.1).
 
 ::
 
