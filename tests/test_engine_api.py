@@ -220,3 +220,46 @@ def test_what_a_table_reads_besides_hidden_cards():
     assert state.returns() == [0.0, 1.0] and state.winning_team() == 1
     state.winner = None
     assert state.winning_team() is None
+
+
+# Every built-in game and the configurations that change what can be played.
+EVERY_GAME = [
+    ("trut", {"players": 2}),
+    ("trut", {"players": 3, "variant": "gatinaise"}),
+    ("trut", {"players": 6, "sum_on_patte": True}),
+    ("trut", {"players": 2, "deluxe": True, "bonus_cards": True, "michao_hare": True}),
+    ("trut", {"players": 4, "deluxe": True, "bonus_cards": True}),
+    ("trut", {"players": 3, "deluxe": True, "variant": "gatinaise"}),
+    ("truco", {"players": 2, "flor": True}),
+    ("truco", {"players": 3}),
+    ("truco", {"players": 6, "flor": True}),
+    *(("lutin", {"variant": v}) for v in ("base", "expert-white", "expert-black", "initiation")),
+]
+
+
+@pytest.mark.parametrize(("name", "config"), EVERY_GAME, ids=str)
+def test_every_action_the_engine_lists_applies(name, config):
+    """OpenSpiel's contract, for every game: each action of ``legal_actions()`` of a
+    state that knows everything applies (here to a copy), whatever the seats' front-ends
+    narrow it to; random play over that list ends every game. (Lutin & Troll's token
+    windows once listed targets the seat's own token cannot take, L22.)"""
+    from trutnet.engine.api import CHANCE
+    from trutnet.plugins import load_plugins
+
+    load_plugins()
+    game = make_game(name, config)
+    for seed in range(6):
+        rng = random.Random(f"{name}/{seed}")
+        state = game.new_initial_state()
+        for _ in range(20_000):
+            if state.is_terminal():
+                break
+            if state.current_seat() == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            legal = state.legal_actions()
+            assert legal, state.phase
+            for action in legal:
+                state.clone().apply(action)
+            state.apply(rng.choice(legal))
+        assert state.is_terminal()
