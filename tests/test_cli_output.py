@@ -33,3 +33,41 @@ def test_json_events_name_their_kind_and_author(capsys):
     _printer(True, "Ann")("notice", {"event": "forged", "who": "Bob", "text": "hi"})
     event = json.loads(capsys.readouterr().out)
     assert event == {"event": "notice", "who": "Ann", "text": "hi"}
+
+
+def test_a_late_mqtt_client_finalizer_is_not_shown_and_anything_else_is():
+    """A paho client finalized after the command's loop is gone may fail closing its
+    sockets (``Client.__del__``): nothing is left to do, and the person saw 20 lines of
+    "Exception ignored" under a one-line refusal; every other unraisable error is shown."""
+    from types import SimpleNamespace
+
+    import paho.mqtt.client as paho
+
+    from trutnet.cli import table_commands
+
+    shown = []
+    previous = table_commands._quiet_finalizer.default
+    table_commands._quiet_finalizer.default = shown.append
+    try:
+        late = SimpleNamespace(
+            exc_value=RuntimeError("Event loop is closed"), object=paho.Client.__del__
+        )
+        table_commands._quiet_finalizer(late)
+        assert shown == []
+        other = SimpleNamespace(
+            exc_value=ValueError("x"), object=test_json_events_name_their_kind_and_author
+        )
+        table_commands._quiet_finalizer(other)
+        assert shown == [other]
+    finally:
+        table_commands._quiet_finalizer.default = previous
+    import asyncio
+    import sys
+
+    hook = sys.unraisablehook
+    try:
+        table_commands._run(asyncio.sleep(0))  # every network command runs through it
+        assert sys.unraisablehook is table_commands._quiet_finalizer
+        assert table_commands._quiet_finalizer.default is not table_commands._quiet_finalizer
+    finally:
+        sys.unraisablehook = hook
