@@ -154,7 +154,7 @@ class ExpertRules:
 
     def fitting(self, seat: int, actions: list[Action]) -> list[Action]:
         """The token choices among ``actions`` that ``seat``'s tokens, as this replica
-        knows them, can take: what the seat (its screen, its bot) is offered."""
+        knows them, can take (``legal_actions`` lists only those)."""
         if self.phase not in ("window", "window_turn"):
             return actions
         kept = []

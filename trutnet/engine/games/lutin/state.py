@@ -633,7 +633,7 @@ class LutinState(ExpertRules, GameState):
             table=tuple(self.table),
             last=self.last,
             winner=self.winner,
-            legal=tuple(self.fitting(seat, self.legal_actions(seat))) if deciding else (),
+            legal=tuple(self.legal_actions(seat)) if deciding else (),  # fitted (L22)
             power=self.power,
             tokens=self.tokens_of(seat),
             token_counts=tuple(self.token_count(s) for s in range(SEATS)),
