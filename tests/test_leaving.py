@@ -156,10 +156,12 @@ def test_a_seat_killed_mid_game_stalls_then_the_game_is_abandoned_on_every_scree
     back.keys("q")
     status, text = back.exit_status(timeout=30)
     assert status == 0 and "Traceback" not in text
-    for term in (host, watcher):
+    for term, voters in ((host, "you"), (watcher, "Ana")):
         term.keys("q")
         status, text = term.exit_status(timeout=30)
         assert status == 0 and "Traceback" not in text
+        said = f"game abandoned: the table waited for Bob (stalled) and {voters} voted"
+        assert said in text.replace("\n", " "), text
 
 
 @pytest.mark.timeout(300)
@@ -194,10 +196,10 @@ def test_a_lost_host_is_shown_and_no_move_is_sent_until_it_is_back(tmp_path, scr
     text = play_until(host, "Waiting for Bob", timeout=90)  # Bob's turn, then:
     os.kill(trutnet_pid(host), signal.SIGKILL)  # Ana's machine dies, and the broker
     for term in (joiner, watcher):
-        text = term.wait_for("Lost the broker at " + url, timeout=60)
+        term.wait_for("Lost the broker at " + url, timeout=60)
+        text = term.wait_for("Wait for the host; gives up at", timeout=10)
         fits(text)
         assert "(host gone?): retrying…" in text, text
-        assert "Wait for the host; gives up at" in text, text
         assert "▶" not in text and "Waiting for" not in text
     assert "nothing you play is sent, q leaves" in joiner.text()
     assert "q stops watching" in watcher.text()
@@ -276,7 +278,7 @@ def test_ctrl_c_in_the_lobby_ends_with_130_and_q_quits_with_0(tmp_path, screens)
 
 @pytest.mark.timeout(300)
 def test_the_vote_to_abandon_is_shown_to_players_and_spectators(tmp_path, screens):
-    """Three players: Bob is killed; Ana (void timeout 3 s) votes to abandon first, and
+    """Three players: Bob quits mid-game (q, y); Ana (void timeout 3 s) votes to abandon first, and
     her screen and the spectator's show her vote and the votes needed; Cid (a bot
     process, void timeout 12 s) votes next, and the game is abandoned."""
     ana, bob, eve = (tmp_path / n for n in ("ana", "bob", "eve"))
@@ -307,7 +309,11 @@ def test_the_vote_to_abandon_is_shown_to_players_and_spectators(tmp_path, screen
         tmp_path,
     )
     watcher.wait_for("verified:", timeout=60)
-    os.kill(trutnet_pid(joiner), signal.SIGKILL)
+    joiner.keys("q")  # Bob leaves the table
+    joiner.wait_for("Quit the game? y/n", timeout=10)
+    joiner.keys("y")
+    status, text = joiner.exit_status(timeout=30)
+    assert status == 0 and "You left the table mid-game" in text
     text = play_until(host, "Votes to abandon the game: you (1 of 2 needed)", timeout=120)
     rows = fits(text)
     assert any("Bob has not played for" in r for r in rows), text

@@ -261,7 +261,11 @@ class TableApp:
         change = replica.abandoned
         if change is not None:
             info.abandoned = abandoned_text(change, info.names, info.me)
-            info.away = self._resumed_at is not None and change.entry >= self._resumed_at
+        if replica.phase == "done" and self._resumed_at is not None and self.seat.peer:
+            # back from its files into a game that ended without a word from this seat
+            mine = self.seat.peer.identity.public
+            since = replica.log.entries[self._resumed_at :]
+            info.away = bool(since) and not any(e.author == mine for e in since)
         # (a screen may follow a stand-in for the runtime that knows neither)
         connection, stalled = getattr(runtime, "connection", None), getattr(runtime, "stall", None)
         lost = connection() if connection is not None else None
@@ -555,7 +559,8 @@ class WatchApp(TableApp):
     def _refresh(self) -> None:
         super()._refresh()
         peer = self.seat.peer
-        if peer is not None and self._behind() and peer.replica.state is not None:
+        reading = self._behind() and not self.info.offline  # no broker: nothing to read
+        if peer is not None and reading and peer.replica.state is not None:
             entries = len(peer.replica.log)
             self.info.message = f"Catching up with the table's log: {entries} entries read…"
         elif self.info.message.startswith("Catching up"):
@@ -740,6 +745,9 @@ async def play_with_ui(
             print(f"the screen failed (the game went on):\n{error}", file=sys.stderr)
     if ui.interrupted:  # Ctrl-C: the command ends as interrupted (one line, 130)
         raise KeyboardInterrupt
+    if result is not None and ui.info.abandoned:  # before "game over: nobody wins"
+        said = ui.info.abandoned
+        print(f"game abandoned: {said[0].lower()}{said[1:]}", file=sys.stderr)
     return result
 
 

@@ -35,6 +35,7 @@ HEIGHT = 24
 LOG_ROWS = 6
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 ARROW = "→"
+AWAY = "It ended while you were away: there is nothing to play."
 WATCHERS_SHOWN = 4  # spectators named on the table screen; the others are counted
 
 
@@ -72,8 +73,8 @@ class TableInfo:
     alert: str = ""
     alert_next: str = ""
     offline: bool = False
-    # The game was abandoned (7.7): why, in one line; ``away``: it happened before this
-    # seat came back (``join --resume``).
+    # The game was abandoned (7.7): why, in one line; ``away``: the game ended (so, or
+    # otherwise) before this seat came back (``join --resume``), with no word from it.
     abandoned: str = ""
     away: bool = False
 
@@ -261,7 +262,7 @@ def abandoned_lines(
     ]
     lines += [[("class:warn", row)] for row in wrap(" " + info.abandoned, width)]
     if info.away:
-        lines.append([("class:warn", " It ended while you were away: there is nothing to play.")])
+        lines.append([("class:warn", f" {AWAY}")])
     lines.append([("class:dim", " " + "─" * (width - 2))])
     rows = [row for text in info.log for row in wrap(" " + text, width)]
     lines += [[("", row)] for row in rows[-LOG_ROWS:]]
@@ -278,6 +279,8 @@ def end_lines(
     """The end screen: who won, the game's score and a row per round (scrolling with
     ↑/↓ when they do not fit), the transcript and the verification line."""
     lines: list[Line] = [[("class:title", f" Game over — {frontend.end_title(obs, info)}")]]
+    if info.away:
+        lines.append([("class:warn", f" {AWAY}")])
     top, rounds = frontend.end_table(obs, info, width)
     lines += top
     footer = _transcript_lines(info, width)
