@@ -31,7 +31,6 @@ from .test_watch import table_of_play
 
 PLAY = [*TRUTNET, "play", "--bind", "127.0.0.1", "--no-announce"]  # on loopback, unannounced
 NO_TMUX = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
-pytestmark = NO_TMUX
 
 
 @pytest.fixture
@@ -88,6 +87,7 @@ def play_until(term: Screen, needle: str, timeout: float) -> str:
     raise AssertionError(f"{needle!r} never came:\n{term.text()}")
 
 
+@NO_TMUX
 @pytest.mark.timeout(300)
 def test_a_seat_killed_mid_game_stalls_then_the_game_is_abandoned_on_every_screen(
     tmp_path, screens
@@ -164,6 +164,7 @@ def test_a_seat_killed_mid_game_stalls_then_the_game_is_abandoned_on_every_scree
         assert said in text.replace("\n", " "), text
 
 
+@NO_TMUX
 @pytest.mark.timeout(300)
 def test_a_lost_host_is_shown_and_no_move_is_sent_until_it_is_back(tmp_path, screens):
     """The host (its broker in its process) is killed: Bob and the spectator see one
@@ -197,12 +198,12 @@ def test_a_lost_host_is_shown_and_no_move_is_sent_until_it_is_back(tmp_path, scr
     os.kill(trutnet_pid(host), signal.SIGKILL)  # Ana's machine dies, and the broker
     for term in (joiner, watcher):
         term.wait_for("Lost the broker at " + url, timeout=60)
-        text = term.wait_for("Wait for the host; gives up at", timeout=10)
+        text = term.wait_for("Wait for the host to come back; gives up at", timeout=10)
         fits(text)
         assert "(host gone?): retrying…" in text, text
         assert "▶" not in text and "Waiting for" not in text
-    assert "nothing you play is sent, q leaves" in joiner.text()
-    assert "q stops watching" in watcher.text()
+    assert "; nothing you play is sent" in joiner.text()
+    assert "nothing you play" not in watcher.text() and "q stop watching" in watcher.text()
     bar = joiner.text().rstrip().splitlines()[-1]
     assert "play" not in bar and bar.strip().endswith("? help  q quit"), bar
     joiner.keys("1")
@@ -241,6 +242,7 @@ def test_a_lost_host_is_shown_and_no_move_is_sent_until_it_is_back(tmp_path, scr
         assert status == 130 and "interrupted" in text and "Traceback" not in text, text
 
 
+@NO_TMUX
 @pytest.mark.timeout(120)
 def test_ctrl_c_in_the_lobby_ends_with_130_and_q_quits_with_0(tmp_path, screens):
     """Ctrl-C in the lobby of ``play`` leaves at once with one line and status 130;
@@ -276,6 +278,7 @@ def test_ctrl_c_in_the_lobby_ends_with_130_and_q_quits_with_0(tmp_path, screens)
     assert status == 0 and "You left the table mid-game" in text and "interrupted" not in text
 
 
+@NO_TMUX
 @pytest.mark.timeout(300)
 def test_the_vote_to_abandon_is_shown_to_players_and_spectators(tmp_path, screens):
     """Three players: Bob quits mid-game (q, y); Ana (void timeout 3 s) votes to abandon first, and
@@ -323,3 +326,42 @@ def test_the_vote_to_abandon_is_shown_to_players_and_spectators(tmp_path, screen
         text = term.wait_for("Game over — abandoned, no winner", timeout=60)
         flat = " ".join(r.strip() for r in fits(text))
         assert f"The table waited for Bob (stalled) and {voters} voted to abandon" in flat
+
+
+def test_what_a_stall_line_says_at_each_step_fits_80_columns():
+    """Each step of a stalled seat (7.7), as :func:`stall_text` words it: before the
+    vote (when, or that a newcomer may take a partner's seat), an offer, the votes for
+    a newcomer or to abandon; the seat's own screen keeps its prompt; 32-character
+    names are cut to 80 columns, never wrapped off the screen."""
+    from trutnet.client.app import stall_text
+    from trutnet.client.view import fit, plain
+    from trutnet.runtime.table_runtime import Stall
+
+    now = time.monotonic()
+    names = ["Ana", "Bob", "Cid", "Dan"]
+
+    def said(**changes) -> tuple[str, str]:
+        fields = dict(seat=1, since=now - 40, vote_at=None, replaceable=False)
+        fields.update(offers=[], votes={}, needed=2)
+        fields.update(changes)
+        return stall_text(Stall(**fields), names, 0)
+
+    line, then = said(vote_at=now + 80)
+    assert line == "⚠ Bob has not played for 40s (left, or lost?)"
+    assert re.fullmatch(
+        r"Abandoned \(no winner\) at \d\d:\d\d:\d\d \(in 80s\) unless Bob is back", then
+    )
+    _, then = said(vote_at=now + 80, replaceable=True)
+    assert then.startswith("A newcomer may take the seat, else abandoned (no winner) at ")
+    assert said(offers=["Eve"])[1] == "Eve offers to take Bob's seat"
+    _, then = said(votes={0: "newcomer", 3: "newcomer"}, offers=["Eve"])
+    assert then == "Votes for a newcomer to take the seat: you and Dan (2 of 2 needed)"
+    _, then = said(votes={2: "abandon"}, vote_at=now - 1)
+    assert then == "Votes to abandon the game: Cid (1 of 2 needed)"
+    assert said(replaceable=True)[1].startswith("A newcomer may take the seat, or the players")
+    assert said()[1] == "The players wait for Bob, or vote to abandon the game"
+    line, then = stall_text(Stall(0, now - 9, None, False, [], {}, 1), names, 0)
+    assert line == "" and then.startswith("The table has waited 9s for you: play")
+    names[:] = ["A" * 32, "B" * 32, "C" * 32, "D" * 32]
+    for text in [*said(votes={0: "abandon", 2: "abandon", 3: "abandon"}), *said(offers=["E" * 20])]:
+        assert len(plain([fit([("", " " + text)])])) <= 80

@@ -655,8 +655,8 @@ def lost_text(lost: Connection, spectator: bool) -> tuple[str, str]:
         said = f"✗ Lost the broker at {lost.url} (host gone?): retrying… {waited:.0f}s"
     else:
         said = f"✗ Cannot reach the broker at {lost.url}: retrying… {waited:.0f}s"
-    leave = "q stops watching" if spectator else "nothing you play is sent, q leaves"
-    return said, f"Wait for the host; gives up at {_clock(lost.give_up_at)}; {leave}"
+    then = f"Wait for the host to come back; gives up at {_clock(lost.give_up_at)}"
+    return said, then if spectator else f"{then}; nothing you play is sent"
 
 
 def stall_text(stall: Stall, names: list[str], me: int | None) -> tuple[str, str]:
