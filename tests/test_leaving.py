@@ -328,6 +328,55 @@ def test_the_vote_to_abandon_is_shown_to_players_and_spectators(tmp_path, screen
         assert f"The table waited for Bob (stalled) and {voters} voted to abandon" in flat
 
 
+@NO_TMUX
+@pytest.mark.timeout(300)
+def test_a_seat_resumed_after_everyone_left_an_abandoned_game_says_it_ended(tmp_path, screens):
+    """On an external broker: Bob is killed, the host (a bot, headless) abandons the
+    game and leaves. Bob resumes with nobody left to send him the end: the retained
+    ``done`` of the host (9.2) names an entry his log lacks, so his screen says the
+    game ended without him, shows no prompt, refuses a card, and his seat writes
+    nothing and votes on nobody."""
+    from trutnet.net.broker import EmbeddedBroker
+    from trutnet.store import PeerStore
+
+    from .network_helpers import spawn
+
+    broker = EmbeddedBroker("127.0.0.1", 0)
+    url = broker.start().url
+    try:
+        bob = tmp_path / "bob"
+        timers = ["--stall-timeout", "1", "--void-timeout", "3", "--linger", "1"]
+        ana = ["--name", "Ana", "--store", str(tmp_path / "ana"), *timers]
+        host = spawn(["host", "--players", "2", "--broker", url, "--no-announce", "--json", *ana])
+        assert host.stdout is not None
+        table = next(line for line in host.stdout if '"table"' in line).split('"table": "')[1][:32]
+        joiner = screens()
+        where = ["--broker", url, "--table", table]
+        joiner.start([*TRUTNET, "join", *where, "--name", "Bob"], person_env(bob), tmp_path)
+        joiner.wait_for("Your hand:", timeout=90)
+        os.kill(trutnet_pid(joiner), signal.SIGKILL)
+        out, _ = host.communicate(timeout=120)  # it abandons the game, then leaves
+        assert '"abandoned"' in out, out
+        store = bob / ".local" / "share" / "trutnet" / "tables" / f"{table}-join"
+        entries = PeerStore(store).count()
+        back = screens()
+        back.start([*TRUTNET, "join", "--resume", "--store", str(store)], person_env(bob), tmp_path)
+        text = back.wait_for("Ana ended this game without you", timeout=60)
+        fits(text)
+        assert "▶" not in text and "Reading how it ended; if nobody sends it, q leaves" in text
+        back.keys("1")
+        back.wait_for("not sent: the others ended this game", timeout=10)
+        assert "has not played" not in back.text()  # no stall on Ana, no vote
+        assert PeerStore(store).count() <= entries + 1  # at most what it owed when it came
+        back.keys("q")
+        back.wait_for("Quit the game? y/n", timeout=10)
+        back.keys("y")
+        status, text = back.exit_status(timeout=30)
+        assert status == 0 and "Traceback" not in text
+    finally:
+        broker.stop()
+
+
 def test_what_a_stall_line_says_at_each_step_fits_80_columns():
     """Each step of a stalled seat (7.7), as :func:`stall_text` words it: before the
     vote (when, or that a newcomer may take a partner's seat), an offer, the votes for

@@ -81,6 +81,7 @@ STYLE = Style.from_dict(
 
 REPLACED = "a newcomer took your seat (you stalled): you follow the game"  # not an error
 OFFLINE = "not sent: no connection to the table; play again once the broker is back"
+GAME_ENDED = "not sent: the others ended this game; there is nothing to play"
 QUIT = "Quit the game? y/n (y leaves the table, n stays)"
 SUMMARY_SECONDS = 5.0  # how long a finished round stays on screen unless Enter is pressed
 
@@ -270,10 +271,16 @@ class TableApp:
         connection, stalled = getattr(runtime, "connection", None), getattr(runtime, "stall", None)
         lost = connection() if connection is not None else None
         stall = stalled() if stalled is not None and lost is None else None
-        info.offline = lost is not None
+        ended = getattr(runtime, "ended_elsewhere", None)
+        gone = ended() if ended is not None and lost is None else []
+        # every other seat says the game is over: a move would go to nobody
+        info.offline = lost is not None or (bool(gone) and runtime.over_elsewhere())
         info.alert = info.alert_next = ""
         if lost is not None:
             info.alert, info.alert_next = lost_text(lost, spectator=info.me is None)
+        elif gone:
+            info.alert = f"⚠ {_listed(gone, info.names, info.me)} ended this game without you"
+            info.alert_next = "Reading how it ended; if nobody sends it, q leaves"
         elif stall is not None:
             info.alert, info.alert_next = stall_text(stall, info.names, info.me)
 
@@ -350,7 +357,7 @@ class TableApp:
             self._say("the game has not started yet")
             return False
         if self.info.offline:  # never queued as if it were sent
-            self._say(OFFLINE)
+            self._say(OFFLINE if self.info.alert.startswith("✗") else GAME_ENDED)
             return False
         if self.info.step:
             self._say(f"not your turn: {self.info.step}…")
@@ -482,6 +489,9 @@ class TableApp:
         if obs is None or self.frontend is None:
             if self._state() is None:  # else the screen says why there is no game here
                 self._say("the game has not started yet")
+            return
+        if self.info.offline:  # nothing can be sent: no key means a move now
+            self._say(OFFLINE if self.info.alert.startswith("✗") else GAME_ENDED)
             return
         press = self.frontend.press(key, obs, self.info)
         if press.action is not None:

@@ -25,8 +25,10 @@ It owns what the sans-I/O protocol leaves out: the link, the clock, the files.
   that a seat resumed later still learns how the game ended.
 * What a screen shows of the table's health: :meth:`TableRuntime.stall` (the seat
   the table waits for past the stall timeout, the offers and votes on it, when this
-  process votes to abandon) and :meth:`TableRuntime.connection` (the broker lost, since
-  when, and when this process gives up).
+  process votes to abandon), :meth:`TableRuntime.connection` (the broker lost, since
+  when, and when this process gives up) and :meth:`TableRuntime.ended_elsewhere` (the
+  seats whose ``done`` names a head this log lacks: a seat back after the game ended
+  without it; once every other seat says so, this process writes and votes no more).
 """
 
 from __future__ import annotations
@@ -194,6 +196,7 @@ class TableRuntime:
         self._sync_from: int | None = None  # earliest log position asked for (sync)
         self._sync_wanted = asyncio.Event()
         self._done_heads: dict[int, bytes] = {}  # seat -> head its signed "done" names
+        self._done_seen: dict[int, float] = {}  # seat -> when its "done" came (that head)
         self.watchers = Watchers(table_id)  # the spectators, as their signed presence says
         self.keep_serving = False  # a person's screen is up: answer syncs until it leaves
         self.running = False  # between the start and the end of run()
@@ -260,6 +263,31 @@ class TableRuntime:
                 taker = parse_vote(wire, self.table_id, replica.seats).taker
                 votes[voter] = "abandon" if taker is None else "newcomer"
         return Stall(seat, since, vote_at, team, offers, votes, votes_needed(replica.n))
+
+    def ended_elsewhere(self) -> list[int]:
+        """The other seats whose signed ``done`` (9.2) names a head this log does not
+        have: their game ended (or stopped) past what this replica has read, as when
+        a seat resumes into a game that ended while it was away."""
+        replica = self.replica
+        if replica is None or replica.state is None or self.done():
+            return []
+        # a second's grace: a seat a moment behind the others reads their last entries
+        old = time.monotonic() - 1.0
+        return sorted(
+            seat
+            for seat, head in self._done_heads.items()
+            if replica.log.index_of(head) is None and self._done_seen.get(seat, 0) < old
+        )
+
+    def over_elsewhere(self) -> bool:
+        """Every other seat said its game is over at a head this log lacks: nothing
+        this process writes can matter any more, and it writes nothing (one seat's
+        word alone is not enough when there are others: it could silence a seat)."""
+        replica = self.replica
+        if replica is None:
+            return False
+        others = set(range(replica.n)) - self.local_seats()
+        return bool(others) and others <= set(self.ended_elsewhere())
 
     def connection(self) -> Connection | None:
         """The broker this process cannot reach now, while it plays (or follows) a
@@ -624,6 +652,8 @@ class TableRuntime:
     async def _write(self) -> bool:
         """Write every entry that a local seat owes now; True if any was written."""
         wrote = False
+        if self.over_elsewhere():
+            return False
         for seat in self.seats:
             peer = seat.peer
             if peer is None:
@@ -815,6 +845,8 @@ class TableRuntime:
                 raise UntrustedInput("not a done entry")
             if entry.seat >= replica.n or replica.seats[entry.seat] != entry.author:
                 raise UntrustedInput("a done entry signed by a key that is not the seat's")
+            if self._done_heads.get(entry.seat) != entry.prev:
+                self._done_seen[entry.seat] = time.monotonic()
             self._done_heads[entry.seat] = entry.prev
 
     def waiting_for(self) -> set[int]:
@@ -1155,7 +1187,7 @@ class TableRuntime:
                 await self.link.publish(topics.notice(self.table_id), signed.wire, wait=5)
         elif waited >= 2 * self.options.gap_timeout:
             await self._ask_sync()
-        if expected[0] not in self.local_seats():
+        if expected[0] not in self.local_seats() and not self.over_elsewhere():
             await self._stalled(expected[0], waited)
         self._release_holds()
 
