@@ -692,11 +692,10 @@ def stall_text(stall: Stall, names: list[str], me: int | None) -> tuple[str, str
         return said, f"{', '.join(stall.offers)} offers to take {who}'s seat"
     if stall.vote_at is not None:
         left = max(0.0, stall.vote_at - time.monotonic())
-        then = f"abandoned (no winner) at {_clock(stall.vote_at)} (in {left:.0f}s)"
-        then += f" unless {who} is back"
-        if stall.replaceable:
-            then = f"a newcomer may take the seat, else {then}"
-        return said, then[0].upper() + then[1:]
+        when = f"at {_clock(stall.vote_at)} (in {left:.0f}s) unless {who} is back"
+        if stall.replaceable:  # a partner may accept a newcomer's offer first (7.7)
+            return said, f"Abandoned {when} or a newcomer takes the seat"
+        return said, f"Abandoned (no winner) {when}"
     if stall.replaceable:
         return said, "A newcomer may take the seat, or the players abandon the game"
     return said, f"The players wait for {who}, or vote to abandon the game"
