@@ -20,9 +20,9 @@ The seat keeps answering the others' syncs while its end screen is up, so that a
 seat resumed later learns how the game ended.
 
 :class:`WatchApp` is the same frame for a spectator (``trutnet watch``): the table as
-everyone sees it, no keys for actions, and q or Ctrl-C leaves at once (there is no
-seat to abandon). Its front-end is the one of the game the table turns out to play.
-The players' screens list the spectators.
+everyone sees it, no keys for actions, and q or Ctrl-C (interrupted: 130) leaves at
+once (there is no seat to abandon). Its front-end is the one of the game the table
+turns out to play. The players' screens list the spectators.
 """
 
 from __future__ import annotations
