@@ -584,7 +584,9 @@ def test_a_person_quits_mid_game_and_comes_back_with_the_printed_command(tmp_pat
         first.keys("y")
         text = first.wait_for(r"LEFT", 30)
         flat = text.replace("\n", "")  # a long path wraps at 80 columns
-        command = re.search(r"(trutnet join --resume --store \S+?)LEFT", flat)
+        command = re.search(
+            r"(trutnet join --resume --store \S+?)(trutnet join: interrupted)LEFT", flat
+        )
         assert command, text
         folder = tmp_path / "data" / "trutnet" / "tables" / f"{table}-join"
         assert command.group(1) == f"trutnet join --resume --store {folder}"

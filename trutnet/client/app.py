@@ -10,12 +10,19 @@ size, down to 80x24.
 When a round ends, the front-end may keep it on screen until the person presses
 Enter (or for a few seconds); a new round clears the last round's messages.
 Quitting mid-game (q or Ctrl-C, then y) prints where the seat's files are and the
-command that brings the seat back.
+command that brings the seat back; a quit that began with Ctrl-C (in the lobby at
+once) ends the command as interrupted (status 130).
+
+The table's trouble is on screen as it happens: a lost broker (and then no key sends
+a decision), a stalled seat with the offers and votes on it and when this seat votes
+to abandon, and an abandoned game's end (also for a seat that comes back after it).
+The seat keeps answering the others' syncs while its end screen is up, so that a
+seat resumed later learns how the game ended.
 
 :class:`WatchApp` is the same frame for a spectator (``trutnet watch``): the table as
-everyone sees it, no keys for actions, and q or Ctrl-C leaves at once (there is no
-seat to abandon). Its front-end is the one of the game the table turns out to play.
-The players' screens list the spectators.
+everyone sees it, no keys for actions, and q or Ctrl-C (interrupted: 130) leaves at
+once (there is no seat to abandon). Its front-end is the one of the game the table
+turns out to play. The players' screens list the spectators.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from prompt_toolkit.styles import Style
 from trutnet.client.frontend import Cue, Frontend, NoFrontend, frontend_for
 from trutnet.client.view import (
     TableInfo,
+    abandoned_lines,
     end_lines,
     help_lines,
     lobby_lines,
@@ -52,7 +60,7 @@ from trutnet.client.view import (
 from trutnet.crypto.identity import fingerprint
 from trutnet.net.tasks import stop_tasks
 from trutnet.runtime.seat_process import Hooks, SeatResult, WrongGame
-from trutnet.runtime.table_runtime import LocalSeat, TableRuntime
+from trutnet.runtime.table_runtime import Connection, LocalSeat, Stall, TableRuntime
 
 STYLE = Style.from_dict(
     {
@@ -72,6 +80,9 @@ STYLE = Style.from_dict(
 )
 
 REPLACED = "a newcomer took your seat (you stalled): you follow the game"  # not an error
+OFFLINE = "not sent: no connection to the table; play again once the broker is back"
+GAME_ENDED = "not sent: the others ended this game; there is nothing to play"
+QUIT = "Quit the game? y/n (y leaves the table, n stays)"
 SUMMARY_SECONDS = 5.0  # how long a finished round stays on screen unless Enter is pressed
 
 # Automatic steps (nobody decides: each seat's program writes them), as people say them;
@@ -119,6 +130,9 @@ class TableApp:
         self._summary_until = 0.0
         self.finished = asyncio.Event()
         self.quit_requested = False
+        self.interrupted = False  # left with Ctrl-C: the command ends as interrupted (130)
+        self._ctrl_c = False  # the quit question was asked by Ctrl-C
+        self._resumed_at: int | None = None  # log length when a resumed seat came back
         self.refused: WrongGame | None = None  # the table plays another game: leave it
         self.screen_errors: list[str] = []  # tracebacks of a front-end that failed
         control = FormattedTextControl(self._fragments, focusable=True, show_cursor=False)
@@ -138,6 +152,10 @@ class TableApp:
     def attach(self, runtime: TableRuntime) -> None:
         self.runtime = runtime
         self.seat = runtime.seats[0]  # the person's seat is the process's first seat
+        runtime.keep_serving = True  # a seat resumed later still learns how it ended
+        replica = runtime.replica
+        if replica is not None and replica.state is not None:  # back from its files
+            self._resumed_at = len(replica.log)
         previous = runtime.on_event
 
         def on_event(kind: str, data: dict[str, Any]) -> None:
@@ -235,6 +253,36 @@ class TableApp:
             info.paused = False
         if replica.phase == "done":
             info.status = "over"
+        self._health(replica)
+
+    def _health(self, replica: Any) -> None:
+        """The table's trouble in the frame's words: an abandoned game, a lost broker,
+        a stalled seat and the votes on it (``docs/protocol.md`` 7.7)."""
+        info, runtime = self.info, self.runtime
+        change = replica.abandoned
+        if change is not None:
+            info.abandoned = abandoned_text(change, info.names, info.me)
+        if replica.phase == "done" and self._resumed_at is not None and self.seat.peer:
+            # back from its files into a game that ended without a word from this seat
+            mine = self.seat.peer.identity.public
+            since = replica.log.entries[self._resumed_at :]
+            info.away = bool(since) and not any(e.author == mine for e in since)
+        # (a screen may follow a stand-in for the runtime that knows neither)
+        connection, stalled = getattr(runtime, "connection", None), getattr(runtime, "stall", None)
+        lost = connection() if connection is not None else None
+        stall = stalled() if stalled is not None and lost is None else None
+        ended = getattr(runtime, "ended_elsewhere", None)
+        gone = ended() if ended is not None and lost is None else []
+        # every other seat says the game is over: a move would go to nobody
+        info.offline = lost is not None or (bool(gone) and runtime.over_elsewhere())
+        info.alert = info.alert_next = ""
+        if lost is not None:
+            info.alert, info.alert_next = lost_text(lost, spectator=info.me is None)
+        elif gone:
+            info.alert = f"⚠ {_listed(gone, info.names, info.me)} ended this game without you"
+            info.alert_next = "Reading how it ended; if nobody sends it, q leaves"
+        elif stall is not None:
+            info.alert, info.alert_next = stall_text(stall, info.names, info.me)
 
     def _behind(self) -> bool:
         """True while this screen's replica is still reading the table's past."""
@@ -250,12 +298,13 @@ class TableApp:
                 return no_screen_lines(self.info, self.table_name, self.info.message)
             return lobby_lines(self.info, self.table_name, self.players, self._about())
         assert self.frontend is not None
+        if self.info.abandoned:
+            return abandoned_lines(self.frontend, obs, self.info)
         if obs.to_act is None and not self.info.paused:
             return end_lines(self.frontend, obs, self.info)
-        lines = table_lines(self.frontend, obs, self.info)
-        if self.info.confirm_quit:
-            lines.append([("class:warn", " Quit the game? y/n")])
-        return lines
+        if self.info.confirm_quit:  # the one quit question, in the message row
+            self.info.message = QUIT
+        return table_lines(self.frontend, obs, self.info)
 
     def _about(self) -> str:
         if self.about or self.frontend is None:
@@ -290,7 +339,7 @@ class TableApp:
             [("", " q quit")],
         ]
         if self.info.confirm_quit:
-            lines.append([("class:warn", " Quit the game? y/n")])
+            lines.append([("class:warn", f" {QUIT}")])
         return lines
 
     # ------------------------------------------------------------- keys
@@ -306,6 +355,9 @@ class TableApp:
         frontend = self.frontend
         if obs is None or runtime is None or frontend is None:
             self._say("the game has not started yet")
+            return False
+        if self.info.offline:  # never queued as if it were sent
+            self._say(OFFLINE if self.info.alert.startswith("✗") else GAME_ENDED)
             return False
         if self.info.step:
             self._say(f"not your turn: {self.info.step}…")
@@ -335,26 +387,31 @@ class TableApp:
         @kb.add("q")
         @kb.add("c-c")
         def _quit(event: KeyPressEvent) -> None:
-            if self.info.confirm_quit and event.key_sequence[0].key == "c-c":
-                self._exit()  # Ctrl-C twice: the person means it
+            ctrl_c = event.key_sequence[0].key == "c-c"
+            if self.info.confirm_quit and ctrl_c:
+                self._exit(interrupted=True)  # Ctrl-C twice: the person means it
                 return
             if self.info.status == "over" or (
                 self.observation() is None and self.seat.peer is None
             ):
-                self._exit()
+                self._exit(interrupted=ctrl_c)
+                return
+            if self.info.confirm_quit:  # asked already: one question at a time
                 return
             self.info.confirm_quit = True
-            self._say("quit? press y to leave the table, n to stay")
+            self._ctrl_c = ctrl_c
+            self._say(QUIT)
 
         @kb.add("y")
         def _yes(event: KeyPressEvent) -> None:
             if self.info.confirm_quit:
-                self._exit()
+                self._exit(interrupted=self._ctrl_c)
 
         @kb.add("n")
         def _no(event: KeyPressEvent) -> None:
-            self.info.confirm_quit = False
-            self._say("")
+            if self.info.confirm_quit:
+                self.info.confirm_quit = False
+                self._say("")
 
         @kb.add("?")
         def _help(event: KeyPressEvent) -> None:
@@ -433,6 +490,9 @@ class TableApp:
             if self._state() is None:  # else the screen says why there is no game here
                 self._say("the game has not started yet")
             return
+        if self.info.offline:  # nothing can be sent: no key means a move now
+            self._say(OFFLINE if self.info.alert.startswith("✗") else GAME_ENDED)
+            return
         press = self.frontend.press(key, obs, self.info)
         if press.action is not None:
             self.submit(press.action)
@@ -475,7 +535,8 @@ class TableApp:
             )
         return "\n".join(lines)
 
-    def _exit(self) -> None:
+    def _exit(self, interrupted: bool = False) -> None:
+        self.interrupted = self.interrupted or interrupted
         self.quit_requested = True
         self.finished.set()
         if self.app.is_running:
@@ -508,7 +569,8 @@ class WatchApp(TableApp):
     def _refresh(self) -> None:
         super()._refresh()
         peer = self.seat.peer
-        if peer is not None and self._behind() and peer.replica.state is not None:
+        reading = self._behind() and not self.info.offline  # no broker: nothing to read
+        if peer is not None and reading and peer.replica.state is not None:
             entries = len(peer.replica.log)
             self.info.message = f"Catching up with the table's log: {entries} entries read…"
         elif self.info.message.startswith("Catching up"):
@@ -524,6 +586,8 @@ class WatchApp(TableApp):
                 return no_screen_lines(self.info, self.table_name, self.info.message)
             return watch_wait_lines(self.info, self.table_name)
         assert self.frontend is not None
+        if self.info.abandoned:
+            return abandoned_lines(self.frontend, obs, self.info)
         if obs.to_act is None and not self.info.paused:
             return end_lines(self.frontend, obs, self.info)
         return table_lines(self.frontend, obs, self.info)
@@ -534,7 +598,7 @@ class WatchApp(TableApp):
         @kb.add("q")
         @kb.add("c-c")
         def _quit(event: KeyPressEvent) -> None:
-            self._exit()
+            self._exit(interrupted=event.key_sequence[0].key == "c-c")
 
         @kb.add("?")
         def _help(event: KeyPressEvent) -> None:
@@ -568,6 +632,73 @@ class WatchApp(TableApp):
 
     def left_message(self) -> str:
         return "You stopped watching; the game goes on without you."
+
+
+def _name(seat: int, names: list[str], me: int | None, you: str = "you") -> str:
+    if seat == me:
+        return you
+    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+
+def _listed(seats: Any, names: list[str], me: int | None) -> str:
+    """``Ana``, ``you and Cid``, ``Ana, Cid and Dan``."""
+    said = [_name(v, names, me) for v in seats]
+    return " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
+
+
+def abandoned_text(change: Any, names: list[str], me: int | None) -> str:
+    """Why the table abandoned the game (7.7), in one sentence."""
+    who = _name(change.seat, names, me)
+    voters = _listed(change.voters, names, me) or "the others"
+    return f"The table waited for {who} (stalled) and {voters} voted to abandon the game."
+
+
+def _clock(at: float) -> str:
+    """A ``time.monotonic()`` instant as the wall clock says it: ``14:02:10``."""
+    return time.strftime("%H:%M:%S", time.localtime(time.time() + at - time.monotonic()))
+
+
+def lost_text(lost: Connection, spectator: bool) -> tuple[str, str]:
+    """A lost broker: what was lost, that it is retrying; what to do meanwhile."""
+    waited = time.monotonic() - lost.since
+    if lost.ever:
+        said = f"✗ Lost the broker at {lost.url} (host gone?): retrying… {waited:.0f}s"
+    else:
+        said = f"✗ Cannot reach the broker at {lost.url}: retrying… {waited:.0f}s"
+    then = f"Wait for the host to come back; gives up at {_clock(lost.give_up_at)}"
+    return said, then if spectator else f"{then}; nothing you play is sent"
+
+
+def stall_text(stall: Stall, names: list[str], me: int | None) -> tuple[str, str]:
+    """A stalled seat: who, for how long (the waiting line's place); what happens
+    next, or the votes on it (the message row's). Only the second for this screen's
+    own seat: its prompt stays."""
+    waited = time.monotonic() - stall.since
+    who = _name(stall.seat, names, me, "You")
+    if stall.seat == me:
+        return "", f"The table has waited {waited:.0f}s for you: play, or it may be abandoned"
+
+    def votes(what: str) -> str:
+        seats = [v for v, said in sorted(stall.votes.items()) if said == what]
+        listed = _listed(seats, names, me)
+        return f"{listed} ({len(seats)} of {stall.needed} needed)" if seats else ""
+
+    said = f"⚠ {who} has not played for {waited:.0f}s (left, or lost?)"
+    if votes("abandon"):
+        return said, f"Votes to abandon the game: {votes('abandon')}"
+    if votes("newcomer"):
+        return said, f"Votes for a newcomer to take the seat: {votes('newcomer')}"
+    if stall.offers:
+        return said, f"{', '.join(stall.offers)} offers to take {who}'s seat"
+    if stall.vote_at is not None:
+        left = max(0.0, stall.vote_at - time.monotonic())
+        when = f"at {_clock(stall.vote_at)} (in {left:.0f}s) unless {who} is back"
+        if stall.replaceable:  # a partner may accept a newcomer's offer first (7.7)
+            return said, f"Abandoned {when} or a newcomer takes the seat"
+        return said, f"Abandoned (no winner) {when}"
+    if stall.replaceable:
+        return said, "A newcomer may take the seat, or the players abandon the game"
+    return said, f"The players wait for {who}, or vote to abandon the game"
 
 
 def automatic_step(
@@ -617,10 +748,16 @@ async def play_with_ui(
         on_saved=saved,
     )
     try:
-        return await _run_screen(start, ui, hooks)
+        result = await _run_screen(start, ui, hooks)
     finally:
         for error in ui.screen_errors:  # the screen is gone: the full story, once each
             print(f"the screen failed (the game went on):\n{error}", file=sys.stderr)
+    if ui.interrupted:  # Ctrl-C: the command ends as interrupted (one line, 130)
+        raise KeyboardInterrupt
+    if result is not None and ui.info.abandoned:  # before "game over: nobody wins"
+        said = ui.info.abandoned
+        print(f"game abandoned: {said[0].lower()}{said[1:]}", file=sys.stderr)
+    return result
 
 
 async def _run_screen(

@@ -5,7 +5,10 @@ The frame owns the title line's "you: NAME", the waiting line (its spinner, the
 automatic step under way, "Waiting for NAME …", a finished round's "Enter" line), the
 log, the spectators' line, the verification line, the message line and the key bar's
 own keys; the lobby, a spectator's waiting screen, the help screen and the end screen
-(its title, the scrolling of its rounds, the transcript and the verification line).
+(its title, the scrolling of its rounds, the transcript and the verification line),
+and the end screen of an abandoned game. When the table is in trouble (a lost broker,
+a stalled seat) the waiting line says so instead, and the message row says what comes
+next.
 
 A spectator's screen is the same frame with no seat (``TableInfo.me`` is None): no
 hand and no keys for actions.
@@ -32,6 +35,7 @@ HEIGHT = 24
 LOG_ROWS = 6
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 ARROW = "→"
+AWAY = "It ended while you were away: there is nothing to play."
 WATCHERS_SHOWN = 4  # spectators named on the table screen; the others are counted
 
 
@@ -63,6 +67,16 @@ class TableInfo:
     # ``me_fp``: this screen's own key, shown as "you" among them.
     watchers: list[tuple[str, str]] = field(default_factory=list)
     me_fp: str = ""
+    # The table's trouble: ``alert`` (a lost broker, a stalled seat) takes the waiting
+    # line's place, ``alert_next`` (what happens next, what to do) the message row's
+    # when nothing else is said there; ``offline``: no decision can be sent now.
+    alert: str = ""
+    alert_next: str = ""
+    offline: bool = False
+    # The game was abandoned (7.7): why, in one line; ``away``: the game ended (so, or
+    # otherwise) before this seat came back (``join --resume``), with no word from it.
+    abandoned: str = ""
+    away: bool = False
 
 
 def plural(count: int, word: str) -> str:
@@ -130,7 +144,7 @@ def help_lines(frontend: Frontend, spectator: bool) -> list[Line]:
 def my_turn(frontend: Frontend, obs: Any, info: TableInfo) -> bool:
     """True when this seat has a decision to make now, with everything it needs in
     sight (never "Your turn" over cards still being dealt)."""
-    if obs.to_act is None or obs.to_act != info.me or info.step:
+    if obs.to_act is None or obs.to_act != info.me or info.step or info.offline:
         return False
     return frontend.ready(obs, info)
 
@@ -155,6 +169,8 @@ def _watchers_line(info: TableInfo, width: int = WIDTH) -> Line:
 def _turn_line(frontend: Frontend, obs: Any, info: TableInfo) -> Line:
     """The waiting line: what this screen waits for, or what it is asked."""
     spin = SPINNER[int(info.waiting_seconds * 8) % len(SPINNER)]
+    if info.alert:  # the table is in trouble: say that rather than wait in silence
+        return [("class:warn", f" {info.alert}")]
     if info.paused:
         if obs.to_act is None:
             return [("class:turn", " ▶ Enter: see the final score")]
@@ -200,7 +216,7 @@ def table_lines(frontend: Frontend, obs: Any, info: TableInfo, width: int = WIDT
     if info.watchers:
         lines.append(_watchers_line(info))
     lines.append(_verify_line(info))
-    lines.append([("class:message", " " + (info.message or ""))])
+    lines.append([("class:message", " " + (info.message or info.alert_next))])
     lines.append([("class:dim", key_bar(frontend, obs, info))])
     return [fit(line, width) for line in lines]
 
@@ -225,20 +241,49 @@ def _verify_line(info: TableInfo) -> Line:
     return [("class:ok", " ✓ verified: " + ", ".join(said))]
 
 
+def _transcript_lines(info: TableInfo, width: int = WIDTH) -> list[Line]:
+    if not info.transcript:
+        return []
+    lines: list[Line] = [[("", " Transcript saved (check it with: trutnet verify FILE):")]]
+    path = info.transcript
+    for start in range(0, len(path), width - 2):  # long paths wrap rather than run off
+        lines.append([("class:bold", "  " + path[start : start + width - 2])])
+    return lines
+
+
+def abandoned_lines(
+    frontend: Frontend, obs: Any, info: TableInfo, width: int = WIDTH
+) -> list[Line]:
+    """The end screen of a game the table abandoned (``docs/protocol.md`` 7.7): no
+    winner, who stalled and who voted, the last of the log, the transcript."""
+    lines: list[Line] = [
+        [("class:title", " Game over — abandoned, no winner")],
+        [("class:dim", f" {frontend.title(obs)}   {_who(info)}")],
+    ]
+    lines += [[("class:warn", row)] for row in wrap(" " + info.abandoned, width)]
+    if info.away:
+        lines.append([("class:warn", f" {AWAY}")])
+    lines.append([("class:dim", " " + "─" * (width - 2))])
+    rows = [row for text in info.log for row in wrap(" " + text, width)]
+    lines += [[("", row)] for row in rows[-LOG_ROWS:]]
+    lines.append([("", "")])
+    lines += _transcript_lines(info, width)
+    lines.append(_verify_line(info))
+    lines.append([("class:dim", " q quit")])
+    return [fit(line, width) for line in lines]
+
+
 def end_lines(
     frontend: Frontend, obs: Any, info: TableInfo, width: int = WIDTH, height: int = HEIGHT
 ) -> list[Line]:
     """The end screen: who won, the game's score and a row per round (scrolling with
     ↑/↓ when they do not fit), the transcript and the verification line."""
     lines: list[Line] = [[("class:title", f" Game over — {frontend.end_title(obs, info)}")]]
+    if info.away:
+        lines.append([("class:warn", f" {AWAY}")])
     top, rounds = frontend.end_table(obs, info, width)
     lines += top
-    footer: list[Line] = []
-    if info.transcript:
-        footer.append([("", " Transcript saved (check it with: trutnet verify FILE):")])
-        path = info.transcript
-        for start in range(0, len(path), width - 2):  # long paths wrap rather than run off
-            footer.append([("class:bold", "  " + path[start : start + width - 2])])
+    footer = _transcript_lines(info, width)
     footer.append(_verify_line(info))
     room = max(1, height - len(lines) - len(footer) - 1)
     many = frontend.round_word + "s"

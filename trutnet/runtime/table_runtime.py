@@ -20,7 +20,15 @@ It owns what the sans-I/O protocol leaves out: the link, the clock, the files.
   dropped (:mod:`trutnet.protocol.spectator`).
 * A finished peer does not leave at once: it says so (a retained ``done`` message)
   and keeps answering syncs until every other seat has said the same, so that a peer
-  that missed the last entries can still fetch them (``docs/protocol.md`` 9.2).
+  that missed the last entries can still fetch them (``docs/protocol.md`` 9.2); a
+  person's screen (``keep_serving``) keeps answering until the person leaves it, so
+  that a seat resumed later still learns how the game ended.
+* What a screen shows of the table's health: :meth:`TableRuntime.stall` (the seat
+  the table waits for past the stall timeout, the offers and votes on it, when this
+  process votes to abandon), :meth:`TableRuntime.connection` (the broker lost, since
+  when, and when this process gives up) and :meth:`TableRuntime.ended_elsewhere` (the
+  seats whose ``done`` names a head this log lacks: a seat back after the game ended
+  without it; once every other seat says so, this process writes and votes no more).
 """
 
 from __future__ import annotations
@@ -84,6 +92,31 @@ class Options:
     # ``trutnet bench network``: stamp every entry, when a local seat signed it and when
     # it was applied here (``TableRuntime.entries_signed``, ``entries_applied``)
     stamp_entries: bool = False
+
+
+@dataclass
+class Stall:
+    """A seat the table has waited for longer than the stall timeout (7.7), as this
+    process sees it; times are ``time.monotonic()``."""
+
+    seat: int
+    since: float  # the last progress of the table
+    vote_at: float | None  # when this process's seats vote to abandon (None: they never do)
+    replaceable: bool  # the seat has partners: a newcomer may take it
+    offers: list[str]  # the names of the newcomers who offered to take it
+    votes: dict[int, str]  # voter seat -> "abandon" or "newcomer"
+    needed: int  # the votes a decision needs (a majority of the other seats)
+
+
+@dataclass
+class Connection:
+    """No broker now: the one last tried, since when (``time.monotonic()``), and
+    when this process gives up if nothing moves."""
+
+    url: str
+    since: float
+    ever: bool  # False: never connected since this process started
+    give_up_at: float
 
 
 @dataclass
@@ -163,7 +196,12 @@ class TableRuntime:
         self._sync_from: int | None = None  # earliest log position asked for (sync)
         self._sync_wanted = asyncio.Event()
         self._done_heads: dict[int, bytes] = {}  # seat -> head its signed "done" names
+        self._done_seen: dict[int, float] = {}  # seat -> when its "done" came (that head)
         self.watchers = Watchers(table_id)  # the spectators, as their signed presence says
+        self.keep_serving = False  # a person's screen is up: answer syncs until it leaves
+        self.running = False  # between the start and the end of run()
+        self._started = time.monotonic()
+        self._connected_once = False
         for topic in (
             topics.done(table_id, "+"),
             topics.watcher(table_id, "+"),
@@ -193,6 +231,78 @@ class TableRuntime:
     def done(self) -> bool:
         replica = self.replica
         return replica is not None and (replica.phase == "done" or replica.halted is not None)
+
+    def stall(self) -> Stall | None:
+        """The seat the table has waited for past the stall timeout, in a game, with
+        the offers and votes on it (7.7); None while the table moves."""
+        from trutnet.protocol.replace import VoteError, parse_vote, partners, votes_needed
+
+        replica = self.replica
+        if replica is None or replica.state is None or self.done() or not self.running:
+            return None
+        expected = replica.expected()
+        since = self._last_progress
+        if expected is None or time.monotonic() - since < self.options.stall_timeout:
+            return None
+        seat = expected[0]
+        if not replica.can_abandon(seat):
+            return None
+        team = bool(partners(seat, replica.team_of))
+        voters = self.local_seats() - {seat}
+        vote_at = None
+        if voters and seat not in self.local_seats():  # the runtime's policy (7.7)
+            vote_at = since + self.options.void_timeout * (2 if team else 1)
+        key = (seat, replica.log.head)
+        offers = []
+        for wire in self.offers.get(key, {}).values():
+            with contextlib.suppress(MessageError):
+                offers.append(str(parse_entry(wire).body.get("name", "?"))[:20])
+        votes: dict[int, str] = {}
+        for voter, wire in self.votes.get(key, {}).items():
+            with contextlib.suppress(VoteError, MessageError):
+                taker = parse_vote(wire, self.table_id, replica.seats).taker
+                votes[voter] = "abandon" if taker is None else "newcomer"
+        return Stall(seat, since, vote_at, team, offers, votes, votes_needed(replica.n))
+
+    def ended_elsewhere(self) -> list[int]:
+        """The other seats whose signed ``done`` (9.2) names a head this log does not
+        have: their game ended (or stopped) past what this replica has read, as when
+        a seat resumes into a game that ended while it was away."""
+        replica = self.replica
+        if replica is None or replica.state is None or self.done():
+            return []
+        # a second's grace: a seat a moment behind the others reads their last entries
+        old = time.monotonic() - 1.0
+        return sorted(
+            seat
+            for seat, head in self._done_heads.items()
+            if replica.log.index_of(head) is None and self._done_seen.get(seat, 0) < old
+        )
+
+    def over_elsewhere(self) -> bool:
+        """Every other seat said its game is over at a head this log lacks: nothing
+        this process writes can matter any more, and it writes nothing (one seat's
+        word alone is not enough when there are others: it could silence a seat)."""
+        replica = self.replica
+        if replica is None:
+            return False
+        others = set(range(replica.n)) - self.local_seats()
+        return bool(others) and others <= set(self.ended_elsewhere())
+
+    def connection(self) -> Connection | None:
+        """The broker this process cannot reach now, while it plays (or follows) a
+        game; None while connected, and before the game or after it."""
+        if not self.running or self.done() or self.link.connected.is_set():
+            return None
+        endpoint = self.link.endpoint or (self.base_endpoints[0] if self.base_endpoints else None)
+        lost = self.link.disconnected_since
+        since = self._started if lost is None or not self._connected_once else lost
+        return Connection(
+            endpoint.url if endpoint is not None else "?",
+            since,
+            self._connected_once,
+            self._last_progress + self.options.give_up_after,
+        )
 
     # ------------------------------------------------------------ brokers
 
@@ -271,6 +381,7 @@ class TableRuntime:
 
     async def _on_connect(self) -> None:
         endpoint = self.link.endpoint
+        self._connected_once = True
         self.on_event("connected", {"broker": endpoint.url if endpoint else None})
         online = msgpack.packb({**self.presence, "status": "online"})
         await self.link.publish(self.presence_topic, online, retain=True, wait=5)
@@ -541,6 +652,8 @@ class TableRuntime:
     async def _write(self) -> bool:
         """Write every entry that a local seat owes now; True if any was written."""
         wrote = False
+        if self.over_elsewhere():
+            return False
         for seat in self.seats:
             peer = seat.peer
             if peer is None:
@@ -585,6 +698,8 @@ class TableRuntime:
 
     async def run(self, join_names: bool = False) -> None:
         """Play until the game is over (or the table stops on a blame)."""
+        self.running = True
+        self._started = time.monotonic()
         await self.link.start()
         # A host's link was up in the lobby, which read no spectator's presence: again.
         await self.link.resubscribe(topics.watcher(self.table_id, "+"))
@@ -609,6 +724,7 @@ class TableRuntime:
             if not self.gave_up:
                 await self._linger()
         finally:
+            self.running = False
             self.stop_successor()
             await stop_tasks(pump, watchdog, sender)
 
@@ -729,6 +845,8 @@ class TableRuntime:
                 raise UntrustedInput("not a done entry")
             if entry.seat >= replica.n or replica.seats[entry.seat] != entry.author:
                 raise UntrustedInput("a done entry signed by a key that is not the seat's")
+            if self._done_heads.get(entry.seat) != entry.prev:
+                self._done_seen[entry.seat] = time.monotonic()
             self._done_heads[entry.seat] = entry.prev
 
     def waiting_for(self) -> set[int]:
@@ -758,13 +876,16 @@ class TableRuntime:
         done = self._done_message()
         said = await self.link.publish(self.done_topic, done, retain=True, wait=5)
         deadline = loop.time() + self.options.linger
-        while self.waiting_for() and loop.time() < deadline:
+        replica = self.replica
+        serving = self.keep_serving and replica is not None and replica.halted is None
+        while serving or (self.waiting_for() and loop.time() < deadline):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop_lingering.wait(), 0.5)
             if self._stop_lingering.is_set():
                 break
             since = self.link.disconnected_since
-            if since is not None and loop.time() - since > self.options.rehost_after:
+            gone = since is not None and loop.time() - since > self.options.rehost_after
+            if gone and not serving:
                 break
             if not said:
                 said = await self.link.publish(self.done_topic, done, retain=True, wait=1)
@@ -1066,7 +1187,7 @@ class TableRuntime:
                 await self.link.publish(topics.notice(self.table_id), signed.wire, wait=5)
         elif waited >= 2 * self.options.gap_timeout:
             await self._ask_sync()
-        if expected[0] not in self.local_seats():
+        if expected[0] not in self.local_seats() and not self.over_elsewhere():
             await self._stalled(expected[0], waited)
         self._release_holds()
 

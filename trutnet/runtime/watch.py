@@ -5,8 +5,10 @@
 so it fetches the log from the start when it arrives mid-game (a sync from the genesis
 head, 9.2), buffers what runs ahead and asks again for gaps, exactly like a newcomer
 that follows a full table. What it never does: write an entry, offer to take a seat,
-vote, answer a sync, or say ``done``. It holds no ElGamal key, so no share round ever
-has it as an owner, and it knows no card that the log does not show to everyone.
+vote, answer a sync, or say ``done``; it reads the votes and offers on a stalled seat
+(checked as a seat's runtime checks them) so that its screen shows them. It holds no
+ElGamal key, so no share round ever has it as an owner, and it knows no card that the
+log does not show to everyone.
 
 It says it is there with its signed presence on ``watchers/<fp>`` (retained; its last
 will, and its clean exit, clear it), which the players' screens list.
@@ -54,17 +56,15 @@ class WatchRuntime(TableRuntime):
         if link.will is None:  # the broker clears our presence if we vanish
             link.will = (self.watcher_topic, b"")
         super().__init__(table_id, link, [seat], options, on_event)
-        # Only the log, the notices and the spectators: syncs, votes and ``done`` are
-        # the seats' business.
-        link.subscriptions[:] = [
-            t
-            for t in link.subscriptions
-            if t not in (topics.sync(table_id), topics.vote(table_id), topics.done(table_id, "+"))
-        ]
+        # The log, the notices, the votes (shown, never acted on) and the spectators:
+        # syncs and ``done`` are the seats' business.
+        theirs = (topics.sync(table_id), topics.done(table_id, "+"))
+        link.subscriptions[:] = [t for t in link.subscriptions if t not in theirs]
         self.caught_up = False  # has read the log up to where the table is
 
     async def _on_connect(self) -> None:
         endpoint = self.link.endpoint
+        self._connected_once = True
         self.on_event("connected", {"broker": endpoint.url if endpoint else None})
         await self.link.publish(self.watcher_topic, self.watcher_wire, retain=True, wait=5)
         await self._ask_sync()
@@ -73,8 +73,8 @@ class WatchRuntime(TableRuntime):
         """A spectator answers no sync: the seats do (a crowd of spectators would
         multiply every answer)."""
 
-    async def _on_vote(self, wire: bytes) -> None:
-        """Votes and offers are the seats' business."""
+    async def _maybe_replace(self, stalled: int) -> None:
+        """A spectator reads the votes (:meth:`stall` shows them) and never writes."""
 
     async def _stalled(self, stalled: int, waited: float) -> None:
         """A spectator never offers to take a seat (7.7) and never votes."""
