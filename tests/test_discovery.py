@@ -45,7 +45,7 @@ def wait_listed(predicate, *prefix, interface, tries=6):
 
 def test_tables_lists_a_live_table_and_drops_a_dead_host_on_loopback():
     name = f"Loop {uuid.uuid4().hex[:6]}"
-    host = spawn(["host", "--players", "2", "--table-name", name, "--json"])
+    host = spawn(["host", "--players", "2", "--table-name", name, "--json", "--bind", "127.0.0.1"])
     try:
         found = wait_listed(lambda t: t["name"] == name, interface="127.0.0.1")
         assert found["seats"] == "1/2" and found["status"] == "open"
