@@ -732,12 +732,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     game = game_of(args)
     bot_kind = bot_of(game, args.bot)
+    if (problem := _store_error("play", args.store)) is not None:
+        print(problem, file=sys.stderr)
+        return 2
     ui = _screen(game.name, table_name="", players=game.num_players(), about=_about(game))
     if not 0 <= args.bots < game.num_players():
         print(f"trutnet play: --bots is 0..{game.num_players() - 1}", file=sys.stderr)
-        return 2
-    if (problem := _store_error("play", args.store)) is not None:
-        print(problem, file=sys.stderr)
         return 2
     from trutnet.net.private import PasswordError
 

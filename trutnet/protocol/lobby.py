@@ -77,7 +77,7 @@ def default_table_name(player: str) -> str:
     """A table's name on the LAN when its host gives none: the host's name and
     ``-table``, with every character that a shell would need quoted (space,
     apostrophe...) made a ``-``, so that ``trutnet join NAME`` works as typed."""
-    word = re.sub(r"[^\w.+-]+", "-", player).strip("-") or "trutnet"
+    word = re.sub(r"[^\w.+]+", "-", player).strip("-") or "trutnet"
     return f"{word}-table"[:40]
 
 
