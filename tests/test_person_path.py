@@ -573,6 +573,49 @@ def test_play_with_default_arguments_shows_the_table_at_80x24(tmp_path, screen):
     assert all(mode(d) == 0o700 for t in tables for d in t.iterdir() if d.is_dir())
 
 
+@pytest.mark.timeout(300)
+def test_a_whole_game_of_play_ends_with_the_transcript_path_whole_and_no_folder(
+    tmp_path, screen
+):
+    """``trutnet play --players 2 --bots 1`` played to its end at 80x24: the last lines
+    say who won and give the transcript's path on a line of its own (whole, however
+    long), the transcript verifies, and the table's folder (the seats' keys, secrets and
+    logs, hundreds of kB a game) is gone."""
+    home = tmp_path / ("a-home-folder-with-a-long-name-" * 2)
+    home.mkdir()
+    term = screen()
+    term.start([*TRUTNET, "play", "--players", "2", "--bots", "1"], person_env(home), tmp_path)
+    term.wait_for("Hand 1", timeout=60)
+    tables = home / ".local" / "share" / "trutnet" / "tables"
+    assert len(list(tables.iterdir())) == 1
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        text = term.text()
+        if "Game over" in text or "[exit " in text:
+            break
+        if "A Trut!" in text:
+            term.keys("j")
+        elif "t to Trut or p to pass" in text:
+            term.keys("p")
+        elif "Your turn" in text:
+            term.keys("1")
+        time.sleep(0.3)
+    term.wait_for("Game over", timeout=30)
+    size = sum(f.stat().st_size for f in tables.rglob("*") if f.is_file())
+    assert size > 100_000, size  # the seat's and the bot's logs, secrets and keys
+    term.keys("q")
+    status, text = term.exit_status(timeout=60)
+    assert status == 0 and "Traceback" not in text
+    lines = text.splitlines()
+    said = next(n for n, line in enumerate(lines) if line.startswith("game over: "))
+    assert lines[said + 1] == "The transcript (trutnet verify FILE checks it) is saved in:"
+    path = Path(lines[said + 2].strip())  # -J: a wrapped line comes back whole
+    games = home / ".local" / "share" / "trutnet" / "games"
+    assert path.parent == games and path.name.endswith(".json") and len(str(path)) > 80
+    assert main(["verify", str(path)]) == 0
+    assert not list(tables.iterdir())  # the table's folder is removed once saved
+
+
 def test_leaving_the_lobby_of_play_leaves_no_table_folder(tmp_path, screen):
     term = screen()
     term.start([*TRUTNET, "play", "--players", "3"], person_env(tmp_path), tmp_path)
