@@ -574,9 +574,7 @@ def test_play_with_default_arguments_shows_the_table_at_80x24(tmp_path, screen):
 
 
 @pytest.mark.timeout(300)
-def test_a_whole_game_of_play_ends_with_the_transcript_path_whole_and_no_folder(
-    tmp_path, screen
-):
+def test_a_whole_game_of_play_ends_with_the_transcript_path_whole_and_no_folder(tmp_path, screen):
     """``trutnet play --players 2 --bots 1`` played to its end at 80x24: the last lines
     say who won and give the transcript's path on a line of its own (whole, however
     long), the transcript verifies, and the table's folder (the seats' keys, secrets and
