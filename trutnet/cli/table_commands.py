@@ -1,6 +1,7 @@
 """The commands that sit at a table over the network: ``host``, ``join``, ``play``,
 ``watch``, ``tables`` and ``selfplay --transport mqtt``, their arguments, and the
-person's own folders (key, transcripts, seats' files).
+person's own folders (key, transcripts, seats' files): ``games`` lists the seats left
+mid-game and the saved games, and a table's folder is removed once its game is saved.
 
 ``play``, ``join`` without ``--bot`` and ``watch`` without ``--json`` put the terminal
 client (:mod:`trutnet.client`) on screen, with the front-end of the table's game.
