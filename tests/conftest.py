@@ -1,5 +1,6 @@
 """Test-wide fixtures: peer processes a test spawned never outlive it; brokers of both
-kinds; two machines on one LAN (network namespaces)."""
+kinds; two machines on one LAN, with or without a default route, and a machine with
+no network (network namespaces)."""
 
 from __future__ import annotations
 
@@ -38,11 +39,10 @@ def _ip(*args: str) -> None:
     subprocess.run(["ip", *args], check=True, capture_output=True, timeout=30)
 
 
-@pytest.fixture
-def two_machines():
-    """Two network namespaces joined by a veth pair, like two machines on one LAN: a
-    default route (as a LAN has) and multicast on, for mDNS; removed always. Yields
-    ``[(namespace, address), (namespace, address)]``."""
+def _two_namespaces(default_route: bool):
+    """Two network namespaces joined by a veth pair, like two machines on one LAN, with
+    multicast on (mDNS); with or without a default route. Yields ``[(namespace,
+    address), (namespace, address)]``; removed always."""
     if os.geteuid() != 0 or shutil.which("ip") is None:
         pytest.fail("this test needs root and iproute2 (CI installs and runs as root)")
     tag = uuid.uuid4().hex[:6]
@@ -57,8 +57,37 @@ def two_machines():
             _ip("-n", ns, "link", "set", "lo", "up")
             _ip("-n", ns, "addr", "add", f"{addresses[ns]}/24", "dev", dev)
             _ip("-n", ns, "link", "set", dev, "multicast", "on", "up")
-            _ip("-n", ns, "route", "add", "default", "dev", dev)
+            if default_route:
+                _ip("-n", ns, "route", "add", "default", "dev", dev)
         yield [(ns, addresses[ns]) for ns in (a, b)]
     finally:
         for ns in (a, b):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=30)
+
+
+@pytest.fixture
+def two_machines():
+    """Two machines on one LAN with a default route, as a LAN with a router has."""
+    yield from _two_namespaces(default_route=True)
+
+
+@pytest.fixture
+def two_machines_no_route():
+    """Two machines on a LAN with no default route: a switch at a LAN party, an
+    offline home network (only the LAN's own /24 is routed)."""
+    yield from _two_namespaces(default_route=False)
+
+
+@pytest.fixture
+def machine_alone():
+    """A machine with no network but its loopback (a namespace with ``lo`` up only).
+    Yields the namespace's name; removed always."""
+    if os.geteuid() != 0 or shutil.which("ip") is None:
+        pytest.fail("this test needs root and iproute2 (CI installs and runs as root)")
+    ns = f"tn-lo-{uuid.uuid4().hex[:6]}"
+    try:
+        _ip("netns", "add", ns)
+        _ip("-n", ns, "link", "set", "lo", "up")
+        yield ns
+    finally:
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=30)

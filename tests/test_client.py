@@ -678,7 +678,9 @@ def test_the_message_on_leaving_mid_game_wraps_at_words(tmp_path):
 
     ui = TableApp("Test table", 4, output=DummyOutput(), game="trut")
     me = SimpleNamespace(bot=None, name="Ann")
-    bots = [SimpleNamespace(bot=object(), name=f"Bot {n}") for n in (1, 2, 3)]
+    bots = [
+        SimpleNamespace(bot=object(), name=f"Bot {n}", store=None, peer=None) for n in (1, 2, 3)
+    ]
     folder = tmp_path / ("a-rather-long-folder-name-" * 3)
     ui.seat = SimpleNamespace(
         store=SimpleNamespace(directory=folder),
@@ -692,3 +694,10 @@ def test_the_message_on_leaving_mid_game_wraps_at_words(tmp_path):
     assert len(prose) > 1 and all(len(line) <= 79 for line in prose)
     assert " ".join(prose).startswith("The 3 bots seated by this program (Bot 1, Bot 2, Bot 3)")
     assert " ".join(prose).endswith("or the game is abandoned (docs/protocol.md 7.7).")
+    for bot in bots:  # bots whose keys this program kept (play's): they come back too
+        bot.store = object()
+    prose = " ".join(ui.left_message().splitlines()[4:])
+    assert prose == (
+        "The 3 bots seated by this program (Bot 1, Bot 2, Bot 3) stopped with it and come"
+        " back with it too."
+    )

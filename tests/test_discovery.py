@@ -43,9 +43,12 @@ def wait_listed(predicate, *prefix, interface, tries=6):
     raise AssertionError("the table was never listed")
 
 
+LOOPBACK = ["--bind", "127.0.0.1"]  # a host found on loopback is bound there
+
+
 def test_tables_lists_a_live_table_and_drops_a_dead_host_on_loopback():
     name = f"Loop {uuid.uuid4().hex[:6]}"
-    host = spawn(["host", "--players", "2", "--table-name", name, "--json"])
+    host = spawn(["host", "--players", "2", "--table-name", name, "--json", *LOOPBACK])
     try:
         found = wait_listed(lambda t: t["name"] == name, interface="127.0.0.1")
         assert found["seats"] == "1/2" and found["status"] == "open"
@@ -260,7 +263,7 @@ def test_tables_lists_a_table_of_another_game_on_loopback():
     name = f"Tokens {uuid.uuid4().hex[:6]}"
     host = track(
         subprocess.Popen(
-            [*TRUTNET, "host", "--game", "tokens", "--table-name", name, "--json"],
+            [*TRUTNET, "host", "--game", "tokens", "--table-name", name, "--json", *LOOPBACK],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 
 from trutnet.cli import main
+from trutnet.cli.table_commands import person_name
 from trutnet.crypto.identity import fingerprint
 from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame
 from trutnet.net.broker import EmbeddedBroker, Endpoint
@@ -228,8 +229,8 @@ def test_bad_arguments_get_one_clear_line_and_status_2(args, says, capsys):
 @pytest.mark.parametrize(
     ("command", "defaults"),
     [
-        ("host", ["(default: 30.0)", "(default: 900.0)", "(default: 127.0.0.1)"]),
-        ("join", ["(default: 15.0)", "(default: Player)", "(default: 2.0)"]),
+        ("host", ["(default: 30.0)", "(default: 900.0)", "this machine's LAN address"]),
+        ("join", ["(default: 15.0)", f"(default: {person_name()})", "(default: 2.0)"]),
         ("play", ["(default: 2)", "its own first by default", "(default: 120.0)", "(default: 0)"]),
     ],
 )
@@ -241,6 +242,7 @@ def test_help_shows_the_defaults(command, defaults, capsys):
     for default in defaults:
         assert default in out
     assert "(default: None)" not in out and "(default: True)" not in out
+    assert "(default: Player)" not in out and "(default: Host)" not in out
 
 
 def test_host_and_join_with_a_bot_cannot_reach_a_dead_broker(tmp_path):
@@ -571,6 +573,47 @@ def test_play_with_default_arguments_shows_the_table_at_80x24(tmp_path, screen):
     assert all(mode(d) == 0o700 for t in tables for d in t.iterdir() if d.is_dir())
 
 
+@pytest.mark.timeout(300)
+def test_a_whole_game_of_play_ends_with_the_transcript_path_whole_and_no_folder(tmp_path, screen):
+    """``trutnet play --players 2 --bots 1`` played to its end at 80x24: the last lines
+    say who won and give the transcript's path on a line of its own (whole, however
+    long), the transcript verifies, and the table's folder (the seats' keys, secrets and
+    logs, hundreds of kB a game) is gone."""
+    home = tmp_path / ("a-home-folder-with-a-long-name-" * 2)
+    home.mkdir()
+    term = screen()
+    term.start([*TRUTNET, "play", "--players", "2", "--bots", "1"], person_env(home), tmp_path)
+    term.wait_for("Hand 1", timeout=60)
+    tables = home / ".local" / "share" / "trutnet" / "tables"
+    assert len(list(tables.iterdir())) == 1
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline:
+        text = term.text()
+        if "Game over" in text or "[exit " in text:
+            break
+        if "A Trut!" in text:
+            term.keys("j")
+        elif "t to Trut or p to pass" in text:
+            term.keys("p")
+        elif "Your turn" in text:
+            term.keys("1")
+        time.sleep(0.3)
+    term.wait_for("Game over", timeout=30)
+    size = sum(f.stat().st_size for f in tables.rglob("*") if f.is_file())
+    assert size > 100_000, size  # the seat's and the bot's logs, secrets and keys
+    term.keys("q")
+    status, text = term.exit_status(timeout=60)
+    assert status == 0 and "Traceback" not in text
+    lines = text.splitlines()
+    said = next(n for n, line in enumerate(lines) if line.startswith("game over: "))
+    assert lines[said + 1] == "The transcript (trutnet verify FILE checks it) is saved in:"
+    path = Path(lines[said + 2].strip())  # -J: a wrapped line comes back whole
+    games = home / ".local" / "share" / "trutnet" / "games"
+    assert path.parent == games and path.name.endswith(".json") and len(str(path)) > 80
+    assert main(["verify", str(path)]) == 0
+    assert not list(tables.iterdir())  # the table's folder is removed once saved
+
+
 def test_leaving_the_lobby_of_play_leaves_no_table_folder(tmp_path, screen):
     term = screen()
     term.start([*TRUTNET, "play", "--players", "3"], person_env(tmp_path), tmp_path)
@@ -607,9 +650,9 @@ def test_two_machines_find_and_join_a_table_with_default_arguments(tmp_path, two
         for _ in range(8):
             code, listed, err, _ = run_cli_in(ns_b, ["tables"], env, tmp_path)
             assert code == 0 and "Traceback" not in err, err
-            if "Host's table" in listed:
+            if "alice-table" in listed:
                 break
-        assert "Host's table" in listed and f"mqtt://{addr_a}:" in listed, listed
+        assert "alice-table" in listed and f"mqtt://{addr_a}:" in listed, listed
         assert "seats 1/3" in listed and "open" in listed
         in_b = ("ip", "netns", "exec", ns_b)
         term = screen(in_b)
@@ -618,7 +661,7 @@ def test_two_machines_find_and_join_a_table_with_default_arguments(tmp_path, two
         assert " Game: Trut (classic), 3 players" in text  # as the host announced it
         bot = track(
             subprocess.Popen(
-                [*in_b, *TRUTNET, "join", "Host's table", "--bot", "heuristic", "--json"],
+                [*in_b, *TRUTNET, "join", "alice-table", "--bot", "heuristic", "--json"],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
@@ -633,6 +676,127 @@ def test_two_machines_find_and_join_a_table_with_default_arguments(tmp_path, two
         if host.poll() is None:
             host.kill()
             host.communicate(timeout=30)
+
+
+def first_event(proc: subprocess.Popen, kind: str, timeout: float = 60) -> dict:
+    """The first ``--json`` event of ``kind`` that ``proc`` prints."""
+    assert proc.stdout is not None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        if line.startswith("{") and json.loads(line).get("event") == kind:
+            return json.loads(line)
+    raise AssertionError(f"no {kind} event from {proc.args}")
+
+
+@pytest.mark.timeout(240)
+def test_a_lan_with_no_default_route_finds_and_joins_a_table_with_default_arguments(
+    tmp_path, two_machines_no_route
+):
+    """A switch at a LAN party, no router: two people with the same login name. A
+    hosts with no --bind and no --broker; its broker is bound to its LAN address (not
+    127.0.0.1) and the table is announced; B finds it, joins it by its default name
+    typed as is (no shell quoting), and the game is played to its end. The table tells
+    the two alices apart."""
+    (ns_a, addr_a), (ns_b, _) = two_machines_no_route
+    env = person_env(tmp_path)  # USER=alice on both machines
+    lo_only = ["host", "--players", "2", "--json", "--bind", "127.0.0.1", "--table-name", "lo"]
+    alone = track(  # bound to loopback: announced on loopback only, never to the LAN
+        subprocess.Popen(
+            ["ip", "netns", "exec", ns_a, *TRUTNET, *lo_only],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+        )
+    )
+    first_event(alone, "table")
+    host = track(
+        subprocess.Popen(
+            ["ip", "netns", "exec", ns_a, *TRUTNET, "host", "--players", "2", "--json"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+        )
+    )
+    try:
+        table = first_event(host, "table")
+        assert table["broker"].startswith(f"mqtt://{addr_a}:")
+        assert table["name"] == "alice-table"  # typed plainly on the command line
+        listed = ""
+        for _ in range(8):
+            code, listed, err, _ = run_cli_in(ns_b, ["tables"], env, tmp_path)
+            assert code == 0 and "Traceback" not in err, err
+            if "alice-table" in listed:
+                break
+        assert "alice-table" in listed and f"mqtt://{addr_a}:" in listed, listed
+        assert "lo " not in listed and "127.0.0.1" not in listed  # not on the LAN
+        alone.kill()
+        plainly = ["join", "alice-table", "--bot", "heuristic", "--json"]
+        joiner = track(
+            subprocess.Popen(
+                ["ip", "netns", "exec", ns_b, *TRUTNET, *plainly],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+                cwd=tmp_path,
+            )
+        )
+        joined = first_event(host, "joined")
+        assert joined["name"] == "alice (2)"  # the second alice, told apart
+        out, err = joiner.communicate(timeout=180)
+        assert joiner.returncode == 0 and "Traceback" not in err, err
+        theirs = json.loads(out.strip().splitlines()[-1])
+        out, err = host.communicate(timeout=120)
+        assert host.returncode == 0, err
+        assert "only this machine" not in err
+        ours = json.loads(out.strip().splitlines()[-1])
+        assert ours["state_hash"] == theirs["state_hash"] and ours["halted"] is None
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.communicate(timeout=30)
+
+
+def test_a_machine_with_no_lan_says_friends_cannot_reach_the_table(tmp_path, machine_alone, screen):
+    """Only the loopback: ``host`` says in one line that only this machine can reach
+    the table (and sees its announcement); ``play`` says so in its lobby. ``--bind
+    127.0.0.1`` on a machine with a LAN: the same line, naming the option."""
+    env = person_env(tmp_path)
+    code, out, err, _ = run_cli_in(
+        machine_alone, ["host", "--players", "2", "--bots", "1", "--json"], env, tmp_path
+    )
+    assert code == 0
+    assert err.strip().splitlines() == [
+        "trutnet host: only this machine can reach the table (this machine has no LAN "
+        "interface up, only 127.0.0.1); it is announced to this machine only"
+    ]
+    assert first_line_broker(out).startswith("mqtt://127.0.0.1:")
+    code, out, err, _ = run_cli(
+        ["host", "--players", "2", "--bots", "1", "--bind", "127.0.0.1", "--no-announce"],
+        env,
+        tmp_path,
+    )
+    assert code == 0 and err.strip().splitlines() == [
+        "trutnet host: only this machine can reach the table (--bind 127.0.0.1)"
+    ]
+    term = screen(("ip", "netns", "exec", machine_alone))
+    term.start([*TRUTNET, "play", "--players", "3"], env, tmp_path)
+    text = term.wait_for("Seats taken: 1/3", timeout=60)
+    assert " only this machine can reach the table (this machine has no LAN interface" in text
+    term.keys("q")
+    assert term.exit_status(timeout=60)[0] == 0
+
+
+def first_line_broker(out: str) -> str:
+    events = [json.loads(x) for x in out.splitlines() if x.startswith("{")]
+    return next(e["broker"] for e in events if e["event"] == "table")
 
 
 def run_cli_in(ns: str, args: list[str], env: dict[str, str], cwd: Path):

@@ -204,8 +204,9 @@ def test_tables_and_join_show_a_private_table_found_on_the_lan(tmp_path):
 
     name = f"Private {uuid.uuid4().hex[:6]}"
     common = ["--seed", "lan-private", "--json", "--stall-timeout", "60"]
+    on_loopback = ["--table-name", name, "--bind", "127.0.0.1"]  # found on loopback
     host = _peer(
-        ["host", "--players", "2", "--private", "--table-name", name, *common],
+        ["host", "--players", "2", "--private", *on_loopback, *common],
         SECRET,
     )
     listing = ["tables", "--interface", "127.0.0.1", "--timeout", "2"]

@@ -460,7 +460,7 @@ def test_watch_finds_a_table_on_the_lan_like_join(tmp_path, two_machines):
     assert connected["event"] == "connected" and connected["broker"] == first["broker"]
     assert json.loads(watcher.stdout.readline())["event"] == "watchers"  # itself, listed
     bots = [
-        start([*in_b, *TRUTNET, "join", "Host's table", "--bot", "heuristic", "--json"], f"b{k}")
+        start([*in_b, *TRUTNET, "join", "alice-table", "--bot", "heuristic", "--json"], f"b{k}")
         for k in range(2)
     ]
     host_out, host_err = host.communicate(timeout=180)

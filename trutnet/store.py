@@ -2,7 +2,9 @@
 
 * A **transcript** is JSON: ``{"format": "trutnet-transcript", "version": 1, "table":
   hex, "entries": [base64 entry, ...]}``. It holds signed public entries only, never a
-  secret. It is written to a temporary file, fsynced, then renamed into place.
+  secret. It is written to a temporary file, fsynced, then linked into place under a
+  name that no file has: a saved transcript is never replaced (a name that is taken
+  gets ``-2``, ``-3``... before its suffix).
 * A **peer store** is a directory: ``log.bin`` (entries appended as ``u32 length ||
   entry``, fsynced after each) and ``secrets.json`` (mode 0600, replaced atomically):
   what the seat needs to resume after a crash.
@@ -19,6 +21,7 @@ import binascii
 import contextlib
 import json
 import os
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -67,14 +70,53 @@ def _atomic_write(path: Path, data: bytes, mode: int = 0o600) -> None:
         os.close(dir_fd)
 
 
-def save_transcript(path: Path, table_id: bytes, wires: Sequence[bytes]) -> None:
+MAX_NAME_TRIES = 10_000  # names tried before a transcript cannot be saved at all
+
+
+def _exclusive_write(path: Path, data: bytes, mode: int = 0o600) -> Path:
+    """Write ``data`` under ``path``, or the first of ``stem-2.suffix``,
+    ``stem-3.suffix``... that no file has, and return the name used. The file appears
+    whole or not at all (written aside, fsynced, then hard-linked: a link never
+    replaces an existing file, even one another process made meanwhile)."""
+    private_dir(path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        try:
+            os.fchmod(fd, mode)
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        for number in range(1, MAX_NAME_TRIES + 1):
+            name = path if number == 1 else path.with_name(f"{path.stem}-{number}{path.suffix}")
+            try:
+                os.link(tmp, name)
+            except FileExistsError:
+                continue
+            break
+        else:
+            raise StoreError(f"cannot save {path}: {MAX_NAME_TRIES} files of that name exist")
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
+    return name
+
+
+def save_transcript(path: Path, table_id: bytes, wires: Sequence[bytes]) -> Path:
+    """Save a transcript at ``path``, or beside it when that name is taken (a saved
+    transcript is never replaced); the path it was saved at."""
     doc = {
         "format": FORMAT,
         "version": 1,
         "table": table_id.hex(),
         "entries": [base64.b64encode(w).decode() for w in wires],
     }
-    _atomic_write(Path(path), (json.dumps(doc, indent=0) + "\n").encode())
+    return _exclusive_write(Path(path), (json.dumps(doc, indent=0) + "\n").encode())
 
 
 def load_transcript(path: Path) -> tuple[bytes, list[bytes]]:
@@ -168,8 +210,11 @@ class PeerStore:
     def load_secrets(self) -> dict[str, Any]:
         try:
             data = json.loads(self.secrets_path.read_text())
-        except (OSError, ValueError) as exc:
-            raise StoreError(f"cannot read {self.secrets_path}: {exc}") from exc
+        except OSError as exc:
+            why = (exc.strerror or type(exc).__name__).lower()
+            raise StoreError(f"cannot read {self.secrets_path}: {why}") from exc
+        except ValueError as exc:
+            raise StoreError(f"cannot read {self.secrets_path}: not JSON") from exc
         if not isinstance(data, dict):
             raise StoreError(f"{self.secrets_path} is not a secrets file")
         return data

@@ -344,7 +344,7 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             return _selfplay(args, parser)
         if args.command == "verify":
             return _verify(args)
-        if args.command in ("host", "join", "tables", "play", "watch"):
+        if args.command in ("host", "join", "tables", "play", "watch", "games"):
             from trutnet.cli import table_commands
 
             table_commands.install_signal_exit()
@@ -354,6 +354,7 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 "tables": table_commands.cmd_tables,
                 "play": table_commands.cmd_play,
                 "watch": table_commands.cmd_watch,
+                "games": table_commands.cmd_games,
             }[args.command]
             return handler(args)
         return _bench(args)

@@ -1,6 +1,7 @@
 """The commands that sit at a table over the network: ``host``, ``join``, ``play``,
 ``watch``, ``tables`` and ``selfplay --transport mqtt``, their arguments, and the
-person's own folders (key, transcripts, seats' files).
+person's own folders (key, transcripts, seats' files): ``games`` lists the seats left
+mid-game and the saved games, and a table's folder is removed once its game is saved.
 
 ``play``, ``join`` without ``--bot`` and ``watch`` without ``--json`` put the terminal
 client (:mod:`trutnet.client`) on screen, with the front-end of the table's game.
@@ -15,11 +16,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import ipaddress
 import json
 import logging
 import os
 import re
+import shlex
 import shutil
 import signal
 import subprocess
@@ -42,6 +45,7 @@ from trutnet.cli.games import (
     game_of,
 )
 from trutnet.crypto.identity import Identity
+from trutnet.discovery.interfaces import lan_address, reachable
 from trutnet.engine.api import Game
 from trutnet.keystore import load_or_create_identity
 from trutnet.net.broker import (
@@ -51,7 +55,14 @@ from trutnet.net.broker import (
     ExternalBroker,
     parse_broker_url,
 )
-from trutnet.protocol.lobby import LobbyError, check_fallback, check_name, table_id_for
+from trutnet.protocol.lobby import (
+    MAX_NAME,
+    LobbyError,
+    check_fallback,
+    check_name,
+    default_table_name,
+    table_id_for,
+)
 from trutnet.runtime.seat_process import (
     LOBBY_TIMEOUT,
     JoinError,
@@ -213,8 +224,16 @@ def cmd_host(args: argparse.Namespace) -> int:
     if not 0 <= args.bots < game.num_players():
         print(f"trutnet host: --bots is 0..{game.num_players() - 1}", file=sys.stderr)
         return 2
+    if (problem := _store_error("host", args.store)) is not None:
+        print(problem, file=sys.stderr)
+        return 2
+    given_bind = args.bind is not None
+    args.bind = args.bind or lan_address()
     if args.inprocess_broker:
         args.broker, args.announce = f"mqtt://{args.bind}:{args.port}", False
+    if not args.broker and not reachable(args.bind):  # friends cannot reach it: say so
+        why = _unreachable(args.bind, given_bind, args.announce)
+        print(f"trutnet host: {why}", file=sys.stderr)
     try:
         password = _password(args)
         broker = (
@@ -288,8 +307,20 @@ def cmd_join(args: argparse.Namespace) -> int:
     emit = _printer(args.json, args.name)
     game = game_named(args.game)  # the game asked for; a table of another is refused
     if args.resume:
-        if args.store is None:
-            print("trutnet join: --resume needs --store DIR", file=sys.stderr)
+        if args.store is None:  # which seats it could be: say them, with their commands
+            seats = unfinished_seats()
+            if not seats:
+                print(
+                    "trutnet join: --resume needs --store DIR (no seat left mid-game "
+                    f"in {data_dir() / 'tables'})",
+                    file=sys.stderr,
+                )
+                return 2
+            print(
+                "trutnet join: --resume needs --store DIR; the seats you left mid-game:",
+                file=sys.stderr,
+            )
+            _print_seats(seats, sys.stderr)
             return 2
         try:
             endpoints = [ExternalBroker(args.broker).start()] if args.broker else None
@@ -331,6 +362,9 @@ def cmd_join(args: argparse.Namespace) -> int:
         bot_of(game, args.bot)
     if (args.broker is None) != (args.table is None):
         print("trutnet join: --broker and --table go together", file=sys.stderr)
+        return 2
+    if (problem := _store_error("join", args.store)) is not None:
+        print(problem, file=sys.stderr)
         return 2
     if args.broker is not None:
         endpoint, table_id = parse_broker_url(args.broker), bytes.fromhex(args.table)
@@ -484,8 +518,7 @@ def _watch_with_ui(
         )
     )
     if result is not None:
-        winner = who_won(result.teams, result.winner, ui.info.names)
-        print(f"game over: {winner}; transcript: {transcript}")
+        _game_over(result, ui)
     return 0
 
 
@@ -649,6 +682,25 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, game: Game, bots: list[str]) -> 
     return 0
 
 
+def person_name() -> str:
+    """The name a person gets at a table unless they give one: their login name, else
+    this machine's name (each cut to what the lobby accepts); "Player" only when
+    neither can be had."""
+    import getpass
+    import socket
+
+    candidates = []
+    with contextlib.suppress(Exception):  # no login name in the environment or passwd
+        candidates.append(getpass.getuser())
+    with contextlib.suppress(OSError):
+        candidates.append(socket.gethostname().split(".")[0])
+    for candidate in candidates:
+        name = "".join(c for c in candidate if c.isprintable()).strip()[:MAX_NAME]
+        if name:
+            return name
+    return "Player"
+
+
 def player_identity() -> Identity:
     """The player's own key, the same for every game (``~/.config/trutnet``), so that
     others can recognise its fingerprint. Created with mode 0600, in a 0700 folder."""
@@ -667,17 +719,12 @@ def data_dir() -> Path:
     return root
 
 
-def lan_address() -> str:
-    """This machine's address on its LAN: a UDP connect sends nothing, it only asks the
-    routing table which interface it would use. Loopback when there is none."""
-    import socket
-
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("10.254.254.254", 1))
-            return str(s.getsockname()[0])
-        except OSError:
-            return "127.0.0.1"
+def _unreachable(bind: str, given: bool, announce: bool) -> str:
+    """One line: the table's broker is bound where only this machine reaches it (and
+    its announcement, made on that address alone, is seen by this machine alone)."""
+    why = "--bind " + bind if given else f"this machine has no LAN interface up, only {bind}"
+    told = "; it is announced to this machine only" if announce else ""
+    return f"only this machine can reach the table ({why}){told}"
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -686,6 +733,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     game = game_of(args)
     bot_kind = bot_of(game, args.bot)
+    if (problem := _store_error("play", args.store)) is not None:
+        print(problem, file=sys.stderr)
+        return 2
     ui = _screen(game.name, table_name="", players=game.num_players(), about=_about(game))
     if not 0 <= args.bots < game.num_players():
         print(f"trutnet play: --bots is 0..{game.num_players() - 1}", file=sys.stderr)
@@ -693,6 +743,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     from trutnet.net.private import PasswordError
 
     bind = args.bind or lan_address()
+    if not reachable(bind):  # friends cannot reach it: the lobby says so, in one line
+        ui.info.message = _unreachable(bind, args.bind is not None, args.announce)
     try:
         password = _password(args)
         broker = EmbeddedBroker(bind, args.port, password=password)
@@ -705,7 +757,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     store = args.store or data_dir() / "tables" / table_id.hex()
     created = not store.exists()
     transcript = data_dir() / "games" / f"{table_id.hex()}.json"
-    table_name = args.table_name or f"{args.name}'s table"
+    table_name = args.table_name or default_table_name(args.name)
     announcer = None
     if args.announce:
         from trutnet.discovery.announce import TableAnnouncer
@@ -750,8 +802,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if created and not (store / "seat-0" / "log.bin").exists():
             shutil.rmtree(store, ignore_errors=True)
     if result is not None:
-        winner = who_won(result.teams, result.winner, ui.info.names)
-        print(f"game over: {winner}; transcript: {transcript}")
+        _game_over(result, ui, store / "seat-0")
     return 0
 
 
@@ -811,8 +862,7 @@ def _join_with_ui(
         )
     )
     if result is not None:
-        winner = who_won(result.teams, result.winner, ui.info.names)
-        print(f"game over: {winner}; transcript: {transcript}")
+        _game_over(result, ui, store)
     return 0
 
 
@@ -822,7 +872,7 @@ def _resume_with_ui(
     from trutnet.client.app import play_with_ui
 
     ui = _screen(game, "resumed table", 0)
-    transcript = data_dir() / "games" / f"{args.store.resolve().name}-resumed.json"
+    transcript = data_dir() / "games" / f"{loaded[1].replica.table_id.hex()}.json"
     result = _run(
         play_with_ui(
             lambda hooks: resume(
@@ -840,9 +890,145 @@ def _resume_with_ui(
         )
     )
     if result is not None:
-        winner = who_won(result.teams, result.winner, ui.info.names)
-        print(f"game over: {winner}; transcript: {transcript}")
+        _game_over(result, ui, args.store)
     return 0
+
+
+def _game_over(result: SeatResult, ui: Any, seat: Path | None = None) -> None:
+    """What a person reads once the game is over and the screen is gone: who won, then
+    where the transcript is, the path on a line of its own (a terminal cuts no path).
+    ``seat``: the seat's folder, removed with its table's folder once the transcript
+    holds the game (:func:`tidy_table_folder`); a folder that stays is printed too."""
+    print(f"game over: {who_won(result.teams, result.winner, ui.info.names)}")
+    transcript = Path(ui.info.transcript) if ui.info.transcript else None
+    if transcript is not None:
+        print("The transcript (trutnet verify FILE checks it) is saved in:")
+        print(f"  {transcript}")
+    if seat is not None and seat.exists():
+        kept = tidy_table_folder(seat, transcript, result)
+        if kept is not None:
+            print("This seat's files are kept in:")
+            print(f"  {kept}")
+
+
+def tidy_table_folder(seat: Path, transcript: Path | None, result: SeatResult) -> Path | None:
+    """Remove the folder of a table whose game is over once its transcript is saved and
+    holds the game the seat logged: every entry of the table's log, each one in the
+    seat's own file (the seat's keys, secrets and log, and its bots':
+    megabytes a game, of no use once the game is over); None once removed. Only a
+    folder that trutnet made under its own ``tables`` folder: one given with
+    ``--store`` is the person's. A table that stopped without its end (no progress, a
+    cheat caught) keeps its folder: the folder to return with, or to look into."""
+    from trutnet.store import PeerStore, load_transcript
+
+    tables = (data_dir() / "tables").resolve()
+    seat = seat.resolve()
+    if not seat.is_relative_to(tables) or seat == tables:
+        return seat
+    folder = tables / seat.relative_to(tables).parts[0]
+    if transcript is None or result.halted is not None or not (seat / "log.bin").exists():
+        return folder
+    try:
+        _, wires = load_transcript(transcript)
+        logged = PeerStore(seat).entries()
+    except (StoreError, OSError):
+        return folder
+    if len(wires) != result.entries or not set(wires) <= set(logged):
+        return folder  # not the whole game this seat logged: keep what it has
+    shutil.rmtree(folder, ignore_errors=True)
+    return folder if folder.exists() else None
+
+
+def _about_log(table: str, first: bytes) -> str:
+    """A table's game and players, from its ``open`` entry: ``trut: alice, Bot 2``."""
+    from trutnet.protocol.envelope import MessageError, parse_entry
+
+    try:
+        entry = parse_entry(first, bytes.fromhex(table))
+        game, names = entry.body.get("game"), entry.body.get("names")
+        if entry.type == "open" and isinstance(game, str) and isinstance(names, list):
+            shown = ", ".join(str(n) for n in names)
+            return "".join(c if c.isprintable() else "?" for c in f"{game}: {shown}")[:60]
+    except (MessageError, ValueError, AttributeError):
+        pass
+    return f"table {table[:8]}"
+
+
+def _when(path: Path) -> str:
+    import time
+
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
+
+
+def unfinished_seats() -> list[tuple[Path, str]]:
+    """The seats this person left mid-game (newest first), each with a line saying
+    when, which game and who: the folders of ``tables`` that still hold a seat's log
+    (a table's folder is removed once its game is saved, :func:`tidy_table_folder`)."""
+    from trutnet.store import PeerStore
+
+    found = []
+    for folder in (data_dir() / "tables").iterdir():
+        for seat in (folder / "seat-0", folder):
+            if (seat / "log.bin").is_file() and (seat / "table.txt").is_file():
+                with contextlib.suppress(OSError, IndexError, ValueError):
+                    table = (seat / "table.txt").read_text().split()[0]
+                    entries = PeerStore(seat).entries()
+                    about = _about_log(table, entries[0]) if entries else f"table {table[:8]}"
+                    found.append((seat, f"{_when(seat / 'log.bin')}  {about}"))
+                break
+    return sorted(found, key=lambda f: f[1], reverse=True)
+
+
+def saved_games() -> list[tuple[Path, str]]:
+    """The transcripts saved in ``games`` (newest first), each with a line saying when,
+    which game and who."""
+    from trutnet.store import load_transcript
+
+    found = []
+    for path in (data_dir() / "games").glob("*.json"):
+        try:
+            table_id, wires = load_transcript(path)
+            about = _about_log(table_id.hex(), wires[0]) if wires else "empty"
+            found.append((path, f"{_when(path)}  {about}"))
+        except (StoreError, OSError):
+            found.append((path, "not a transcript"))
+    return sorted(found, key=lambda f: f[1], reverse=True)
+
+
+def _print_seats(seats: list[tuple[Path, str]], out: Any = None) -> None:
+    for seat, about in seats:
+        print(f"  {about}", file=out)
+        print(f"    trutnet join --resume --store {shlex.quote(str(seat))}", file=out)
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """The seats to come back to and the saved games, with the command for each."""
+    seats, games = unfinished_seats(), saved_games()
+    if seats:
+        print("Seats you left mid-game (come back with the command under each):")
+        _print_seats(seats)
+    if games:
+        print("Saved games (trutnet verify FILE checks one):")
+        for path, about in games:
+            print(f"  {about}")
+            print(f"    {path}")
+    if not seats and not games:
+        print(f"No seat to come back to and no saved game in {data_dir()}")
+    return 0
+
+
+def _store_error(command: str, store: Path | None) -> str | None:
+    """Why ``--store`` cannot hold a seat's files, in one line; None if it can."""
+    if store is None:
+        return None
+    level = store.absolute()
+    while not level.exists() and level != level.parent:
+        level = level.parent
+    if not level.is_dir():
+        return f"trutnet {command}: cannot use --store {store}: {level} is not a folder"
+    if not os.access(level, os.W_OK | os.X_OK):
+        return f"trutnet {command}: cannot use --store {store}: {level} is not writable"
+    return None
 
 
 class _NoLan(Exception):
@@ -936,7 +1122,7 @@ def name_arg(text: str) -> str:
 
 
 def table_name_arg(text: str) -> str:
-    """A table's name on the LAN: up to 40 printable characters (empty: "NAME's table")."""
+    """A table's name on the LAN: up to 40 printable characters (empty: NAME-table)."""
     if len(text) > 40 or not text.isprintable():
         raise argparse.ArgumentTypeError(f"a table name is up to 40 printable characters: {text!r}")
     return text
@@ -1087,12 +1273,17 @@ def _table_options(p: argparse.ArgumentParser, players: int, name: str) -> None:
     """The table a host opens: its game, the game's options, names, bots."""
     game_argument(p)
     game_options(p, players)
-    p.add_argument("--name", type=name_arg, default=name, help="your name at the table")
+    p.add_argument(
+        "--name",
+        type=name_arg,
+        default=name,
+        help="your name at the table (the table adds (2)... to a name it already has)",
+    )
     p.add_argument(
         "--table-name",
         type=table_name_arg,
         default="",
-        help="the table's name on the LAN (default: \"NAME's table\")",
+        help="the table's name on the LAN (default: NAME-table)",
     )
     p.add_argument(
         "--bots",
@@ -1157,13 +1348,13 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
         help="host a table without a UI (bots fill empty seats)",
         formatter_class=HelpFormatter,
     )
-    _table_options(hp, 4, "Host")
+    _table_options(hp, 4, person_name())
     hp.add_argument("--broker", type=broker_arg, help="use an external broker mqtt://host:port")
     hp.add_argument(
         "--bind",
         type=ipv4_arg,
-        default="127.0.0.1",
-        help="embedded broker address (LAN: the LAN interface's address)",
+        help="embedded broker address (default: this machine's LAN address; "
+        "127.0.0.1: this machine only)",
     )
     hp.add_argument("--inprocess-broker", action="store_true", help=argparse.SUPPRESS)
     network_options(hp, hosting=True)
@@ -1171,9 +1362,11 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
     pp = sub.add_parser(
         "play", help="host a table and play it on the terminal", formatter_class=HelpFormatter
     )
-    _table_options(pp, 2, (os.environ.get("USER") or "Player")[:32])
+    _table_options(pp, 2, person_name())
     pp.add_argument(
-        "--bind", type=ipv4_arg, help="broker address (default: this machine's LAN address)"
+        "--bind",
+        type=ipv4_arg,
+        help="broker address (default: this machine's LAN address; 127.0.0.1: this machine only)",
     )
     pp.add_argument("--store", type=folder_arg, help="this seat's keys, log and secrets")
     pp.add_argument("--seed", type=seed_arg, help=argparse.SUPPRESS)
@@ -1192,6 +1385,13 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
     tp.add_argument("--watch", action="store_true", help="keep listing as tables change")
     tp.add_argument("--json", action="store_true", help="one JSON list per search")
 
+    gp = sub.add_parser(
+        "games",
+        help="the seats you left mid-game (with the command to come back) and the saved games",
+        formatter_class=HelpFormatter,
+    )
+    del gp  # no option
+
     jp = sub.add_parser(
         "join",
         help="join a table (found on the LAN, or --broker/--table)",
@@ -1201,7 +1401,12 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
     game_argument(jp, "the game this seat plays (a table of another is refused)")
     jp.add_argument("--broker", type=broker_arg, help="mqtt://host:port")
     jp.add_argument("--table", type=table_id_arg, help="table id (32 hex digits)")
-    jp.add_argument("--name", type=name_arg, default="Player", help="your name at the table")
+    jp.add_argument(
+        "--name",
+        type=name_arg,
+        default=person_name(),
+        help="your name at the table (the table adds (2)... to a name it already has)",
+    )
     jp.add_argument(
         "--fallback",
         type=fallback_arg,
@@ -1232,7 +1437,7 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
     wp.add_argument(
         "--name",
         type=name_arg,
-        default=(os.environ.get("USER") or "Spectator")[:32],
+        default=person_name(),
         help="your name in the players' list of spectators",
     )
     _private_option(wp, "the table is private (asked anyway for one found private on the LAN)")

@@ -522,18 +522,27 @@ class TableApp:
         ]
         if bots:
             them = "it" if len(bots) == 1 else "them"
-            lines.append(  # prose: wrapped at words (the folder and command are not)
-                textwrap.fill(
-                    f"{'The bot' if len(bots) == 1 else f'The {len(bots)} bots'} seated by"
-                    f" this program ({', '.join(s.name for s in bots)}) stopped with it (a"
-                    f" bot's key is not kept): the others wait for {them}, then a newcomer"
-                    f" they accept takes the seat or the game is abandoned"
-                    f" (docs/protocol.md 7.7).",
-                    width=79,
-                    break_long_words=False,
-                )
+            named = (
+                f"{'The bot' if len(bots) == 1 else f'The {len(bots)} bots'} seated by"
+                f" this program ({', '.join(self._name_of(s) for s in bots)})"
             )
+            if all(s.store is not None for s in bots):  # their keys are kept: they return
+                said = f"{named} stopped with it and come back with it too."
+            else:
+                said = (
+                    f"{named} stopped with it (a bot's key is not kept): the others wait"
+                    f" for {them}, then a newcomer they accept takes the seat or the game"
+                    f" is abandoned (docs/protocol.md 7.7)."
+                )
+            # prose: wrapped at words (the folder and command are not)
+            lines.append(textwrap.fill(said, width=79, break_long_words=False))
         return "\n".join(lines)
+
+    def _name_of(self, seat: LocalSeat) -> str:
+        """A local seat's name at the table (the log's, once the table is open)."""
+        peer = seat.peer
+        names = peer.replica.names if peer is not None else []
+        return names[peer.seat] if peer is not None and 0 <= peer.seat < len(names) else seat.name
 
     def _exit(self, interrupted: bool = False) -> None:
         self.interrupted = self.interrupted or interrupted

@@ -7,6 +7,12 @@ arrive (a second request from a seated key changes nothing), may seat bots, and
 once every seat is taken writes the ``open`` entry with every seat's key and name:
 that entry is the seat assignment everyone then checks.
 
+Names at a table are distinct: a name that an earlier seat already has gets the first
+free `` (2)``, `` (3)``... (:func:`distinct_name`), in the lobby as seats are taken
+and again by every replica when it reads the ``open`` entry or a newcomer's name
+(:func:`distinct_names`), so that two people called Alex are told apart the same way
+on every screen, whatever the host wrote.
+
 A table id names its host (7.10): it is the first 16 bytes of
 ``SHA-256("trutnet/v1/table-id" || host key || nonce)`` for a random 16-byte nonce
 that the ``open`` entry carries. Whoever knows the table id (from the lobby, from
@@ -17,6 +23,7 @@ who made the table: no one else can open it, even with a signature of their own.
 from __future__ import annotations
 
 import hashlib
+import re
 from typing import Any
 
 from trutnet.crypto.identity import Identity, fingerprint
@@ -41,6 +48,37 @@ def check_name(name: Any) -> str:
     if not isinstance(name, str) or not 1 <= len(name) <= MAX_NAME or not name.isprintable():
         raise LobbyError(f"a name is 1..{MAX_NAME} printable characters")
     return name
+
+
+def distinct_name(name: str, taken: list[str]) -> str:
+    """``name``, or if a name in ``taken`` is already that, the first of ``name (2)``,
+    ``name (3)``... that none is (cut so that it stays within :data:`MAX_NAME`)."""
+    if name not in taken:
+        return name
+    number = 2
+    while True:
+        suffix = f" ({number})"
+        candidate = name[: MAX_NAME - len(suffix)] + suffix
+        if candidate not in taken:
+            return candidate
+        number += 1
+
+
+def distinct_names(names: list[str]) -> list[str]:
+    """Every seat's name, made distinct in seat order (:func:`distinct_name`): the
+    first seat keeps its name, a later one with the same name gets `` (2)``..."""
+    out: list[str] = []
+    for name in names:
+        out.append(distinct_name(name, out))
+    return out
+
+
+def default_table_name(player: str) -> str:
+    """A table's name on the LAN when its host gives none: the host's name and
+    ``-table``, with every character that a shell would need quoted (space,
+    apostrophe...) made a ``-``, so that ``trutnet join NAME`` works as typed."""
+    word = re.sub(r"[^\w.+]+", "-", player).strip("-") or "trutnet"
+    return f"{word}-table"[:40]
 
 
 def check_fallback(value: Any) -> str:
@@ -110,7 +148,7 @@ class Lobby:
         if self.full:
             raise LobbyError("the table is full")
         self.keys.append(key)
-        self.names.append(check_name(name))
+        self.names.append(distinct_name(check_name(name), self.names))
         self.fallbacks.append(check_fallback(fallback))
         return len(self.keys) - 1
 

@@ -75,7 +75,14 @@ from trutnet.protocol.commitments import (
     seal_commitment,
 )
 from trutnet.protocol.envelope import PROTOCOL_VERSION, Entry, MessageError, parse_entry
-from trutnet.protocol.lobby import NONCE_BYTES, LobbyError, check_fallback, check_name, table_id_for
+from trutnet.protocol.lobby import (
+    NONCE_BYTES,
+    LobbyError,
+    check_fallback,
+    check_name,
+    distinct_names,
+    table_id_for,
+)
 from trutnet.protocol.locate import BLIND_STEP, UNBLIND_STEP, LocateRound, share_batch_size
 from trutnet.protocol.log import OVERRIDES, LogError, TableLog, equivocation_blame
 from trutnet.protocol.replace import (
@@ -458,7 +465,7 @@ class TableReplica(StalledSeats):
         ):
             raise Rejected("schema", "open: one name and one fallback per seat")
         try:
-            self.names = [check_name(n) for n in names]
+            self.names = distinct_names([check_name(n) for n in names])  # as shown
             self.fallbacks = [check_fallback(f) for f in fallbacks]
         except LobbyError as exc:
             raise Rejected("schema", f"open: {exc}") from exc

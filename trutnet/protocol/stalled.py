@@ -20,6 +20,7 @@ from trutnet.engine.errors import EngineError
 from trutnet.engine.hidden import Shuffle
 from trutnet.protocol.blame import Blame
 from trutnet.protocol.envelope import Entry
+from trutnet.protocol.lobby import distinct_name
 from trutnet.protocol.log import OVERRIDES, TableLog
 from trutnet.protocol.replace import (
     Offer,
@@ -201,7 +202,8 @@ class StalledSeats:
         if void is not None:
             state.apply(void)
         self.retired.add(self.seats[stalled])
-        self.seats[stalled], self.names[stalled] = offer.identity, offer.name
+        others = [n for seat, n in enumerate(self.names) if seat != stalled]
+        self.seats[stalled], self.names[stalled] = offer.identity, distinct_name(offer.name, others)
         self.elgamal[stalled] = offer.key
         self.joint = joint_key(self.elgamal)
         self._restart_dealing()

@@ -4,7 +4,9 @@
   message that the host's last will clears, and zeroconf when asked), seats joiners
   from signed join requests as they come, then opens the table and plays.
 * :func:`join` asks for a seat until the ``open`` entry names it, then plays.
-* :func:`resume` brings a seat back from its store after a crash.
+* :func:`resume` brings a seat back from its store after a crash; a host's seat
+  brings back the bots it seated too (their keys are kept beside its own,
+  :func:`host_bots`).
 
 Each of them returns a :class:`SeatResult` once the game is over. A join that
 cannot go on (no broker at the address, no host at the table, the table already
@@ -39,7 +41,7 @@ from trutnet.bots import BEST, Bot, check_bot, make_bot
 from trutnet.crypto import SeededRandom
 from trutnet.crypto.identity import Identity
 from trutnet.engine.api import Action, Game
-from trutnet.keystore import KeyFileError, load_identity, load_or_create_identity
+from trutnet.keystore import KeyFileError, load_identity, load_or_create_identity, save_identity
 from trutnet.net import topics
 from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
 from trutnet.net.mqtt_link import MqttLink
@@ -51,6 +53,7 @@ from trutnet.protocol.lobby import (
     LobbyError,
     announced_variant,
     check_announcement,
+    default_table_name,
     sign_announcement,
 )
 from trutnet.protocol.table import Rejected, TablePeer
@@ -103,13 +106,14 @@ class TableBot:
 class Hooks:
     """How a user interface follows a seat process: the runtime once it exists, the
     lobby roster as it changes, lobby commands (``"bot"``), and where to save the
-    transcript at the end."""
+    transcript at the end (a name that is taken: beside it, never over it)."""
 
     on_runtime: Callable[[TableRuntime], None] | None = None
     on_lobby: Callable[[list[tuple[int, str, str]]], None] | None = None
     commands: asyncio.Queue[Any] | None = None
     transcript: Path | None = None
     on_saved: Callable[[Path], None] | None = None
+    saved: Path | None = None  # where the transcript was saved, once it is
 
     def attach(self, runtime: TableRuntime, seat: LocalSeat) -> None:
         """Follow ``runtime``; save ``seat``'s transcript as soon as the game is over
@@ -123,14 +127,16 @@ class Hooks:
             self.on_lobby(roster)
 
     def save(self, runtime: TableRuntime, seat: LocalSeat) -> None:
-        if self.transcript is not None and seat.peer is not None:
+        """Save the transcript at :attr:`transcript`, or beside it if that name is
+        taken (never over another); :attr:`saved` is where it went."""
+        if self.transcript is not None and seat.peer is not None and self.saved is None:
             from trutnet.store import save_transcript
 
-            save_transcript(
+            self.saved = save_transcript(
                 self.transcript, runtime.table_id, [e.wire for e in seat.peer.replica.log.entries]
             )
             if self.on_saved is not None:
-                self.on_saved(self.transcript)
+                self.on_saved(self.saved)
 
 
 @dataclass
@@ -268,7 +274,7 @@ async def host(
         in_loop = Broker(broker_config(endpoints[0].host, endpoints[0].port))
         await in_loop.start()
     nonce = nonce or (SeededRandom(f"{seed}/table")(16) if seed else os.urandom(16))
-    table_name = table_name or f"{name}'s table"
+    table_name = table_name or default_table_name(name)
     host_seat = LocalSeat(
         identity or _identity(store / "seat-0" if store else None, seed, "host"),
         name,
@@ -287,13 +293,17 @@ async def host(
 
     def seat_bot() -> None:
         k = len(local) - 1
+        folder = store / f"bot-{k}" if store else None
         bot = LocalSeat(
             _identity(None, seed, f"bot{k}"),  # without a seed: a fresh 32-byte random key
             f"Bot {k + 1}",
             make_bot(game.name, bot_kind, _bot_random(seed, f"bot{k + 1}")),
-            PeerStore(store / f"bot-{k}") if store else None,
+            PeerStore(folder) if folder else None,
             rng=_rng(seed, f"bot{k}"),
         )
+        if folder is not None:  # kept, so that the host's resume brings its bots back too
+            save_identity(bot.identity, folder / "identity.key")
+            (folder / "bot.txt").write_text(f"{bot_kind}\n")
         lobby.seat(bot.identity.public, bot.name)
         local.append(bot)
 
@@ -635,6 +645,10 @@ def load_seat(
     broker it last used and whether that broker was its own embedded one;
     :class:`StoreError` naming what is missing or wrong. A person's seat keeps no key
     in its folder (its key is the player's own): ``person`` is that key."""
+    if not store.is_dir():
+        raise StoreError(f"cannot resume from {store}: no such folder")
+    if not (store / "secrets.json").exists() and not (store / "log.bin").exists():
+        raise StoreError(f"cannot resume from {store}: no seat's files there")
     try:
         key_file = store / "identity.key"
         identity = person if person is not None and not key_file.exists() else None
@@ -645,7 +659,10 @@ def load_seat(
         endpoint, own_broker = parse_broker_url(fields[1]), fields[2:] == ["own-broker"]
     except (KeyFileError, StoreError) as exc:
         raise StoreError(f"cannot resume from {store}: {exc}") from exc
-    except (OSError, IndexError, KeyError, ValueError, TypeError, BrokerError, Rejected) as exc:
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise StoreError(f"cannot resume from {store}: {why.lower()}") from exc
+    except (IndexError, KeyError, ValueError, TypeError, BrokerError, Rejected) as exc:
         raise StoreError(f"cannot resume from {store}: not a seat's files ({exc})") from exc
     return identity, peer, endpoint, own_broker
 
@@ -680,7 +697,7 @@ async def resume(
         bot.seat = seat
     peer.on_secrets = peer_store.save_secrets
     link = MqttLink(endpoints, [], f"resume-{table_id.hex()[:8]}", password=password)
-    runtime = TableRuntime(table_id, link, [seat], options, on_event)
+    runtime = TableRuntime(table_id, link, [seat, *host_bots(store, table_id)], options, on_event)
     if own_broker and endpoints[0] == stored_endpoint:  # restarted if no broker answers
         runtime.own_broker = stored_endpoint
     hooks.attach(runtime, seat)
@@ -689,6 +706,34 @@ async def resume(
     finally:
         await link.close()
     return _result(runtime)
+
+
+def host_bots(store: Path, table_id: bytes) -> list[LocalSeat]:
+    """The bots that a host seated, back from their folders beside the host's own
+    (``seat-0``: ``bot-1``, ``bot-2``...), each played by the kind it was seated as;
+    none for another seat's folder. A bot folder that cannot be read is skipped: the
+    table then waits for that seat as for any other (7.7)."""
+    if store.name != "seat-0":
+        return []
+    bots = []
+    for folder in sorted(store.parent.glob("bot-*")):
+        if not (folder / "identity.key").exists() or not (folder / "secrets.json").exists():
+            continue
+        try:
+            identity = load_identity(folder / "identity.key")
+            files = PeerStore(folder)
+            peer = TablePeer.restore(identity, files.load_secrets(), files.entries(), os.urandom)
+            state = peer.replica.state
+            kind_file = folder / "bot.txt"
+            kind = kind_file.read_text().strip() if kind_file.exists() else BEST
+            if peer.replica.table_id != table_id or state is None:
+                continue
+            bot = make_bot(state.game.name, kind or BEST, random.Random())
+        except (KeyFileError, StoreError, OSError, ValueError, KeyError, TypeError, Rejected):
+            continue  # ValueError: a bot kind that this version lacks too (BotError)
+        peer.on_secrets = files.save_secrets
+        bots.append(LocalSeat(identity, folder.name, bot, files, peer))
+    return bots
 
 
 def announced_table(proc: subprocess.Popen[str], timeout: float = 60.0) -> tuple[str, list[str]]:
