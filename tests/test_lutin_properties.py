@@ -55,6 +55,7 @@ def test_every_legal_action_applies_and_every_game_ends(variant):
         for _ in range(5000):
             if state.is_terminal():
                 break
+            manche = state.manche
             if state.current_seat() == CHANCE:
                 state.apply(state.sample_chance(rng))
                 continue
@@ -66,6 +67,8 @@ def test_every_legal_action_applies_and_every_game_ends(variant):
                 state.clone().apply(action)  # targets once it is known)
             state.apply(rng.choice(offered or legal))
         assert state.is_terminal() and sum(state.returns()) <= 1
+        # L3, L31: the game ends on its last manche, never on a new one begun
+        assert state.manche == manche
         if variant == "base":
             assert max(state.vp) == 5
         texts = [str(a) for a in state.history()]

@@ -190,6 +190,89 @@ def test_the_set_aside_hedgehog_stays_out_of_the_deck_and_comes_back_over_the_ta
     assert "talon2" in decks
 
 
+def _replace_seat_1(table: MemoryTable, ready) -> None:
+    """Run ``table`` until ``ready`` and seat 1 is due to write, kill seat 1 and seat
+    a newcomer in its place (7.7): the void that follows re-keys the table (D22)."""
+    from trutnet.bots import make_bot
+    from trutnet.protocol.replace import pick_quorum
+
+    from .test_protocol_replace import newcomer, run_to, waits_for
+
+    waiting = waits_for(1, "game")
+    run_to(table, lambda t: ready(t) and waiting(t))
+    table.kill(1)
+    replica = table.peers[0].replica
+    head, hand = replica.log.head, replica.state.hand_number
+    taker = newcomer(table)
+    offer = taker.offer(1, "Nia")
+    offer_id = parse_entry(offer).id
+    votes = {0: table.peers[0].vote(1, offer_id), 3: table.peers[3].vote(1, offer_id)}
+    chosen = pick_quorum(
+        votes,
+        {offer_id: offer},
+        taker.replica.table_id,
+        taker.replica.seats,
+        taker.replica.state.team_of,
+        head,
+        1,
+        hand,
+    )
+    assert chosen is not None
+    wire = table.peers[3].replace(1, chosen[1], offer)
+    taker.receive(wire)
+    table.broadcast(wire)
+    assert taker.seated() and taker.seat == 1
+    table.peers[1] = taker
+    table.down.discard(1)
+    table.bots[1] = make_bot("trut", "heuristic", random.Random(1))
+
+
+def test_after_a_void_the_protecting_hedgehog_stays_aside_over_the_table():
+    """T42 (amended), D22, 7.7 over the table: a seat is replaced while the set-aside
+    Hedgehog protects its team. The void re-keys the table and prepares a new pool of
+    13; the table finds the Hedgehog in it by plaintext-equality tests, keeps that
+    position aside, deals the specials from the others, and no deck holds it until
+    the protection ends."""
+
+    def protecting(t: MemoryTable) -> bool:
+        state = t.peers[0].replica.state
+        return (
+            state is not None
+            and state.hedgehog_aside is not None
+            and (state.hedgehog_team is not None)
+        )
+
+    game = TrutGame(TrutConfig(4, deluxe=True))
+    table = new_memory_table(game, "hedgehog-5", ["heuristic"] * 4)  # aside in hand 2
+    _replace_seat_1(table, protecting)
+    state = table.peers[0].replica.state
+    team = state.hedgehog_team
+    assert state.phase == "prepare" and state.hedgehog_fresh  # D22: the specials again
+    found: list[Pos] = []
+
+    def watch(t: MemoryTable) -> bool:
+        state = t.peers[0].replica.state
+        if state.phase == "choose" and not found:
+            found.append(state.hedgehog_aside)
+            dealt = {p for h in state.pool_holdings for p in h}
+            assert state.hedgehog_aside.index not in dealt  # not among the specials
+        if state.hedgehog_team is not None and state.next_stock:
+            known = {str(c) for r in t.peers for c in r.replica.state.known.values()}
+            assert "M" not in known  # in no deck while it protects
+        return _knows_only_what_it_was_shown(t)
+
+    while step(table):
+        watch(table)
+    replicas = [p.replica for p in table.peers]
+    assert {r.phase for r in replicas} == {"done"} and not table.rejected
+    assert len({r.state.state_hash() for r in replicas}) == 1
+    assert found and found[0].deck == "specials"
+    events = [e for e in replicas[0].state.events]
+    assert {"event": "hedgehog_stays", "team": team} in events
+    entries = [parse_entry(w) for w in table.log]
+    assert any(e.type == "blind" for e in entries)  # the table looked for it
+
+
 def test_a_stalled_seat_is_replaced_after_the_first_deluxe_hand():
     """7.7, D16, D22: after the first Deluxe hand the next deck would carry the
     previous one's ciphertexts, which die with the replaced seat's key; the void

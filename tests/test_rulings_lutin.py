@@ -13,7 +13,7 @@ import pytest
 
 from trutnet.engine import ConfigError, IllegalAction, NotationError, load_game, register_game
 from trutnet.engine.games.lutin import LutinGame
-from trutnet.engine.games.lutin.actions import parse_action
+from trutnet.engine.games.lutin.actions import Show, parse_action
 from trutnet.engine.games.lutin.cards import DECK_LIST, DECKS, combat, value
 from trutnet.engine.games.lutin.state import INDEX
 from trutnet.engine.hidden import JointRandom, Open, Reveal, SecretChoice, Shuffle, Turn
@@ -289,6 +289,36 @@ def test_L31_a_continuation_on_an_empty_pioche_ends_without_a_winner():
         pos = state.hand_pos[seat][0]
         state.apply(f"play {pos}={state.observation(seat).hand[0][1]}")
     assert state.vp == [0, 0] and state.winner is None and state.hands == 5
+
+
+def test_L31_the_game_ends_on_the_5th_and_last_manche_with_its_final_hp():
+    """« La partie s'arrête à la 5ème et dernière manche, quand la pioche est vide »:
+    the final state is that manche's, with its HP; no 6th manche is begun (HP 12-12)
+    before the empty pioche is noticed. The screen's title reads it too."""
+    from trutnet.games.lutin.frontend import LutinFrontend
+
+    fifth = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = LutinGame("initiation").new_initial_state()
+        while True:
+            before = state.clone()
+            random_step(state, rng)
+            if state.is_terminal():
+                break
+        last = state.history()[-1]
+        hp = list(before.hp)
+        if not isinstance(last, Show):  # the deciding combat, played to the last card
+            assert state.last is not None and state.last != before.last
+            hp = [max(0, min(12, hp[s] + state.last[3 + s])) for s in range(2)]
+        assert state.manche == before.manche <= 5 and state.hands == 5
+        assert state.hp == hp, seed
+        if state.manche == 5:
+            fifth += 1
+            assert sum(state.vp) >= 4 and (state.hp[0] != state.hp[1] or sum(state.vp) == 4)
+        title = LutinFrontend().title(state.observation(0))
+        assert title == f"Lutin & Troll — initiation, manche {before.manche}"
+    assert fifth >= 20  # most games run the five manches with no continuation
 
 
 def test_L32_nothing_is_opened_before_both_hands_are_committed():

@@ -355,9 +355,22 @@ def test_K20_declarations_strictly_greater_buenas_and_skips():
     refused(state, "declare 40", "K20")
     assert words(state) == {"declare 29", "son buenas"}
     run(state, "3: declare 29")
-    # One pass in order from the mano: seat 2 was skipped at its turn, while its side
-    # held the best, and is not asked again (its 33 stays unsaid; see KD2).
-    assert state.phase == "play" and state.envido_pts == [1, 2] and state.envido_winner == 3
+    # K20 (amended): seat 2 was passed over while its side held the best; once seat 3
+    # beat its side, the turn comes back to it, and its 33 is not lost to a 29.
+    assert state.phase == "declare" and state.current_seat() == 2
+    assert words(state) == {"declare 33", "son buenas"}
+    run(state, "2: declare 33")
+    assert state.phase == "play" and state.envido_pts == [0, 2] and state.envido_winner == 2
+    assert state.declared == [[0, 28], [1, -1], [3, 29], [2, 33]]
+    # K21: at the end only the winning declaration is proved, by its two cards; the
+    # beaten 29 and 28 show nothing
+    run(state, "0: mazo", "1: mazo", "2: play 1b@10", "3: mazo")
+    assert state.phase == "show" and state.provers == [[2, "envido", 33]]
+    assert words(state) == {"show 6o@2 7o@6"}
+    (show,) = state.legal_actions(2)
+    assert {p.index for p in state.reveals(2, state.conceal(2, show))} == {2, 6}
+    state.apply(show)
+    assert state.scores == [3, 0]  # side 0: the envido's 2 and the hand's 1
 
 
 def test_K20_a_seat_is_skipped_only_if_its_side_holds_the_best_at_its_turn():

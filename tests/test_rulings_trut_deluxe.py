@@ -343,6 +343,43 @@ def test_T43_robin_captor_doubles_its_won_hand():
     assert state.petits[0] == 2 and state.hand_number == 1  # 1 Petit, doubled
 
 
+@pytest.mark.parametrize("captor", [0, 1])
+def test_T43_T37_5_the_robin_counts_the_weasels_fold_as_a_fold(captor):
+    """T43 (amended), T37 outcome 5: the Weasel's target folds its own side's Trut;
+    that fold is a hand's result like any other. If the Weasel's side holds the
+    captured Robin, its 1 Petit is doubled; if the folding side holds it, that side
+    also loses its unprotected Petits and 1 Long. No prize, no other token."""
+    state = prepared(
+        2,
+        keep={0: "H", 1: "N"},
+        hands={0: "H Ah 9d", 1: "N 10c 10d"},
+        dealer=1,
+        longs=(0, 1),
+        petits=(0, 2),
+        pool=POOL + " N O P Q R",
+        bonus_cards=True,
+    )
+    state.apply("trut")  # seat 1, the target to be, calls this hand's Trut
+    state.apply("accept")
+    state.apply("play N")
+    state.apply("play Ah" if captor == 0 else "play 9d")  # t1: who captures the Robin
+    assert state.robin_team == captor
+    if captor == 1:
+        state.apply("play 10c")  # seat 1 won t1 and leads t2
+    for action in ("play H", "target 1", "die 5"):
+        state.apply(action)
+    assert state.hand_number == 1  # the hand ended at once, by the fold
+    ends = [e for e in state.events if e["event"] == "hand_end"]
+    assert [(e["result"], e["team"]) for e in ends] == [("fold", 0)]
+    robin = [e for e in state.events if e["event"] == "robin"]
+    assert robin == [{"event": "robin", "team": captor, "doubled": captor == 0}]
+    if captor == 0:
+        assert state.petits == [2, 2] and state.longs == [0, 1]  # 1 Petit, doubled
+    else:
+        assert state.petits == [1, 0] and state.longs == [0, 0]  # 1 Petit; the Robin's loss
+    assert not any(e["event"] == "prizes" for e in state.events)
+
+
 def test_T43_robin_captor_that_loses_loses_its_petits_and_a_long():
     state = prepared(
         2,
@@ -996,11 +1033,79 @@ def test_D22_a_void_prepares_the_specials_again_so_nothing_is_carried(when):
     assert (state.longs, state.petits, state.dealer) == (*tokens, dealer)
     assert state.jay_pot == 3 and state.hedgehog_team == 0  # tokens and protection stand
     state.apply("prepare A B C D E F G H I J K L M")
+    state.apply("hedgehog M@12")  # T42: the Hedgehog stays aside (its own test below)
     while state.phase == "choose":
         state.apply(state.legal_actions()[0])
     step = state.next_step()  # the first deck again: french32 with the new kept ones
     assert step.deck == "french32" and {p.deck for p in step.carry} == {"specials"}
     assert state.void_round() is not None  # kept specials are encrypted: a void again
+
+
+@pytest.mark.parametrize("where", ["set aside", "on the table"])
+def test_T42_D22_after_a_void_the_hedgehog_stays_aside_while_its_protection_stands(where):
+    """T42 (amended): the void prepares the specials again (D22), but a Hedgehog whose
+    team is still protected is not among them: the table finds it in the new pool by
+    itself (plaintext-equality tests, as the Falcon), keeps it aside, deals the
+    specials from the other positions, leaves it out of every deck while the
+    protection stands, and carries it back in at the first deal after it ends."""
+    state = prepared(2, keep={0: "M", 1: "A"}, hands={0: "M 9c 9d", 1: "7h 7d 8h"})
+    state.apply("play M")  # the Hedgehog protects team 0
+    if where == "set aside":
+        for action in ("play 7h", "play 7d", "play 9c"):
+            state.apply(action)
+        assert state.hedgehog_aside == Pos("french32", 1)
+    state.apply(state.void_round())
+    assert state.hedgehog_team == 0 and state.hedgehog_aside is None
+    assert state.next_step() == Shuffle("specials", Prepare(None))  # a fresh pool of 13
+    refused(state, "prepare A B C D E F G H I J K L", "T23")  # the pool holds it
+    state.apply("prepare M A B C D E F G H I J K L")
+    assert state.phase == "hedgehog" and state.current_seat() == CHANCE
+    step = state.next_step()
+    assert step == Locate(
+        tuple(Pos("specials", p) for p in range(13)), "M", parse_action("hedgehog none")
+    )
+    assert state.void_round() is not None  # the pool is encrypted: a void again
+    assert state.identify(step.then, {Pos("specials", 0): "M"}) == parse_action("hedgehog M@0")
+    refused(state, "hedgehog none", "T42")  # it is in the pool: the table finds it
+    refused(state, "hedgehog M@3", "T42")  # a replica that knows the pool
+    refused(state, "keep @1", "chance")  # nothing is dealt before it is found
+    assert state.sample_chance(random.Random(0)) == parse_action("hedgehog M@0")
+    state.apply("hedgehog M@0")
+    assert state.hedgehog_aside == Pos("specials", 0) and state.hedgehog_team == 0
+    first = (state.dealer + 1) % 2  # T25: from the Donneur's left, two rounds
+    assert state.pool_holdings[first] == [1, 3] and state.pool_holdings[1 - first] == [2, 4]
+    held = state.holders()
+    assert held["hedgehog"] == (Pos("specials", 0),)
+    assert Pos("specials", 0) not in held["aside"] + held[0] + held[1]
+    assert any(e["event"] == "hedgehog_stays" for e in state.events)
+    state.apply("keep A@1" if first == state.current_seat() else "keep B@2")
+    state.apply("keep A@1" if first == state.current_seat() else "keep B@2")
+    assert sorted(str(c) for c in state._kept_specials()) == ["A", "B"]  # no Hedgehog
+    step = state.next_step()
+    assert step.deck == "french32" and set(step.carry) == {Pos("specials", 1), Pos("specials", 2)}
+    rng = random.Random(3)
+    state.apply(state.sample_chance(rng))
+    assert state.deck_size == 34 and "M" not in map(str, state.known.values())
+    # its team converts 3 Petits: the protection ends; the next deal carries it back in
+    state._gain(0, 3, 0)
+    assert state.hedgehog_team is None and state.longs == [1, 0]
+    while state.phase != "deal":
+        chance = state.current_seat() == CHANCE
+        state.apply(state.sample_chance(rng) if chance else state.legal_actions()[0])
+    step = state.next_step()
+    assert step.deck == "talon" and step.carry[-1] == Pos("specials", 0)  # back, last
+    assert len(step.carry) == 35
+    state.apply(state.sample_chance(rng))
+    assert state.deck_size == 35 and "M" in map(str, state.known.values())
+    # a card of the deck like the others now: a later void puts it back in the pool
+    state.apply(state.void_round())
+    state.apply("prepare M A B C D E F G H I J K L")
+    assert state.phase == "choose" and sorted(p for h in state.pool_holdings for p in h) == [
+        0,
+        1,
+        2,
+        3,
+    ]
 
 
 def test_D22_classic_trut_voids_as_before():

@@ -16,7 +16,8 @@ import trutnet.games.truco  # noqa: F401  (registers the game for load_game)
 from trutnet.engine import load_game
 from trutnet.engine.api import CHANCE
 from trutnet.engine.errors import EngineError
-from trutnet.engine.games.truco import TrucoGame, parse_action
+from trutnet.engine.games.truco import Declare, TrucoGame, Word, parse_action
+from trutnet.engine.games.truco.cards import envido, flor
 
 from .hidden_table import GenericTable
 
@@ -114,3 +115,52 @@ def test_observations_hold_no_other_seats_hidden_card_and_refusals_change_nothin
                     state.apply(probe)
                 assert state.state_hash() == before
         state.apply(rng.choice(state.legal_actions()))
+
+
+TEAMS = [c for c in CONFIGS if c["players"] in (3, 4, 6)]
+
+
+@pytest.mark.parametrize(
+    "config", TEAMS, ids=["-".join(f"{k}={v}" for k, v in c.items()) for c in TEAMS]
+)
+def test_K20_a_sides_best_declaration_is_never_lost_to_a_lower_one(config):
+    """K20 (amended): every seat declares whenever its cards allow it. When the
+    declarations end, the winning value is its seat's own and no seat of another
+    side held more (a side's best is never lost to a lower one), each seat spoke at
+    most once, and every seat of the other sides was asked (a seat passed over is
+    asked again once its side is beaten)."""
+    episodes = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        state = TrucoGame(**config).new_initial_state()
+        spoke: list[int] = []
+        values: dict[int, int] = {}
+        while not state.is_terminal():
+            seat = state.current_seat()
+            if seat == CHANCE:
+                state.apply(state.sample_chance(rng))
+                continue
+            legal = state.legal_actions()
+            if state.phase != "declare":
+                state.apply(rng.choice(legal))
+                continue
+            if state.best is None:  # the first declaration: who takes part, with what
+                count = flor if state.decl_kind == "flor" else envido
+                spoke = []
+                values = {
+                    s: count([state.known[p] for p in state.dealt[s]]) for s in state.decl_queue
+                }
+            declares = [a for a in legal if isinstance(a, Declare)]
+            spoke.append(seat)
+            state.apply(declares[0] if declares else Word("son buenas"))
+            if state.phase == "declare":
+                continue
+            episodes += 1
+            value, winner = state.best
+            assert values[winner] == value, (seed, state.declared, values)
+            side = state.side(winner)
+            others = [v for s, v in values.items() if state.side(s) != side]
+            assert value >= max(others), (seed, state.declared, values)  # never a lower one
+            assert len(spoke) == len(set(spoke)) and set(spoke) <= set(values)
+            assert {s for s in values if state.side(s) != side} <= set(spoke)
+    assert episodes >= 20

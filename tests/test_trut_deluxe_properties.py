@@ -84,3 +84,40 @@ def test_deluxe_hidden_replica_agrees_and_sees_only_its_seat(config, seed, seat,
         assert replica.state_hash() == full.state_hash()
         assert replica.observation(seat) == full.observation(seat)
     assert full.is_terminal()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_T42_D22_voids_never_put_a_protecting_hedgehog_back_in_play(players):
+    """T42 (amended), D22: seats replaced at random moments (a void each time). While
+    its side's protection stands, the Hedgehog is never among the specials dealt to
+    choose and never in a deck dealt; a replica that knows only one seat's cards
+    agrees on every hash and observation across the voids."""
+    game = TrutGame(TrutConfig(players, deluxe=True))
+    protected_voids = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        full, replica = game.new_initial_state(), game.new_initial_state()
+        voids = 0
+        while not full.is_terminal():
+            if voids < 3 and full.void_round() is not None and rng.random() < 0.02:
+                protected_voids += full.hedgehog_team is not None
+                voids += 1
+                full.apply(full.void_round())
+                replica.apply(replica.void_round())
+            else:
+                protected = full.hedgehog_team is not None
+                action = full.parse_action(random_step(full, rng))
+                if isinstance(action, Deal) and protected:  # a deck dealt while it protects
+                    assert "M" not in map(str, full.known.values()), seed
+                if isinstance(action, Deal | Keep | Prepare):
+                    action = action.public()
+                replica.apply(action)
+            for pos in full.sight().get(0, ()):
+                if replica.identity_of(pos) is None:
+                    replica.see(pos, full.identity_of(pos))
+            assert replica.state_hash() == full.state_hash()
+            assert replica.observation(0) == full.observation(0)
+            if full.hedgehog_team is not None and full.phase == "choose":  # specials dealt
+                dealt = [full.pool_known[p] for h in full.pool_holdings for p in h]
+                assert "M" not in map(str, dealt), seed
+    assert protected_voids >= 3

@@ -101,6 +101,11 @@ def narrate_deluxe(event: dict[str, Any], say: _Speaker) -> list[str] | None:
         return [f"  {say.team(event['team'])} makes a Long: the Hedgehog's protection ends [T42]"]
     if kind == "hedgehog_aside":
         return ["  the Hedgehog is set aside by its team's tokens, not captured [T42]"]
+    if kind == "hedgehog_stays":
+        return [
+            f"  the Hedgehog stays aside while it protects {say.team(event['team'])}: "
+            "not among the specials dealt [T42]"
+        ]
     if kind == "robin":
         what = "doubles its score" if event["doubled"] else "loses its Petits and a Long"
         return [f"  the Robin Red: {say.team(event['team'])} {what} [T43]"]

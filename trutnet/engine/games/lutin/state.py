@@ -274,9 +274,9 @@ class LutinState(ExpertRules, GameState):
         """A manche start or a continuation (L14): five new cards each (L16, L31)."""
         self.table = []
         if self.initiation:
-            if not self.deck_pos[0]:  # L31: no hand to take, the game ends
-                self._end_game()
-                return
+            # L31: an empty pioche ends the game before a new manche (_finish_manche)
+            # or its continuation (_after_combat) gets here
+            assert self.deck_pos[0], "no hand is taken from an empty pioche"
             self.hands += 1
             for s in range(SEATS):
                 self.hand_pos[s], self.deck_pos[s] = (
@@ -452,6 +452,11 @@ class LutinState(ExpertRules, GameState):
                 self._end_game()
                 return
         elif self.initiation:  # L31: only a continuation with an empty pioche gets here
+            self._end_game()
+            return
+        if self.initiation and not self.deck_pos[0]:
+            # L31: the 5th manche was the last ("quand la pioche est vide"): the game
+            # ends on it, its HP as they are, before any new manche is counted
             self._end_game()
             return
         self._new_manche()

@@ -110,8 +110,12 @@ class TrucoBets:
         self.declared, self.best = [], None
 
     def _declare(self, seat: int, action: Action) -> None:
-        """K20: declare a strictly greater value, or son buenas; a seat whose side
-        holds the best is skipped; the first from the mano wins ties."""
+        """K20 (amended): declare a strictly greater value, or son buenas, each seat
+        once; the first from the mano wins ties. ``decl_queue`` holds the seats yet to
+        speak, in turn order from the one asked now. A seat whose side holds the best
+        is passed over for now, not dropped: the turn goes round again and asks it
+        once an opponent has beaten its side, so a side's best value is never lost to
+        a lower one. Declarations end when every seat left is of the best's side."""
         self.decl_queue.pop(0)
         if isinstance(action, Declare):
             self.best = [action.value, seat]
@@ -120,10 +124,12 @@ class TrucoBets:
             self.declared.append([seat, -1])
         assert self.best is not None
         best_side = self.side(self.best[1])
-        while self.decl_queue and self.side(self.decl_queue[0]) == best_side:
-            self.decl_queue.pop(0)  # its side holds the best: skipped, at its turn
-        if self.decl_queue:
+        waiting = self.decl_queue  # in turn order from the seat after ``seat``
+        ask = next((i for i, s in enumerate(waiting) if self.side(s) != best_side), None)
+        if ask is not None:  # the seats passed over go round to the end, still waiting
+            self.decl_queue = waiting[ask:] + waiting[:ask]
             return
+        self.decl_queue = []
         _, winner = self.best
         side = self.side(winner)
         if self.decl_kind == "flor":

@@ -11,6 +11,8 @@ Notation (``docs/rules.md``, "Action notation")::
     die 4                       chance (Deluxe): a joint die [T22, T30]
     hit Kh | steal | steal 2 | bat Kh +1 | bat Kh -1   Deluxe: a power's choice [T36-T40]
     falcon E@35 | falcon none   chance (Deluxe): where the table found the Falcon [T33]
+    hedgehog M@7 | hedgehog none   chance (Deluxe): the Hedgehog found in a new pool,
+                                kept aside while its protection stands [T42]
     hare 7h@12 | hare @12       chance (Deluxe): the Hare's drawn card, revealed [T34]
     michao                      Deluxe: sing Michao in its window [T44]
     nutria 7h@12 | pick 7h@12 | pick @12   Deluxe: the Nutria's replacement [T35]
@@ -245,6 +247,30 @@ class FalconShown(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class HedgehogAside(Action):
+    """Chance (Deluxe): after a void (D22), the Hedgehog found by the table among the
+    new pool's positions (``hedgehog M@7``) stays aside while its team's protection
+    stands, out of the specials dealt to choose [T42]; ``hedgehog none`` is what a
+    replica waits for before the table has looked."""
+
+    ref: CardRef | None
+
+    def __post_init__(self) -> None:
+        if self.ref is not None and (
+            self.ref.pos is None
+            or not isinstance(self.ref.card, Special)
+            or self.ref.card.letter != "M"
+        ):
+            raise NotationError("the Hedgehog is found as M at its position: hedgehog M@7")
+
+    def __str__(self) -> str:
+        return f"hedgehog {'none' if self.ref is None else self.ref}"
+
+    def public(self) -> HedgehogAside:
+        return self
+
+
+@dataclass(frozen=True, slots=True)
 class Swap(Action):
     """Chance (Deluxe): the position of the target's hand that the Weasel's player
     receives in the exchange, drawn jointly among the target's positions [T37]."""
@@ -327,6 +353,10 @@ def parse_action(text: str) -> Action:
         return FalconShown(None)
     if verb == "falcon" and len(args) == 1:
         return FalconShown(CardRef.parse(args[0]))
+    if verb == "hedgehog" and args == ["none"]:
+        return HedgehogAside(None)
+    if verb == "hedgehog" and len(args) == 1:
+        return HedgehogAside(CardRef.parse(args[0]))
     if verb == "swap" and len(args) == 1:
         ref = CardRef.parse(args[0])
         if ref.card is not None or ref.pos is None:

@@ -39,6 +39,7 @@ from trutnet.engine.games.trut.actions import (
     Draw,
     FalconShown,
     HareDraw,
+    HedgehogAside,
     Keep,
     NutriaDraw,
     Play,
@@ -101,6 +102,11 @@ class TrutHidden:
         def _falcon_step(self) -> Step: ...
 
         def _falcon_identify(self, cards: dict[Pos, str]) -> Action: ...
+
+        def _hedgehog_step(self) -> Step: ...
+
+        def _hedgehog_identify(self, cards: dict[Pos, str]) -> Action: ...
+
         def _swap_positions(self) -> tuple[int, ...]: ...
 
         def _next_talon(self) -> str: ...
@@ -111,6 +117,7 @@ class TrutHidden:
 
         def _hedgehog_here(self) -> int | None: ...
 
+    hedgehog_aside: Pos | None
     holdings: list[list[int]]
     next_stock: int
     discarded: list[int]
@@ -173,6 +180,8 @@ class TrutHidden:
             return Reveal((self._pos(at),), HareDraw(CardRef(None, at)))
         if self.phase == "falcon":  # T33: the table finds the Falcon among the hands
             return self._falcon_step()
+        if self.phase == "hedgehog":  # T42: the table finds it in the new pool (D22)
+            return self._hedgehog_step()
         if self.phase == "prepare":  # T25: the pool, shuffled jointly once per game
             return Shuffle(POOL_DECK, Prepare(None))
         if self.phase == "deal" and self.deluxe:
@@ -250,6 +259,9 @@ class TrutHidden:
         if not self.carried:
             held["kept"] = tuple(Pos(POOL_DECK, p) for p in self.kept)
         gone = set(self.kept)
+        hedgehog = self.hedgehog_aside if self.deluxe else None
+        if hedgehog is not None and hedgehog.deck == POOL_DECK:  # T42: its own holder
+            gone.add(hedgehog.index)
         held["aside"] = tuple(
             Pos(POOL_DECK, p) for p in range(size) if p not in dealt and p not in gone
         )
@@ -331,6 +343,8 @@ class TrutHidden:
                 return HareDraw(CardRef(parse_any_card(card), action.ref.pos))
         if isinstance(action, FalconShown):  # T33: where the table found it
             return self._falcon_identify(dict(cards))
+        if isinstance(action, HedgehogAside):  # T42: where the table found it
+            return self._hedgehog_identify(dict(cards))
         if isinstance(action, Play) and action.ref.pos is not None:
             card = cards.get(self._pos(action.ref.pos))
             if card is not None:

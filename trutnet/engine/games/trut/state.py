@@ -43,6 +43,7 @@ from trutnet.engine.games.trut.actions import (
     Draw,
     FalconShown,
     HareDraw,
+    HedgehogAside,
     Keep,
     NutriaDraw,
     Play,
@@ -252,6 +253,8 @@ class TrutState(
             return HareDraw(CardRef(self.known.get(self.next_stock), self.next_stock))
         if self.phase == "falcon":  # T33: the table finds it where the deal put it
             return self._falcon_sample()
+        if self.phase == "hedgehog":  # T42: found in the new pool, where it lies
+            return self._hedgehog_sample()
         if self.phase == "prepare":  # T25
             pool = [special(letter) for letter in self._pool_letters()]
             rng.shuffle(pool)
@@ -290,6 +293,9 @@ class TrutState(
         if isinstance(action, FalconShown):
             self._require(self.deluxe, "T23", "the Falcon is the deluxe option's")
             return self._apply_falcon(action)
+        if isinstance(action, HedgehogAside):
+            self._require(self.deluxe, "T23", "the Hedgehog is the deluxe option's")
+            return self._apply_hedgehog_aside(action)
         if isinstance(action, Die):
             self._require(self.deluxe, "T23", "a die is the deluxe option's")
             return self._apply_die(action)

@@ -33,6 +33,7 @@ PHASE_RULE = {
     "prepare": "T25",  # Deluxe
     "choose": "T25",
     "falcon": "T33",
+    "hedgehog": "T42",
     "die": "T30",
     "power": "T30",
     "hare": "T34",

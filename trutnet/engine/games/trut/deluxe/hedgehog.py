@@ -16,6 +16,14 @@ A mixin of :class:`~trutnet.engine.games.trut.state.TrutState`.
   ``talon``), so its ciphertext stays where it lies, untouched; the first shuffle
   after the protection ended carries it back in. No ciphertext is ever re-made from
   plaintext (D17).
+* A void (D22) kills every ciphertext, the set-aside Hedgehog's too, and prepares the
+  pool again; while its team's protection stands the Hedgehog stays aside all the
+  same: the table finds it among the new pool's positions by itself (``Locate``, as
+  the Falcon, T33: ``hedgehog M@7``), that position stays aside (holder
+  ``"hedgehog"``) and the specials are dealt from the others; it is then a card the
+  deck holds though no seat kept it (``hedgehog_back``), carried back in at the first
+  deal after the protection ends (``hedgehog_fresh`` marks the void that waits for
+  it).
 * A start position may set the Hedgehog aside, protecting a team (D23): it is then
   left out of the preparation's pool and has no ciphertext (``hedgehog_fresh``); the
   first talon deal after its protection ended shuffles ``hedgehog``, a deck whose one
@@ -27,8 +35,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from trutnet.engine.games.trut.deluxe.rules import TALON
-from trutnet.engine.hidden import Deck, Pos
+from trutnet.engine.api import Action
+from trutnet.engine.errors import IllegalAction
+from trutnet.engine.games.trut.actions import CardRef, HedgehogAside
+from trutnet.engine.games.trut.deluxe.cards import Special, special
+from trutnet.engine.games.trut.deluxe.rules import POOL_DECK, TALON
+from trutnet.engine.hidden import Deck, Locate, Pos
 
 HEDGEHOG = "M"
 HEDGEHOG_PILE = "hedgehog"  # the holder of the set-aside Hedgehog
@@ -55,7 +67,9 @@ class DeluxeHedgehog:
     hedgehog_aside: Pos | None
     hedgehog_fresh: bool
     hedgehog_back: bool
+    hedgehog_start: bool
     carried: bool
+    pool_known: dict[int, Special]
 
     def _hedgehog_init(self, protected: int | None = None) -> None:
         self.hedgehog_team = protected  # T42: the team whose Petits are protected
@@ -142,16 +156,66 @@ class DeluxeHedgehog:
                 self.hedgehog_fresh, self.hedgehog_back = False, True
 
     def _hedgehog_void(self) -> None:
-        """D22: the ciphertexts die with a void; a Hedgehog that was not a kept special
-        needs its own deck again (D23), a kept one comes back with the pool."""
+        """D22: the ciphertexts die with a void. A start position's Hedgehog, never in
+        the pool, needs its own deck again (D23). Otherwise the Hedgehog is in the new
+        pool, but while its team's protection stands (it lies aside, or on the table
+        of the voided hand) it stays aside: the table finds it there (T42)."""
         self.hedgehog_aside = None
         self.hedgehog_played = None
-        if self.hedgehog_back:
-            self.hedgehog_fresh, self.hedgehog_back = True, False
+        if self.hedgehog_start:
+            if self.hedgehog_back:
+                self.hedgehog_fresh, self.hedgehog_back = True, False
+            return
+        self.hedgehog_back = False
+        self.hedgehog_fresh = self.hedgehog_team is not None
+
+    def _hedgehog_to_find(self) -> bool:
+        """T42, D22: the pool just shuffled holds a Hedgehog that must stay aside."""
+        return self.hedgehog_fresh and not self.hedgehog_start
+
+    def _hedgehog_step(self) -> Locate:
+        """T42: the table finds the Hedgehog among the new pool's positions itself."""
+        positions = tuple(Pos(POOL_DECK, p) for p in range(len(self._pool_letters())))
+        return Locate(positions, HEDGEHOG, HedgehogAside(None))
+
+    def _hedgehog_sample(self) -> HedgehogAside:
+        """A replica that knows the pool finds it where it is (self-play)."""
+        at = next(p for p, c in self.pool_known.items() if c.letter == HEDGEHOG)
+        return HedgehogAside(CardRef(special(HEDGEHOG), at))
+
+    def _hedgehog_identify(self, cards: dict[Pos, str]) -> HedgehogAside:
+        found = [p.index for p, c in cards.items() if p.deck == POOL_DECK and c == HEDGEHOG]
+        if len(found) > 1:
+            raise IllegalAction("T42", f"one Hedgehog, not one at each of {sorted(found)}")
+        return HedgehogAside(CardRef(special(HEDGEHOG), found[0]) if found else None)
+
+    def _apply_hedgehog_aside(self, action: HedgehogAside) -> Action:
+        """T42: the Hedgehog found in the new pool stays aside, protecting its team;
+        the specials are dealt from the other positions (T25)."""
+        if self.phase != "hedgehog":
+            raise IllegalAction("T42", f"the Hedgehog is looked for in a new pool: {action}")
+        if action.ref is None or action.ref.pos is None:
+            raise IllegalAction("T42", "the pool holds the Hedgehog: the table finds it")
+        at = action.ref.pos
+        if not 0 <= at < len(self._pool_letters()):
+            raise IllegalAction("T42", f"no position {at} in the pool")
+        known = self.pool_known.get(at)
+        if known is not None and known.letter != HEDGEHOG:
+            raise IllegalAction("T42", f"pool position {at} does not hold the Hedgehog")
+        self.pool_known[at] = special(HEDGEHOG)
+        self.hedgehog_aside = Pos(POOL_DECK, at)
+        self.hedgehog_fresh, self.hedgehog_back = False, True  # in no seat's keep
+        self.events.append({"event": "hedgehog_stays", "team": self.hedgehog_team})
+        self._deal_pool(at)
+        return action
 
     def _hedgehog_holders(self) -> tuple[Pos, ...]:
         return () if self.hedgehog_aside is None else (self.hedgehog_aside,)
 
-    if TYPE_CHECKING:  # TrutHidden's own
+    if TYPE_CHECKING:  # TrutHidden's and DeluxeRules' own
 
         def _pos(self, index: int) -> Pos: ...
+
+        def _pool_letters(self) -> tuple[str, ...]: ...
+
+        def _deal_pool(self, aside: int | None = None) -> None: ...

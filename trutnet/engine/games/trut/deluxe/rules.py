@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from trutnet.engine.api import CHANCE
 from trutnet.engine.errors import IllegalAction
 from trutnet.engine.games.trut.actions import CardRef, Keep, Prepare
 from trutnet.engine.games.trut.deluxe.cards import (
@@ -149,14 +150,23 @@ class DeluxeRules:
                 f"the pool holds each of the {size} special cards once",
             )
             self.pool_known = dict(enumerate(action.pool))
+        if self._hedgehog_to_find():  # T42: found first, it stays aside (D22)
+            self.phase, self.to_act = "hedgehog", CHANCE
+            return action
+        self._deal_pool()
+        return action
+
+    def _deal_pool(self, aside: int | None = None) -> None:
+        """T25: two pool positions to each seat, one at a time from the Donneur's left,
+        two rounds; ``aside``, the Hedgehog's position kept aside (T42), is skipped."""
         n = self.n
-        for k in range(PER_SEAT * n):  # T25: one at a time from the Donneur's left, two rounds
-            self.pool_holdings[(self.dealer + 1 + k) % n].append(k)
+        positions = [p for p in range(self._pool_size()) if p != aside][: PER_SEAT * n]
+        for k, p in enumerate(positions):
+            self.pool_holdings[(self.dealer + 1 + k) % n].append(p)
         self.queue = [(self.dealer + 1 + i) % n for i in range(n)]
         self.phase = "choose"
         self.to_act = self.queue[0]
         self.events.append({"event": "prepare", "dealt": PER_SEAT * n})
-        return action
 
     def _apply_choose(self, seat: int, action: Keep) -> Keep:
         self._require(len(action.refs) == 1, "T25", "keep one of your two special cards")
@@ -350,6 +360,8 @@ class DeluxeRules:
         def _hedgehog_public(self) -> dict[str, Any]: ...
 
         def _hedgehog_out(self) -> bool: ...
+
+        def _hedgehog_to_find(self) -> bool: ...
 
         def _hedgehog_converts(self, team: int) -> None: ...
 
