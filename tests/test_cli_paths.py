@@ -96,20 +96,23 @@ def test_a_game_option_given_in_words_is_taken():
 # ------------------------------------------------------------------ verify
 
 
-def _named_transcript(path: Path, names: list[str]) -> None:
-    """A whole Trut game played in memory (full crypto) by seats named ``names``."""
+def _named_transcript(path: Path, game_name: str, config: dict, names: list[str]) -> None:
+    """A whole game played in memory (full crypto) by seats named ``names``."""
     import random
 
-    from trutnet.bots import make_bot
-    from trutnet.engine.games.trut import TrutConfig, TrutGame
+    from trutnet.bots import default_bot, make_bot
+    from trutnet.engine import make_game
     from trutnet.net.memory import MemoryTable, make_table, step, table_nonce
+    from trutnet.plugins import load_plugins
     from trutnet.store import save_transcript
 
-    game = TrutGame(TrutConfig(len(names)))
-    seed = f"names/{'/'.join(names)}"
+    load_plugins()
+    game = make_game(game_name, config)
+    seed = f"names/{game_name}"
     _, identities, peers = make_table(len(names), seed)
     table = MemoryTable(peers, identities=identities)
-    table.bots = [make_bot("trut", "heuristic", random.Random(s)) for s in range(len(names))]
+    bot = default_bot(game_name)
+    table.bots = [make_bot(game_name, bot, random.Random(s)) for s in range(len(names))]
     keys = [i.public for i in identities]
     table.broadcast(peers[0].open_table(game, keys, nonce=table_nonce(seed), names=names))
     while step(table):
@@ -119,20 +122,30 @@ def _named_transcript(path: Path, names: list[str]) -> None:
     save_transcript(path, replica.table_id, [e.wire for e in replica.log.entries])
 
 
-def test_verify_names_the_players_and_doubles_no_word(tmp_path):
+@pytest.mark.parametrize(
+    ("game", "config", "names"),
+    [
+        ("trut", {"players": 2}, ["Ana", "Bob"]),
+        ("trut", {"players": 4, "deluxe": True}, ["Ana", "Bob", "Cid", "Dee"]),
+        ("truco", {"players": 2}, ["Ana", "Bob"]),
+        ("lutin", {}, ["Ana", "Bob"]),
+    ],
+)
+def test_verify_names_the_players_and_doubles_no_word(tmp_path, game, config, names):
     path = tmp_path / "game.json"
-    _named_transcript(path, ["Ana", "Bob"])
+    _named_transcript(path, game, config, names)
     status, out, err = cli("verify", str(path))
     assert status == 0, err
     lines = out.splitlines()
-    assert lines[1].startswith("  seat 0: Ana ") and lines[2].startswith("  seat 1: Bob ")
-    story = [line for line in lines[3:] if not line.startswith("OK: ")]
-    assert any("Ana" in line for line in story) and any("Bob" in line for line in story)
-    assert not [line for line in story if re.search(r"\bseat [01]\b", line)], story
+    for seat, name in enumerate(names):
+        assert lines[1 + seat].startswith(f"  seat {seat}: {name} ")
+    story = [line for line in lines[1 + len(names) :] if not line.startswith("OK: ")]
+    assert all(any(name in line for line in story) for name in names)
+    assert not [line for line in story if re.search(r"\bseat \d\b", line)], story
     doubled = [line for line in lines if re.search(r"\b(\w+) \1\b", line)]
     assert not doubled, doubled
     assert lines[-2].startswith("OK: the transcript is valid; ")
-    assert re.search(r"; (Ana|Bob) \(seat [01]\) wins, Longs", lines[-2]), lines[-2]
+    assert re.search(r"; (Ana|Bob)( & (Cid|Dee))? \((seat|team) [0-9+]+\) wins?, ", lines[-2])
 
 
 # ------------------------------------------------------------ tables, on the LAN
