@@ -54,6 +54,11 @@ def cli(*args: str, env: dict[str, str] | None = None, prefix: tuple[str, ...] =
         (["tables", "--timeout", "0"], "tables", "above 0 and finite"),
         (["frob"], "", "invalid choice: 'frob'"),
         ([], "", "the following arguments are required: COMMAND"),
+        (["join", "--broker", "mqtt://127.0.0.1:1"], "join", "--broker and --table go together"),
+        (["join", "--resume"], "join", "--resume needs --store DIR"),
+        (["host", "--players", "2", "--bots", "2"], "host", "--bots is 0..1"),
+        (["selfplay", "--game", "trutt"], "selfplay", "unknown game 'trutt'"),
+        (["bench", "engine", "--hop-delay-ms", "5"], "bench", "--hop-delay-ms is for the network"),
     ],
 )
 def test_a_bad_argument_gets_one_line_and_status_2_never_the_usage(args, command, says):
@@ -84,7 +89,9 @@ def test_version():
 def test_a_game_option_is_refused_in_words(option, says):
     status, out, err = cli("selfplay", "--game", "truco", "--option", option)
     assert status == 2 and not out
-    assert err.splitlines() == [f"trutnet selfplay: {says}"], err
+    assert err.splitlines() == [
+        f"trutnet selfplay: error: {says} (trutnet selfplay --help shows every option)"
+    ], err
     assert not re.search(r"\((True|False|\d+), ", err)  # no Python tuple
 
 

@@ -291,11 +291,9 @@ def _verify(args: argparse.Namespace) -> int:
 
 def _bench(args: argparse.Namespace) -> int:
     if args.hop_delay_ms is not None and args.target != "network":
-        print("trutnet bench: --hop-delay-ms is for the network benchmark", file=sys.stderr)
-        return 2
+        raise ChoiceError("--hop-delay-ms is for the network benchmark")
     if args.target == "crypto" and args.game != DEFAULT_GAME:
-        print("trutnet bench: the crypto benchmark plays no game (no --game)", file=sys.stderr)
-        return 2
+        raise ChoiceError("the crypto benchmark plays no game (no --game)")
     game = game_of(args)
     if args.target == "network":
         from trutnet.bench import network_bench as bench  # type: ignore[no-redef]
@@ -379,8 +377,9 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             }[args.command]
             return handler(args)
         return _bench(args)
-    except ChoiceError as exc:  # a game, game option or bot that cannot be had
-        print(f"trutnet {args.command}: {exc}", file=sys.stderr)
+    except ChoiceError as exc:  # an argument that cannot be had: said as argparse says it
+        prog = f"trutnet {args.command}"
+        print(f"{prog}: error: {exc} ({prog} --help shows every option)", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly
         sys.stderr.close()

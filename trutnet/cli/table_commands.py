@@ -256,8 +256,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     bot_kind = default_bot(game.name)  # the bots seated in empty seats: the game's best
     host_bot = bot_of(game, args.bot)
     if not 0 <= args.bots < game.num_players():
-        print(f"trutnet host: --bots is 0..{game.num_players() - 1}", file=sys.stderr)
-        return 2
+        raise ChoiceError(f"--bots is 0..{game.num_players() - 1}")
     if args.inprocess_broker:
         args.broker, args.announce = f"mqtt://{args.bind}:{args.port}", False
     try:
@@ -323,8 +322,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     game = game_named(args.game)  # the game asked for; a table of another is refused
     if args.resume:
         if args.store is None:
-            print("trutnet join: --resume needs --store DIR", file=sys.stderr)
-            return 2
+            raise ChoiceError("--resume needs --store DIR")
         try:
             endpoints = [ExternalBroker(args.broker).start()] if args.broker else None
             person = None if (args.store / "identity.key").exists() else player_identity()
@@ -367,8 +365,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     if args.bot is not None:
         bot_of(game, args.bot)
     if (args.broker is None) != (args.table is None):
-        print("trutnet join: --broker and --table go together", file=sys.stderr)
-        return 2
+        raise ChoiceError("--broker and --table go together")
     if args.broker is not None:
         endpoint, table_id = parse_broker_url(args.broker), bytes.fromhex(args.table)
         private = False
@@ -455,8 +452,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from trutnet.runtime.watch import watch
 
     if (args.broker is None) != (args.table is None):
-        print("trutnet watch: --broker and --table go together", file=sys.stderr)
-        return 2
+        raise ChoiceError("--broker and --table go together")
     if args.broker is not None:
         endpoint, table_id = parse_broker_url(args.broker), bytes.fromhex(args.table)
         private = False
@@ -823,8 +819,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     bot_kind = bot_of(game, args.bot)
     ui = _screen(game.name, table_name="", players=game.num_players(), about=_about(game))
     if not 0 <= args.bots < game.num_players():
-        print(f"trutnet play: --bots is 0..{game.num_players() - 1}", file=sys.stderr)
-        return 2
+        raise ChoiceError(f"--bots is 0..{game.num_players() - 1}")
     from trutnet.net.private import PasswordError
 
     bind = args.bind or lan_address()
