@@ -46,6 +46,21 @@ def wait_listed(predicate, *prefix, interface, tries=6):
 LOOPBACK = ["--bind", "127.0.0.1"]  # a host found on loopback is bound there
 
 
+def listed_rows(name: str, tries: int = 6, **run) -> tuple[list[str], int]:
+    """``trutnet tables`` as text, searched again until ``name`` is listed: its rows
+    and the index of the table's first row."""
+    for _ in range(tries):
+        text = subprocess.run(
+            [*TRUTNET, "tables", "--interface", "127.0.0.1"],
+            capture_output=True, text=True, timeout=60, **run,
+        ).stdout  # fmt: skip
+        rows = text.splitlines()
+        at = next((i for i, line in enumerate(rows) if line.startswith(name)), None)
+        if at is not None:
+            return rows, at
+    raise AssertionError(f"{name} was never listed as text")
+
+
 def test_tables_lists_a_live_table_and_drops_a_dead_host_on_loopback():
     name = f"Loop {uuid.uuid4().hex[:6]}"
     host = spawn(["host", "--players", "2", "--table-name", name, "--json", *LOOPBACK])
@@ -244,13 +259,13 @@ def test_tables_names_each_tables_game_and_how_to_join_it(monkeypatch, capsys):
     args.json = False
     assert table_commands.cmd_tables(args) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("tokens table             tokens   ")
-    assert (
-        f"join: trutnet join --game tokens --broker mqtt://127.0.0.1:1883 --table {tables[0].table}"
-        in lines[0]
-    )
-    assert lines[1].startswith("trut table               trut     classic ")
-    assert "join: trutnet join --broker " in lines[1]  # the default game needs no --game
+    assert lines[:3] == [  # three lines a table, at most 80 columns; --json has every field
+        "tokens table   tokens classic, seats 1/2, open",
+        f"  host {tables[0].txt['fp']} at mqtt://127.0.0.1:1883",
+        '  join: trutnet join "tokens table" --game tokens',
+    ]
+    assert lines[3] == "trut table   trut classic, seats 1/2, open"
+    assert lines[5] == '  join: trutnet join "trut table"'  # the default game needs no --game
 
 
 def test_tables_lists_a_table_of_another_game_on_loopback():
@@ -274,12 +289,9 @@ def test_tables_lists_a_table_of_another_game_on_loopback():
     try:
         found = wait_listed(lambda t: t["name"] == name, interface="127.0.0.1")
         assert found["game"] == "tokens" and found["seats"] == "1/2"
-        text = subprocess.run(
-            [*TRUTNET, "tables", "--interface", "127.0.0.1"],
-            capture_output=True, text=True, timeout=60, env=env, cwd=root,
-        ).stdout  # fmt: skip
-        row = next(line for line in text.splitlines() if line.startswith(name))
-        assert " tokens " in row and "trutnet join --game tokens --broker " in row
+        rows, at = listed_rows(name, env=env, cwd=root)
+        assert rows[at] == f"{name}   tokens, seats 1/2, open"
+        assert rows[at + 2] == f'  join: trutnet join "{name}" --game tokens'
         joined = subprocess.run(
             [*TRUTNET, "join", name, "--interface", "127.0.0.1", "--bot", "random"],
             capture_output=True, text=True, timeout=60, env=env, cwd=root,

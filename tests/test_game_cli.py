@@ -52,7 +52,8 @@ def test_a_game_name_with_a_typo_gets_one_line_listing_the_known_games(command):
     assert code == 2 and out == ""
     known = ", ".join(sorted({"tokens", *BUILT_IN}))  # the test game and trutnet's own
     assert err.splitlines() == [
-        f"trutnet {name.split()[0]}: unknown game 'trutt' (known games: {known})"
+        f"trutnet {name.split()[0]}: error: unknown game 'trutt' (known games: {known}) "
+        f"(trutnet {name.split()[0]} --help shows every option)"
     ]
 
 
@@ -87,12 +88,14 @@ def test_a_bot_the_game_does_not_have_is_refused_naming_its_bots(command):
     code, out, err = run(*command, "--game", "tokens", plugins=True)
     assert code == 2 and out == ""
     assert err.splitlines() == [
-        f"trutnet {command[0]}: the tokens game has no heuristic bot (its bots: greedy, random)"
+        f"trutnet {command[0]}: error: the tokens game has no heuristic bot (its bots: greedy, "
+        f"random) (trutnet {command[0]} --help shows every option)"
     ]
     code, _, err = run(*command[:-1], "genius")  # Trut's bots, by default
     assert code == 2
     assert err.splitlines() == [
-        f"trutnet {command[0]}: the trut game has no genius bot (its bots: heuristic, random)"
+        f"trutnet {command[0]}: error: the trut game has no genius bot (its bots: heuristic, "
+        f"random) (trutnet {command[0]} --help shows every option)"
     ]
 
 
@@ -142,7 +145,8 @@ def test_bench_engine_and_protocol_measure_the_game_asked_for():
     assert figures["game"] == "tokens" and figures["players"] == 2 and figures["hands"] >= 1
     code, _, err = run("bench", "crypto", "--game", "tokens", plugins=True)
     assert code == 2 and err.splitlines() == [
-        "trutnet bench: the crypto benchmark plays no game (no --game)"
+        "trutnet bench: error: the crypto benchmark plays no game (no --game) "
+        "(trutnet bench --help shows every option)"
     ]
 
 

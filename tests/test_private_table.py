@@ -225,11 +225,14 @@ def test_tables_and_join_show_a_private_table_found_on_the_lan(tmp_path):
     line = None
     for _ in range(6):
         text = subprocess.run([*TRUTNET, *listing], capture_output=True, text=True, timeout=60)
-        line = next((x for x in text.stdout.splitlines() if x.startswith(name)), None)
+        rows = text.stdout.splitlines()
+        at = next((i for i, x in enumerate(rows) if x.startswith(name)), None)
+        line = None if at is None else rows[at : at + 3]
         if line:
             break
     assert line is not None, "the private table was never listed as text"
-    assert " private " in line and line.endswith(f"--table {found['table']} --private")
+    assert line[0].endswith(", private") and all(len(row) <= 80 for row in line)
+    assert line[2] == f'  join: trutnet join "{name}" --private'
     join = ["join", name, "--interface", "127.0.0.1", "--timeout", "5", "--bot", "heuristic"]
     join += ["--name", "friend"]
     refused = _peer([*join, *common], None)  # found private: asked, and no terminal to ask on

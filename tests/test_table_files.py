@@ -191,7 +191,8 @@ def test_games_lists_the_seats_left_and_the_saved_games(tmp_path, games):
     assert code == 0 and out.startswith("No seat to come back to and no saved game")
     code, _, err, _ = run_cli(["join", "--resume"], env, tmp_path)
     assert code == 2 and err.strip().splitlines() == [
-        f"trutnet join: --resume needs --store DIR (no seat left mid-game in {data / 'tables'})"
+        f"trutnet join: error: --resume needs --store DIR (no seat left mid-game in"
+        f" {data / 'tables'}) (trutnet join --help shows every option)"
     ]
     left = _seat_folder(data / "tables" / games[0].replica.table_id.hex(), games[0])
     joined = data / "tables" / f"{games[1].replica.table_id.hex()}-join"
@@ -213,7 +214,9 @@ def test_games_lists_the_seats_left_and_the_saved_games(tmp_path, games):
     code, _, err, _ = run_cli(["join", "--resume"], env, tmp_path)
     assert code == 2
     said = err.splitlines()
-    assert said[0] == "trutnet join: --resume needs --store DIR; the seats you left mid-game:"
+    assert said[0] == (
+        "trutnet join: error: --resume needs --store DIR; the seats you left mid-game:"
+    )
     assert f"    trutnet join --resume --store {left}" in said
 
 

@@ -230,7 +230,10 @@ def test_a_wrong_table_id_gets_one_line_and_a_failure_status(tmp_path):
         assert "a table id is 32 hex digits" in err.strip().splitlines()[-1]
         code, _, err, _ = run_cli(["watch", "--broker", url], env, tmp_path)
         assert code == 2
-        assert err.strip().splitlines() == ["trutnet watch: --broker and --table go together"]
+        assert err.strip().splitlines() == [
+            "trutnet watch: error: --broker and --table go together "
+            "(trutnet watch --help shows every option)"
+        ]
     finally:
         broker.stop()
     dead = "mqtt://127.0.0.1:1"

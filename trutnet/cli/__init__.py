@@ -19,7 +19,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from trutnet.cli.arguments import bounded, whole
 from trutnet.cli.games import (
@@ -42,10 +42,19 @@ _delay = bounded(
 _seed = whole(0, 2**64 - 1, "must be 0..2^64-1")
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, but a bad argument gets one line, never the whole usage:
+    ``trutnet join: error: ...``, where ``--help`` shows the rest, and status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} ({self.prog} --help shows every option)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="trutnet", description="Peer-to-peer card games on a LAN: Trut."
-    )
+    from trutnet import __version__
+
+    parser = Parser(prog="trutnet", description="Peer-to-peer card games on a LAN: Trut.")
+    parser.add_argument("--version", action="version", version=f"trutnet {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     from trutnet.cli.table_commands import (
@@ -136,9 +145,9 @@ def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     game = game_of(args)
     bots = bots_of(args.bots, game)
     if args.save is not None and args.transport != "memory":
-        parser.error("--save needs --transport memory")
+        _subparser(parser, "selfplay").error("--save needs --transport memory")
     if args.broker is not None and args.transport != "mqtt":
-        parser.error("--broker needs --transport mqtt")
+        _subparser(parser, "selfplay").error("--broker needs --transport mqtt")
     if args.transport == "memory":
         return _selfplay_memory(args, game, bots)
     if args.transport == "mqtt":
@@ -239,9 +248,10 @@ def _verify(args: argparse.Namespace) -> int:
     if state is not None:
         with contextlib.suppress(NoFrontend):  # the game's narration, if it has one
             frontend = frontend_for(state.game.name)
+    names = [name for name, _ in report.opened]  # who played each seat from the start
     if frontend is not None:
         for event in frontend.events(state):
-            for line in frontend.narrate(event, state):
+            for line in frontend.narrate(event, state, names or None):
                 print(line)
     from trutnet.protocol.replace import describe
 
@@ -266,7 +276,9 @@ def _verify(args: argparse.Namespace) -> int:
         return 1
     assert state is not None
     if report.replica.abandoned is not None:
-        print(f"OK: the transcript is valid; abandoned (seat {report.replica.abandoned.seat})")
+        seat = report.replica.abandoned.seat
+        who = f"{names[seat]} (seat {seat})" if 0 <= seat < len(names) else f"seat {seat}"
+        print(f"OK: the transcript is valid; the game was abandoned waiting for {who}")
         return 0
     teams = [list(t) for t in state.game.teams()]
     score = frontend.score(state) if frontend is not None else ""
@@ -279,11 +291,9 @@ def _verify(args: argparse.Namespace) -> int:
 
 def _bench(args: argparse.Namespace) -> int:
     if args.hop_delay_ms is not None and args.target != "network":
-        print("trutnet bench: --hop-delay-ms is for the network benchmark", file=sys.stderr)
-        return 2
+        raise ChoiceError("--hop-delay-ms is for the network benchmark")
     if args.target == "crypto" and args.game != DEFAULT_GAME:
-        print("trutnet bench: the crypto benchmark plays no game (no --game)", file=sys.stderr)
-        return 2
+        raise ChoiceError("the crypto benchmark plays no game (no --game)")
     game = game_of(args)
     if args.target == "network":
         from trutnet.bench import network_bench as bench  # type: ignore[no-redef]
@@ -312,9 +322,19 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of ``command`` (``trutnet join``), for an error in its own name."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices[command]  # type: ignore[no-any-return]
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:  # said by the command's own parser, not by trutnet's
+        _subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
     # A module of $TRUTNET_GAME_PLUGINS was asked for: it must load. An installed
     # plugin that does not is reported, and its game is unknown to this command.
     problems = load_plugins()
@@ -358,8 +378,9 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             }[args.command]
             return handler(args)
         return _bench(args)
-    except ChoiceError as exc:  # a game, game option or bot that cannot be had
-        print(f"trutnet {args.command}: {exc}", file=sys.stderr)
+    except ChoiceError as exc:  # an argument that cannot be had: said as argparse says it
+        prog = f"trutnet {args.command}"
+        print(f"{prog}: error: {exc} ({prog} --help shows every option)", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly
         sys.stderr.close()

@@ -132,7 +132,8 @@ def game_of(args: argparse.Namespace) -> Game:
     try:
         return make_game(name, config)
     except ConfigError as exc:
-        raise ChoiceError(f"--option: {exc}") from None
+        said = " ".join(given_options)
+        raise ChoiceError(f"--option {said}: {_in_words(str(exc))}") from None
 
 
 def _options(given: list[str], takes: dict[str, Any]) -> dict[str, Any]:
@@ -144,9 +145,28 @@ def _options(given: list[str], takes: dict[str, Any]) -> dict[str, Any]:
         if not eq or key not in takes:
             known = ", ".join(sorted(takes)) or "none"
             raise ChoiceError(f"--option {text}: give KEY=VALUE, KEY one of: {known}")
-        value: Any = {"on": True, "true": True, "off": False, "false": False}.get(raw, raw)
+        value: Any = SWITCH.get(raw.lower(), raw)
+        if isinstance(takes[key], bool) and not isinstance(value, bool):
+            raise ChoiceError(f"--option {key}={raw}: {key} is on or off (or true, false)")
         options[key] = int(raw) if raw.isdigit() and raw.isascii() else value
     return options
+
+
+SWITCH = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
+
+
+def _in_words(text: str) -> str:
+    """A game's refusal with Python's notation put in words: ``one of (3, 1)`` as
+    ``3 or 1``, ``True``/``False`` as on/off, quotes dropped."""
+    import re
+
+    def choices(match: re.Match[str]) -> str:
+        values = [v.strip().strip("'\"") for v in match.group(1).split(",") if v.strip()]
+        words = [{"True": "on", "False": "off"}.get(v, v) for v in values]
+        return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else "".join(words)
+
+    text = re.sub(r"(?:one of )?\(([^()]*)\)(?= \()", choices, text)
+    return re.sub(r"\b(True|False)\b", lambda m: {"True": "on", "False": "off"}[m[1]], text)
 
 
 def _accepts(name: str, config: dict[str, Any], key: str) -> bool:

@@ -9,7 +9,10 @@ The others print one JSON line per event with ``--json`` (for tests and scripts)
 readable lines otherwise. ``host``, ``join`` and ``play`` take ``--game``
 (:mod:`trutnet.cli.games`); ``join`` refuses a table of another game. Every argument is
 checked by its argparse type (a bad one gets one clear line and exit status 2); a
-table that cannot be joined gets one clear line and exit status 1.
+table that cannot be joined gets one clear line and exit status 1, and when the table
+asked for is not there (a misspelt name, only tables of other games) the tables that
+are, each with the command that joins it. A private table's password is typed twice
+by its host, and asked again when a joiner types it wrong; it is never printed.
 """
 
 from __future__ import annotations
@@ -199,13 +202,55 @@ def _options(args: argparse.Namespace) -> Options:
     )
 
 
-def _password(args: argparse.Namespace, needed: bool = False) -> str | None:
+PASSWORD_TRIES = 3  # a password typed wrong (or two that differ) is asked again, this often
+
+
+def _password(args: argparse.Namespace, needed: bool = False, confirm: bool = False) -> str | None:
     """The table password with ``--private`` (or ``needed``: a private table was
     picked), from the environment or the terminal; None for an open table.
-    :class:`PasswordError` if there is none to be had."""
-    from trutnet.net.private import table_password
+    ``confirm`` (the host's): typed on a terminal, it is typed twice, and asked again
+    when the two differ. :class:`PasswordError` if there is none to be had."""
+    from trutnet.net.private import PasswordError, table_password
 
-    return table_password() if getattr(args, "private", False) or needed else None
+    if not (getattr(args, "private", False) or needed):
+        return None
+    if not (confirm and _typed()):
+        return table_password()
+    for _ in range(PASSWORD_TRIES):
+        password = table_password()
+        if table_password("Table password again: ") == password:
+            return password
+        print("The two passwords differ; type it again.", file=sys.stderr)
+    raise PasswordError(f"the two passwords differed {PASSWORD_TRIES} times")
+
+
+def _typed() -> bool:
+    """Whether a table password is asked on the terminal (rather than read from
+    ``$TRUTNET_TABLE_PASSWORD``, or not to be had)."""
+    from trutnet.net.private import PASSWORD_ENV
+
+    return os.environ.get(PASSWORD_ENV) is None and sys.stdin.isatty()
+
+
+def _let_in(endpoint: Endpoint, password: str | None) -> str | None:
+    """The password the table's broker takes: ``password`` if it does; when it does
+    not and the password is typed on a terminal, the person is told and asked again
+    (at most :data:`PASSWORD_TRIES` times). :class:`JoinError` saying why otherwise;
+    the password itself is never printed."""
+    from trutnet.net.private import check_access, table_password
+
+    for tries in range(1, PASSWORD_TRIES + 1):
+        why = _run(check_access(endpoint, password))
+        if why is None:
+            return password
+        if password is None or not _typed():
+            break
+        if tries == PASSWORD_TRIES:
+            why += f" ({PASSWORD_TRIES} tries)"
+            break
+        print("Wrong table password; type it again.", file=sys.stderr)
+        password = table_password()
+    raise JoinError(why)
 
 
 def _broker_event(
@@ -222,8 +267,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     bot_kind = default_bot(game.name)  # the bots seated in empty seats: the game's best
     host_bot = bot_of(game, args.bot)
     if not 0 <= args.bots < game.num_players():
-        print(f"trutnet host: --bots is 0..{game.num_players() - 1}", file=sys.stderr)
-        return 2
+        raise ChoiceError(f"--bots is 0..{game.num_players() - 1}")
     if (problem := _store_error("host", args.store)) is not None:
         print(problem, file=sys.stderr)
         return 2
@@ -235,7 +279,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         why = _unreachable(args.bind, given_bind, args.announce)
         print(f"trutnet host: {why}", file=sys.stderr)
     try:
-        password = _password(args)
+        password = _password(args, confirm=True)
         broker = (
             ExternalBroker(args.broker)
             if args.broker
@@ -290,17 +334,6 @@ def cmd_host(args: argparse.Namespace) -> int:
     return _finish(result, args.json)
 
 
-def _refused(endpoint: Endpoint, password: str | None) -> bool:
-    """Whether the table's broker turns down our password (or our lack of one); says so
-    in one line."""
-    from trutnet.net.private import check_access
-
-    why = asyncio.run(check_access(endpoint, password))
-    if why is not None:
-        print(f"trutnet join: {why}", file=sys.stderr)
-    return why is not None
-
-
 def cmd_join(args: argparse.Namespace) -> int:
     from trutnet.net.private import PasswordError
 
@@ -310,14 +343,11 @@ def cmd_join(args: argparse.Namespace) -> int:
         if args.store is None:  # which seats it could be: say them, with their commands
             seats = unfinished_seats()
             if not seats:
-                print(
-                    "trutnet join: --resume needs --store DIR (no seat left mid-game "
-                    f"in {data_dir() / 'tables'})",
-                    file=sys.stderr,
+                raise ChoiceError(
+                    f"--resume needs --store DIR (no seat left mid-game in {data_dir() / 'tables'})"
                 )
-                return 2
             print(
-                "trutnet join: --resume needs --store DIR; the seats you left mid-game:",
+                "trutnet join: error: --resume needs --store DIR; the seats you left mid-game:",
                 file=sys.stderr,
             )
             _print_seats(seats, sys.stderr)
@@ -339,7 +369,10 @@ def cmd_join(args: argparse.Namespace) -> int:
             game = state.game
         if args.bot is not None:
             bot_of(game, args.bot)
-        if _refused((endpoints or [loaded[2]])[0], args.password):
+        try:
+            args.password = _let_in((endpoints or [loaded[2]])[0], args.password)
+        except (JoinError, PasswordError) as exc:
+            print(f"trutnet join: {exc}", file=sys.stderr)
             return 1
         if args.bot is None:  # the person takes their seat back, on screen
             return _resume_with_ui(args, endpoints, loaded, game.name)
@@ -361,8 +394,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     if args.bot is not None:
         bot_of(game, args.bot)
     if (args.broker is None) != (args.table is None):
-        print("trutnet join: --broker and --table go together", file=sys.stderr)
-        return 2
+        raise ChoiceError("--broker and --table go together")
     if (problem := _store_error("join", args.store)) is not None:
         print(problem, file=sys.stderr)
         return 2
@@ -387,6 +419,12 @@ def cmd_join(args: argparse.Namespace) -> int:
     except PasswordError as exc:
         print(f"trutnet join: {exc}", file=sys.stderr)
         return 2
+    try:
+        if args.password is not None:  # without one, the broker's probe says what to do
+            args.password = _let_in(endpoint, args.password)
+    except (JoinError, PasswordError) as exc:
+        print(f"trutnet join: {exc}", file=sys.stderr)
+        return 1
     store = args.store
     if store is None and args.bot is None:  # a person: the seat's files for --resume
         store = data_dir() / "tables" / f"{table_id.hex()}-join"
@@ -446,15 +484,14 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from trutnet.runtime.watch import watch
 
     if (args.broker is None) != (args.table is None):
-        print("trutnet watch: --broker and --table go together", file=sys.stderr)
-        return 2
+        raise ChoiceError("--broker and --table go together")
     if args.broker is not None:
         endpoint, table_id = parse_broker_url(args.broker), bytes.fromhex(args.table)
         private = False
     else:
         try:
             found = choose_table(args, ("open", "playing"), "watch")
-        except _NoLan as exc:
+        except (_NoLan, _OtherGames) as exc:
             print(exc, file=sys.stderr)
             return 1
         if found is None:
@@ -466,6 +503,12 @@ def cmd_watch(args: argparse.Namespace) -> int:
     except PasswordError as exc:
         print(f"trutnet watch: {exc}", file=sys.stderr)
         return 2
+    try:
+        if password is not None:  # without one, the broker's probe says what to do
+            password = _let_in(endpoint, password)
+    except (JoinError, PasswordError) as exc:
+        print(f"trutnet watch: {exc}", file=sys.stderr)
+        return 1
     options = Options(stall_timeout=args.stall_timeout, give_up_after=args.give_up_after)
     try:
         _run(probe_broker(endpoint, password=password, command="watch"))
@@ -523,7 +566,69 @@ def _watch_with_ui(
 
 
 class _OtherGames(Exception):
-    """The LAN has tables of ``statuses``, but none of the game asked for."""
+    """No table to take: tables of other games only, a name that no table has, or a
+    table named that cannot be taken now. The message lists what there is."""
+
+
+SHOWN = 5  # tables listed when the one asked for is not there; the others are counted
+
+
+def join_command(table: Any, command: str = "join", by_id: bool = False) -> str:
+    """The command that joins (or watches) ``table``, as a person types it: by its
+    name, or by its table id when ``by_id`` (another table has the same name); with
+    ``--game`` for a table of another game than the default, ``--private`` for a
+    private one."""
+    words = ["trutnet", command, table.table if by_id else shell_word(table.name)]
+    if command == "join" and table.game != DEFAULT_GAME:
+        words += ["--game", table.game]
+    return " ".join([*words, *(["--private"] if table.private else [])])
+
+
+def shell_word(text: str) -> str:
+    """``text`` as one word of a shell command, quoted the way a person would:
+    ``"Ana's table"`` rather than ``'Ana'"'"'s table'``."""
+    import shlex
+
+    if re.fullmatch(r"[\w@%+=:,./-]+", text):
+        return text
+    if not re.search(r'["$`\\!]', text):
+        return f'"{text}"'
+    return shlex.quote(text)
+
+
+def _about_table(table: Any, private: bool = True) -> str:
+    """``trut classic, seats 1/4, open, private``: a found table in a few words
+    (``private``: say so, unless the command beside it does)."""
+    d = table.to_dict()
+    game = " ".join(w for w in (d["game"], d["variant"]) if w)
+    said = ", private" if d["private"] and private else ""
+    return f"{game}, seats {d['seats']}, {d['status']}{said}"
+
+
+def _listed(tables: list[Any], command: str) -> list[str]:
+    """One line per table (at most :data:`SHOWN`, the others counted): the command
+    that takes it, then what it is; two lines when that does not fit 80 columns."""
+    names = [t.name for t in tables]
+    lines = []
+    for t in tables[:SHOWN]:
+        how, about = join_command(t, command, names.count(t.name) > 1), _about_table(t, False)
+        if len(f"  {how}   ({about})") <= 80:
+            lines.append(f"  {how}   ({about})")
+        else:  # the command whole, what the table is under it
+            lines += [*wrap_command(how, "  "), f"    ({about})"[:80]]
+    if len(tables) > SHOWN:
+        lines.append(f"  and {len(tables) - SHOWN} more: trutnet tables lists them all")
+    return lines
+
+
+def _closest(name: str, tables: list[Any]) -> list[Any]:
+    """``tables``, the names most like ``name`` first (a misspelt name's table on top)."""
+    from difflib import SequenceMatcher
+
+    def likeness(t: Any) -> float:
+        return SequenceMatcher(None, name.casefold(), t.name.casefold()).ratio()
+
+    return sorted(tables, key=likeness, reverse=True)
 
 
 def choose_table(
@@ -535,30 +640,54 @@ def choose_table(
     """List the tables found on the LAN (of ``statuses``: open ones, to join; of
     ``game``, unless None) and take the one named, the one the person picks (on a
     terminal), or the first; with whether it is private. A table named that plays
-    another game: :class:`WrongGame`; tables of other games only: :class:`_OtherGames`."""
-    tables = [t for t in _search_lan(args, command) if t.live and t.live.get("status") in statuses]
+    another game: :class:`WrongGame`. :class:`_OtherGames`, listing the tables there
+    are and how to take them: a name that no table has, or tables of other games only."""
+    live = [t for t in _search_lan(args, command) if t.live]
+    tables = [t for t in live if t.live.get("status") in statuses]
     if args.table_name is not None:
-        tables = [t for t in tables if args.table_name in (t.name, t.table)]
+        asked = args.table_name
+        named = [t for t in tables if asked in (t.name, t.table)]
+        if not named and any(asked in (t.name, t.table) for t in live):
+            status = next(t for t in live if asked in (t.name, t.table)).live.get("status")
+            why = "every seat is taken" if status == "playing" else f"it is {status}"
+            watch = f" (watch it: trutnet watch {shell_word(asked)})" if command == "join" else ""
+            raise _OtherGames(f"trutnet {command}: the table {asked!r} is {status}: {why}{watch}")
+        if not named and live:
+            raise _OtherGames(
+                "\n".join(
+                    [
+                        f"trutnet {command}: no table named {asked!r} on the LAN; "
+                        f"{'the one' if len(live) == 1 else 'those'} found:",
+                        *_listed(_closest(asked, live), command),
+                    ]
+                )
+            )
+        tables = named
     mine = [t for t in tables if game is None or t.game == game]
     if tables and not mine and game is not None:
         if args.table_name is not None:
             raise WrongGame(bytes.fromhex(tables[0].table), tables[0].game, game)
-        others = ", ".join(sorted({t.game for t in tables}))
+        if len(tables) == 1:
+            raise _OtherGames(
+                f"trutnet {command}: no {' or '.join(statuses)} {game} table on the LAN; "
+                f"the only one plays {tables[0].game}:\n" + "\n".join(_listed(tables, command))
+            )
         raise _OtherGames(
-            f"trutnet {command}: no {' or '.join(statuses)} {game} table on the LAN "
-            f"(tables of other games: {others}; {command} one with --game NAME)"
+            "\n".join(
+                [
+                    f"trutnet {command}: no {' or '.join(statuses)} {game} table on the LAN; "
+                    "tables of other games:",
+                    *_listed(tables, command),
+                ]
+            )
         )
     tables = mine
     if not tables:
         return None
     if not args.json:
         for number, t in enumerate(tables, start=1):
-            d = t.to_dict()
-            print(
-                f"  {number}. {d['name']:<24} {d['game']:<8} {d['variant']:<10} "
-                f"seats {d['seats']:<5} host {d['host']}{' private' if d['private'] else ''}",
-                file=sys.stderr,
-            )
+            line = f"  {number}. {t.name}   ({_about_table(t)})"
+            print(line if len(line) <= 80 else f"{line[:78]}…)", file=sys.stderr)
     pick = 0
     if len(tables) > 1 and sys.stdin.isatty():
         answer = input(f"{command.title()} which table? [1-{len(tables)}, default 1] ").strip()
@@ -738,15 +867,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 2
     ui = _screen(game.name, table_name="", players=game.num_players(), about=_about(game))
     if not 0 <= args.bots < game.num_players():
-        print(f"trutnet play: --bots is 0..{game.num_players() - 1}", file=sys.stderr)
-        return 2
+        raise ChoiceError(f"--bots is 0..{game.num_players() - 1}")
     from trutnet.net.private import PasswordError
 
     bind = args.bind or lan_address()
     if not reachable(bind):  # friends cannot reach it: the lobby says so, in one line
         ui.info.message = _unreachable(bind, args.bind is not None, args.announce)
     try:
-        password = _password(args)
+        password = _password(args, confirm=True)
         broker = EmbeddedBroker(bind, args.port, password=password)
         endpoint = broker.start()
     except (BrokerError, PasswordError) as exc:
@@ -769,6 +897,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             announcer.update(message, endpoint)
 
     ui.table_name = table_name
+    ui.info.private = password is not None
+    where = None if args.announce else (endpoint, table_id)
+    ui.info.join_how = [_how_to_join(game, table_name, password is not None, where)]
     try:
         result = _run(
             play_with_ui(
@@ -806,6 +937,23 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _how_to_join(
+    game: Game, table_name: str, private: bool, where: tuple[Endpoint, bytes] | None
+) -> str:
+    """The host's lobby line that tells friends how to join: the command, by the
+    table's name when it is announced on the LAN, else (``where``) by its broker and
+    table id."""
+    words = ["trutnet", "join", shell_word(table_name) if where is None else ""]
+    words += ["--game", game.name] if game.name != DEFAULT_GAME else []
+    if where is not None:
+        words += ["--broker", where[0].url, "--table", where[1].hex()]
+    words += ["--private"] if private else []
+    how = " ".join(w for w in words if w)
+    if where is None:
+        return f"Friends join with: {how}"
+    return f"Not announced on the LAN; friends join with: {how}"
+
+
 def _about(game: Game) -> str:
     """The lobby's line about the table's game: ``Trut (classic), 4 players``."""
     from trutnet.client.view import game_summary
@@ -835,11 +983,13 @@ def _join_with_ui(
 ) -> int:
     from trutnet.client.app import play_with_ui
     from trutnet.client.view import game_summary
+    from trutnet.discovery.browse import printable
 
     transcript = data_dir() / "games" / f"{table_id.hex()}.json"
     game = announced["game"]
-    ui = _screen(game, f"table {table_id.hex()[:8]}", 0)
+    ui = _screen(game, printable(announced["name"], 40) or f"table {table_id.hex()[:8]}", 0)
     ui.about = game_summary(ui.frontend.long_name, announced["variant"], announced["players"])
+    ui.info.private, ui.info.table_seats = announced["private"], announced["players"]
     result = _run(
         play_with_ui(
             lambda hooks: join(
@@ -1041,11 +1191,26 @@ def _search_lan(args: argparse.Namespace, command: str) -> list[Any]:
     try:
         return live_tables(args.timeout, args.interface or None)
     except OSError as exc:
-        why = str(exc.strerror or exc)
-        if args.interface:
-            where = ", ".join(args.interface)
-            why = f"{why.lower()} (is {where} an address of this machine?)"
-        raise _NoLan(f"trutnet {command}: cannot search the LAN: {why}") from None
+        raise _no_lan(exc, args, command) from None
+
+
+def _no_lan(exc: OSError, args: argparse.Namespace, command: str) -> _NoLan:
+    why = str(exc.strerror or exc)
+    if args.interface:
+        where = ", ".join(args.interface)
+        why = f"{why.lower()} (is {where} an address of this machine?)"
+    return _NoLan(f"trutnet {command}: cannot search the LAN: {why}")
+
+
+def _watch_lan(args: argparse.Namespace) -> Any:
+    """A search of the LAN that goes on (``tables --watch``); :class:`_NoLan` when the
+    LAN cannot be searched."""
+    from trutnet.discovery.browse import LanSearch
+
+    try:
+        return LanSearch(args.interface or None)
+    except OSError as exc:
+        raise _no_lan(exc, args, "tables") from None
 
 
 def cmd_tables(args: argparse.Namespace) -> int:
@@ -1057,26 +1222,61 @@ def cmd_tables(args: argparse.Namespace) -> int:
 
 
 def _list_tables(args: argparse.Namespace) -> int:
-    while True:
-        tables = _search_lan(args, "tables")
-        if args.json:
-            print(json.dumps([t.to_dict() for t in tables]), flush=True)
-        else:
-            if not tables:
-                print("no table found on the LAN", flush=True)
-            for t in tables:
-                d = t.to_dict()
-                private = d["private"]
-                game = "" if d["game"] == DEFAULT_GAME else f" --game {d['game']}"
-                print(
-                    f"{d['name']:<24} {d['game']:<8} {d['variant']:<10} seats {d['seats']:<5} "
-                    f"{d['status']:<8}{' private' if private else ''}"
-                    f" host {d['host']}  join: trutnet join{game} --broker {d['broker']} "
-                    f"--table {d['table']}{' --private' if private else ''}",
-                    flush=True,
-                )
-        if not args.watch:
-            return 0
+    """One search, or with ``--watch`` one after another: as text, each table in a few
+    lines that fit 80 columns, printed again only when something changed; as JSON,
+    every field of every table, one list per search."""
+    from datetime import datetime
+
+    shown: str | None = None
+    search = _watch_lan(args) if args.watch else None
+    try:
+        while True:
+            tables = (
+                _search_lan(args, "tables") if search is None else search.live_tables(args.timeout)
+            )
+            if args.json:
+                print(json.dumps([t.to_dict() for t in tables]), flush=True)
+            else:
+                text = "\n".join(_table_rows(tables)) if tables else "no table found on the LAN"
+                if text != shown:
+                    if shown is not None:  # --watch: what changed, and when
+                        print(f"\n-- {datetime.now():%H:%M:%S}, the LAN now has:", flush=True)
+                    print(text, flush=True)
+                    shown = text
+            if search is None:
+                return 0
+    finally:
+        if search is not None:
+            search.close()
+
+
+def _table_rows(tables: list[Any]) -> list[str]:
+    """Each table in three lines of at most 80 columns: its name and what it is, its
+    host's key and broker, and the command that joins it (by name, or by table id
+    when two tables have the same name). ``--json`` keeps every field whole."""
+    names = [t.name for t in tables]
+    rows = []
+    for t in tables:
+        d = t.to_dict()
+        first = f"{d['name']}   {_about_table(t)}"
+        rows.append(first if len(first) <= 80 else first[:79] + "…")
+        rows.append(f"  host {d['host']} at {d['broker']}"[:80])
+        rows += wrap_command(join_command(t, by_id=names.count(t.name) > 1), "  join: ")
+    return rows
+
+
+def wrap_command(command: str, lead: str, width: int = 80) -> list[str]:
+    """A shell command in lines of at most ``width`` columns, each one but the last
+    ending in `` \\`` so that it can be pasted as it is."""
+    import shlex
+
+    words, lines, line = shlex.split(command), [], lead
+    for word in (shell_word(w) for w in words):
+        if line.strip() and len(line) + len(word) + 3 > width:  # " " + word + " \\"
+            lines.append(line + " \\")
+            line = " " * len(lead) + "  "
+        line += ("" if line.endswith(" ") else " ") + word
+    return [*lines, line]
 
 
 _seconds = bounded(

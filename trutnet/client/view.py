@@ -77,6 +77,11 @@ class TableInfo:
     # otherwise) before this seat came back (``join --resume``), with no word from it.
     abandoned: str = ""
     away: bool = False
+    # The lobby's words on the table itself: whether it is private (None: not said),
+    # how friends join it (the host's, each a line), its seats (a joiner's, 0: unknown).
+    private: bool | None = None
+    join_how: list[str] = field(default_factory=list)
+    table_seats: int = 0
 
 
 def plural(count: int, word: str) -> str:
@@ -318,21 +323,31 @@ def game_summary(long_name: str, variant: str, players: int) -> str:
 
 def lobby_lines(info: TableInfo, table_name: str, players: int, game: str = "") -> list[Line]:
     """The lobby: the seats taken (the host's, ``players`` seats) or a joiner's wait
-    (``players`` 0); ``game``: which game the table plays."""
-    about = [fit([("", f" Game: {game}")])] if game else []
+    (``players`` 0: the seats the host announces, ``info.lobby``, as they fill);
+    ``game``: which game the table plays. Both say whether the table is private, and
+    the host's says how friends join it (``info.join_how``)."""
+    lines: list[Line] = [[("class:title", f" Lobby — {table_name}")]]
+    lines += [[("", f" Game: {game}")]] if game else []
+    if info.private is not None:
+        said = (
+            "Private table: joining needs its password."
+            if info.private
+            else "Open table: no password needed to join."
+        )
+        lines.append([("", f" {said}")])
+    for how in info.join_how:
+        lines += [[("class:bold", row)] for row in wrap(" " + how, WIDTH, "  ")]
     if players == 0:  # a joiner: the host fills the seats and starts the table
-        return [
-            fit([("class:title", f" Lobby — {table_name}")]),
-            *about,
-            [("", " You asked for a seat; the game starts when every seat is taken.")],
-            [("class:dim", " q quit")],
-            fit([("class:message", " " + info.message)]),
-        ]
-    lines: list[Line] = [
-        [("class:title", f" Lobby — {table_name}")],
-        *about,
-        [("", f" Seats taken: {len(info.lobby)}/{players}")],
-    ]
+        total = f"/{info.table_seats}" if info.table_seats else ""
+        lines.append([("", " You asked for a seat; the game starts when every seat is taken.")])
+        if info.lobby:
+            lines.append([("", f" Seats taken: {len(info.lobby)}{total}")])
+        for seat, name, what in info.lobby:
+            lines.append([("", f"  seat {seat}: {name}{' (bot)' if what == 'bot' else ''}")])
+        lines.append([("class:dim", " q quit")])
+        lines.append([("class:message", " " + info.message)])
+        return [fit(line) for line in lines]
+    lines.append([("", f" Seats taken: {len(info.lobby)}/{players}")])
     for seat, name, fp in info.lobby:
         lines.append([("", f"  seat {seat}: {name:<20} key {fp}")])
     for seat in range(len(info.lobby), players):

@@ -12,6 +12,10 @@ A private table's broker lets no one read that message without the password:
 it is shown (as private, from its TXT records) when its broker answers MQTT at all,
 refusing us included; its host's broker dies with the host.
 
+:func:`live_tables` searches once; :class:`LanSearch` goes on searching
+(``tables --watch``), so that each look at the LAN sees every table announced since
+it began rather than those a short search happened to hear.
+
 The ``game`` record names the game the table plays (a registry name: at most
 :data:`MAX_GAME` characters among lowercase letters, digits, ``_ . -``); a record
 without a valid one is ignored, and the signed announcement must name the same game.
@@ -118,17 +122,47 @@ class _Collector(ServiceListener):
         self.found.pop(name, None)
 
 
+class LanSearch:
+    """A search of the LAN that goes on until :meth:`close`: what :meth:`tables`
+    returns is what mDNS has said since the search began (a table that said goodbye
+    is gone), so that a table is not missed by a search that happened to be short
+    (``trutnet tables --watch``)."""
+
+    def __init__(self, interfaces: list[str] | None = None) -> None:
+        self.zeroconf = Zeroconf(
+            interfaces=interfaces or InterfaceChoice.All, ip_version=IPVersion.V4Only
+        )
+        self.collector = _Collector()
+        self.browser = ServiceBrowser(self.zeroconf, SERVICE, self.collector)
+
+    def tables(self, wait: float) -> list[FoundTable]:
+        """After ``wait`` seconds, the tables announced so far (presence only)."""
+        time.sleep(wait)
+        for _ in range(10):  # the zeroconf thread may add one as we read
+            with contextlib.suppress(RuntimeError):
+                found = list(self.collector.found.values())
+                break
+        else:
+            found = []
+        return [FoundTable(t.name, t.table, t.endpoint, dict(t.txt)) for t in found]
+
+    def live_tables(self, wait: float) -> list[FoundTable]:
+        """After ``wait`` seconds, the announced tables whose broker confirms the host is
+        there (see :func:`live_tables`)."""
+        return _live(self.tables(wait))
+
+    def close(self) -> None:
+        self.browser.cancel()
+        self.zeroconf.close()
+
+
 def browse(timeout: float = 2.0, interfaces: list[str] | None = None) -> list[FoundTable]:
     """Tables announced on the LAN within ``timeout`` seconds (presence only)."""
-    zc = Zeroconf(interfaces=interfaces or InterfaceChoice.All, ip_version=IPVersion.V4Only)
-    collector = _Collector()
-    browser = ServiceBrowser(zc, SERVICE, collector)
+    search = LanSearch(interfaces)
     try:
-        time.sleep(timeout)
+        return search.tables(timeout)
     finally:
-        browser.cancel()
-        zc.close()
-    return list(collector.found.values())
+        search.close()
 
 
 async def _liveness(table: FoundTable, timeout: float) -> None:
@@ -169,8 +203,10 @@ async def _liveness(table: FoundTable, timeout: float) -> None:
 
 def live_tables(timeout: float = 2.0, interfaces: list[str] | None = None) -> list[FoundTable]:
     """Announced tables whose broker confirms the host is there."""
-    found = browse(timeout, interfaces)
+    return _live(browse(timeout, interfaces))
 
+
+def _live(found: list[FoundTable]) -> list[FoundTable]:
     async def check() -> None:
         await asyncio.gather(*(_liveness(t, 1.5) for t in found))
 

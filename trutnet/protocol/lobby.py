@@ -176,6 +176,9 @@ class Lobby:
 ANNOUNCE_VERSION = 1
 ANNOUNCE_FIELDS = {"v", "game", "variant", "players", "taken", "name", "host", "table",
                    "broker", "status", "private", "nonce"}  # fmt: skip
+# ``seated`` (optional): who has a seat so far, for a joiner's lobby screen; a host
+# leaves it out when the whole announcement would not fit MAX_ANNOUNCEMENT.
+SEATED = "seated"
 MAX_ANNOUNCEMENT = 2048
 
 
@@ -208,7 +211,7 @@ def check_announcement(wire: Any, table_id: bytes) -> dict[str, Any]:
     except MessageError as exc:
         raise LobbyError(f"not a signed announcement: {exc}") from exc
     body = entry.body
-    if entry.type != "lobby" or entry.seq != 0 or set(body) != ANNOUNCE_FIELDS:
+    if entry.type != "lobby" or entry.seq != 0 or set(body) - {SEATED} != ANNOUNCE_FIELDS:
         raise LobbyError("not a lobby announcement")
     nonce = body["nonce"]
     if not isinstance(nonce, bytes) or table_id_for(entry.author, nonce) != table_id:
@@ -222,6 +225,22 @@ def check_announcement(wire: Any, table_id: bytes) -> dict[str, Any]:
         or body["host"] != fingerprint(entry.author)
         or body["status"] not in ("open", "playing")
         or not isinstance(body["private"], bool)
+        or (SEATED in body and not _seated_ok(body[SEATED], body["taken"]))
     ):
         raise LobbyError("a malformed announcement")
     return {k: v for k, v in body.items() if k != "nonce"}
+
+
+def _seated_ok(seated: Any, taken: int) -> bool:
+    """An announcement's ``seated``: one ``[name, bot]`` per seat taken, in seat order
+    (a valid name, and whether the host seated a bot there)."""
+    if not isinstance(seated, list) or len(seated) != taken:
+        return False
+    for pair in seated:
+        if not isinstance(pair, list) or len(pair) != 2 or not isinstance(pair[1], bool):
+            return False
+        try:
+            check_name(pair[0])
+        except LobbyError:
+            return False
+    return True

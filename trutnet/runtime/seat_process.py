@@ -32,7 +32,7 @@ import re
 import socket
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,8 @@ from trutnet.net.private import credentials
 from trutnet.net.tasks import stop_tasks
 from trutnet.protocol.lobby import (
     ANNOUNCE_VERSION,
+    MAX_ANNOUNCEMENT,
+    SEATED,
     Lobby,
     LobbyError,
     announced_variant,
@@ -217,12 +219,20 @@ def _stamps(runtime: TableRuntime) -> dict[str, Any]:
 
 
 def announcement(
-    lobby: Lobby, name: str, endpoint: Endpoint, status: str, private: bool = False
+    lobby: Lobby,
+    name: str,
+    endpoint: Endpoint,
+    status: str,
+    private: bool = False,
+    bots: Collection[int] | None = None,
 ) -> dict[str, Any]:
     """The retained lobby message (also the zeroconf TXT content). ``private``: the
-    broker wants the table password (never the password itself)."""
+    broker wants the table password (never the password itself). ``bots``: the seats
+    the host gave its bots; with it, the message says who is seated (``seated``)."""
     roster = lobby.roster()
+    seated = {} if bots is None else {SEATED: [[n, s in bots] for s, n, _ in roster]}
     return {
+        **seated,
         "v": ANNOUNCE_VERSION,
         "nonce": lobby.nonce,
         "game": lobby.game.name,
@@ -324,10 +334,14 @@ async def host(
     announced: list[bytes] = []
 
     async def announce(status: str) -> None:
-        message = announcement(lobby, table_name, endpoint, status, password is not None)
+        bots = {lobby.keys.index(s.identity.public) for s in local if s.bot is not None}
+        message = announcement(lobby, table_name, endpoint, status, password is not None, bots)
         if on_announce is not None:
-            on_announce({k: v for k, v in message.items() if k != "nonce"})
+            on_announce({k: v for k, v in message.items() if k not in ("nonce", SEATED)})
         signed = sign_announcement(host_seat.identity, table_id, message)
+        if len(signed) > MAX_ANNOUNCEMENT:  # long names: the roster is left out
+            del message[SEATED]
+            signed = sign_announcement(host_seat.identity, table_id, message)
         announced[:] = [signed]
         await link.publish(topics.lobby(table_id), signed, retain=True)
 
@@ -438,7 +452,9 @@ async def join(
     hooks.attach(runtime, seat)
     playing = asyncio.create_task(runtime.run(join_names=True))
     watcher = asyncio.create_task(
-        watch_lobby(table_id, endpoints[0], seat, lobby_timeout, password, game=game)
+        watch_lobby(
+            table_id, endpoints[0], seat, lobby_timeout, password, game=game, on_roster=hooks.lobby
+        )
     )
     try:
         done, _ = await asyncio.wait([playing, watcher], return_when=asyncio.FIRST_COMPLETED)
@@ -571,6 +587,7 @@ async def watch_lobby(
     password: str | None = None,
     spectator: bool = False,
     game: str | None = None,
+    on_roster: Callable[[list[tuple[int, str, str]]], None] | None = None,
 ) -> None:
     """Until ``seat`` is seated (the host's ``open`` names it; a ``spectator``'s: until
     it has the ``open``), watch the table's lobby announcement: :class:`JoinError` when
@@ -578,7 +595,8 @@ async def watch_lobby(
     the announcement), when the table has been playing without this seat for
     ``timeout`` s (every seat taken; not for a spectator), or when the broker cannot be
     reached again for ``timeout`` s; :class:`WrongGame` at once when the host announces
-    another game than ``game``."""
+    another game than ``game``. ``on_roster``: who the host says is seated, as it
+    changes: (seat, name, ``"bot"`` for a bot the host seated, else ``""``)."""
     import aiomqtt
 
     loop = asyncio.get_running_loop()
@@ -625,6 +643,13 @@ async def watch_lobby(
                     )
                     if game is not None and announced is not None and announced["game"] != game:
                         raise WrongGame(table_id, announced["game"], game)
+                    if on_roster is not None and announced is not None and SEATED in announced:
+                        on_roster(
+                            [
+                                (s, n, "bot" if bot else "")
+                                for s, (n, bot) in enumerate(announced[SEATED])
+                            ]
+                        )
                     now = None if announced is None else str(announced["status"])
                     if now != status:
                         status, since = now, loop.time()
