@@ -64,8 +64,12 @@ def test_a_whole_game_on_the_screen(variant):
             assert rows[-1].startswith(" Enter continue")
             going = f"manche {obs.manche}" if obs.to_act is not None else "the final score"
             assert any(r.startswith(" ▶ ") and going in r for r in rows), rows
-            assert " to " in summary or " goes on: " in summary, summary
-            assert player.dismiss() and not player.info.paused
+            assert summary.endswith((" is over", " goes on")), summary
+            told = [r for r in rows if r.startswith(" → ")]
+            said = r" → ((You win|Bob wins) the manche: \+1 VP \(|equal HP)"
+            assert told and re.match(said, told[0]), told
+            player._game_key_handler("1")(None)  # the key only dismisses it: no card played
+            assert not player.info.paused and player.seat.pending is None
             continue
         if obs.to_act is None:
             break
@@ -279,7 +283,7 @@ def test_a_manche_end_and_a_continuation_stay_on_screen_until_a_key():
     """The frame pauses on a continuation (L14) and on a manche won (L13): the table
     shows what ended (final HP, VP), not the next hand's empty table."""
     from trutnet.client.frontend import Cue
-    from trutnet.client.view import TableInfo
+    from trutnet.client.view import TableInfo, round_over_lines
     from trutnet.games.lutin.frontend import LutinFrontend
 
     from .lutin_helpers import choose, combat, open_all, start
@@ -298,16 +302,25 @@ def test_a_manche_end_and_a_continuation_stay_on_screen_until_a_key():
     seen += cues()
     assert seen.count(Cue.ROUND_ENDS) == 1  # the continuation, not the first manche's start
     info.paused = True
-    area = [plain_line(line) for line in front.table_area(state.observation(0), info, 80)]
-    assert " Manche 1 goes on: equal HP 12-12, 5 new cards each (L14)" in area
+
+    def summary() -> list[str]:
+        return [plain_line(line) for line in round_over_lines(front, state.observation(0), info)]
+
+    area = summary()
+    assert " Manche 1 goes on" in area and any("equal HP (12-12)" in r for r in area)
     choose(state, "b6 g2 g2 g2 g2", "harpy b5 b4 g8 g3")
     for attack, riposte in (("b6", "harpy"), ("b5", "g2"), ("b4", "g2")):
         combat(state, attack, riposte)
     open_all(state)
     seen += cues()
     assert seen.count(Cue.ROUND_ENDS) == 2
-    area = [plain_line(line) for line in front.table_area(state.observation(0), info, 80)]
-    assert " Manche 1 to Bob: HP You 0, Bob 12; VP You 0, Bob 1" in area
+    area = summary()
+    assert " Manche 1 is over" in area
+    assert " → Bob wins the manche: +1 VP (You is down to 0 HP)" in area
+    assert area[:2] == [
+        " You        HP  0 [............]  VP 0",
+        " Bob        HP 12 [############]  VP 1",
+    ]
     assert state.hp == [12, 12]  # the next manche's, not shown while paused
     info.paused = False
     area = [plain_line(line) for line in front.table_area(state.observation(0), info, 80)]

@@ -4,16 +4,19 @@
 The frame (:mod:`trutnet.client.view`) places them: the title, the table area (the
 teams' Longs and Petits, the hand's state line, its tricks, the seat's hand or a
 spectator's count of cards in each hand), the prompt and the keys of a decision, and
-the end screen's score and table of hands. Between hands, the hand that just ended
-(:class:`HandSummary`) is drawn instead of the next one until the frame dismisses it.
+the end screen's score and table of hands. The hand that just ended
+(:class:`HandSummary`) is given to the frame as a
+:class:`~trutnet.client.frontend.RoundOver`, which it shows until a key.
 Every line fits in 80 columns once the frame has cut it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from trutnet.client.frontend import RoundOver
 from trutnet.client.view import ARROW, WIDTH, Line, TableInfo, fit, plain, seat_name
 from trutnet.engine.cards import Card
 from trutnet.engine.games.trut.deluxe.cards import Special
@@ -78,12 +81,13 @@ DECIDING = {
 
 @dataclass
 class HandSummary:
-    """How a finished hand ended, kept on screen for a moment after it."""
+    """How a finished hand ended, kept on screen until a key after it."""
 
     number: int  # 0-based hand number
     tricks: list[tuple[list[tuple[int, Card]], str]]  # cards in order, who took it
-    result: str  # "Bot 1 & Bot 3 win by fold [T11]"
+    result: str  # "Bot 1 & Bot 3 win by fold"
     gain: str  # "+1 Petit", or "" when nobody scored
+    scores: tuple[list[int], list[int]]  # each team's Longs and Petits after it
 
 
 @dataclass
@@ -140,9 +144,7 @@ def tokens(obs: TrutObservation, info: TableInfo) -> list[Line]:
     return lines
 
 
-def _state_line(obs: TrutObservation, info: TableInfo, summary: HandSummary | None) -> Line:
-    if summary is not None:
-        return [("", f" Hand {summary.number + 1} is over")]
+def _state_line(obs: TrutObservation, info: TableInfo) -> Line:
     parts: Line = [
         ("", f" Hand {obs.hand_number + 1}  Donneur: "),
         ("class:bold", seat_name(info, obs.dealer, "you")),
@@ -213,19 +215,28 @@ def _hand_line(obs: TrutObservation, info: TableInfo, choice: Choice) -> Line:
     return line
 
 
-def table_area(
-    obs: TrutObservation, info: TableInfo, choice: Choice, summary: HandSummary | None
-) -> list[Line]:
-    """The tokens, the hand's state line, its tricks (or the hand that just ended,
-    ``summary``) and the seat's hand."""
+def round_over(obs: TrutObservation, summary: HandSummary, info: TableInfo) -> RoundOver:
+    """The hand that just ended, for the frame: the tokens after it, its tricks, and
+    how it ended with what it scored."""
+    gain = f": {summary.gain}" if summary.gain else ""
+    longs, petits = summary.scores
+    after = dataclasses.replace(obs, longs=tuple(longs), petits=tuple(petits))
+    tricks = [
+        _trick_line(f"Trick {number}", cards, result, info)
+        for number, (cards, result) in enumerate(summary.tricks, start=1)
+    ]
+    return RoundOver(
+        f"Hand {summary.number + 1} is over",
+        (summary.result + gain,),
+        tuple(tokens(after, info)),
+        tuple(tricks),
+    )
+
+
+def table_area(obs: TrutObservation, info: TableInfo, choice: Choice) -> list[Line]:
+    """The tokens, the hand's state line, its tricks and the seat's hand."""
     lines = tokens(obs, info)
-    lines.append(_state_line(obs, info, summary))
-    if summary is not None:
-        for number, (cards, result) in enumerate(summary.tricks, start=1):
-            lines.append(_trick_line(f"Trick {number}", cards, result, info))
-        gain = f" ({summary.gain})" if summary.gain else ""
-        lines.append([("class:bold", f" {ARROW} {summary.result}{gain}")])
-        return lines
+    lines.append(_state_line(obs, info))
     for number, trick in enumerate(obs.tricks, start=1):
         result = "patté" if trick.team is None else seat_name(info, trick.winner or 0, "you")
         lines.append(_trick_line(f"Trick {number}", trick.cards, result, info))
