@@ -8,6 +8,7 @@ hand."""
 from __future__ import annotations
 
 import random
+import re
 import time
 from types import SimpleNamespace
 
@@ -64,11 +65,18 @@ def test_a_whole_match_played_by_keys():
     seen: dict[str, list[str]] = {}
     keys_used: set[str] = set()
     tricks: list[str] = []
+    summaries: list[list[str]] = []
     while True:
         rows = rows_of(player)
         watched = "\n".join(rows_of(watching))
         assert "Your cards" not in watched and "(envido " not in watched
         obs = player.observation()
+        if player.info.paused:  # a hand just ended: who scored what and why, until a key
+            summaries.append(rows)
+            assert rows[-1] == " Enter continue  ? help  q quit", rows
+            player._game_key_handler("1")(None)  # the key only dismisses it: no card
+            assert not player.info.paused and player.seat.pending is None
+            continue
         if obs is None or obs.to_act is None:
             if obs is not None:
                 break
@@ -106,6 +114,16 @@ def test_a_whole_match_played_by_keys():
             continue
         if not step(table):
             break
+    # Every hand's end said who scored what and why, with the score after it (9).
+    hands = max(int(r.split()[1]) for rows in summaries for r in rows if r.startswith(" Hand "))
+    assert len(summaries) == hands, (len(summaries), hands)
+    for rows in summaries:
+        heading = next(i for i, r in enumerate(rows) if r.startswith(" Hand "))
+        assert rows[heading].endswith(" is over")
+        scored = [r for r in rows[heading + 1 :] if r.startswith(" → ")]
+        said = r" → ((You|Bob): \+\d+ points? \(.+\)|You win a chico|Bob wins a chico)$"
+        assert scored and all(re.match(said, r) for r in scored), scored
+        assert all(re.search(r": \d+ (mala|buena)s?, \d chicos?$", r) for r in rows[1:heading])
     cards = "\n".join(seen["cards"])
     assert " Your cards: [1]" in cards and "(envido " in cards
     assert any(s in cards for s in ("esp", "bas", "oro", "cop"))
@@ -114,6 +132,8 @@ def test_a_whole_match_played_by_keys():
     assert tricks and all(r.endswith(("→ you", "→ Bob", "→ parda")) for r in tricks), tricks
     end = rows_of(player)
     assert end[0].startswith(" Game over — ") and " Final score:" in end
+    assert "\n".join(rows_of(watching)).count(" is over\n") == 1  # the last hand, until Enter
+    assert watching.dismiss()
     assert rows_of(watching)[0].startswith(" Game over — ")
     watching.help = True
     assert rows_of(watching)[0].startswith("Truco — you are watching")
@@ -126,4 +146,5 @@ def test_a_whole_match_played_by_keys():
 
 def test_malas_buenas_and_spanish_suits():
     assert screen.malas_buenas(0) == "0 malas" and screen.malas_buenas(30) == "15 buenas"
+    assert screen.malas_buenas(1) == "1 mala" and screen.malas_buenas(16) == "1 buena"
     assert screen.card_text("12c") == "12cop" and screen.card_part("7o") == ("class:warn", "7oro")

@@ -6,10 +6,10 @@ from __future__ import annotations
 from trutnet.client.view import Line, TableInfo, seat_name
 from trutnet.engine.api import Action
 from trutnet.engine.games.truco.actions import Declare, Discard, Play, Show, Word
-from trutnet.engine.games.truco.cards import envido, rank, suit
+from trutnet.engine.games.truco.cards import envido, suit
 from trutnet.engine.games.truco.observation import TrucoObservation
+from trutnet.games.truco.narration import card_text, malas_buenas
 
-SUIT_TEXT = {"e": "esp", "b": "bas", "o": "oro", "c": "cop"}  # espadas, bastos, oros, copas
 SUIT_STYLE = {"e": "class:black", "b": "class:ok", "o": "class:warn", "c": "class:red"}
 
 # Each key, and the words it says (the first legal one is sent).
@@ -65,19 +65,8 @@ WATCH_HELP = """Truco — you are watching: nobody's hidden cards are shown to y
 Keys: q stop watching, ? this help. Press ? or Esc to go back."""
 
 
-def card_text(card: str | None) -> str:
-    if card is None:
-        return "??"
-    return f"{rank(card)}{SUIT_TEXT[suit(card)]}"
-
-
 def card_part(card: str | None) -> tuple[str, str]:
     return (SUIT_STYLE[suit(card)] if card else "class:dim", card_text(card))
-
-
-def malas_buenas(points: int) -> str:
-    """K29: 0-15 are the malas, 16-30 the buenas ("8 buenas" = 23)."""
-    return f"{points} malas" if points <= 15 else f"{points - 15} buenas"
 
 
 def unit_name(obs: TrucoObservation, info: TableInfo, unit: int) -> str:
