@@ -5,6 +5,7 @@ of every game, and Truco's seats and hands checked against a replay."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 
@@ -78,3 +79,19 @@ def test_truco_names_the_seat_that_played_and_the_hand_it_was_in(name):
     hands = [line for line in later if re.match(r"hand \d+: ", line)]
     assert hands == [f"hand {i + 1}: {NAMES[d]} deals" for i, d in enumerate(dealers)]
     assert len(hands) > 3
+
+
+RULE_ID = re.compile(r"[\[(][TDKL]\d+|\b[TDKL]\d+[\])]")
+RAW = re.compile(r": (steal|hit|bat|target|give|force|pick)\b|\b[A-R]:[A-Z][a-z]|\(s\)")
+
+
+@pytest.mark.parametrize("name", GOLDEN_FILES)
+def test_the_log_speaks_in_peoples_words(name):
+    """No rule id (`[T11]`, `(L14)`) and no raw notation (`Bot 1: steal`, `E:Falcon`,
+    `card(s)`) in what a player's log shows, and no event told twice (the Weasel's
+    target was once told by the power and again by the Weasel)."""
+    record = json.loads((GOLDEN_DIR / name).read_text())["game"]
+    live, _ = _narrations(record)
+    assert not [line for line in live if RULE_ID.search(line)]
+    assert not [line for line in live if RAW.search(line)]
+    assert not [a for a, b in itertools.pairwise(live) if a == b]

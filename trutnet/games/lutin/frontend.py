@@ -75,6 +75,20 @@ def _numbers(count: int) -> str:
     return "1" if count == 1 else f"1-{count}"
 
 
+def _ranges(values: list[int]) -> str:
+    """``2-5 7``: numbers in order, runs of three or more as a range."""
+    out: list[str] = []
+    run: list[int] = []
+    for v in [*values, -1]:
+        if run and v == run[-1] + 1:
+            run.append(v)
+            continue
+        if run:
+            out.append(f"{run[0]}-{run[-1]}" if len(run) > 2 else " ".join(map(str, run)))
+        run = [v]
+    return " ".join(out)
+
+
 def option_label(action: Any) -> str:
     """A token choice in a few characters: ``none``, ``t11 own``, ``bonus hand/2``."""
     return choices._name(None, action, effects=False)
@@ -250,7 +264,7 @@ class LutinFrontend(Frontend):
 
     def prompt(self, obs: LutinObservation, info: TableInfo) -> str:
         if obs.phase == "tdiscard":
-            return "Discard one of your three tokens (in secret): its number"
+            return "Discard one of your 3 tokens (secret until both chose, then face up)"
         if obs.phase == "bonus":
             return "Your bonus: one of the face-up tokens, in secret"
         if obs.phase in ("window", "window_turn"):
@@ -277,10 +291,12 @@ class LutinFrontend(Frontend):
                 return ["[key] card  0 back"]
             shown = choices.options(obs)
             return [f"{_numbers(len(shown))} token"] if len(shown) < 10 else ["1-0 token"]
-        if obs.phase == "choose":
+        if obs.phase == "choose":  # a green card by its value, the others by a letter
             have = {a.card for a in obs.legal if isinstance(a, Take)}
-            keys = (k if k.isdigit() else f"{k}:{c}" for k, c in CHOOSE_KEYS.items() if c in have)
-            return [" ".join(keys)]
+            greens = [int(k) for k, c in CHOOSE_KEYS.items() if k.isdigit() and c in have]
+            named = [f"{k} {card_name(c).split()[0]}" for k, c in CHOOSE_KEYS.items()
+                     if not k.isdigit() and c in have]  # fmt: skip
+            return [" ".join(filter(None, [_ranges(greens), *named]))]
         return [f"{_numbers(len(obs.hand))} play"]
 
     def press(self, key: str, obs: LutinObservation, info: TableInfo) -> Press:

@@ -57,7 +57,8 @@ Press ? or Esc to go back."""
 
 # Trut Deluxe's help page (a table with the deluxe option): the special cards.
 DELUXE_HELP = (
-    "Trut Deluxe — each seat keeps 1 of 2 special cards [T25]\n"
+    "Trut Deluxe — each seat keeps 1 of 2 special cards [T25]; the kept cards join\n"
+    "the deck, shuffled into every hand of the game [T26]\n"
     + "\n".join(help_lines())
     + """
 Keys: 1-N keep a card / pick a power's choice, p pass, 1-3 play,
@@ -100,9 +101,10 @@ class Choice:
 
 
 def card_text(card: Card | Special) -> tuple[str, str]:
-    """A card as shown: ``7♥`` in red; a Deluxe card by letter and name, ``E:Falcon``."""
+    """A card as shown: ``7♥`` in red; a Deluxe card by its name, as the help names it
+    (``Falcon``)."""
     if isinstance(card, Special):
-        return "class:black", card.symbol
+        return "class:black", NAMES[card.letter]
     style = "class:red" if card.suit in RED_SUITS else "class:black"
     return style, card.symbol
 
@@ -262,6 +264,9 @@ def _choices(obs: TrutObservation) -> str:
         verb, _, rest = text.partition(" ")
         letter = rest.split("@")[0]
         name = f" {NAMES[letter]}" if letter in NAMES else ""
+        if verb == "keep" and letter in NAMES:  # T25: by name and value, as the help
+            shown.append(f"{number} {NAMES[letter]} {Special(letter).value}")
+            continue
         if verb == "target":  # T37: a seat
             rest = f"seat {rest}"
         elif verb == "give":  # T37: one of one's cards, by name
@@ -313,7 +318,7 @@ def prompt(obs: TrutObservation) -> str:
         "sing_agree": "La Chanson: j: agree to sing   c: refuse",
         "sing_count": "How many cards? 1, 2 or 3",
         "keep": f"Keep 3 cards: toggle with {_range(count)}, Enter to confirm",
-        "choose": "Keep one special card: " + _choices(obs),
+        "choose": "Keep a special card (it joins the deck): " + _choices(obs),
         "michao": "Michao! 1: sing it (+1 Long)   p: pass [T44]",
         "power": _power_prompt(obs),
     }.get(obs.phase, f"Your turn ({obs.phase})")
