@@ -402,9 +402,12 @@ def test_every_screen_of_a_whole_game_is_true_and_fits_80x24(players):
     end = screen_rows(ui)
     assert end[0].startswith(" Game over — ")
     header = next(r for r in end if r.lstrip().startswith("Hand "))
-    for team in peers[0].replica.state.teams:
+    for number, team in enumerate(peers[0].replica.state.teams, start=1):
         label = " & ".join("You" if s == 0 else names[s] for s in team)
-        assert label[:12] in header, (label, header)
+        if label in header:  # the names fit their column
+            continue  # else the column says Team N, and the score names it in full:
+        assert f"Team {number}" in header, (label, header)
+        assert any(r.startswith(f" Team {number}: {label} ") for r in end), end
     history = ui.frontend.history
     shown = {int(r.split()[0]) for r in end if re.match(r"^ +\d+  ", r)}
     if len(shown) < len(history):  # scroll to the top: the first hands come back
@@ -455,7 +458,7 @@ def test_one_hand_screen_wins_grammar_and_keys():
     assert len(rows) == 2 and all(len(r) <= 80 for r in rows)
     assert " ".join(r.strip() for r in rows) == score.strip()
     # A long game: the end screen keeps 24 rows and scrolls through every hand.
-    trut.history = [(h, f"won by Bot {h % 2 + 1}", [h // 2, h // 2], [0, 1]) for h in range(40)]
+    trut.history = [(h, "won by", h % 2, [h // 2, h // 2], [0, 1]) for h in range(40)]
     seen: set[int] = set()
     for scroll in range(45):
         info.end_scroll = scroll
@@ -727,3 +730,43 @@ def test_the_message_on_leaving_mid_game_wraps_at_words(tmp_path):
     assert len(prose) > 1 and all(len(line) <= 79 for line in prose)
     assert " ".join(prose).startswith("The 3 bots seated by this program (Bot 1, Bot 2, Bot 3)")
     assert " ".join(prose).endswith("or the game is abandoned (docs/protocol.md 7.7).")
+
+
+def test_six_players_with_long_names_fit_80_columns_uncut():
+    """6 players with long names: the state line with a Fortial and its Trut goes on
+    two rows, a trick's six cards fit with the winner's name whole, and the end table
+    names the teams Team 1 and Team 2, each named in full above it (they were cut)."""
+    import dataclasses
+
+    from trutnet.client.frontend import frontend_for
+    from trutnet.client.view import TableInfo, end_lines, plain, table_lines
+    from trutnet.engine.cards import Card
+    from trutnet.engine.games.trut.observation import TrickView, TrutView
+
+    names = ["Alexandra", "Bartholomew", "Christopher", "Dorothea", "Evangeline", "Fitzgerald"]
+    state = TrutGame(TrutConfig(6, "gatinaise")).new_initial_state()
+    trut = frontend_for("trut")
+    info = TableInfo(names=names, fingerprints=[""] * 6, me=0)
+    cards = tuple(
+        (seat, Card.parse(c)) for seat, c in enumerate(["7s", "8h", "9c", "10d", "Js", "Qh"])
+    )
+    obs = dataclasses.replace(
+        state.observation(0),
+        fortial_team=1,
+        trut=TrutView(1, "fortial", "pending", (), ()),
+        tricks=(TrickView(cards, 1, 5),),
+    )
+    rows = plain(table_lines(trut, obs, info)).splitlines()
+    assert not [r for r in rows if r.endswith("…") or len(r) > 80], rows
+    state_rows = rows[rows.index(next(r for r in rows if r.startswith(" Hand 1 "))) :][:2]
+    assert "Fortial: Bartholomew & Dorothea & Fitzgerald" in state_rows[0]
+    assert state_rows[1] == "  Trut (Fortial) by Bartholomew: waiting for the answer"
+    trick = next(r for r in rows if r.startswith(" Trick 1: "))
+    assert trick.endswith("→ Fitzgerald") and "9♣" in trick and "Q♥" in trick
+    trut.history = [(0, "won by", 1, [1, 1], [0, 0]), (1, "won by fold:", 0, [1, 1], [1, 0])]
+    end = plain(end_lines(trut, dataclasses.replace(obs, winner=1), info)).splitlines()
+    assert not [r for r in end if r.endswith("…") or len(r) > 80], end
+    assert any(r.startswith(" Team 2: Bartholomew & Dorothea & Fitzgerald ") for r in end)
+    header = next(r for r in end if r.lstrip().startswith("Hand "))
+    assert header.split()[-4:] == ["Team", "1", "Team", "2"]
+    assert any(r.startswith("    2  won by fold: Team 1 ") for r in end)

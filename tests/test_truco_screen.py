@@ -24,6 +24,7 @@ def rows_of(ui) -> list[str]:
     text = ui.screen_text()
     rows = text.splitlines()
     assert len(rows) <= 24 and all(len(r) <= 80 for r in rows), text
+    assert not [r for r in rows[:-4] if r.endswith("…")], text  # nothing cut at 80
     return rows
 
 
@@ -128,6 +129,8 @@ def test_a_whole_match_played_by_keys():
     assert " Your cards: [1]" in cards and "(envido " in cards
     assert any(s in cards for s in ("esp", "bas", "oro", "cop"))
     assert " Score: you: " in cards and "malas" in cards
+    assert re.search(r" Hand worth (1 point|[234] points)", cards) and " Truco: " not in cards
+    assert re.search(r" Score: you: \d+ (mala|buena)s?, \d+ chicos?   Bob: ", cards)
     assert len(keys_used) >= 3
     assert tricks and all(r.endswith(("→ you", "→ Bob", "→ parda")) for r in tricks), tricks
     end = rows_of(player)
@@ -139,6 +142,7 @@ def test_a_whole_match_played_by_keys():
     assert rows_of(watching)[0].startswith("Truco — you are watching")
     player.help = True
     assert rows_of(player)[0].startswith("Truco — the bluffing trick-taking game")
+    assert "7esp = 7 of espadas" in "\n".join(rows_of(player))  # the cards' notation
     player.help = False
     assert player.frontend is not None
     assert player.frontend.press("t", player.observation(), player.info).say  # nothing now

@@ -203,7 +203,7 @@ class TrutFrontend(Frontend):
             outcome = self._outcome(event, state, info)
             scores = (list(event["longs"]), list(event["petits"]))
             gain = self._gain(before, event, state, info)
-            self.history.append((event["hand"], self._short(event, state, info), *scores))
+            self.history.append((event["hand"], *self._short(event), *scores))
             self.last_hand = screen.HandSummary(event["hand"], self._tricks, outcome, gain, scores)
             self._tricks = []
             return Cue.ROUND_ENDS
@@ -217,18 +217,18 @@ class TrutFrontend(Frontend):
         text = hand_result(event, Speaker(state, info.names, me=info.me))
         return text.split(" [")[0] if event["result"] in ("fold", "won") else text
 
-    def _short(self, event: dict[str, Any], state: TrutState, info: TableInfo) -> str:
-        """How the hand ended, for the end screen's table: the how first, then who
-        (a long name is cut, never the how)."""
+    def _short(self, event: dict[str, Any]) -> tuple[str, int | None]:
+        """How the hand ended, for the end screen's table: the how, and the team it
+        names (the end screen names the team: by its players, or Team 1)."""
         team = event["team"]
-        who = "" if team is None else self._team(state.teams[team], info)
         return {
-            "won": f"won by {who}",
-            "fold": f"won by fold: {who}",
-            "pourrie": "pourrie: nobody scores",
-            "void": "void: nobody scores",
-            "fortial_pass": "Fortial passed: opponents score",
-        }.get(event["result"], event["result"])
+            "won": ("won by", team),
+            "fold": ("won by fold:", team),
+            "target": ("the target reached by", team),
+            "pourrie": ("pourrie: nobody scores", None),
+            "void": ("void: nobody scores", None),
+            "fortial_pass": ("Fortial passed: opponents score", None),
+        }.get(event["result"], (event["result"], None))
 
     def _gain(
         self,

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trutnet.client.frontend import RoundOver
-from trutnet.client.view import ARROW, WIDTH, Line, TableInfo, fit, plain, seat_name
+from trutnet.client.view import ARROW, WIDTH, Line, TableInfo, fit, plain, seat_name, text_width
 from trutnet.engine.cards import Card
 from trutnet.engine.games.trut.deluxe.cards import Special
 from trutnet.engine.games.trut.observation import TrutObservation
@@ -127,16 +127,26 @@ def title(obs: TrutObservation) -> str:
     return f"{name} — {variant}, {obs.players} players, first to {obs.target} Longs"
 
 
-def tokens(obs: TrutObservation, info: TableInfo) -> list[Line]:
-    """One row per team: its Longs and Petits."""
+def tokens(
+    obs: TrutObservation,
+    info: TableInfo,
+    labels: list[str] | None = None,
+    width: int = WIDTH,
+) -> list[Line]:
+    """One row per team: its Longs and Petits (``labels``: "Team 1: " before the
+    names); the names take the room the tokens leave, 30 columns at least."""
+    names = [team_name(obs, info, team) for team in range(len(obs.teams))]
+    if labels is not None:
+        names = [f"{label}: {name}" for label, name in zip(labels, names, strict=True)]
+    room = max(30, min(max(text_width(n) for n in names), width - 17 - 2 * obs.target))
     lines = []
     for team in range(len(obs.teams)):
         longs = "●" * obs.longs[team] + "○" * (obs.target - obs.longs[team])
         petits = "▲" * obs.petits[team] + "△" * (2 - obs.petits[team])
         mark = "class:me" if obs.team == team else ""
-        name = plain([fit([("", team_name(obs, info, team))], 30)])
+        name = plain([fit([("", names[team])], room)])
         line: Line = [
-            (mark, f" {name:<30}"),
+            (mark, f" {name:<{room}}"),
             ("", f" Longs {longs} {obs.longs[team]}/{obs.target}"),
             ("", f"  Petits {petits} {obs.petits[team]}"),
         ]
@@ -146,7 +156,9 @@ def tokens(obs: TrutObservation, info: TableInfo) -> list[Line]:
     return lines
 
 
-def _state_line(obs: TrutObservation, info: TableInfo) -> Line:
+def _state_lines(obs: TrutObservation, info: TableInfo, width: int = WIDTH) -> list[Line]:
+    """The hand's state: its number and Donneur, the team au Fortial, the Trut and its
+    answer; on two rows when one would be cut at ``width`` (long names, a Fortial)."""
     parts: Line = [
         ("", f" Hand {obs.hand_number + 1}  Donneur: "),
         ("class:bold", seat_name(info, obs.dealer, "you")),
@@ -170,18 +182,34 @@ def _state_line(obs: TrutObservation, info: TableInfo) -> Line:
                 "folded": "folded",
             }[trut.status]
             parts.append(("class:warn", f"  {kind} by {who}: {status}"))
-    return parts
+    if _width(parts) <= width or len(parts) < 3:
+        return [parts]
+    head, tail = parts[:2], parts[2:]
+    if obs.fortial_team is not None and _width([*head, tail[0]]) <= width:
+        head, tail = [*head, tail[0]], tail[1:]
+    return [head, *([("class:warn", "  " + text.strip())] for _, text in tail)]
 
 
-def _trick_line(label: str, cards: Any, result: str | None, info: TableInfo) -> Line:
-    line: Line = [("", f" {label}: ")]
-    for i, (seat, card) in enumerate(cards):
-        if i:
-            line.append(("", ", "))
-        line.append(("", f"{seat_name(info, seat)[:10]} "))
-        line.append(card_text(card))
-    if result:
-        line.append(("class:bold", f"  {ARROW} {result}"))
+def _width(line: Line) -> int:
+    return sum(text_width(text) for _, text in line)
+
+
+def _trick_line(
+    label: str, cards: Any, result: str | None, info: TableInfo, width: int = WIDTH
+) -> Line:
+    """``Trick 1: Ana 7♥, Bob 8♣  → Ana``, each name as long as the row allows (6
+    players' cards and names fit 80 columns, the winner's name whole)."""
+    for room in (10, 8, 6, 5, 4, 3):
+        line: Line = [("", f" {label}: ")]
+        for i, (seat, card) in enumerate(cards):
+            if i:
+                line.append(("", ", "))
+            line.append(("", f"{seat_name(info, seat)[:room]} "))
+            line.append(card_text(card))
+        if result:
+            line.append(("class:bold", f"  {ARROW} {result}"))
+        if _width(line) <= width:
+            break
     return line
 
 
@@ -238,7 +266,7 @@ def round_over(obs: TrutObservation, summary: HandSummary, info: TableInfo) -> R
 def table_area(obs: TrutObservation, info: TableInfo, choice: Choice) -> list[Line]:
     """The tokens, the hand's state line, its tricks and the seat's hand."""
     lines = tokens(obs, info)
-    lines.append(_state_line(obs, info))
+    lines += _state_lines(obs, info)
     for number, trick in enumerate(obs.tricks, start=1):
         result = "patté" if trick.team is None else seat_name(info, trick.winner or 0, "you")
         lines.append(_trick_line(f"Trick {number}", trick.cards, result, info))
@@ -363,27 +391,35 @@ def end_title(obs: TrutObservation, info: TableInfo) -> str:
     return "you win!" if winner == obs.team else _wins(obs, info, winner or 0)
 
 
-# A finished hand on the end screen: its number, how it ended, each team's Longs and
-# Petits after it.
-HandRow = tuple[int, str, list[int], list[int]]
+# A finished hand on the end screen: its number, how it ended ("won by", "pourrie:
+# nobody scores"), the team it names (None: none), each team's Longs and Petits after it.
+HandRow = tuple[int, str, int | None, list[int], list[int]]
 
 
 def end_table(
     obs: TrutObservation, info: TableInfo, history: list[HandRow], width: int = WIDTH
 ) -> tuple[list[Line], list[Line]]:
-    """The score, then a table of every hand whose columns are the teams by name."""
-    top = tokens(obs, info)
+    """The score, then a table of every hand whose columns are the teams: by name when
+    the names fit their column, else as Team 1, Team 2... named in the score above
+    (6 players' names never cut)."""
     teams = len(obs.teams)
     column = 14 if teams > 2 else 18
     result_width = width - 8 - column * teams
+    names = [team_name(obs, info, t) for t in range(teams)]
+    labelled = any(text_width(n) > column - 1 for n in names) or any(
+        team is not None and text_width(f"{how} {names[team]}") > result_width
+        for _, how, team, _, _ in history
+    )
+    labels = [f"Team {t + 1}" for t in range(teams)] if labelled else names
+    top = tokens(obs, info, labels if labelled else None, width)
     header = f" {'Hand':>4}  {'How it ended':<{result_width}}" + "".join(
-        f"{plain([fit([('', team_name(obs, info, t))], column - 1)]):>{column}}"
-        for t in range(teams)
+        f"{plain([fit([('', label)], column - 1)]):>{column}}" for label in labels
     )
     top.append([("class:bold", " Score after each hand (Longs/Petits of each team):")])
     top.append([("class:bold", header)])
     rows: list[Line] = []
-    for hand, result, longs, petits in history:
+    for hand, how, team, longs, petits in history:
+        result = how if team is None else f"{how} {labels[team]}"
         cut = plain([fit([("", result)], result_width)])
         row = f" {hand + 1:>4}  {cut:<{result_width}}" + "".join(
             f"{f'{lo}/{pe}':>{column}}" for lo, pe in zip(longs, petits, strict=True)
