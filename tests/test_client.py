@@ -668,9 +668,12 @@ def test_enter_on_a_hand_summary_in_a_real_terminal_only_dismisses_it(tmp_path):
         while " is over" not in text and time.monotonic() < deadline:
             prompt = next((p for p in keys_for if p in text), None)
             if prompt is not None:
+                hand = re.findall(r"Your hand: .*", text)
                 term.keys(keys_for[prompt])
-                while prompt in text and " is over" not in text:  # the key taken, once
-                    assert time.monotonic() < deadline, text
+                taken = time.monotonic() + 10  # the key taken: a card left the hand...
+                while time.monotonic() < taken and " is over" not in text:
+                    if prompt not in text or re.findall(r"Your hand: .*", text) != hand:
+                        break
                     text = term.screen()
             text = term.screen()
         rows = text.splitlines()
@@ -770,3 +773,58 @@ def test_six_players_with_long_names_fit_80_columns_uncut():
     header = next(r for r in end if r.lstrip().startswith("Hand "))
     assert header.split()[-4:] == ["Team", "1", "Team", "2"]
     assert any(r.startswith("    2  won by fold: Team 1 ") for r in end)
+
+
+def test_a_key_pressed_as_a_hand_ends_shows_its_summary_and_plays_nothing():
+    """The hand ends between two drawings of the screen and the person, still seeing
+    the last one, presses 1 just as their turn comes in the next hand: the key shows
+    the hand's summary and plays nothing; the next key dismisses it and plays nothing;
+    only the one after plays (Enter once played a card nobody had seen)."""
+    import random
+    from types import SimpleNamespace
+
+    from trutnet.bots import make_bot
+    from trutnet.net.memory import MemoryTable, make_table, step, table_nonce
+    from trutnet.protocol.spectator import Watchers
+
+    _, identities, peers = make_table(2, "summary-race")
+    table = MemoryTable(peers, identities=identities)
+    table.bots = [make_bot("trut", "heuristic", random.Random(s)) for s in range(2)]
+    table.broadcast(
+        peers[0].open_table(
+            TrutGame(TrutConfig(2)),
+            [i.public for i in identities],
+            ["Me", "Bot"],
+            nonce=table_nonce("summary-race"),
+        )
+    )
+    ui = TableApp("memory", 2, output=DummyOutput(), game="trut")
+    ui.seat = SimpleNamespace(peer=peers[0], identity=identities[0], store=None, pending=None)
+    ui.runtime = SimpleNamespace(  # type: ignore[assignment]
+        watchers=Watchers(b"t"), caught_up=True, _last_progress=time.monotonic(), wake=lambda: None
+    )
+
+    def hand_ended() -> bool:
+        state = peers[0].replica.state
+        return state is not None and any(e["event"] == "hand_end" for e in state.events)
+
+    while not hand_ended():  # the screen drawn after every entry, as the app does
+        screen_rows(ui)
+        assert step(table)
+    assert not ui.info.paused  # that hand's end was never drawn
+
+    def my_play() -> bool:
+        obs = ui.observation()
+        return obs.to_act == 0 and obs.phase == "play" and not ui.info.step and peers[0].decide()
+
+    while not (my_play() and all(card is not None for _, card in ui.observation().hand)):
+        assert step(table)  # the next hand comes, and the person's turn in it
+    press = ui._game_key_handler("1")
+    press(None)
+    assert ui.seat.pending is None and ui.info.paused  # the key showed the summary
+    assert " Hand 1 is over" in screen_rows(ui)
+    press(None)
+    assert ui.seat.pending is None and not ui.info.paused  # the next one dismissed it
+    assert "Your turn" in "\n".join(screen_rows(ui))
+    press(None)
+    assert ui.seat.pending is not None and ui.seat.pending.startswith("play ")

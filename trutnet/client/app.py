@@ -24,6 +24,7 @@ The players' screens list the spectators.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shlex
 import sys
 import textwrap
@@ -418,11 +419,17 @@ class TableApp:
     lobby_commands: asyncio.Queue[str] | None = None
 
     def dismiss(self) -> bool:
-        """Leave the last round's summary (True if it was on screen): a key pressed
-        then only shows the new round, so nobody plays a card they have not seen."""
+        """Leave the last round's summary; True if the key is spent on it: it was on
+        screen and goes (the key only shows the new round), or a round ended since the
+        screen was drawn and the key only shows its summary. Either way nobody plays a
+        card they have not seen."""
+        shown = self.info.paused
+        with contextlib.suppress(Exception):  # a front-end's bug: the next drawing says it
+            self._refresh()  # a round that ended since the last drawing counts
         if not self.info.paused:
             return False
-        self.info.paused = False
+        if shown:
+            self.info.paused = False
         self.app.invalidate()
         return True
 
