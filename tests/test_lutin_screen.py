@@ -331,7 +331,7 @@ def test_a_manche_end_and_a_continuation_stay_on_screen_until_a_key():
     assert seen.count(Cue.ROUND_ENDS) == 2
     area = summary()
     assert " Manche 1 is over" in area
-    assert " → Bob wins the manche: +1 VP (You is down to 0 HP)" in area
+    assert " → Bob wins the manche: +1 VP (You are down to 0 HP)" in area
     assert area[:2] == [
         " You        HP  0 [............]  VP 0",
         " Bob        HP 12 [############]  VP 1",

@@ -198,7 +198,7 @@ class LutinFrontend(Frontend):
         else:
             other = 1 - won
             why = (
-                f"{seat_name(info, other)} is down to 0 HP"
+                f"{seat_name(info, other)} {'are' if other == info.me else 'is'} down to 0 HP"
                 if hp[other] == 0
                 else f"more HP with both hands empty ({hp[won]}-{hp[other]})"
             )
