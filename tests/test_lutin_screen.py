@@ -20,6 +20,7 @@ from trutnet.bots import make_bot
 from trutnet.client.frontend import Press
 from trutnet.engine.games.lutin import LutinGame
 from trutnet.games.lutin.frontend import CHOOSE_KEYS
+from trutnet.games.lutin.narration import card_name
 
 from .test_game_plugins import rows_of
 
@@ -64,8 +65,12 @@ def test_a_whole_game_on_the_screen(variant):
             assert rows[-1].startswith(" Enter continue")
             going = f"manche {obs.manche}" if obs.to_act is not None else "the final score"
             assert any(r.startswith(" ▶ ") and going in r for r in rows), rows
-            assert " to " in summary or " goes on: " in summary, summary
-            assert player.dismiss() and not player.info.paused
+            assert summary.endswith((" is over", " goes on")), summary
+            told = [r for r in rows if r.startswith(" → ")]
+            said = r" → ((You win|Bob wins) the manche: \+1 VP \(|equal HP)"
+            assert told and re.match(said, told[0]), told
+            player._game_key_handler("1")(None)  # the key only dismisses it: no card played
+            assert not player.info.paused and player.seat.pending is None
             continue
         if obs.to_act is None:
             break
@@ -75,10 +80,23 @@ def test_a_whole_game_on_the_screen(variant):
             seen.setdefault(obs.phase, rows)
             if obs.phase == "choose":
                 legal = {a.card for a in obs.legal}
-                shown = [k.split(":")[0] for k in rows[-1].split("  ? help")[0].split()]
-                assert shown == [k for k, c in CHOOSE_KEYS.items() if c in legal]  # only those
-                named = [f"{k}:{c}" for k, c in CHOOSE_KEYS.items() if c in legal and k.isalpha()]
-                assert all(n in rows[-1] for n in named)  # a letter names its card
+                bar = rows[-1].split("  ? help")[0]
+                assert len(rows[-1]) <= 80 and ":" not in bar  # never `g:b5` beside `g2`
+                letters = re.findall(r"\b([a-z]) ([A-Z]\w+)", bar)
+                assert letters == [  # a letter names its card, as the help does
+                    (k, card_name(c).split()[0])
+                    for k, c in CHOOSE_KEYS.items()
+                    if c in legal and k.isalpha()
+                ]
+                greens = bar.split(f" {letters[0][0]} ")[0] if letters else bar
+                values = {
+                    int(v)
+                    for part in greens.split()
+                    for v in (range(int(part[0]), int(part[-1]) + 1) if "-" in part else [part])
+                }
+                assert values == {
+                    int(k) for k, c in CHOOSE_KEYS.items() if c in legal and k.isdigit()
+                }
                 missing = [k for k, c in CHOOSE_KEYS.items() if c not in legal]
                 if missing:
                     player.game_key(missing[0])
@@ -241,14 +259,15 @@ def test_the_narration_names_who_played_what_and_what_came_of_it():
     names = ["Ana", "Bob"]
     front = LutinFrontend()
     lines = [line for e in front.events(state) for line in front.narrate(e, state, names)]
-    assert lines[0] == "Ana attacks first (joint coin, L5)"
-    assert "both hands empty, equal HP: 5 new cards each, same manche (L14)" in lines
+    assert lines[0] == "Ana attacks first (a coin tossed jointly)"
+    assert "both hands empty, equal HP: 5 new cards each, same manche" in lines
+    assert not any(re.search(r"\bL\d+\b", line) for line in lines)  # no rule ids
     at = lines.index("Ana attacks with Troll 6 (b6)")
     assert lines[at + 1 : at + 3] == [
         "Bob ripostes with Harpy",
         "Ana's Troll 6 vs Bob's Harpy: Ana -6 HP, Bob +0 HP; Bob wins it",
     ]
-    assert "Ana's unplayed card: Lutin 2 (g2) (L15)" in lines
+    assert "Ana's unplayed card: Lutin 2 (g2)" in lines
     assert lines[-1] == "Bob wins manche 1: VP 0-1"
     hidden = LutinGame("base").new_initial_state()
     for action in state.history():
@@ -279,7 +298,7 @@ def test_a_manche_end_and_a_continuation_stay_on_screen_until_a_key():
     """The frame pauses on a continuation (L14) and on a manche won (L13): the table
     shows what ended (final HP, VP), not the next hand's empty table."""
     from trutnet.client.frontend import Cue
-    from trutnet.client.view import TableInfo
+    from trutnet.client.view import TableInfo, round_over_lines
     from trutnet.games.lutin.frontend import LutinFrontend
 
     from .lutin_helpers import choose, combat, open_all, start
@@ -298,16 +317,25 @@ def test_a_manche_end_and_a_continuation_stay_on_screen_until_a_key():
     seen += cues()
     assert seen.count(Cue.ROUND_ENDS) == 1  # the continuation, not the first manche's start
     info.paused = True
-    area = [plain_line(line) for line in front.table_area(state.observation(0), info, 80)]
-    assert " Manche 1 goes on: equal HP 12-12, 5 new cards each (L14)" in area
+
+    def summary() -> list[str]:
+        return [plain_line(line) for line in round_over_lines(front, state.observation(0), info)]
+
+    area = summary()
+    assert " Manche 1 goes on" in area and any("equal HP (12-12)" in r for r in area)
     choose(state, "b6 g2 g2 g2 g2", "harpy b5 b4 g8 g3")
     for attack, riposte in (("b6", "harpy"), ("b5", "g2"), ("b4", "g2")):
         combat(state, attack, riposte)
     open_all(state)
     seen += cues()
     assert seen.count(Cue.ROUND_ENDS) == 2
-    area = [plain_line(line) for line in front.table_area(state.observation(0), info, 80)]
-    assert " Manche 1 to Bob: HP You 0, Bob 12; VP You 0, Bob 1" in area
+    area = summary()
+    assert " Manche 1 is over" in area
+    assert " → Bob wins the manche: +1 VP (You are down to 0 HP)" in area
+    assert area[:2] == [
+        " You        HP  0 [............]  VP 0",
+        " Bob        HP 12 [############]  VP 1",
+    ]
     assert state.hp == [12, 12]  # the next manche's, not shown while paused
     info.paused = False
     area = [plain_line(line) for line in front.table_area(state.observation(0), info, 80)]
@@ -327,4 +355,4 @@ def test_the_manche_winner_is_told_when_a_black_token_moves_vp_in_the_same_comba
     won = Told(1, Take("g2"), moment(3, (3, 2), 1, "end_open"), moment(4, (2, 3), 1))
     assert narrate(won, ["Ana", "Bob"])[1:] == ["Bob wins manche 3: VP 2-3"]
     none = Told(1, Take("g2"), moment(5, (2, 2), 0, "end_open"), moment(5, (2, 2), 0, "over"))
-    assert narrate(none, ["Ana", "Bob"])[1] == "manche 5 ends: nobody wins it (L31)"
+    assert narrate(none, ["Ana", "Bob"])[1] == "manche 5 ends: nobody wins it"

@@ -568,7 +568,7 @@ def test_K28_the_hand_ends_once_envido_reaches_30():
 
 def test_K29_malas_and_buenas():
     assert malas_buenas(23) == "8 buenas"
-    assert malas_buenas(15) == "15 malas" and malas_buenas(16) == "1 buenas"
+    assert malas_buenas(15) == "15 malas" and malas_buenas(16) == "1 buena"
 
 
 def test_K30_chicos_and_the_match():

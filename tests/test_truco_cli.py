@@ -4,7 +4,9 @@ accepts, and ``bench engine --game truco --json``."""
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 
 import pytest
 
@@ -39,6 +41,14 @@ def test_a_saved_memory_match_passes_verify(tmp_path):
     code, out, err = run("verify", str(saved[0]))
     assert code == 0, err
     assert "OK: the transcript is valid" in out and "chicos [" in out
+    # Each hand by its number and dealer, each card by the seat that played it (it once
+    # printed `hand 61: seat 1 deals` for every hand, and one seat for every card).
+    hands = re.findall(r"^hand (\d+): seat (\d) deals$", out, re.M)
+    assert [int(h) for h, _ in hands] == list(range(1, len(hands) + 1)) and len(hands) > 3
+    dealers = [int(d) for _, d in hands]
+    assert all(b == (a + 1) % 4 for a, b in itertools.pairwise(dealers))
+    first = out.split("hand 2:")[0]
+    assert len(set(re.findall(r"^seat (\d) plays ", first, re.M))) > 1
 
 
 def test_bench_engine_json():

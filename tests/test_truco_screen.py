@@ -8,6 +8,7 @@ hand."""
 from __future__ import annotations
 
 import random
+import re
 import time
 from types import SimpleNamespace
 
@@ -23,6 +24,7 @@ def rows_of(ui) -> list[str]:
     text = ui.screen_text()
     rows = text.splitlines()
     assert len(rows) <= 24 and all(len(r) <= 80 for r in rows), text
+    assert not [r for r in rows[:-4] if r.endswith("…")], text  # nothing cut at 80
     return rows
 
 
@@ -64,11 +66,18 @@ def test_a_whole_match_played_by_keys():
     seen: dict[str, list[str]] = {}
     keys_used: set[str] = set()
     tricks: list[str] = []
+    summaries: list[list[str]] = []
     while True:
         rows = rows_of(player)
         watched = "\n".join(rows_of(watching))
         assert "Your cards" not in watched and "(envido " not in watched
         obs = player.observation()
+        if player.info.paused:  # a hand just ended: who scored what and why, until a key
+            summaries.append(rows)
+            assert rows[-1] == " Enter continue  ? help  q quit", rows
+            player._game_key_handler("1")(None)  # the key only dismisses it: no card
+            assert not player.info.paused and player.seat.pending is None
+            continue
         if obs is None or obs.to_act is None:
             if obs is not None:
                 break
@@ -106,19 +115,34 @@ def test_a_whole_match_played_by_keys():
             continue
         if not step(table):
             break
+    # Every hand's end said who scored what and why, with the score after it (9).
+    hands = max(int(r.split()[1]) for rows in summaries for r in rows if r.startswith(" Hand "))
+    assert len(summaries) == hands, (len(summaries), hands)
+    for rows in summaries:
+        heading = next(i for i, r in enumerate(rows) if r.startswith(" Hand "))
+        assert rows[heading].endswith(" is over")
+        scored = [r for r in rows[heading + 1 :] if r.startswith(" → ")]
+        said = r" → ((You|Bob): \+\d+ points? \(.+\)|You win a chico|Bob wins a chico)$"
+        assert scored and all(re.match(said, r) for r in scored), scored
+        assert all(re.search(r": \d+ (mala|buena)s?, \d chicos?$", r) for r in rows[1:heading])
     cards = "\n".join(seen["cards"])
     assert " Your cards: [1]" in cards and "(envido " in cards
     assert any(s in cards for s in ("esp", "bas", "oro", "cop"))
     assert " Score: you: " in cards and "malas" in cards
+    assert re.search(r" Hand worth (1 point|[234] points)", cards) and " Truco: " not in cards
+    assert re.search(r" Score: you: \d+ (mala|buena)s?, \d+ chicos?   Bob: ", cards)
     assert len(keys_used) >= 3
     assert tricks and all(r.endswith(("→ you", "→ Bob", "→ parda")) for r in tricks), tricks
     end = rows_of(player)
     assert end[0].startswith(" Game over — ") and " Final score:" in end
+    assert "\n".join(rows_of(watching)).count(" is over\n") == 1  # the last hand, until Enter
+    assert watching.dismiss()
     assert rows_of(watching)[0].startswith(" Game over — ")
     watching.help = True
     assert rows_of(watching)[0].startswith("Truco — you are watching")
     player.help = True
     assert rows_of(player)[0].startswith("Truco — the bluffing trick-taking game")
+    assert "7esp = 7 of espadas" in "\n".join(rows_of(player))  # the cards' notation
     player.help = False
     assert player.frontend is not None
     assert player.frontend.press("t", player.observation(), player.info).say  # nothing now
@@ -126,4 +150,5 @@ def test_a_whole_match_played_by_keys():
 
 def test_malas_buenas_and_spanish_suits():
     assert screen.malas_buenas(0) == "0 malas" and screen.malas_buenas(30) == "15 buenas"
+    assert screen.malas_buenas(1) == "1 mala" and screen.malas_buenas(16) == "1 buena"
     assert screen.card_text("12c") == "12cop" and screen.card_part("7o") == ("class:warn", "7oro")

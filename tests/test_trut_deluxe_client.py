@@ -26,7 +26,12 @@ def test_choosing_a_special_card_with_the_number_keys():
     obs = state.observation(1)  # seat 1 (the Donneur's left) chooses first [T25]
     trut = frontend_for("trut")
     text = plain(table_lines(trut, obs, _info(1)))
-    assert "Keep one special card: 1 keep A@0 Owl  2 keep C@2 Boar" in trut.prompt(obs, _info(1))
+    # By name and value, as the help lists them, never a deck position; and the kept
+    # card's fate, said where it is chosen [T25, T26].
+    prompt = trut.prompt(obs, _info(1))
+    assert "Keep a special card (it joins the deck): 1 Owl 4  2 Boar 5" in prompt
+    assert "A Owl 4: " in trut.help(False) and "the kept cards join" in trut.help(False)
+    assert "@" not in text
     assert "1-2 choose" in key_bar(trut, obs, _info(1))
     assert trut.press("2", obs, _info(1)).action == "keep C@2"
     other = state.observation(0)
@@ -38,7 +43,7 @@ def test_choosing_a_special_card_with_the_number_keys():
     assert screen.title(classic.observation(0)).startswith("Trut — classic, 2 players")
 
 
-def test_special_cards_show_by_letter_and_name_and_the_help_lists_them():
+def test_special_cards_show_by_name_and_the_help_lists_them():
     state = TrutGame(TrutConfig(2, deluxe=True)).new_initial_state()
     rng = random.Random(3)
     trut = frontend_for("trut")
@@ -51,8 +56,11 @@ def test_special_cards_show_by_letter_and_name_and_the_help_lists_them():
             if any(not hasattr(c, "suit") for _, c in obs.hand if c is not None):
                 text = plain(table_lines(trut, obs, _info(seat)))
                 assert any(
-                    f"{c.letter}:{c.name}" in text for _, c in obs.hand if hasattr(c, "letter")
+                    f"]{screen.NAMES[c.letter]} " in text
+                    for _, c in obs.hand
+                    if hasattr(c, "letter")
                 )
+                assert ":" not in text.split("Your hand:")[1].splitlines()[0]
                 seen = True
     assert seen
     assert trut.help(False) == screen.DELUXE_HELP  # the table has the deluxe option
@@ -153,7 +161,9 @@ def test_the_weasels_choices_show_only_when_legal_and_its_die_is_narrated():
     lines = [line for e in events for line in trut.narrate(e, state, ["Ann", "Bob"])]
     assert any("targets Bob" in line for line in lines)
     assert any("die for the Weasel: 1" in line for line in lines)
-    assert any("the Weasel (1): swaps a card with Bob [T37]" in line for line in lines)
+    assert any("the Weasel (1): swaps a card with Bob" in line for line in lines)
+    assert sum("target" in line for line in lines) == 1  # told once, in words
+    assert not any("[T" in line for line in lines)
     obs = state.observation(0)
     prompt = trut.prompt(obs, _info(0))
     assert "The Weasel (1): give a card" in prompt and "give 9c" in prompt

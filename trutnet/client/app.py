@@ -7,8 +7,11 @@ module names no game. A key that does nothing now says why in one line. Resizing
 handled by prompt-toolkit: the screen is redrawn from the current state at every
 size, down to 80x24.
 
-When a round ends, the front-end may keep it on screen until the person presses
-Enter (or for a few seconds); a new round clears the last round's messages.
+When a round ends, the frame shows what it scored (the front-end's
+:class:`~trutnet.client.frontend.RoundOver`) until the person presses a key; that key
+only dismisses it, so nobody plays a card they have not seen (where no key can act, on
+a spectator's screen or at the game's end, it goes by itself after a moment). A new
+round clears the last round's messages.
 Quitting mid-game (q or Ctrl-C, then y) prints where the seat's files are and the
 command that brings the seat back; a quit that began with Ctrl-C (in the lobby at
 once) ends the command as interrupted (status 130).
@@ -28,6 +31,7 @@ turns out to play. The players' screens list the spectators.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shlex
 import sys
 import textwrap
@@ -83,7 +87,7 @@ REPLACED = "a newcomer took your seat (you stalled): you follow the game"  # not
 OFFLINE = "not sent: no connection to the table; play again once the broker is back"
 GAME_ENDED = "not sent: the others ended this game; there is nothing to play"
 QUIT = "Quit the game? y/n (y leaves the table, n stays)"
-SUMMARY_SECONDS = 5.0  # how long a finished round stays on screen unless Enter is pressed
+SUMMARY_SECONDS = 5.0  # how long a finished round stays by itself where no key can act
 
 # Automatic steps (nobody decides: each seat's program writes them), as people say them;
 # a game's front-end may name them in its own words (Frontend.step_label).
@@ -106,6 +110,11 @@ DECISIONS = ("act", "seal")  # entries a seat writes because it decided somethin
 class TableApp:
     """The screen and keys of one human seat at a table of ``game`` (its registry
     name: its front-end draws the table and takes the game's keys)."""
+
+    # How long a finished round stays on screen by itself; None: until a key (but the
+    # game's last), since an Enter meant to dismiss it must never play a card once the
+    # summary has gone.
+    summary_seconds: float | None = None
 
     def __init__(
         self,
@@ -233,7 +242,7 @@ class TableApp:
                 info.message = ""  # the last round's errors stay with the last round
             elif cue is Cue.ROUND_ENDS and not catching_up:
                 info.paused = True
-                self._summary_until = time.monotonic() + SUMMARY_SECONDS
+                self._summary_until = time.monotonic() + (self.summary_seconds or SUMMARY_SECONDS)
         self._events_seen = len(events)
         info.log = info.log[-50:]
         counts = [e.type for e in replica.log.entries]
@@ -249,7 +258,10 @@ class TableApp:
         since = runtime._last_progress if runtime is not None else time.monotonic()
         info.waiting_seconds = time.monotonic() - since
         info.step = automatic_step(replica, info.me, info.names, frontend)
-        if info.paused and time.monotonic() > self._summary_until:
+        # The summary waits for a key while a key could act; the game's last one gives
+        # way to the end screen by itself (no key plays any more).
+        goes_by = self.summary_seconds is not None or state.is_terminal()
+        if info.paused and goes_by and time.monotonic() > self._summary_until:
             info.paused = False
         if replica.phase == "done":
             info.status = "over"
@@ -464,11 +476,17 @@ class TableApp:
     lobby_commands: asyncio.Queue[str] | None = None
 
     def dismiss(self) -> bool:
-        """Leave the last round's summary (True if it was on screen): a key pressed
-        then only shows the new round, so nobody plays a card they have not seen."""
+        """Leave the last round's summary; True if the key is spent on it: it was on
+        screen and goes (the key only shows the new round), or a round ended since the
+        screen was drawn and the key only shows its summary. Either way nobody plays a
+        card they have not seen."""
+        shown = self.info.paused
+        with contextlib.suppress(Exception):  # a front-end's bug: the next drawing says it
+            self._refresh()  # a round that ended since the last drawing counts
         if not self.info.paused:
             return False
-        self.info.paused = False
+        if shown:
+            self.info.paused = False
         self.app.invalidate()
         return True
 
@@ -561,7 +579,10 @@ class TableApp:
 
 class WatchApp(TableApp):
     """The screen of a spectator: the public view, no keys for actions; q or Ctrl-C
-    stops watching at once. The game is the one the table's ``open`` names."""
+    stops watching at once. The game is the one the table's ``open`` names. A finished
+    round goes by itself after a moment (a spectator's keys take no action)."""
+
+    summary_seconds = SUMMARY_SECONDS
 
     def __init__(self, table_name: str, input: Any = None, output: Any = None) -> None:
         super().__init__(table_name, 0, input, output, game=None)  # known once open

@@ -5,7 +5,9 @@ verification line, the spectators' line, the help screen, the quit question, the
 screen and the resume hints. The game's front-end fills that frame: the table area
 drawn from one observation, the narration of its events, its help text, its keys
 (which of them do something now, and the action notation each one means) and its
-prompts, and the names of its automatic steps.
+prompts, the names of its automatic steps, and what a round that just ended scored
+(:class:`RoundOver`): the frame shows it, the same way for every game, until the person
+presses a key.
 
 An observation has at least ``seat`` (-1 for a spectator's), ``to_act`` (the seat to
 act, a negative number at a chance node, None once the game is over) and ``legal``
@@ -31,7 +33,8 @@ if TYPE_CHECKING:
     from trutnet.client.view import Line, TableInfo
 
 # The keys the frame keeps for itself (prompt-toolkit names). Enter goes to the game
-# when the frame has nothing to do with it (no finished round on screen).
+# when the frame has nothing to do with it (no finished round on screen: while one is,
+# every key of the game's only dismisses it).
 FRAME_KEYS = frozenset(
     {"q", "c-c", "y", "n", "?", "escape", "b", "up", "down", "pageup", "pagedown", " "}
 )
@@ -50,7 +53,21 @@ class Cue(enum.Enum):
     """What an event means to the frame."""
 
     ROUND_STARTS = "round starts"  # the last round's messages leave the screen
-    ROUND_ENDS = "round ends"  # its summary stays on screen until Enter (or a moment)
+    ROUND_ENDS = "round ends"  # its summary (Frontend.round_over) stays until a key
+
+
+@dataclass(frozen=True)
+class RoundOver:
+    """A round that just ended, as the frame shows it until a key: the score after it
+    (the game's own rows), its heading ("Hand 3 is over"), what happened in it (tricks,
+    a combat), and who scored what and why, one phrase a line ("You & Bot 2 win the
+    hand: +1 Long"; "nobody scores: ..."). The frame draws it the same way for every
+    game."""
+
+    heading: str
+    scored: tuple[str, ...]
+    score: tuple[Line, ...] = ()
+    rows: tuple[Line, ...] = ()
 
 
 class Frontend(ABC):
@@ -87,8 +104,8 @@ class Frontend(ABC):
 
     @abstractmethod
     def table_area(self, obs: Any, info: TableInfo, width: int) -> list[Line]:
-        """The rows between the title and the waiting line (``info.paused``: the
-        round that just ended instead of the one in progress)."""
+        """The rows between the title and the waiting line (while the frame shows a
+        round that ended, :meth:`round_over` takes their place)."""
 
     @abstractmethod
     def prompt(self, obs: Any, info: TableInfo) -> str:
@@ -141,6 +158,12 @@ class Frontend(ABC):
     def follow(self, event: Any, state: Any, info: TableInfo) -> Cue | None:
         """Keep what the screen shows between events; what the event means to the
         frame."""
+        return None
+
+    def round_over(self, obs: Any, info: TableInfo) -> RoundOver | None:
+        """The round that ended at the last :attr:`Cue.ROUND_ENDS`, as the frame shows
+        it until a key (``obs``: the table now, for what does not change: its teams,
+        its target); None: the frame says only that the round is over."""
         return None
 
     def step_label(self, kind: str, state: Any) -> str | None:

@@ -2,13 +2,13 @@
 to styled lines, the game's parts drawn by its front-end (:mod:`.frontend`).
 
 The frame owns the title line's "you: NAME", the waiting line (its spinner, the
-automatic step under way, "Waiting for NAME …", a finished round's "Enter" line), the
-log, the spectators' line, the verification line, the message line and the key bar's
-own keys; the lobby, a spectator's waiting screen, the help screen and the end screen
-(its title, the scrolling of its rounds, the transcript and the verification line),
-and the end screen of an abandoned game. When the table is in trouble (a lost broker,
-a stalled seat) the waiting line says so instead, and the message row says what comes
-next.
+automatic step under way, "Waiting for NAME …", a finished round's "Enter" line), a
+finished round's summary (:class:`~trutnet.client.frontend.RoundOver`), the log, the
+spectators' line, the verification line, the message line and the key bar's own keys;
+the lobby, a spectator's waiting screen, the help screen and the end screen (its title,
+the scrolling of its rounds, the transcript and the verification line), and the end
+screen of an abandoned game. When the table is in trouble (a lost broker, a stalled
+seat) the waiting line says so instead, and the message row says what comes next.
 
 A spectator's screen is the same frame with no seat (``TableInfo.me`` is None): no
 hand and no keys for actions.
@@ -212,7 +212,10 @@ def table_lines(frontend: Frontend, obs: Any, info: TableInfo, width: int = WIDT
     lines: list[Line] = [
         [("class:title", f" {frontend.title(obs)}"), ("class:dim", f"   {_who(info)}")]
     ]
-    lines += frontend.table_area(obs, info, width)
+    if info.paused:  # the round that just ended, until a key
+        lines += round_over_lines(frontend, obs, info, width)
+    else:
+        lines += frontend.table_area(obs, info, width)
     lines.append(_turn_line(frontend, obs, info))
     lines.append([("class:dim", " " + "─" * (width - 2))])
     rows = [row for text in info.log for row in wrap(" " + text, width)]
@@ -224,6 +227,21 @@ def table_lines(frontend: Frontend, obs: Any, info: TableInfo, width: int = WIDT
     lines.append([("class:message", " " + (info.message or info.alert_next))])
     lines.append([("class:dim", key_bar(frontend, obs, info))])
     return [fit(line, width) for line in lines]
+
+
+def round_over_lines(
+    frontend: Frontend, obs: Any, info: TableInfo, width: int = WIDTH
+) -> list[Line]:
+    """The round that just ended, the same way for every game: the score after it, its
+    heading, what happened in it, then who scored what and why (one arrow a phrase)."""
+    over = frontend.round_over(obs, info)
+    if over is None:
+        return [[("class:bold", f" The {frontend.round_word} is over")]]
+    lines: list[Line] = [*over.score, [("class:bold", f" {over.heading}")], *over.rows]
+    for phrase in over.scored or ("nobody scores",):
+        for row in wrap(f" {ARROW} {phrase}", width, indent="  "):
+            lines.append([("class:bold", row)])
+    return lines
 
 
 def _who(info: TableInfo) -> str:

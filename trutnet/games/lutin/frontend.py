@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from trutnet.client.frontend import Cue, Frontend, Press
+from trutnet.client.frontend import Cue, Frontend, Press, RoundOver
 from trutnet.client.view import Line, TableInfo, seat_name, text_width
 from trutnet.engine.errors import EngineError
 from trutnet.engine.games.lutin.actions import Take, TokenPlay, parse_action
@@ -75,6 +75,20 @@ def _numbers(count: int) -> str:
     return "1" if count == 1 else f"1-{count}"
 
 
+def _ranges(values: list[int]) -> str:
+    """``2-5 7``: numbers in order, runs of three or more as a range."""
+    out: list[str] = []
+    run: list[int] = []
+    for v in [*values, -1]:
+        if run and v == run[-1] + 1:
+            run.append(v)
+            continue
+        if run:
+            out.append(f"{run[0]}-{run[-1]}" if len(run) > 2 else " ".join(map(str, run)))
+        run = [v]
+    return " ".join(out)
+
+
 def option_label(action: Any) -> str:
     """A token choice in a few characters: ``none``, ``t11 own``, ``bonus hand/2``."""
     return choices._name(None, action, effects=False)
@@ -94,6 +108,7 @@ class LutinFrontend(Frontend):
         # the hand that just ended (manche, continued, its winner, final HP, VP), shown
         # while the frame pauses on it
         self._ended: tuple[int, bool, int | None, list[int], tuple[int, ...]] | None = None
+        self._last_combat: str | None = None  # that hand's deciding combat
 
     def spectator_observation(self, state: LutinState) -> LutinObservation:
         return dataclasses.replace(state.observation(0), seat=-1, hand=(), legal=())
@@ -107,21 +122,24 @@ class LutinFrontend(Frontend):
 
     # ---------------------------------------------------------------- the table
 
-    def table_area(self, obs: LutinObservation, info: TableInfo, width: int) -> list[Line]:
+    def _bars(
+        self, info: TableInfo, hp: Sequence[int], vp: Sequence[int], attacker: int | None
+    ) -> list[Line]:
         lines: list[Line] = []
         for s in range(2):
-            bar = "#" * obs.hp[s] + "." * (MAX_HP - obs.hp[s])
-            att = "  attacks" if s == obs.attacker else ""
+            bar = "#" * hp[s] + "." * (MAX_HP - hp[s])
+            att = "  attacks" if s == attacker else ""
             lines.append(
                 [
                     ("class:bold", f" {short(seat_name(info, s), 10):<10}"),
-                    ("", f" HP {obs.hp[s]:>2} [{bar}]  VP {obs.vp[s]}{att}"),
+                    ("", f" HP {hp[s]:>2} [{bar}]  VP {vp[s]}{att}"),
                 ]
             )
-        if info.paused and self._ended is not None:
-            lines.append([("class:bold", self._summary(info))])
-        else:
-            lines.append([("", self._combat(obs, info))])
+        return lines
+
+    def table_area(self, obs: LutinObservation, info: TableInfo, width: int) -> list[Line]:
+        lines = self._bars(info, obs.hp, obs.vp, obs.attacker)
+        lines.append([("", self._combat(obs, info))])
         for label, piles in (("Défausse", obs.defausse), ("Pioche", self._pioches(obs))):
             for s in range(2):
                 text = piles[s] if isinstance(piles[s], str) else counts(piles[s])
@@ -145,7 +163,11 @@ class LutinFrontend(Frontend):
             )
         if obs.last is None:
             return " Combat: —"
-        sa, ca, cb, d0, d1, win = obs.last
+        return self._last(obs.last, info)
+
+    def _last(self, last: Any, info: TableInfo) -> str:
+        """A combat's result: ``Last: Ana Troll 6 vs Bob Lutin 2: Ana +0, Bob -4 HP``."""
+        sa, ca, cb, d0, d1, win = last
         sb, delta = 1 - sa, (d0, d1)
         a, b = short(seat_name(info, sa), 10), short(seat_name(info, sb), 10)
         who = "nobody" if win is None else short(seat_name(info, win), 10)
@@ -154,17 +176,35 @@ class LutinFrontend(Frontend):
             f"{a} {delta[sa]:+d}, {b} {delta[sb]:+d} HP; won by {who}"
         )
 
-    def _summary(self, info: TableInfo) -> str:
-        """The hand that just ended: the manche's winner, or a continuation (L13, L14)."""
-        assert self._ended is not None
+    def round_over(self, obs: LutinObservation, info: TableInfo) -> RoundOver | None:
+        """The hand that just ended: the manche's winner and its victory point, or a
+        continuation with equal HP (L13, L14); the last combat, as it ended."""
+        if self._ended is None:
+            return None
         manche, continued, won, hp, vp = self._ended
+        bars = tuple(self._bars(info, hp, vp, None))
+        combat: tuple[Line, ...] = ()
+        if self._last_combat is not None:
+            combat = ([("", self._last_combat)],)
         if continued:
-            return f" Manche {manche} goes on: equal HP {hp[0]}-{hp[1]}, 5 new cards each (L14)"
-        a, b = (short(seat_name(info, s)) for s in range(2))
-        who = "nobody" if won is None else short(seat_name(info, won), 10)
-        return (
-            f" Manche {manche} to {who}: HP {a} {hp[0]}, {b} {hp[1]}; VP {a} {vp[0]}, {b} {vp[1]}"
-        )
+            return RoundOver(
+                f"Manche {manche} goes on",
+                (f"equal HP ({hp[0]}-{hp[1]}), both hands empty: nobody scores;"
+                 " 5 new cards each",),
+                bars, combat,
+            )  # fmt: skip
+        if won is None:
+            scored = "nobody wins the manche: nobody scores"
+        else:
+            other = 1 - won
+            why = (
+                f"{seat_name(info, other)} {'are' if other == info.me else 'is'} down to 0 HP"
+                if hp[other] == 0
+                else f"more HP with both hands empty ({hp[won]}-{hp[other]})"
+            )
+            scored = f"{seat_name(info, won)} {'win' if won == info.me else 'wins'} the manche:"
+            scored += f" +1 VP ({why})"
+        return RoundOver(f"Manche {manche} is over", (scored,), bars, combat)
 
     def _pioches(self, obs: LutinObservation) -> list[Any]:
         return [
@@ -224,7 +264,7 @@ class LutinFrontend(Frontend):
 
     def prompt(self, obs: LutinObservation, info: TableInfo) -> str:
         if obs.phase == "tdiscard":
-            return "Discard one of your three tokens (in secret): its number"
+            return "Discard one of your 3 tokens (secret until both chose, then face up)"
         if obs.phase == "bonus":
             return "Your bonus: one of the face-up tokens, in secret"
         if obs.phase in ("window", "window_turn"):
@@ -251,10 +291,12 @@ class LutinFrontend(Frontend):
                 return ["[key] card  0 back"]
             shown = choices.options(obs)
             return [f"{_numbers(len(shown))} token"] if len(shown) < 10 else ["1-0 token"]
-        if obs.phase == "choose":
+        if obs.phase == "choose":  # a green card by its value, the others by a letter
             have = {a.card for a in obs.legal if isinstance(a, Take)}
-            keys = (k if k.isdigit() else f"{k}:{c}" for k, c in CHOOSE_KEYS.items() if c in have)
-            return [" ".join(keys)]
+            greens = [int(k) for k, c in CHOOSE_KEYS.items() if k.isdigit() and c in have]
+            named = [f"{k} {card_name(c).split()[0]}" for k, c in CHOOSE_KEYS.items()
+                     if not k.isdigit() and c in have]  # fmt: skip
+            return [" ".join(filter(None, [_ranges(greens), *named]))]
         return [f"{_numbers(len(obs.hand))} play"]
 
     def press(self, key: str, obs: LutinObservation, info: TableInfo) -> Press:
@@ -330,6 +372,8 @@ class LutinFrontend(Frontend):
             hp = [max(0, min(MAX_HP, hp[s] + after.last[3 + s])) for s in range(2)]
         won = manche_winner(before, after) if ended else None
         self._ended = (before.manche, not ended, won, hp, after.vp)
+        last = after.last if after.last is not None and after.last is not before.last else None
+        self._last_combat = None if last is None else self._last(last, info)
         return Cue.ROUND_ENDS
 
     def end_title(self, obs: LutinObservation, info: TableInfo) -> str:

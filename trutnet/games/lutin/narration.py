@@ -147,11 +147,11 @@ def narrate(event: Told, names: Sequence[str] | None = None) -> list[str]:
 
     action, before, after, seat = event.action, event.before, event.after, event.seat
     if isinstance(action, First):
-        return [f"{who(action.seat)} attacks first (joint coin, L5)"]
+        return [f"{who(action.seat)} attacks first (a coin tossed jointly)"]
     if isinstance(action, Dealt):
         if action.deck == "tokens":
-            return ["the 9 tokens are shuffled jointly: 3 each, 3 set aside unseen (L21)"]
-        return [f"deck {action.deck} is shuffled jointly (L31)"]
+            return ["the 9 tokens are shuffled jointly: 3 each, 3 set aside unseen"]
+        return [f"deck {action.deck} is shuffled jointly"]
     if before is None or after is None:  # the history could not be replayed
         return [] if str(action) == "seal" else [str(action)]
     lines = _action_lines(event, who)
@@ -165,20 +165,20 @@ def _action_lines(event: Told, who: Any) -> list[str]:
     assert before is not None
     phase = before.phase
     if isinstance(action, Discard) and phase == "tdiscard_open":
-        return [f"{who(seat)} discards {action.name} face up (L21)"]
+        return [f"{who(seat)} discarded {action.name}: chosen in secret, now face up"]
     if isinstance(action, TokenPlay) and phase in ("window_open", "window_turn"):
         return [f"{who(seat)}: {token_label(before.power, action)}"]
     if isinstance(action, Seal) and phase == "bonus":
-        return [f"{who(seat)} takes a face-up token as a secret bonus (L30)"]
+        return [f"{who(seat)} takes a face-up token as a secret bonus"]
     if isinstance(action, BonusPick):
         return [f"{who(seat)}'s bonus is {token_label(before.power, action)}"]
     if isinstance(action, Take) and phase == "end_open":
-        return [f"{who(seat)}'s unplayed card: {shown(action.card)} (L15)"]
+        return [f"{who(seat)}'s unplayed card: {shown(action.card)}"]
     if isinstance(action, Take) and phase == "swap_open":
-        return [f"{who(seat)} takes {shown(action.card)} from its hand (t21, L25)"]
+        return [f"{who(seat)} takes {shown(action.card)} from its hand (t21)"]
     if isinstance(action, Show):
         cards = "  ".join(f"{who(int(p.deck[-1]))} {c}" for p, c in action.cards)
-        return [f"unplayed cards: {cards} (L15)"]
+        return [f"unplayed cards: {cards}"]
     return []
 
 
@@ -225,11 +225,11 @@ def _outcome_lines(before: Moment, after: Moment, who: Any) -> list[str]:
         if won is not None:
             lines.append(f"{who(won)} wins manche {before.manche}: VP {after.vp[0]}-{after.vp[1]}")
         else:
-            lines.append(f"manche {before.manche} ends: nobody wins it (L31)")
+            lines.append(f"manche {before.manche} ends: nobody wins it")
     elif after.vp != before.vp:
-        lines.append(f"VP now {after.vp[0]}-{after.vp[1]} (L29)")
+        lines.append(f"VP now {after.vp[0]}-{after.vp[1]}")
     if after.hands > before.hands and after.manche == before.manche and before.hands:
-        lines.append("both hands empty, equal HP: 5 new cards each, same manche (L14)")
+        lines.append("both hands empty, equal HP: 5 new cards each, same manche")
     if after.phase == "over" and before.phase != "over":
         if after.winner is None:
             lines.append(f"game over: nobody wins, VP {after.vp[0]}-{after.vp[1]}")

@@ -7,12 +7,13 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from trutnet.client.frontend import Cue, Frontend, Press
-from trutnet.client.view import Line, TableInfo
-from trutnet.engine.games.truco.actions import Deal, Dealer, Declare, Discard, Play, Show, Word
+from trutnet.client.frontend import Cue, Frontend, Press, RoundOver
+from trutnet.client.view import Line, TableInfo, seat_name
+from trutnet.engine.games.truco.actions import Deal
 from trutnet.engine.games.truco.observation import TrucoObservation
 from trutnet.engine.games.truco.state import TrucoState
 from trutnet.games.truco import screen
+from trutnet.games.truco.narration import Narrator, Scored, Speaker, Told, narrate, scored_lines
 
 
 class TrucoFrontend(Frontend):
@@ -23,6 +24,11 @@ class TrucoFrontend(Frontend):
     chance_step = "Dealing"
     chance_wait = "the cards are being dealt"
     not_ready = "your cards are being dealt"
+
+    def __init__(self) -> None:
+        self._narrator = Narrator()
+        self._scored: list[Scored] = []  # this hand's, so far (a duel at a time)
+        self._last: tuple[Told, list[Scored]] | None = None  # the hand that just ended
 
     def spectator_observation(self, state: TrucoState) -> TrucoObservation:
         return dataclasses.replace(state.observation(0), seat=-1, hand=(), kept=(), legal=())
@@ -62,6 +68,9 @@ class TrucoFrontend(Frontend):
     def help(self, spectator: bool) -> str:
         return screen.WATCH_HELP if spectator else screen.HELP
 
+    def events(self, state: TrucoState) -> Sequence[Told]:
+        return self._narrator.events(state)
+
     def narrate(
         self,
         event: Any,
@@ -69,37 +78,43 @@ class TrucoFrontend(Frontend):
         names: Sequence[str] | None = None,
         show_hands: bool = False,
     ) -> list[str]:
-        def who(seat: int) -> str:
-            return names[seat] if names else f"seat {seat}"
-
-        if isinstance(event, Dealer):
-            return [f"{who(event.seat)} deals first"]
-        if isinstance(event, Deal):
-            lines = [f"hand {state.hand_no + 1}: {who(state.dealer)} deals"]
-            if show_hands:
-                for seat in range(state.n):
-                    cards = [state.identity_of(p) for p in state.dealt[seat]]
-                    lines.append(f"  {who(seat)}: " + " ".join(screen.card_text(c) for c in cards))
-            return lines
-        if isinstance(event, Discard):
-            return [f"{who(state.gallo() or 0)}, the gallo, discards a card"]
-        seat = self._actor(state)
-        if isinstance(event, Play):
-            return [f"{who(seat)} plays {screen.card_text(event.card)}"]
-        if isinstance(event, Declare):
-            return [f"{who(seat)} declares {event.value}"]
-        if isinstance(event, Show):
-            shown = " ".join(screen.card_text(c) for _, c in event.cards)
-            return [f"{who(seat)} shows {shown}"]
-        if isinstance(event, Word):
-            return [f"{who(seat)}: {event.word}"]
-        return [str(event)]
-
-    def _actor(self, state: TrucoState) -> int:
-        return state.actor
+        if not isinstance(event, Told):  # an action given alone
+            event = Told(event, replayed=False)
+        game = state.game
+        return narrate(event, game.players, game.rotating, names, show_hands)
 
     def follow(self, event: Any, state: TrucoState, info: TableInfo) -> Cue | None:
-        return Cue.ROUND_STARTS if isinstance(event, Deal) else None
+        """A hand dealt clears the last one's messages; a hand over (every duel of a
+        pica-pica hand scored) is kept for the frame's summary."""
+        if not isinstance(event, Told):
+            return None
+        if isinstance(event.action, Deal):
+            self._scored = []
+            return Cue.ROUND_STARTS
+        self._scored += event.scored
+        if not event.hand_over:
+            return None
+        self._last = (event, list(self._scored))
+        self._scored = []
+        return Cue.ROUND_ENDS
+
+    def round_over(self, obs: TrucoObservation, info: TableInfo) -> RoundOver | None:
+        if self._last is None:
+            return None
+        event, scored = self._last
+        names = [seat_name(info, seat) for seat in range(obs.players)]
+        say = Speaker(obs.players, len(obs.scores) == 3, names)
+        told = dataclasses.replace(event, scored=tuple(scored))
+        lines = scored_lines(told, say)
+        if event.voided:
+            lines = ["the hand is void: nobody scores; the same dealer deals again"]
+        if event.chico is not None:
+            lines.append(f"{say.verb(event.chico, 'win')} a chico")
+        score: list[Line] = [
+            [("class:bold", f" {say.unit(u)}: "), ("", say.standing(p, event.chicos[u]))]
+            for u, p in enumerate(event.scores)
+        ]
+        return RoundOver(f"Hand {event.hand + 1} is over", tuple(lines), tuple(score))
 
     def end_title(self, obs: TrucoObservation, info: TableInfo) -> str:
         if obs.winner is None:
@@ -117,7 +132,7 @@ class TrucoFrontend(Frontend):
         self, obs: TrucoObservation, info: TableInfo, width: int
     ) -> tuple[list[Line], list[Line]]:
         rows: list[Line] = [
-            [("", f" {screen.unit_name(obs, info, u)}: {c} chicos, {screen.malas_buenas(p)}")]
+            [("", f" {screen.unit_name(obs, info, u)}: {Speaker.standing(p, c)}")]
             for u, (c, p) in enumerate(zip(obs.chicos, obs.scores, strict=True))
         ]
         return [[("class:bold", " Final score:")]], rows

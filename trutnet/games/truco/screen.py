@@ -3,13 +3,13 @@ its keys, and its help page. Pure functions of one observation."""
 
 from __future__ import annotations
 
-from trutnet.client.view import Line, TableInfo, seat_name
+from trutnet.client.view import Line, TableInfo, plural, seat_name
 from trutnet.engine.api import Action
 from trutnet.engine.games.truco.actions import Declare, Discard, Play, Show, Word
-from trutnet.engine.games.truco.cards import envido, rank, suit
+from trutnet.engine.games.truco.cards import envido, suit
 from trutnet.engine.games.truco.observation import TrucoObservation
+from trutnet.games.truco.narration import CALLS, card_text, malas_buenas, points
 
-SUIT_TEXT = {"e": "esp", "b": "bas", "o": "oro", "c": "cop"}  # espadas, bastos, oros, copas
 SUIT_STYLE = {"e": "class:black", "b": "class:ok", "o": "class:warn", "c": "class:red"}
 
 # Each key, and the words it says (the first legal one is sent).
@@ -53,6 +53,8 @@ Envido: bet on your two best cards of one suit (20 + their values) before your
 first card; the best number wins. Truco raises what the hand is worth: truco 2,
 retruco 3, vale cuatro 4. Refuse and the other side scores the step below.
 30 points (15 malas, then 15 buenas) win a chico; two chicos win the match.
+Cards: value then suit, 7esp = 7 of espadas, 1bas = 1 of bastos, 12oro = 12
+of oros, 3cop = 3 of copas. "Hand worth 3 points": what winning the hand scores.
 Keys (only those you may use now are shown below the table):
  1-4 play a card (or the gallo's discard, or which cards to show)
  t truco / retruco / vale cuatro   e envido  r real envido  f falta envido
@@ -65,19 +67,8 @@ WATCH_HELP = """Truco — you are watching: nobody's hidden cards are shown to y
 Keys: q stop watching, ? this help. Press ? or Esc to go back."""
 
 
-def card_text(card: str | None) -> str:
-    if card is None:
-        return "??"
-    return f"{rank(card)}{SUIT_TEXT[suit(card)]}"
-
-
 def card_part(card: str | None) -> tuple[str, str]:
     return (SUIT_STYLE[suit(card)] if card else "class:dim", card_text(card))
-
-
-def malas_buenas(points: int) -> str:
-    """K29: 0-15 are the malas, 16-30 the buenas ("8 buenas" = 23)."""
-    return f"{points} malas" if points <= 15 else f"{points - 15} buenas"
 
 
 def unit_name(obs: TrucoObservation, info: TableInfo, unit: int) -> str:
@@ -106,7 +97,7 @@ def title(obs: TrucoObservation) -> str:
 
 def table_area(obs: TrucoObservation, info: TableInfo) -> list[Line]:
     score = "   ".join(
-        f"{unit_name(obs, info, u)}: {malas_buenas(p)} (chicos {obs.chicos[u]})"
+        f"{unit_name(obs, info, u)}: {malas_buenas(p)}, {plural(obs.chicos[u], 'chico')}"
         for u, p in enumerate(obs.scores)
     )
     lines: list[Line] = [[("class:bold", " Score: "), ("", score)]]
@@ -114,14 +105,14 @@ def table_area(obs: TrucoObservation, info: TableInfo) -> list[Line]:
     if obs.pica and obs.seg:
         where += "  duel: " + " vs ".join(seat_name(info, s, "you") for s in obs.seg)
     lines.append([("", where)])
-    bets = f" Truco: {obs.truco_level if obs.truco_level > 1 else '—'}"
+    level = obs.truco_level
+    bets = f" Hand worth {points(level)}" + (f" ({CALLS[level]} accepted)" if level > 1 else "")
     if obs.truco_call is not None:
         step, caller = obs.truco_call
-        called = ("", "", "truco", "retruco", "vale cuatro")[step]
-        bets += f" ({called} by {seat_name(info, caller, 'you')}, awaiting)"
-    if obs.envido_chain:
-        bets += "   Envido: " + ", ".join(obs.envido_chain)
+        bets += f"; {CALLS[step]} by {seat_name(info, caller, 'you')}, awaiting the answer"
     lines.append([("", bets)])
+    if obs.envido_chain:
+        lines.append([("", " Envido bets: " + ", ".join(obs.envido_chain))])
     for i, trick in enumerate(obs.tricks):
         if not trick:
             continue

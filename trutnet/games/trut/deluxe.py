@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from trutnet.engine.games.trut.deluxe.cards import TABLE, letters_for
+from trutnet.client.view import plural
+from trutnet.engine.games.trut.actions import parse_any_card
+from trutnet.engine.games.trut.deluxe.cards import TABLE, Special, letters_for
 
 NAMES = {letter: row[1] for letter, row in TABLE.items()}
 
@@ -35,80 +37,105 @@ WEASEL_OUTCOMES = {
 }
 
 
+def card_name(notation: str) -> str:
+    """A card for people: ``10♠``; a special card by its name, as the help names it
+    (``Falcon``), never by its letter."""
+    card = parse_any_card(notation)
+    return NAMES[card.letter] if isinstance(card, Special) else card.symbol
+
+
+def power_lines(seat: int, action: str, say: _Speaker) -> list[str]:
+    """A special card's power used (T36-T40), in words: the Weasel's choices are told
+    by its own events (its target, its die, what it does), not twice."""
+    verb, *args = action.split()
+    who = say.seat(seat)
+    if verb == "pass":
+        return [f"  {who} does not use the power"]
+    if verb == "steal":
+        whom = f"the team of {say.seat(int(args[0]))}" if args else "the opponents"
+        return [f"  {who}'s Magpie steals from {whom}"]
+    if verb == "hit":
+        return [f"  {who}'s Badger hits {card_name(args[0])}"]
+    if verb == "bat":
+        return [f"  {who}'s Bat gives {args[1]} to {card_name(args[0])}"]
+    return []  # target, give, force: the Weasel's events say them
+
+
 def narrate_deluxe(event: dict[str, Any], say: _Speaker) -> list[str] | None:
     """Lines for a Deluxe event, or None for an event that is not one."""
     kind = event["event"]
     if kind == "prepare":
-        return [f"  the special cards are shuffled: {event['dealt']} dealt, 2 each [T25]"]
+        return [f"  the special cards are shuffled: {event['dealt']} dealt, 2 each"]
     if kind == "prepare_again":
-        return ["  a seat was replaced: the special cards are prepared again [D22]"]
+        return ["  a seat was replaced: the special cards are prepared again"]
     if kind == "keep_special":
-        return [f"  {say.seat(event['seat'])} keeps one special card, unseen [T25]"]
+        return [f"  {say.seat(event['seat'])} keeps one special card, unseen"]
     if kind == "die":
         name = NAMES.get(event["for"], event["for"])
         return [f"  die for the {name}: {event['value']}"]
     if kind == "falcon":
         partners, holder = event["partners"], say.seat(event["seat"])
         look = f", who sees the cards of {', '.join(say.seat(s) for s in partners)}"
-        return [
-            f"  the table finds the Falcon in the hand of {holder}{look * bool(partners)} [T33]"
-        ]
+        return [f"  the table finds the Falcon in the hand of {holder}{look * bool(partners)}"]
     if kind == "nutria":
-        return [f"  the Nutria of {say.seat(event['seat'])} is replaced by {event['card']} [T35]"]
+        card = card_name(event["card"])
+        return [f"  the Nutria of {say.seat(event['seat'])} is replaced by {card}"]
     if kind == "michao":
-        return [f"  {say.seat(event['seat'])} sings Michao! +1 Long [T44]"]
+        return [f"  {say.seat(event['seat'])} sings Michao! +1 Long"]
     if kind == "hare":
-        return [f"  the Hare draws {event['card']} from the stock: +{event['value']} [T34]"]
+        return [f"  the Hare draws {card_name(event['card'])} from the stock: +{event['value']}"]
     if kind == "power":
-        return [f"  {say.seat(event['seat'])}: {event['action']}"]
+        return power_lines(event["seat"], event["action"], say)
     if kind == "badger":
-        return [f"  the waiting Badger hits {event['card']}: -{event['value']} [T39]"]
+        return [f"  the waiting Badger hits {card_name(event['card'])}: -{event['value']}"]
     if kind == "prizes":
         cards = ", ".join(NAMES[c] for c in event["cards"])
         return [
             f"  {say.team(event['team'])} captures {cards}: "
-            f"+{event['petits']} Petit(s), +{event['longs']} Long(s) [T32]"
+            f"+{plural(event['petits'], 'Petit')}, +{plural(event['longs'], 'Long')}"
         ]
     if kind == "jay_pot":
-        return [f"  {say.team(event['team'])} takes the Jay pot: {event['petits']} Petits [T41]"]
+        return [
+            f"  {say.team(event['team'])} takes the Jay pot: {plural(event['petits'], 'Petit')}"
+        ]
     if kind == "weasel_target":
-        return [f"  {say.seat(event['seat'])}'s Weasel targets {say.seat(event['target'])} [T37]"]
+        return [f"  {say.seat(event['seat'])}'s Weasel targets {say.seat(event['target'])}"]
     if kind == "weasel":
         what = WEASEL_OUTCOMES[event["outcome"]]
-        return [f"  the Weasel ({event['outcome']}): {what} {say.seat(event['target'])} [T37]"]
+        return [f"  the Weasel ({event['outcome']}): {what} {say.seat(event['target'])}"]
     if kind == "weasel_swap":
         return [
             f"  {say.seat(event['seat'])} and {say.seat(event['target'])} swap a card, "
-            "each seen by its new owner only [T37]"
+            "each seen by its new owner only"
         ]
     if kind == "weasel_replace":
         return [
-            f"  {say.seat(event['seat'])} discards {event['discarded']} card(s) unseen and "
-            f"draws {event['drawn']} [T37]"
+            f"  {say.seat(event['seat'])} discards {plural(event['discarded'], 'card')} unseen"
+            f" and draws {event['drawn']}"
         ]
     if kind == "weasel_force":
-        return [f"  {say.seat(event['seat'])} must play the card picked blind next [T37]"]
+        return [f"  {say.seat(event['seat'])} must play the card picked blind next"]
     if kind == "weasel_fold":
-        return [f"  {say.seat(event['seat'])}'s side folds its Trut: the hand ends [T37, T46]"]
+        return [f"  {say.seat(event['seat'])}'s side folds its Trut: the hand ends"]
     if kind == "weasel_petits":
         return [
-            f"  {say.team(event['from'])} gives {event['petits']} Petit(s) to "
-            f"{say.team(event['to'])} [T37]"
+            f"  {say.team(event['from'])} gives {plural(event['petits'], 'Petit')} to "
+            f"{say.team(event['to'])}"
         ]
     if kind == "hedgehog":
-        return [f"  the Hedgehog protects the Petits of {say.team(event['team'])} [T42]"]
+        return [f"  the Hedgehog protects the Petits of {say.team(event['team'])}"]
     if kind == "hedgehog_ends":
-        return [f"  {say.team(event['team'])} makes a Long: the Hedgehog's protection ends [T42]"]
+        return [f"  {say.team(event['team'])} makes a Long: the Hedgehog's protection ends"]
     if kind == "hedgehog_aside":
-        return ["  the Hedgehog is set aside by its team's tokens, not captured [T42]"]
+        return ["  the Hedgehog is set aside by its team's tokens, not captured"]
     if kind == "hedgehog_stays":
         return [
             f"  the Hedgehog stays aside while it protects {say.team(event['team'])}: "
-            "not among the specials dealt [T42]"
+            "not among the specials dealt"
         ]
     if kind == "robin":
         what = "doubles its score" if event["doubled"] else "loses its Petits and a Long"
-        return [f"  the Robin Red: {say.team(event['team'])} {what} [T43]"]
+        return [f"  the Robin Red: {say.team(event['team'])} {what}"]
     return None
 
 

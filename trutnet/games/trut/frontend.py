@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from trutnet.client.frontend import Cue, Frontend, Press
+from trutnet.client.frontend import Cue, Frontend, Press, RoundOver
 from trutnet.client.view import Line, TableInfo, plural
 from trutnet.engine.games.trut.actions import Deal, SingCount, parse_any_card
 from trutnet.engine.games.trut.observation import TrutObservation
@@ -74,8 +74,7 @@ class TrutFrontend(Frontend):
 
     def table_area(self, obs: TrutObservation, info: TableInfo, width: int) -> list[Line]:
         self.deluxe = obs.deluxe
-        summary = self.last_hand if info.paused else None
-        return screen.table_area(obs, info, self.choice, summary)
+        return screen.table_area(obs, info, self.choice)
 
     def prompt(self, obs: TrutObservation, info: TableInfo) -> str:
         return screen.prompt(obs)
@@ -204,8 +203,8 @@ class TrutFrontend(Frontend):
             outcome = self._outcome(event, state, info)
             scores = (list(event["longs"]), list(event["petits"]))
             gain = self._gain(before, event, state, info)
-            self.history.append((event["hand"], self._short(event, state, info), *scores))
-            self.last_hand = screen.HandSummary(event["hand"], self._tricks, outcome, gain)
+            self.history.append((event["hand"], *self._short(event), *scores))
+            self.last_hand = screen.HandSummary(event["hand"], self._tricks, outcome, gain, scores)
             self._tricks = []
             return Cue.ROUND_ENDS
         return None
@@ -218,18 +217,18 @@ class TrutFrontend(Frontend):
         text = hand_result(event, Speaker(state, info.names, me=info.me))
         return text.split(" [")[0] if event["result"] in ("fold", "won") else text
 
-    def _short(self, event: dict[str, Any], state: TrutState, info: TableInfo) -> str:
-        """How the hand ended, for the end screen's table: the how first, then who
-        (a long name is cut, never the how)."""
+    def _short(self, event: dict[str, Any]) -> tuple[str, int | None]:
+        """How the hand ended, for the end screen's table: the how, and the team it
+        names (the end screen names the team: by its players, or Team 1)."""
         team = event["team"]
-        who = "" if team is None else self._team(state.teams[team], info)
         return {
-            "won": f"won by {who}",
-            "fold": f"won by fold: {who}",
-            "pourrie": "pourrie: nobody scores",
-            "void": "void: nobody scores",
-            "fortial_pass": "Fortial passed: opponents score",
-        }.get(event["result"], event["result"])
+            "won": ("won by", team),
+            "fold": ("won by fold:", team),
+            "target": ("the target reached by", team),
+            "pourrie": ("pourrie: nobody scores", None),
+            "void": ("void: nobody scores", None),
+            "fortial_pass": ("Fortial passed: opponents score", None),
+        }.get(event["result"], (event["result"], None))
 
     def _gain(
         self,
@@ -254,6 +253,11 @@ class TrutFrontend(Frontend):
             same = event["team"] == team
             gains.append(won if same else f"{self._team(state.teams[team], info)} {won}")
         return ", ".join(gains)
+
+    def round_over(self, obs: TrutObservation, info: TableInfo) -> RoundOver | None:
+        if self.last_hand is None:
+            return None
+        return screen.round_over(obs, self.last_hand, info)
 
     def step_label(self, kind: str, state: TrutState) -> str | None:
         if kind in ("commit", "reveal"):

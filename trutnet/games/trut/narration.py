@@ -15,10 +15,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from trutnet.client.view import ARROW, plural
-from trutnet.engine.cards import format_cards
-from trutnet.engine.games.trut.actions import parse_any_card
 from trutnet.engine.games.trut.state import TrutState
-from trutnet.games.trut.deluxe import narrate_deluxe
+from trutnet.games.trut.deluxe import card_name, narrate_deluxe
 
 WORDS = {
     "accept": "Joue ! (accepts)",
@@ -26,15 +24,15 @@ WORDS = {
 }
 TRUT_KINDS = {
     "call": "calls Trut!",
-    "office": "must Trut: Trut d'office [T18]",
-    "fortial": "truts au Fortial [T15]",
-    "weasel": "must Trut: the Weasel's Trut d'Office [T37]",
+    "office": "must Trut: Trut d'office",
+    "fortial": "truts au Fortial",
+    "weasel": "must Trut: the Weasel's Trut d'Office",
 }
 
 
 def card_symbol(notation: str) -> str:
-    """A card for people: ``10s`` becomes ``10♠``; a Deluxe card ``E:Falcon``."""
-    return parse_any_card(notation).symbol
+    """A card for people: ``10s`` becomes ``10♠``; a Deluxe card its name, ``Falcon``."""
+    return card_name(notation)
 
 
 class Speaker:
@@ -104,9 +102,9 @@ def narrate(
     if kind == "draw":
         return [f"  draw for Donneur: {say.seat(event['seat'])} shows {card_symbol(event['card'])}"]
     if kind == "draw_tie":
-        return [f"  tie between {say.seats(event['seats'])}: draw again [T3]"]
+        return [f"  tie between {say.seats(event['seats'])}: draw again"]
     if kind == "draw_restart":
-        return ["  the draw ran out of cards: a full deck again [D2]"]
+        return ["  the draw ran out of cards: a full deck again"]
     if kind == "first_dealer":
         return [f"  {say.seat(event['seat'])} is the first Donneur"]
     if kind == "deal":
@@ -114,14 +112,15 @@ def narrate(
         if show_hands and state.known:
             for seat in range(state.n):
                 cards = [state.known[p] for p in state.holdings[seat] if p in state.known]
-                lines.append(f"  {say.seat(seat)} holds {format_cards(cards, symbols=True)}")
+                held = " ".join(card_symbol(str(c)) for c in cards)
+                lines.append(f"  {say.seat(seat)} holds {held}")
         return lines
     if kind == "fortial":
-        return [f"  {say.team(event['team'])} is au Fortial [T15]"]
+        return [f"  {say.team(event['team'])} is au Fortial"]
     if kind == "fortial_decision":
         return [f"  {say.seat(event['seat'])} (au Fortial): {event['word']}"]
     if kind == "chanson":
-        return [f"  la Chanson! {say.seat(event['singer'])} is asked to sing [T19]"]
+        return [f"  la Chanson! {say.seat(event['singer'])} is asked to sing"]
     if kind == "sing_ask":
         word = "sings" if event["word"] == "sing" else "does not sing"
         return [f"  {say.seat(event['seat'])} {word}"]
@@ -134,12 +133,14 @@ def narrate(
         return [f"  {say.seat(event['seat'])} keeps 3, discards {discarded} unseen"]
     if kind == "trut":
         if event["kind"] == "chanson":
-            return ["  the hand is played as an accepted Trut, no fold [T19]"]
+            return ["  the hand is played as an accepted Trut, no fold"]
+        if event["kind"] == "weasel":  # told with the Weasel's die (outcome 5)
+            return []
         return [f"  {say.seat(event['seat'])} {TRUT_KINDS[event['kind']]}"]
     if kind == "answer":
         return [f"  {say.seat(event['seat'])}: {WORDS[event['word']]}"]
     if kind == "folded_out":
-        return [f"  {say.seat(event['seat'])} is out of this hand [T20]"]
+        return [f"  {say.seat(event['seat'])} is out of this hand"]
     if kind == "trut_accepted":
         return []
     if kind in ("play", "hand_void"):
@@ -149,7 +150,7 @@ def narrate(
         if event["patte"]:
             result = "patté"
         elif event["by_sum"]:
-            result = f"won by {say.team(event['team'])} on the sum [T21]"
+            result = f"won by {say.team(event['team'])} on the sum"
         else:
             result = f"won by {say.seat(event['winner'])}"
         return [f"  trick {event['number']}: {shown} {ARROW} {result}"]
@@ -166,13 +167,13 @@ def hand_result(event: dict[str, Any], say: Speaker) -> str:
     """How a hand ended, in one phrase (a ``hand_end`` event)."""
     result = event["result"]
     if result == "void":
-        return "the hand is void: nobody scores, same Donneur [D16]"
+        return "the hand is void: nobody scores, same Donneur"
     if result == "pourrie":
-        return "pourrie: nobody scores, same Donneur [T7]"
+        return "pourrie: nobody scores, same Donneur"
     if result == "fold":
-        return f"{say.team_verb(event['team'], 'win')} by fold [T11]"
+        return f"{say.team_verb(event['team'], 'win')} by fold"
     if result == "target":
-        return "a card's gain reached the target: the game ends at once [T45]"
+        return "a card's gain reached the target: the game ends at once"
     if result == "fortial_pass":
-        return "au Fortial, nobody truts: the opponents score [T15]"
+        return "au Fortial, nobody truts: the opponents score"
     return f"{say.team_verb(event['team'], 'win')} the hand"

@@ -4,17 +4,20 @@
 The frame (:mod:`trutnet.client.view`) places them: the title, the table area (the
 teams' Longs and Petits, the hand's state line, its tricks, the seat's hand or a
 spectator's count of cards in each hand), the prompt and the keys of a decision, and
-the end screen's score and table of hands. Between hands, the hand that just ended
-(:class:`HandSummary`) is drawn instead of the next one until the frame dismisses it.
+the end screen's score and table of hands. The hand that just ended
+(:class:`HandSummary`) is given to the frame as a
+:class:`~trutnet.client.frontend.RoundOver`, which it shows until a key.
 Every line fits in 80 columns once the frame has cut it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from trutnet.client.view import ARROW, WIDTH, Line, TableInfo, fit, plain, seat_name
+from trutnet.client.frontend import RoundOver
+from trutnet.client.view import ARROW, WIDTH, Line, TableInfo, fit, plain, seat_name, text_width
 from trutnet.engine.cards import Card
 from trutnet.engine.games.trut.deluxe.cards import Special
 from trutnet.engine.games.trut.observation import TrutObservation
@@ -54,7 +57,8 @@ Press ? or Esc to go back."""
 
 # Trut Deluxe's help page (a table with the deluxe option): the special cards.
 DELUXE_HELP = (
-    "Trut Deluxe — each seat keeps 1 of 2 special cards [T25]\n"
+    "Trut Deluxe — each seat keeps 1 of 2 special cards [T25]; the kept cards join\n"
+    "the deck, shuffled into every hand of the game [T26]\n"
     + "\n".join(help_lines())
     + """
 Keys: 1-N keep a card / pick a power's choice, p pass, 1-3 play,
@@ -78,12 +82,13 @@ DECIDING = {
 
 @dataclass
 class HandSummary:
-    """How a finished hand ended, kept on screen for a moment after it."""
+    """How a finished hand ended, kept on screen until a key after it."""
 
     number: int  # 0-based hand number
     tricks: list[tuple[list[tuple[int, Card]], str]]  # cards in order, who took it
-    result: str  # "Bot 1 & Bot 3 win by fold [T11]"
+    result: str  # "Bot 1 & Bot 3 win by fold"
     gain: str  # "+1 Petit", or "" when nobody scored
+    scores: tuple[list[int], list[int]]  # each team's Longs and Petits after it
 
 
 @dataclass
@@ -96,9 +101,10 @@ class Choice:
 
 
 def card_text(card: Card | Special) -> tuple[str, str]:
-    """A card as shown: ``7♥`` in red; a Deluxe card by letter and name, ``E:Falcon``."""
+    """A card as shown: ``7♥`` in red; a Deluxe card by its name, as the help names it
+    (``Falcon``)."""
     if isinstance(card, Special):
-        return "class:black", card.symbol
+        return "class:black", NAMES[card.letter]
     style = "class:red" if card.suit in RED_SUITS else "class:black"
     return style, card.symbol
 
@@ -121,16 +127,26 @@ def title(obs: TrutObservation) -> str:
     return f"{name} — {variant}, {obs.players} players, first to {obs.target} Longs"
 
 
-def tokens(obs: TrutObservation, info: TableInfo) -> list[Line]:
-    """One row per team: its Longs and Petits."""
+def tokens(
+    obs: TrutObservation,
+    info: TableInfo,
+    labels: list[str] | None = None,
+    width: int = WIDTH,
+) -> list[Line]:
+    """One row per team: its Longs and Petits (``labels``: "Team 1: " before the
+    names); the names take the room the tokens leave, 30 columns at least."""
+    names = [team_name(obs, info, team) for team in range(len(obs.teams))]
+    if labels is not None:
+        names = [f"{label}: {name}" for label, name in zip(labels, names, strict=True)]
+    room = max(30, min(max(text_width(n) for n in names), width - 17 - 2 * obs.target))
     lines = []
     for team in range(len(obs.teams)):
         longs = "●" * obs.longs[team] + "○" * (obs.target - obs.longs[team])
         petits = "▲" * obs.petits[team] + "△" * (2 - obs.petits[team])
         mark = "class:me" if obs.team == team else ""
-        name = plain([fit([("", team_name(obs, info, team))], 30)])
+        name = plain([fit([("", names[team])], room)])
         line: Line = [
-            (mark, f" {name:<30}"),
+            (mark, f" {name:<{room}}"),
             ("", f" Longs {longs} {obs.longs[team]}/{obs.target}"),
             ("", f"  Petits {petits} {obs.petits[team]}"),
         ]
@@ -140,9 +156,9 @@ def tokens(obs: TrutObservation, info: TableInfo) -> list[Line]:
     return lines
 
 
-def _state_line(obs: TrutObservation, info: TableInfo, summary: HandSummary | None) -> Line:
-    if summary is not None:
-        return [("", f" Hand {summary.number + 1} is over")]
+def _state_lines(obs: TrutObservation, info: TableInfo, width: int = WIDTH) -> list[Line]:
+    """The hand's state: its number and Donneur, the team au Fortial, the Trut and its
+    answer; on two rows when one would be cut at ``width`` (long names, a Fortial)."""
     parts: Line = [
         ("", f" Hand {obs.hand_number + 1}  Donneur: "),
         ("class:bold", seat_name(info, obs.dealer, "you")),
@@ -166,18 +182,34 @@ def _state_line(obs: TrutObservation, info: TableInfo, summary: HandSummary | No
                 "folded": "folded",
             }[trut.status]
             parts.append(("class:warn", f"  {kind} by {who}: {status}"))
-    return parts
+    if _width(parts) <= width or len(parts) < 3:
+        return [parts]
+    head, tail = parts[:2], parts[2:]
+    if obs.fortial_team is not None and _width([*head, tail[0]]) <= width:
+        head, tail = [*head, tail[0]], tail[1:]
+    return [head, *([("class:warn", "  " + text.strip())] for _, text in tail)]
 
 
-def _trick_line(label: str, cards: Any, result: str | None, info: TableInfo) -> Line:
-    line: Line = [("", f" {label}: ")]
-    for i, (seat, card) in enumerate(cards):
-        if i:
-            line.append(("", ", "))
-        line.append(("", f"{seat_name(info, seat)[:10]} "))
-        line.append(card_text(card))
-    if result:
-        line.append(("class:bold", f"  {ARROW} {result}"))
+def _width(line: Line) -> int:
+    return sum(text_width(text) for _, text in line)
+
+
+def _trick_line(
+    label: str, cards: Any, result: str | None, info: TableInfo, width: int = WIDTH
+) -> Line:
+    """``Trick 1: Ana 7♥, Bob 8♣  → Ana``, each name as long as the row allows (6
+    players' cards and names fit 80 columns, the winner's name whole)."""
+    for room in (10, 8, 6, 5, 4, 3):
+        line: Line = [("", f" {label}: ")]
+        for i, (seat, card) in enumerate(cards):
+            if i:
+                line.append(("", ", "))
+            line.append(("", f"{seat_name(info, seat)[:room]} "))
+            line.append(card_text(card))
+        if result:
+            line.append(("class:bold", f"  {ARROW} {result}"))
+        if _width(line) <= width:
+            break
     return line
 
 
@@ -213,19 +245,28 @@ def _hand_line(obs: TrutObservation, info: TableInfo, choice: Choice) -> Line:
     return line
 
 
-def table_area(
-    obs: TrutObservation, info: TableInfo, choice: Choice, summary: HandSummary | None
-) -> list[Line]:
-    """The tokens, the hand's state line, its tricks (or the hand that just ended,
-    ``summary``) and the seat's hand."""
+def round_over(obs: TrutObservation, summary: HandSummary, info: TableInfo) -> RoundOver:
+    """The hand that just ended, for the frame: the tokens after it, its tricks, and
+    how it ended with what it scored."""
+    gain = f": {summary.gain}" if summary.gain else ""
+    longs, petits = summary.scores
+    after = dataclasses.replace(obs, longs=tuple(longs), petits=tuple(petits))
+    tricks = [
+        _trick_line(f"Trick {number}", cards, result, info)
+        for number, (cards, result) in enumerate(summary.tricks, start=1)
+    ]
+    return RoundOver(
+        f"Hand {summary.number + 1} is over",
+        (summary.result + gain,),
+        tuple(tokens(after, info)),
+        tuple(tricks),
+    )
+
+
+def table_area(obs: TrutObservation, info: TableInfo, choice: Choice) -> list[Line]:
+    """The tokens, the hand's state line, its tricks and the seat's hand."""
     lines = tokens(obs, info)
-    lines.append(_state_line(obs, info, summary))
-    if summary is not None:
-        for number, (cards, result) in enumerate(summary.tricks, start=1):
-            lines.append(_trick_line(f"Trick {number}", cards, result, info))
-        gain = f" ({summary.gain})" if summary.gain else ""
-        lines.append([("class:bold", f" {ARROW} {summary.result}{gain}")])
-        return lines
+    lines += _state_lines(obs, info)
     for number, trick in enumerate(obs.tricks, start=1):
         result = "patté" if trick.team is None else seat_name(info, trick.winner or 0, "you")
         lines.append(_trick_line(f"Trick {number}", trick.cards, result, info))
@@ -251,6 +292,9 @@ def _choices(obs: TrutObservation) -> str:
         verb, _, rest = text.partition(" ")
         letter = rest.split("@")[0]
         name = f" {NAMES[letter]}" if letter in NAMES else ""
+        if verb == "keep" and letter in NAMES:  # T25: by name and value, as the help
+            shown.append(f"{number} {NAMES[letter]} {Special(letter).value}")
+            continue
         if verb == "target":  # T37: a seat
             rest = f"seat {rest}"
         elif verb == "give":  # T37: one of one's cards, by name
@@ -302,7 +346,7 @@ def prompt(obs: TrutObservation) -> str:
         "sing_agree": "La Chanson: j: agree to sing   c: refuse",
         "sing_count": "How many cards? 1, 2 or 3",
         "keep": f"Keep 3 cards: toggle with {_range(count)}, Enter to confirm",
-        "choose": "Keep one special card: " + _choices(obs),
+        "choose": "Keep a special card (it joins the deck): " + _choices(obs),
         "michao": "Michao! 1: sing it (+1 Long)   p: pass [T44]",
         "power": _power_prompt(obs),
     }.get(obs.phase, f"Your turn ({obs.phase})")
@@ -347,27 +391,35 @@ def end_title(obs: TrutObservation, info: TableInfo) -> str:
     return "you win!" if winner == obs.team else _wins(obs, info, winner or 0)
 
 
-# A finished hand on the end screen: its number, how it ended, each team's Longs and
-# Petits after it.
-HandRow = tuple[int, str, list[int], list[int]]
+# A finished hand on the end screen: its number, how it ended ("won by", "pourrie:
+# nobody scores"), the team it names (None: none), each team's Longs and Petits after it.
+HandRow = tuple[int, str, int | None, list[int], list[int]]
 
 
 def end_table(
     obs: TrutObservation, info: TableInfo, history: list[HandRow], width: int = WIDTH
 ) -> tuple[list[Line], list[Line]]:
-    """The score, then a table of every hand whose columns are the teams by name."""
-    top = tokens(obs, info)
+    """The score, then a table of every hand whose columns are the teams: by name when
+    the names fit their column, else as Team 1, Team 2... named in the score above
+    (6 players' names never cut)."""
     teams = len(obs.teams)
     column = 14 if teams > 2 else 18
     result_width = width - 8 - column * teams
+    names = [team_name(obs, info, t) for t in range(teams)]
+    labelled = any(text_width(n) > column - 1 for n in names) or any(
+        team is not None and text_width(f"{how} {names[team]}") > result_width
+        for _, how, team, _, _ in history
+    )
+    labels = [f"Team {t + 1}" for t in range(teams)] if labelled else names
+    top = tokens(obs, info, labels if labelled else None, width)
     header = f" {'Hand':>4}  {'How it ended':<{result_width}}" + "".join(
-        f"{plain([fit([('', team_name(obs, info, t))], column - 1)]):>{column}}"
-        for t in range(teams)
+        f"{plain([fit([('', label)], column - 1)]):>{column}}" for label in labels
     )
     top.append([("class:bold", " Score after each hand (Longs/Petits of each team):")])
     top.append([("class:bold", header)])
     rows: list[Line] = []
-    for hand, result, longs, petits in history:
+    for hand, how, team, longs, petits in history:
+        result = how if team is None else f"{how} {labels[team]}"
         cut = plain([fit([("", result)], result_width)])
         row = f" {hand + 1:>4}  {cut:<{result_width}}" + "".join(
             f"{f'{lo}/{pe}':>{column}}" for lo, pe in zip(longs, petits, strict=True)
