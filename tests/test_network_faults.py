@@ -32,6 +32,19 @@ pytestmark = pytest.mark.network
 FREEZE = ["--stall-timeout", timer(2), "--void-timeout", timer(10)]
 
 
+def wait_for_change(store_dir, kind: str, timeout: float = 240) -> None:
+    """Wait until the seat's log in ``store_dir`` holds a ``void`` or an ``abandon``
+    (``kind``): the table has decided about the frozen seat (7.7)."""
+    from trutnet.protocol.envelope import parse_entry
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if any(parse_entry(w).type == kind for w in PeerStore(store_dir).entries()):
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"{store_dir}: no {kind} after {timeout} s")
+
+
 def listening(*urls: str, timeout: float = 120) -> None:
     """Wait until a broker listens at one of ``urls`` (mqtt://127.0.0.1:port)."""
     ports = [int(url.rsplit(":", 1)[1]) for url in urls]
@@ -252,6 +265,7 @@ def _replays_to(store, result):
     assert peer.replica.state.state_hash() == result["state_hash"]
 
 
+@pytest.mark.timeout(600)  # a whole game of 3 processes, and 20 s frozen: on a loaded machine
 def test_a_frozen_seat_without_partners_is_abandoned_and_follows_when_it_comes_back(tmp_path):
     """7.7: in 3 players nobody may take a seat: the two others abandon the game (no
     winner, the frozen seat blamed). The frozen seat, continued, writes the entry it
@@ -264,8 +278,9 @@ def test_a_frozen_seat_without_partners_is_abandoned_and_follows_when_it_comes_b
         wait_for_entries(tmp_path / "p2", 80)
         seat = PeerStore(tmp_path / "p2").load_secrets()["seat"]
         os.kill(frozen.pid, signal.SIGSTOP)  # alive but silent
+        wait_for_change(tmp_path / "host" / "seat-0", "abandon")
+        os.kill(frozen.pid, signal.SIGCONT)  # back while the others are still there
         results = [result_of(p) for p in procs[:2]]
-        os.kill(frozen.pid, signal.SIGCONT)
         back = result_of(frozen)
         assert len({r["state_hash"] for r in [*results, back]}) == 1
         assert len({r["entries"] for r in [*results, back]}) == 1
@@ -280,6 +295,7 @@ def test_a_frozen_seat_without_partners_is_abandoned_and_follows_when_it_comes_b
         broker.stop()
 
 
+@pytest.mark.timeout(600)  # a whole game of 5 processes: on a loaded machine
 def test_a_newcomer_takes_a_frozen_seat_and_the_frozen_seat_follows(tmp_path):
     """7.7 over a real broker, one process per seat: seat p2 freezes; a newcomer
     process (`join --bot` on a full table) offers; the partner's vote and one more
@@ -315,8 +331,9 @@ def test_a_newcomer_takes_a_frozen_seat_and_the_frozen_seat_follows(tmp_path):
         wait_for_entries(tmp_path / "p2", 100)
         seat = PeerStore(tmp_path / "p2").load_secrets()["seat"]
         os.kill(frozen.pid, signal.SIGSTOP)
+        wait_for_change(tmp_path / "host" / "seat-0", "void")
+        os.kill(frozen.pid, signal.SIGCONT)  # back while the game goes on without it
         results = [result_of(p) for p in (procs[0], procs[1], procs[3], newcomer)]
-        os.kill(frozen.pid, signal.SIGCONT)
         back = result_of(frozen)
         everyone = [*results, back]
         assert len({r["state_hash"] for r in everyone}) == 1
