@@ -14,6 +14,14 @@ import pytest
 from .network_helpers import SPAWNED
 
 
+def pytest_collection_modifyitems(items):
+    """A test on a broker of both kinds or on two machines is a network test (the
+    others are marked where they are: ``@pytest.mark.network``)."""
+    for item in items:
+        if {"broker_kind", "two_machines"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.network)
+
+
 @pytest.fixture(autouse=True)
 def _kill_spawned_peers():
     yield

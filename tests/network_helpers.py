@@ -6,11 +6,29 @@ import json
 import os
 import subprocess
 import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from trutnet.runtime.seat_process import announced_table
 
 TRUTNET = [sys.executable, "-m", "trutnet"]
+
+
+# Protocol timers that a test gives its peers (stall, void, give-up, linger, lobby) are
+# chosen so that the event under test comes first even on a loaded machine; a slower
+# machine multiplies them all with TRUTNET_TEST_TIMER_SCALE (README, "Tests").
+TIMER_SCALE = float(os.environ.get("TRUTNET_TEST_TIMER_SCALE") or 1)
+
+
+def seconds(value: float) -> float:
+    """A protocol timer of a test: ``value`` seconds times ``TRUTNET_TEST_TIMER_SCALE``."""
+    return value * TIMER_SCALE
+
+
+def timer(value: float) -> str:
+    """:func:`seconds` as a command-line argument (``--void-timeout``, ``--linger``...)."""
+    return f"{seconds(value):g}"
 
 
 SPAWNED: list[subprocess.Popen[str]] = []  # killed after each test (conftest.py)
@@ -76,6 +94,38 @@ def start_table(
             )
         )
     return table, procs
+
+
+def wait_for_event(
+    proc: subprocess.Popen[str], match: Callable[[dict], bool], timeout: float = 120
+) -> dict:
+    """Read ``proc``'s ``--json`` lines until an event for which ``match`` is true, and
+    return it; the lines read are kept for :func:`result_of`. AssertionError when the
+    process ends, or ``timeout`` seconds pass, first."""
+    assert proc.stdout is not None
+    lines = EARLY.setdefault(proc.pid, [])
+    found: list[dict] = []
+
+    def read() -> None:
+        assert proc.stdout is not None
+        for line in iter(proc.stdout.readline, ""):
+            lines.append(line)
+            if not line.startswith("{"):
+                continue
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            if match(event):
+                found.append(event)
+                return
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(timeout)
+    if reader.is_alive() or not found:
+        raise AssertionError(f"no such event within {timeout} s; it printed:\n{''.join(lines)}")
+    return found[0]
 
 
 def result_of(proc: subprocess.Popen[str], timeout: float = 300) -> dict:

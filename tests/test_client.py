@@ -34,6 +34,15 @@ KEYS = {
 }
 
 
+async def until(condition, timeout: float = 30) -> None:
+    """Until ``condition()`` holds, or ``timeout`` s have passed (the assertion that
+    follows then shows what was there instead)."""
+    deadline = time.monotonic() + timeout
+    while not condition() and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+
+
+@pytest.mark.network
 def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
     broker = EmbeddedBroker()
     endpoint = broker.start()
@@ -79,7 +88,7 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
                 if ui.info.paused:  # the hand that just ended, kept
                     seen.setdefault("summary", text)
                     pipe.send_text("\r")  # Enter: on to the next hand
-                    await asyncio.sleep(0.05)
+                    await until(lambda: not ui.info.paused)
                     continue
                 if re.search(rf"Your hand: \[1\]{CARD}", text):
                     seen.setdefault("dealt", text)
@@ -90,19 +99,19 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
                 if obs.to_act != obs.seat:
                     if "not your turn" not in seen and obs.phase == "play":
                         pipe.send_text("t")
-                        await asyncio.sleep(0.05)
+                        await until(lambda: ui.info.message.startswith("not your turn"))
                         seen["not your turn"] = ui.info.message
                     continue
                 if ui.seat.pending:
                     continue
                 if obs.phase == "play" and "no trut" not in seen:
                     pipe.send_text("c")  # nothing to fold: the screen says why
-                    await asyncio.sleep(0.05)
+                    await until(lambda: "Trut" in ui.info.message)
                     seen["no trut"] = ui.info.message
                 if obs.phase == "play" and not truted and any(str(a) == "trut" for a in obs.legal):
                     truted = True
                     pipe.send_text("t")
-                    await asyncio.sleep(0.2)
+                    await until(lambda: re.search("Trut by you|Me calls Trut!", ui.screen_text()))
                     seen["my trut"] = ui.screen_text()
                     continue
                 if obs.phase == "keep":
@@ -179,6 +188,7 @@ class Tmux:
 NO_TMUX = pytest.mark.skipif(shutil.which("tmux") is None, reason="scripts/test.sh installs tmux")
 
 
+@pytest.mark.network
 @NO_TMUX
 def test_trutnet_play_in_a_real_terminal_80x24_with_resize(tmp_path):
     env = f"XDG_DATA_HOME={tmp_path} XDG_CONFIG_HOME={tmp_path}/config"
@@ -488,6 +498,7 @@ def killed_joiner(tmp_path, seed):
     return broker, host_proc
 
 
+@pytest.mark.network
 def test_a_player_killed_mid_game_comes_back_on_screen(tmp_path):
     """`trutnet join --resume --store DIR` without --bot: the person's seat, killed with
     kill -9, is played on screen again from its files, and the game ends on one hash."""
@@ -537,6 +548,7 @@ def test_a_player_killed_mid_game_comes_back_on_screen(tmp_path):
     assert audit(table_id, wires).ok
 
 
+@pytest.mark.network
 @NO_TMUX
 def test_join_resume_without_a_bot_opens_the_screen_in_a_real_terminal(tmp_path):
     broker, _ = killed_joiner(tmp_path, "resume-tmux")
@@ -556,6 +568,7 @@ def test_join_resume_without_a_bot_opens_the_screen_in_a_real_terminal(tmp_path)
         broker.stop()
 
 
+@pytest.mark.network
 @NO_TMUX
 def test_a_person_quits_mid_game_and_comes_back_with_the_printed_command(tmp_path):
     """A person's path, at 80x24: join a table, Ctrl-C and y mid-game; the terminal then
@@ -609,6 +622,7 @@ def test_a_person_quits_mid_game_and_comes_back_with_the_printed_command(tmp_pat
         broker.stop()
 
 
+@pytest.mark.network
 @NO_TMUX
 def test_a_whole_game_in_a_real_terminal_ends_on_a_screen_that_fits(tmp_path):
     """`trutnet play` at 80x24, played to the end by keys: the end screen starts at its
@@ -643,8 +657,7 @@ def test_a_whole_game_in_a_real_terminal_ends_on_a_screen_that_fits(tmp_path):
         hands = {int(r.split()[0]) for r in rows if re.match(r"^ +\d+  ", r)}
         for _ in range(40):  # scroll up to the first hand
             term.keys("Up")
-        time.sleep(0.5)
-        text = term.screen()
+        text = term.wait_for(r"(?m)^ +1  ", timeout=30)  # the first hand's row
         hands |= {int(r.split()[0]) for r in text.splitlines() if re.match(r"^ +\d+  ", r)}
         assert 1 in hands and text.splitlines()[0].startswith(" Game over — ")
         term.keys("q")

@@ -175,11 +175,12 @@ def tokens_table():
     broker.stop()
 
 
+@pytest.mark.network
 def test_join_refuses_a_table_of_another_game_in_one_line(tokens_table):
     """A bot joiner, and a person (the screen is not even opened), asked for Trut (the
     default): the host's signed announcement says Tokens."""
     url, table = tokens_table
-    where = ["join", "--broker", url, "--table", table, "--lobby-timeout", "5"]
+    where = ["join", "--broker", url, "--table", table, "--lobby-timeout", "60"]
     for extra in (["--bot", "random"], ["--bot", "random", "--json"], []):
         code, out, err = run(*where, *extra, plugins=True)
         assert code == 1, (extra, err)

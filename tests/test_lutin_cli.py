@@ -66,6 +66,7 @@ def test_the_engine_benchmark_of_a_variant():
     assert refused.returncode == 2 and "has no --variant option" in refused.stderr
 
 
+@pytest.mark.network
 def test_host_and_join_play_an_expert_game_over_the_embedded_broker(tmp_path):
     """``trutnet host --game lutin --variant expert-black`` and ``trutnet join``: two
     processes play to the end over the real broker and agree on every hash (the joiner
@@ -118,6 +119,7 @@ def test_the_combat_marks_of_a_logged_game():
     assert has_combats(LutinGame()) and not has_combats(TrutGame())
 
 
+@pytest.mark.network
 def test_the_network_benchmark_times_the_combats_of_two_peer_processes():
     """``trutnet bench network --game lutin``'s game, once: two peer processes over the
     real embedded broker, each combat timed from the attack to both peers having its

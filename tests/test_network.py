@@ -28,6 +28,7 @@ def play(url, players, tmp_path, seed):
     return results
 
 
+@pytest.mark.network
 def test_four_processes_play_a_whole_game_over_the_embedded_broker(embedded, tmp_path):
     from trutnet.bench.network_bench import card_times
 
@@ -41,6 +42,7 @@ def test_four_processes_play_a_whole_game_over_the_embedded_broker(embedded, tmp
     assert len(times) == len(signed) and all(t >= 0 for t in times)
 
 
+@pytest.mark.network
 def test_the_test_game_plays_in_two_processes_over_the_embedded_broker(
     embedded, tmp_path, monkeypatch
 ):
@@ -88,6 +90,7 @@ def test_the_test_game_plays_in_two_processes_over_the_embedded_broker(
     assert report.ok and report.counts["seal"] == report.counts["unseal"] == 8
 
 
+@pytest.mark.network
 def test_four_processes_play_a_whole_game_over_mosquitto(tmp_path):
     with mosquitto() as url:
         play(url, 4, tmp_path, "net-mosquitto")
@@ -143,6 +146,7 @@ def trut_for_the_bench():
     return Played(TrutGame(TrutConfig(4)), ["--game", "trut", "--players", "4"], "heuristic")
 
 
+@pytest.mark.network
 def test_broker_load_replay_measures_hands_messages_and_cpu():
     from trutnet.bench.network_bench import max_tables
 
@@ -159,6 +163,7 @@ def test_broker_load_replay_measures_hands_messages_and_cpu():
     assert curve[0]["broker_cpu"] is not None and curve[0]["broker_us_per_message"] is not None
 
 
+@pytest.mark.network
 def test_broker_load_reports_where_capacity_ends_instead_of_a_traceback(monkeypatch):
     """A broker that takes TCP connections but never answers CONNECT (as amqtt does past
     its connection cap): the load stops with how many got in and why."""
@@ -182,6 +187,7 @@ def test_broker_load_reports_where_capacity_ends_instead_of_a_traceback(monkeypa
     assert "STOPPED: 0 of 4 clients" in network_bench._row(curve[0])
 
 
+@pytest.mark.network
 def test_presence_is_retained_and_the_will_says_offline_when_a_peer_dies(embedded):
     import asyncio
     import os
@@ -228,6 +234,7 @@ def test_presence_is_retained_and_the_will_says_offline_when_a_peer_dies(embedde
     peer.communicate()
 
 
+@pytest.mark.network
 def test_the_embedded_mosquitto_cuts_off_a_packet_far_above_an_entry_s_size(monkeypatch):
     """Entries are at most 64 KiB: a 300 KB publish is never fanned out to the table."""
     import asyncio
@@ -261,6 +268,7 @@ def test_the_embedded_mosquitto_cuts_off_a_packet_far_above_an_entry_s_size(monk
         broker.stop()
 
 
+@pytest.mark.network
 def test_the_embedded_broker_says_so_when_its_port_is_taken(broker_kind):
     """Not fooled by whatever else listens there (a connection would reach it)."""
     import socket

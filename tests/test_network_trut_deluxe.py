@@ -14,6 +14,8 @@ from trutnet.store import PeerStore
 
 from .network_helpers import EARLY, result_of, spawn
 
+pytestmark = pytest.mark.network  # peers, a broker: skipped by -m "not network"
+
 
 @pytest.fixture
 def embedded(broker_kind):

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import aiomqtt
+import pytest
 
 from trutnet.discovery.announce import txt_records
 from trutnet.discovery.browse import FoundTable, _liveness
@@ -21,6 +22,8 @@ from trutnet.net.private import PASSWORD_ENV, check_access
 
 from .mosquitto import free_port
 from .network_helpers import TRUTNET, result_of, track
+
+pytestmark = pytest.mark.network  # peers, a broker: skipped by -m "not network"
 
 SECRET = "correct horse battery"
 

@@ -21,6 +21,8 @@ from trutnet.protocol.lobby import table_id_for
 from trutnet.runtime.seat_process import Hooks, host, join
 from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
 
+from .network_helpers import seconds
+
 
 @pytest.fixture
 def endpoint(broker_kind):
@@ -29,6 +31,7 @@ def endpoint(broker_kind):
     broker.stop()
 
 
+@pytest.mark.network
 def test_a_link_started_twice_keeps_one_connection_and_gets_each_message_once(endpoint):
     async def scenario():
         link = MqttLink([endpoint], ["t/once"], "twice")
@@ -39,8 +42,13 @@ def test_a_link_started_twice_keeps_one_connection_and_gets_each_message_once(en
         await sender.start()
         for k in range(5):
             assert await sender.publish("t/once", bytes([k]))
-        await asyncio.sleep(0.5)
-        got = [link.inbox.get_nowait()[1] for _ in range(link.inbox.qsize())]
+        # Then a last message: a second connection would deliver 0..4 again before its
+        # own copy of it (one connection delivers in order); read up to that copy.
+        assert await sender.publish("t/once", b"end")
+        got = []
+        while not got or got[-1] != b"end":
+            got.append((await asyncio.wait_for(link.inbox.get(), 30))[1])
+        got.pop()
         await sender.close()
         await link.close()
         return got
@@ -80,6 +88,7 @@ class DeafAtTheEnd:
             await self.out.put((topic, payload))
 
 
+@pytest.mark.network
 def test_a_finished_peer_stays_until_the_others_have_the_whole_log(endpoint):
     """Seat 1 misses the last result for 3 s; seats 0 and 2, finished meanwhile, stay
     (their "done" said) and answer its syncs; all end on one hash, and each leaves
@@ -104,19 +113,29 @@ def test_a_finished_peer_stays_until_the_others_have_the_whole_log(endpoint):
 
         runtime.link.start = start
 
+    rosters: list[list[str]] = []
+
+    async def seated(name: str) -> None:
+        """The host's lobby lists ``name``."""
+        async with asyncio.timeout(60):
+            while not any(name in roster for roster in rosters):
+                await asyncio.sleep(0.02)
+
     async def scenario():
-        options = Options(stall_timeout=60, gap_timeout=0.2, linger=30, give_up_after=15)
+        # give_up_after: whoever is left alone gives up, and the test fails, within 60 s
+        options = Options(stall_timeout=60, gap_timeout=0.2, linger=seconds(30),
+                          give_up_after=seconds(60))  # fmt: skip
         config = TrutConfig(3, start=StartPosition((5, 5, 5), (1, 1, 1), 0))
+        lobby = Hooks(on_lobby=lambda roster: rosters.append([name for _, name, _ in roster]))
         hosting = asyncio.create_task(
             host(TrutGame(config), [endpoint], seed="linger", identity=host_key, nonce=nonce,
-                 options=options, on_event=on("host"))
+                 options=options, on_event=on("host"), hooks=lobby)
         )  # fmt: skip
-        await asyncio.sleep(0.3)
         deaf_guest = asyncio.create_task(
             join(table_id, [endpoint], "deaf", seed="linger", options=options,
                  on_event=on("deaf"), hooks=Hooks(on_runtime=guest_runtime))
         )  # fmt: skip
-        await asyncio.sleep(0.5)  # seats go by arrival: the deaf guest takes seat 1
+        await seated("deaf")  # seats go by arrival: the deaf guest takes seat 1
         other = join(table_id, [endpoint], "other", seed="linger", options=options,
                      on_event=on("other"))  # fmt: skip
         return await asyncio.wait_for(asyncio.gather(hosting, deaf_guest, other), 120)
@@ -223,7 +242,9 @@ def test_the_pump_survives_any_payload_on_any_topic_and_counts_what_it_drops():
             for payload in junk:
                 await runtime.link.inbox.put((topics.table_topic(table_id, leaf), payload))
         await runtime.link.inbox.put((topics.log(table_id), following))  # then a real entry
-        await asyncio.sleep(0.2)
+        async with asyncio.timeout(30):  # until the pump has read it, or died
+            while not pump.done() and len(runtime.seats[0].peer.replica.log) < 13:
+                await asyncio.sleep(0.01)
         alive = not pump.done()
         pump.cancel()
         return alive
@@ -250,7 +271,9 @@ def test_sync_requests_merge_and_are_answered_outside_the_receive_loop():
             runtime._on_sync(request)
             runtime._on_sync(later)
         runtime._on_sync(msgpack.packb({"head": b"\x05" * 32}, use_bin_type=True))  # unknown
-        await asyncio.sleep(1.0)
+        async with asyncio.timeout(30):  # until the sender has answered and is idle again
+            while runtime._sync_wanted.is_set() or runtime._sync_from is not None:
+                await asyncio.sleep(0.01)
         sender.cancel()
 
     asyncio.run(scenario())
@@ -258,6 +281,7 @@ def test_sync_requests_merge_and_are_answered_outside_the_receive_loop():
     assert sent == [e.wire for e in entries]  # the whole log once, in order
 
 
+@pytest.mark.network
 def test_reachable_means_a_listener_and_not_a_connection_to_itself(endpoint, monkeypatch):
     from trutnet.runtime import table_runtime
 
@@ -283,6 +307,7 @@ def test_reachable_means_a_listener_and_not_a_connection_to_itself(endpoint, mon
     assert not asyncio.run(table_runtime.reachable(Endpoint("127.0.0.1", 40000)))
 
 
+@pytest.mark.network
 @pytest.mark.parametrize("busy", [False, True], ids=["idle", "with-traffic"])
 def test_the_embedded_broker_dies_at_once_with_a_killed_host(busy, broker_kind):
     """A broker that outlived its killed host would keep its port and half-work, and
@@ -310,10 +335,12 @@ def test_the_embedded_broker_dies_at_once_with_a_killed_host(busy, broker_kind):
                 await link.publish("t/x", b"x" * 2000, wait=1)
 
         floods = [asyncio.create_task(flood(link)) for link in links]
-        await asyncio.sleep(0.5)
+        async with asyncio.timeout(30):  # traffic flows: every link has received some
+            while not all(link.inbox.qsize() for link in links):
+                await asyncio.sleep(0.01)
         peer.send_signal(signal.SIGKILL)
         peer.wait()
-        deadline = time.monotonic() + 3
+        deadline = time.monotonic() + 15  # at once; 15 s for a loaded machine
         while time.monotonic() < deadline and await table_runtime_reachable(broker):
             await asyncio.sleep(0.1)
         gone = not await table_runtime_reachable(broker)
@@ -336,6 +363,7 @@ def table_runtime_reachable(endpoint):
     return reachable(endpoint)
 
 
+@pytest.mark.network
 def test_a_host_says_its_announcement_again_when_someone_clears_it(endpoint):
     """Anyone may publish a retained empty (or forged) message on the lobby topic; the
     host, subscribed to its own announcement, publishes it again at once."""
@@ -351,15 +379,24 @@ def test_a_host_says_its_announcement_again_when_someone_clears_it(endpoint):
                 await client.unsubscribe(topics.lobby(table_id))
                 return message.payload
 
+    async def retained_until(client, wanted):
+        """The retained announcement, once ``wanted(it)`` (within 60 s)."""
+        async with asyncio.timeout(60):
+            while True:
+                with contextlib.suppress(TimeoutError):
+                    payload = await retained(client)
+                    if wanted(payload):
+                        return payload
+                await asyncio.sleep(0.1)
+
     async def scenario():
         import aiomqtt
 
         hosting = asyncio.create_task(
             host(TrutGame(TrutConfig(2)), [endpoint], identity=host_key, nonce=nonce, host_bot=None)
         )
-        await asyncio.sleep(1.0)
         async with aiomqtt.Client(endpoint.host, endpoint.port) as outsider:
-            before = await retained(outsider)
+            before = await retained_until(outsider, lambda p: bool(p))  # the host is up
             await outsider.subscribe(topics.lobby(table_id), qos=1)
             heard = 0
             with contextlib.suppress(TimeoutError):
@@ -370,8 +407,7 @@ def test_a_host_says_its_announcement_again_when_someone_clears_it(endpoint):
             await outsider.unsubscribe(topics.lobby(table_id))
             for forged in (b"", msgpack.packb({"table": table_id.hex(), "status": "open"})):
                 await outsider.publish(topics.lobby(table_id), forged, qos=1, retain=True)
-                await asyncio.sleep(0.5)
-                after = await retained(outsider)
+                after = await retained_until(outsider, lambda p: p == before)  # said again
                 assert after == before
         hosting.cancel()
         return before

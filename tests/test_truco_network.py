@@ -9,6 +9,8 @@ from trutnet.net.broker import EmbeddedBroker
 
 from .network_helpers import result_of, start_table
 
+pytestmark = pytest.mark.network  # peers, a broker: skipped by -m "not network"
+
 
 @pytest.fixture
 def embedded(broker_kind):

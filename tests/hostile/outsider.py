@@ -32,11 +32,15 @@ from trutnet.crypto.identity import Identity
 from trutnet.net.broker import parse_broker_url
 from trutnet.protocol.envelope import GENESIS, entry_id, parse_entry
 
-from ..network_helpers import spawn
+from ..network_helpers import seconds, spawn, timer
 
 ROOT = "trutnet/v1"
-GIVE_UP = 15.0  # a peer with no progress for this long stops: a hang shows as "gave up"
-DEADLINE = 60.0  # no game of this suite may take longer, whatever happens
+# Each times TRUTNET_TEST_TIMER_SCALE (network_helpers.timer), generous enough for a
+# loaded machine: an honest game takes about 10 s on an idle one.
+GIVE_UP = 30.0  # a peer with no progress for this long stops: a hang shows as "gave up"
+LINGER = 30.0  # a finished peer helps the others for at most this long (they all leave
+# at once when every seat has said done: it costs nothing in a game that ends well)
+DEADLINE = 150.0  # no game of this suite may take longer, whatever happens
 
 
 @dataclass
@@ -106,6 +110,14 @@ class Outsider:
             self._changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), 0.2)
+
+    async def wait_message(self, leaf: str, payload: bytes, timeout: float = 30) -> None:
+        """Wait until ``payload`` came back on ``leaf`` (the broker has passed it on)."""
+        deadline = time.monotonic() + timeout
+        while payload not in self.seen.leaf(leaf):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{leaf}: the broker never passed the message on")
+            await asyncio.sleep(0.02)
 
     async def wait_leaf(self, leaf: str, timeout: float = 30) -> bytes:
         deadline = time.monotonic() + timeout
@@ -212,9 +224,9 @@ class Game:
             self.seed,
             "--json",
             "--give-up-after",
-            str(GIVE_UP),
+            timer(GIVE_UP),
             "--linger",
-            "8",
+            timer(LINGER),
             *self.extra,
         ]
 
@@ -254,7 +266,7 @@ def play_attacked(
     extra: list[str] | None = None,
     gate_joiners: bool = False,
     victim_url: str | None = None,
-    deadline: float = DEADLINE,
+    deadline: float | None = None,
 ) -> Game:
     """One game of ``players`` peer processes (a host, then joiners) with ``attack``
     running in an outsider's thread from before the host starts. With
@@ -278,14 +290,17 @@ def play_attacked(
     start = time.monotonic()
     game.spawn_host()
     if not gate_joiners:
-        time.sleep(0.3)
+        # seats go by arrival: the joiners come once the host's lobby is up, in order
+        lobby_deadline = time.monotonic() + 60
+        while not outsider.seen.leaf("lobby") and time.monotonic() < lobby_deadline:
+            time.sleep(0.02)
         for k in range(1, players):
             game.spawn_joiner(k, victim_url if k == 1 else None)
     else:
         gate_deadline = time.monotonic() + 60
         while len(game.peers) < players and time.monotonic() < gate_deadline:
             time.sleep(0.05)
-    game.finish(start + deadline)
+    game.finish(start + (deadline or seconds(DEADLINE)))
     game.seconds = time.monotonic() - start
     game.over.set()
     thread.join(30)

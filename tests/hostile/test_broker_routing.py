@@ -21,6 +21,8 @@ from trutnet.net.broker import EmbeddedBroker, parse_broker_url
 
 from ..mosquitto import mosquitto
 
+pytestmark = pytest.mark.network  # peers, a broker: skipped by -m "not network"
+
 
 @contextlib.contextmanager
 def amqtt():

@@ -31,9 +31,11 @@ from trutnet.net.broker import EmbeddedBroker
 from trutnet.protocol.envelope import GENESIS, parse_entry, sign_entry
 
 from ..fuzz.common import nested_body_entry
-from ..network_helpers import spawn
-from .outsider import Outsider, assert_fair, play_attacked
+from ..network_helpers import seconds, spawn, timer
+from .outsider import DEADLINE, GIVE_UP, LINGER, Outsider, assert_fair, play_attacked
 from .proxy import SniffingProxy
+
+pytestmark = pytest.mark.network  # peers, a broker: skipped by -m "not network"
 
 SEED = "hostile"
 
@@ -63,7 +65,7 @@ def test_honest_game_is_the_reference(broker, tmp_path, honest_hash):
 
     game = play_attacked(broker, tmp_path, nothing)
     assert_fair(game, honest_hash)
-    assert game.seconds < 60
+    assert game.seconds < seconds(60)
 
 
 # ------------------------------------------------------------------ payloads
@@ -238,9 +240,10 @@ def test_deep_nesting_in_the_lobby(broker, tmp_path):
         await out.wait_leaf("lobby")
         out.game.spawn_joiner(1)
         request = await out.wait_leaf("join")
-        for depth, as_map in ((600, False), (1000, True)):
-            await out.publish("join", nested_body_entry(request, depth, as_map))
-        await asyncio.sleep(0.5)
+        nested = [nested_body_entry(request, depth, m) for depth, m in ((600, False), (1000, True))]
+        for payload in nested:
+            await out.publish("join", payload)
+        await out.wait_message("join", nested[-1])  # the broker has passed them on
         out.game.spawn_joiner(2)
 
     assert_fair(play_attacked(broker, tmp_path, attack, players=3, gate_joiners=True))
@@ -340,7 +343,7 @@ def test_forged_votes_do_not_block_a_real_replacement(broker, tmp_path):
         await out.wait_log(80)
         frozen = out.game.peers[2]
         os.kill(frozen.proc.pid, signal.SIGSTOP)
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + seconds(120)
         while time.monotonic() < deadline and not all(
             p.proc.poll() is not None for p in out.game.peers[:2]
         ):
@@ -354,7 +357,7 @@ def test_forged_votes_do_not_block_a_real_replacement(broker, tmp_path):
         tmp_path,
         attack,
         players=3,
-        extra=["--stall-timeout", "1", "--void-timeout", "3"],
+        extra=["--stall-timeout", timer(2), "--void-timeout", timer(10)],
     )
     game.peers = game.peers[:2]  # the frozen one was killed
     game.players = 3
@@ -461,8 +464,14 @@ def test_forged_lobby_announcement(broker, tmp_path, forgery):
         for _ in range(3 if payload is not None else 0):
             await out.publish("lobby", payload, retain=True)
             await asyncio.sleep(0.2)
-        await asyncio.sleep(3.0)
-        found["retained"] = await retained_lobby(out)
+        # The host says its own announcement again: what the lobby holds once it has (or
+        # after 30 s, when it has not).
+        deadline = time.monotonic() + 30
+        while True:
+            found["retained"] = await retained_lobby(out)
+            last = found["retained"][-1] if found["retained"] else None
+            if (last or {}).get("broker") == out.game.url or time.monotonic() > deadline:
+                break
         found["live"] = await lobby_of(out, real["host"])
         found["forged_live"] = await lobby_of(out, out.identity.fingerprint)
         for k in range(1, 3):
@@ -625,7 +634,7 @@ async def sync_flood_from_every_head(out: Outsider) -> None:
 def test_sync_flood(broker, tmp_path, honest_hash, attack):
     game = play_attacked(broker, tmp_path, attack)
     assert_fair(game, honest_hash)
-    assert game.seconds < 60, f"slow: {game.seconds:.0f} s"
+    assert game.seconds < seconds(60), f"slow: {game.seconds:.0f} s"
 
 
 @pytest.mark.slow
@@ -655,7 +664,7 @@ def test_message_flood(broker, tmp_path, honest_hash):
         pytest.param(2, []),
         pytest.param(
             3,
-            ["--stall-timeout", "1", "--void-timeout", "4"],
+            ["--stall-timeout", timer(2), "--void-timeout", timer(10)],
             marks=pytest.mark.slow,
         ),
     ],
@@ -732,9 +741,14 @@ def test_forged_done_does_not_abandon_a_resumed_seat(broker, tmp_path, forged):
                 os.kill(victim.proc.pid, signal.SIGKILL)
                 break
             await out.wait_log(len(out.seen.log) + 1)
-        await asyncio.sleep(2.0)
+        # The last seat's result: the others have finished and wait for seat 1's done.
+        while not any(
+            parse_entry(w).type == "result" and parse_entry(w).seat == 2 for w in out.seen.log
+        ):
+            await out.wait_log(len(out.seen.log) + 1)
         resumed = ["join", "--resume", "--store", str(out.game.store / victim.name)]
-        resumed += ["--json", "--bot", "heuristic", "--give-up-after", "15", "--linger", "8"]
+        resumed += ["--json", "--bot", "heuristic", "--give-up-after", timer(GIVE_UP)]
+        resumed += ["--linger", timer(LINGER)]
         state["resumed"] = Peer("resumed", spawn(resumed))
         state["victim"] = victim
 
@@ -742,6 +756,6 @@ def test_forged_done_does_not_abandon_a_resumed_seat(broker, tmp_path, forged):
     resumed = state["resumed"]
     from .outsider import _communicate
 
-    _communicate(resumed, time.monotonic() + 40)
+    _communicate(resumed, time.monotonic() + seconds(DEADLINE))
     game.peers = [p for p in game.peers if p is not state["victim"]] + [resumed]
     assert_fair(game)
