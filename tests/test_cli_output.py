@@ -33,4 +33,3 @@ def test_json_events_name_their_kind_and_author(capsys):
     _printer(True, "Ann")("notice", {"event": "forged", "who": "Bob", "text": "hi"})
     event = json.loads(capsys.readouterr().out)
     assert event == {"event": "notice", "who": "Ann", "text": "hi"}
-
