@@ -28,7 +28,7 @@ import pytest
 
 from trutnet.engine.games.trut import TrutConfig
 from trutnet.net.broker import EmbeddedBroker
-from trutnet.protocol.envelope import GENESIS, parse_entry, sign_entry
+from trutnet.protocol.envelope import GENESIS, entry_id, parse_entry, sign_entry
 
 from ..fuzz.common import nested_body_entry
 from ..network_helpers import spawn
@@ -626,6 +626,47 @@ def test_sync_flood(broker, tmp_path, honest_hash, attack):
     game = play_attacked(broker, tmp_path, attack)
     assert_fair(game, honest_hash)
     assert game.seconds < 60, f"slow: {game.seconds:.0f} s"
+
+
+SYNC_WINDOW = 1.0  # seconds after the first request in which log messages are counted
+
+
+def test_a_sync_request_is_answered_once_per_table(broker, tmp_path, honest_hash):
+    """Issue 19, 15: 100 anonymous sync requests from the genesis head (40 bytes each),
+    sent at once while three peers play. Every peer could answer each from its own
+    log; the log must go out about once for the table (one answering peer, each entry
+    once per resend window), not once per peer and request. Counted: every message on
+    the ``log`` topic in the second after the first request, against the log's length
+    then (before the fix: 366-499 messages for a log of about 60 entries)."""
+    measured: dict = {}
+
+    async def attack(out: Outsider) -> None:
+        await out.wait_log(60)
+        request = msgpack.packb({"head": GENESIS}, use_bin_type=True)
+        measured["length"] = len(out.seen.log)
+        measured["start"] = time.monotonic()
+        for _ in range(100):
+            await out.publish("sync", request)
+
+    game = play_attacked(broker, tmp_path, attack, players=3)
+    assert_fair(game)
+    out = game.outsider
+    assert out is not None
+    start, length = measured["start"], measured["length"]
+    sent = out.seen.count("log", start, start + SYNC_WINDOW)
+    old = {entry_id(w) for w in out.seen.log[:length]}
+    copies = sum(
+        1
+        for (leaf, payload), at in zip(out.seen.messages, out.seen.times, strict=True)
+        if leaf == "log" and start <= at <= start + 3 and entry_id(payload) in old
+    )
+    resent = [p.results[0]["stats"]["resent"] for p in game.peers]
+    print(f"sync: {sent} log messages in 1 s, {copies} of the old log in 3 s (log of {length});")
+    print(f"sync: entries re-sent by each peer over the game: {resent}")
+    # one copy of the log, the new entries of that second, and a few answered twice
+    assert sent <= 1.5 * length + 20, f"{sent} log messages in 1 s for a log of {length}"
+    # at most one copy per resend window (1 s), whatever the number of requests
+    assert copies <= 3 * length, f"{copies / length:.1f} copies of the log in 3 s"
 
 
 @pytest.mark.slow
