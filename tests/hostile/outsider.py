@@ -106,6 +106,11 @@ class Outsider:
     def head(self) -> bytes:
         return entry_id(self.seen.log[-1]) if self.seen.log else GENESIS
 
+    def recent_head(self) -> bytes:
+        """A head the table's log had lately: the one the last entry seen extends (the
+        head after an unordered round is its digest, never an entry's id)."""
+        return parse_entry(self.seen.log[-1]).prev if self.seen.log else GENESIS
+
     async def wait_log(self, count: int, timeout: float = 60) -> None:
         """Wait until ``count`` distinct log entries went by."""
         deadline = time.monotonic() + timeout

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import random
 import signal
@@ -510,9 +511,10 @@ async def forged_watchers(out: Outsider) -> None:
     await out.wait_log(30)
     eve = Identity.from_seed(os.urandom(32))
     fp = fingerprint(eve.public)
-    await out.publish(f"watchers/{fp}", watcher_message(eve, out.table_id, "Eve"), retain=True)
+    eve_says = watcher_message(eve, out.table_id, "Eve", out.recent_head())
+    await out.publish(f"watchers/{fp}", eve_says, retain=True)
     mallory = out.identity
-    good = watcher_message(mallory, out.table_id, "Mallory")
+    good = watcher_message(mallory, out.table_id, "Mallory", out.recent_head())
     bad = [
         good[:-64] + bytes(64),  # unsigned
         sign_entry(
@@ -540,7 +542,7 @@ async def forged_watchers(out: Outsider) -> None:
     await out.publish(f"watchers/{fp}/deeper", good, retain=True)
     for k in range(64):
         key = Identity.from_seed(os.urandom(32))
-        wire = watcher_message(key, out.table_id, f"Flood {k}")
+        wire = watcher_message(key, out.table_id, f"Flood {k}", out.recent_head())
         await out.publish(f"watchers/{fingerprint(key.public)}", wire, retain=True)
 
 
@@ -557,6 +559,87 @@ def test_forged_watchers_are_dropped_and_capped(broker, tmp_path, honest_hash):
         names = {w["name"] for listing in lists for w in listing}
         assert "Eve" in names and "Mallory" not in names, names
         assert max(len(listing) for listing in lists) <= MAX_WATCHERS
+
+
+def watchers_seen(out: Outsider) -> dict[str, tuple[str, bytes]]:
+    """fingerprint -> (name, head) of every signed presence seen on ``watchers/``."""
+    from trutnet.protocol.spectator import check_watcher, watcher_head
+
+    seen = {}
+    for leaf, payload in out.seen.messages:
+        if leaf.startswith("watchers/") and payload:
+            fp = leaf.split("/", 1)[1]
+            with contextlib.suppress(Exception):
+                seen[fp] = (check_watcher(payload, out.table_id, fp).name, watcher_head(payload))
+    return seen
+
+
+def test_forged_spectators_never_hide_a_real_one(broker, tmp_path):
+    """Issue 19, 14: 40 made-up spectators named "Host", validly signed, posted before
+    a real ``trutnet watch`` arrives: the real one is counted, then listed once the
+    log has moved past the presences nobody renews. Then 40 more, renewed as the log
+    moves (an outsider that follows the log, as a real spectator does): the real one
+    keeps its place on every player's list, once it has read the log up to the table,
+    until it leaves at the end."""
+    from trutnet.crypto.identity import Identity, fingerprint
+    from trutnet.protocol.spectator import LIVE_HEADS, MAX_WATCHERS, watcher_message
+
+    state: dict = {}
+
+    async def attack(out: Outsider) -> None:
+        await out.wait_log(20)
+        for _ in range(40):  # posted once, before the real spectator
+            key = Identity.from_seed(os.urandom(32))
+            wire = watcher_message(key, out.table_id, "Host", out.recent_head())
+            await out.publish(f"watchers/{fingerprint(key.public)}", wire, retain=True)
+        watch = ["watch", "--broker", out.url, "--table", out.table, "--name", "Real", "--json"]
+        state["watcher"] = spawn(watch)
+        deadline = time.monotonic() + 60
+        while not any(n == "Real" for n, _ in watchers_seen(out).values()):
+            assert time.monotonic() < deadline, "the real spectator never said it was there"
+            await out.wait_log(len(out.seen.log) + 1)
+        state["real"] = next(fp for fp, (n, _) in watchers_seen(out).items() if n == "Real")
+        await out.wait_log(len(out.seen.log) + LIVE_HEADS + 10)  # the first 40 go stale
+        flood = [Identity.from_seed(os.urandom(32)) for _ in range(40)]
+        seen = 0
+        while not out.game.over.is_set() and len(out.seen.log) < 400:
+            if len(out.seen.log) != seen:  # renewed as the log moves, like a real one
+                seen = len(out.seen.log)
+                for key in flood:
+                    wire = watcher_message(key, out.table_id, "Host", out.recent_head())
+                    await out.publish(f"watchers/{fingerprint(key.public)}", wire, retain=True)
+            await asyncio.sleep(0.05)
+
+    game = play_attacked(broker, tmp_path, attack)
+    assert_fair(game)
+    watcher = state["watcher"]
+    w_out, w_err = watcher.communicate(timeout=60)
+    assert watcher.returncode == 0, w_err[-2000:]
+    caught_up = next(json.loads(x) for x in w_out.splitlines() if '"caught_up"' in x)["entries"]
+    real = state["real"]
+    for peer in game.peers:
+        # from when the real spectator has read the log up to the table (before, it
+        # names heads it is reading, far behind) to when it leaves, as the game ends
+        final = peer.results[0]["entries"] - game.players
+        lists = [e for e in peer.events if e["event"] == "watchers"]
+        assert max(len(e["watchers"]) for e in lists) <= MAX_WATCHERS
+        hosts = [e for e in lists if sum(w["name"] == "Host" for w in e["watchers"]) >= 31]
+        assert hosts, f"{peer.name}: the flood was never listed: not a test"
+        named = [
+            k for k, e in enumerate(lists) if real in {w["fingerprint"] for w in e["watchers"]}
+        ]
+        assert named, f"{peer.name}: the real spectator was never listed"
+        hidden = [
+            e
+            for e in lists
+            if real not in {w["fingerprint"] for w in e["watchers"]}
+            and caught_up + 5 < e["entries"] < final
+        ]
+        assert not hidden, (
+            f"{peer.name}: the real spectator was pushed off at entry {hidden[0]['entries']}"
+            f" of {final}: {hidden[0]}"
+        )
+        assert any(e["more"] > 0 for e in lists), "the spectators beyond the list are not counted"
 
 
 async def forged_notices(out: Outsider) -> None:

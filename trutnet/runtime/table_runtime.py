@@ -561,6 +561,8 @@ class TableRuntime:
         self._last_progress = time.monotonic()
         self._stall_reported = None
         self._progress.set()
+        if self.watchers.note_head(self.head()):  # a presence not renewed goes stale
+            self._watchers_changed()
 
     # -------------------------------------------------------------- output
 
@@ -707,7 +709,16 @@ class TableRuntime:
         raises :class:`UntrustedInput` for anything else, which the pump drops)."""
         fp = topic[len(topics.watcher(self.table_id, "")) :]
         if self.watchers.receive(fp, payload):
-            self.on_event("watchers", {"watchers": [w.to_dict() for w in self.watchers.listed()]})
+            self._watchers_changed()
+
+    def _watchers_changed(self) -> None:
+        """The ``watchers`` event: the live spectators listed, how many more, and how
+        far the log is (a spectator that goes stale is dropped as the log moves on)."""
+        replica = self.replica
+        listed, more = self.watchers.view()
+        entries = len(replica.log) if replica is not None else 0
+        watchers = [w.to_dict() for w in listed]
+        self.on_event("watchers", {"watchers": watchers, "more": more, "entries": entries})
 
     async def _watchdog(self) -> None:
         failures = 0

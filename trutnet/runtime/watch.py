@@ -9,7 +9,10 @@ vote, answer a sync, or say ``done``. It holds no ElGamal key, so no share round
 has it as an owner, and it knows no card that the log does not show to everyone.
 
 It says it is there with its signed presence on ``watchers/<fp>`` (retained; its last
-will, and its clean exit, clear it), which the players' screens list.
+will, and its clean exit, clear it), which the players' screens list; it signs it
+again, naming the head it has reached, as it follows the log (at most every
+:data:`PRESENCE_EVERY` seconds), so the players see a live spectator, not a stale or
+replayed message (``docs/protocol.md`` 9.2).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from trutnet.net import topics
 from trutnet.net.broker import Endpoint
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.net.tasks import stop_tasks
+from trutnet.protocol.envelope import GENESIS
 from trutnet.protocol.spectator import Spectator, watcher_message
 from trutnet.runtime.seat_process import (
     LOBBY_TIMEOUT,
@@ -35,6 +39,8 @@ from trutnet.runtime.seat_process import (
     watch_lobby,
 )
 from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
+
+PRESENCE_EVERY = 0.5  # seconds at least between two presences naming a new head
 
 
 class WatchRuntime(TableRuntime):
@@ -51,6 +57,7 @@ class WatchRuntime(TableRuntime):
         fp = fingerprint(seat.identity.public)
         self.watcher_topic = topics.watcher(table_id, fp)
         self.watcher_wire = watcher_message(seat.identity, table_id, seat.name)
+        self._said_head = GENESIS  # the head our last presence named
         if link.will is None:  # the broker clears our presence if we vanish
             link.will = (self.watcher_topic, b"")
         super().__init__(table_id, link, [seat], options, on_event)
@@ -68,6 +75,27 @@ class WatchRuntime(TableRuntime):
         self.on_event("connected", {"broker": endpoint.url if endpoint else None})
         await self.link.publish(self.watcher_topic, self.watcher_wire, retain=True, wait=5)
         await self._ask_sync()
+
+    async def run(self, join_names: bool = False) -> None:
+        presence = asyncio.create_task(self._renew_presence())
+        try:
+            await super().run(join_names)
+        finally:
+            await stop_tasks(presence)
+
+    async def _renew_presence(self) -> None:
+        """Say again that we are here, naming the head we have reached, whenever it
+        moved (at most every ``PRESENCE_EVERY`` s): the players list a presence only
+        while the head it names is recent."""
+        seat = self.seats[0]
+        while True:
+            await asyncio.sleep(PRESENCE_EVERY)
+            head = self.head()
+            if head == self._said_head or not self.link.connected.is_set():
+                continue
+            wire = watcher_message(seat.identity, self.table_id, seat.name, head)
+            if await self.link.publish(self.watcher_topic, wire, retain=True, wait=2):
+                self._said_head, self.watcher_wire = head, wire
 
     def _on_sync(self, payload: bytes) -> None:
         """A spectator answers no sync: the seats do (a crowd of spectators would
