@@ -232,7 +232,7 @@ def follow(book: Watchers, heads: list[bytes], renew: list[Identity]) -> None:
             book.receive(fingerprint(key.public), watcher_message(key, TABLE, "Real", head))
 
 
-HEADS = [bytes([k]) * 32 for k in range(1, 80)]
+HEADS = [bytes([k]) * 32 for k in range(1, 200)]
 
 
 def test_a_live_spectator_keeps_its_place_whatever_comes_after_it():

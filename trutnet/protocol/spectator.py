@@ -26,7 +26,6 @@ table without saying so (``docs/protocol.md`` 7.9).
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
@@ -40,6 +39,7 @@ WATCHER_TYPE = "watch"
 MAX_WATCHER_BYTES = 512  # an honest message is about 190 bytes
 MAX_WATCHERS = 32  # listed by name; the other live ones are counted
 MAX_KEPT = 256  # presences kept per table (stale ones go first)
+MAX_HEADS = 1 << 16  # heads of this log remembered, to tell an old head from a new one
 LIVE_HEADS = 64  # a presence naming one of the last this many heads of the log is live
 
 
@@ -158,12 +158,20 @@ class Watchers:
         self.limit = limit
         self.kept = kept
         self.window = window
-        self._heads: OrderedDict[bytes, None] = OrderedDict({GENESIS: None})
+        self._noted: dict[bytes, int] = {GENESIS: 1}  # head -> when this log had it
+        self._heads_noted = 1
         self._by_fp: dict[str, tuple[Watcher, bytes, int]] = {}  # watcher, head, place
         self._arrivals = 0
 
     def _live(self, head: bytes) -> bool:
-        return head in self._heads
+        noted = self._noted.get(head)
+        return noted is not None and noted > self._heads_noted - self.window
+
+    def _expired(self, head: bytes) -> bool:
+        """A head this log had, too long ago. (One it never had may be one it has not
+        reached yet: a spectator can be ahead of a busy peer.)"""
+        noted = self._noted.get(head)
+        return noted is not None and noted <= self._heads_noted - self.window
 
     def view(self) -> tuple[list[Watcher], int]:
         """The live spectators listed by name (in the order they came), and how many
@@ -173,12 +181,13 @@ class Watchers:
 
     def note_head(self, head: bytes) -> bool:
         """This peer's log has reached ``head``; True if the list changed."""
-        if head in self._heads:
+        if head in self._noted:
             return False
         before = self.view()
-        self._heads[head] = None
-        while len(self._heads) > self.window:
-            self._heads.popitem(last=False)
+        self._heads_noted += 1
+        self._noted[head] = self._heads_noted
+        if len(self._noted) > MAX_HEADS:  # the oldest have long expired
+            del self._noted[next(iter(self._noted))]
         return self.view() != before
 
     def receive(self, fp: str, payload: bytes) -> bool:
@@ -192,8 +201,8 @@ class Watchers:
         watcher = check_watcher(payload, self.table_id, fp)
         head = watcher_head(payload)
         known = self._by_fp.get(fp)
-        if known is not None and self._live(known[1]) and known[0] == watcher:
-            place = known[2]  # live all along: it keeps its place
+        if known is not None and known[0] == watcher and not self._expired(known[1]):
+            place = known[2]  # never stale since it came: it keeps its place
         else:
             if known is None and len(self._by_fp) >= self.kept:
                 stale = [f for f, (_, h, _) in self._by_fp.items() if not self._live(h)]

@@ -28,7 +28,7 @@ from trutnet.net import topics
 from trutnet.net.broker import Endpoint
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.net.tasks import stop_tasks
-from trutnet.protocol.envelope import GENESIS
+from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry
 from trutnet.protocol.spectator import Spectator, watcher_message
 from trutnet.runtime.seat_process import (
     LOBBY_TIMEOUT,
@@ -58,6 +58,7 @@ class WatchRuntime(TableRuntime):
         self.watcher_topic = topics.watcher(table_id, fp)
         self.watcher_wire = watcher_message(seat.identity, table_id, seat.name)
         self._said_head = GENESIS  # the head our last presence named
+        self._reading = GENESIS  # the head the last seat's entry received extends
         if link.will is None:  # the broker clears our presence if we vanish
             link.will = (self.watcher_topic, b"")
         super().__init__(table_id, link, [seat], options, on_event)
@@ -84,13 +85,14 @@ class WatchRuntime(TableRuntime):
             await stop_tasks(presence)
 
     async def _renew_presence(self) -> None:
-        """Say again that we are here, naming the head we have reached, whenever it
-        moved (at most every ``PRESENCE_EVERY`` s): the players list a presence only
-        while the head it names is recent."""
+        """Say again that we are here, naming the head the table's latest entry extends
+        (as received: checking the proofs may lag behind it), whenever it moved (at most
+        every ``PRESENCE_EVERY`` s): the players list a presence only while the head it
+        names is recent."""
         seat = self.seats[0]
         while True:
             await asyncio.sleep(PRESENCE_EVERY)
-            head = self.head()
+            head = self._reading
             if head == self._said_head or not self.link.connected.is_set():
                 continue
             wire = watcher_message(seat.identity, self.table_id, seat.name, head)
@@ -115,6 +117,11 @@ class WatchRuntime(TableRuntime):
         that came live and waited for the log's earlier entries has been applied, and
         nothing waits any more."""
         waiting = bool(self.buffer)
+        replica = self.replica
+        with contextlib.suppress(MessageError):
+            entry = parse_entry(wire, self.table_id)
+            if replica is not None and entry.author in replica.seats:
+                self._reading = entry.prev
         advanced = super().ingest(wire)
         if advanced and waiting and not self.buffer:
             self._now_caught_up()
