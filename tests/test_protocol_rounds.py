@@ -7,6 +7,7 @@ first."""
 from __future__ import annotations
 
 import itertools
+import json
 import random
 
 import pytest
@@ -237,7 +238,9 @@ def test_a_bad_share_is_blamed_on_its_author_whatever_the_order(cheats):
 
 def test_equivocation_inside_a_round_is_detected():
     """Two different keys entries of one seat naming the same head: equivocation, with
-    both entries as evidence, whether the round is in progress or already whole."""
+    both entries as evidence, whether the round is in progress or already whole. In a
+    round in progress it is the seat's fault in the round, counted in seat order like a
+    bad entry: refused at once, the table stops once every lower seat's entry is in."""
     table = new_memory_table(TrutGame(TrutConfig(4)), "equivocate", ["heuristic"] * 4)
     run_to_round(table, "keys")
     wires = write_round(table)
@@ -260,8 +263,56 @@ def test_equivocation_inside_a_round_is_detected():
             follower_.receive(wire)
         with pytest.raises(Rejected) as exc:
             follower_.receive(other)
-        assert exc.value.rule == "equivocation" and exc.value.halt
+        assert exc.value.rule == "equivocation" and exc.value.halt == whole
+        if not whole:
+            assert follower_.halted is None
+            follower_.receive(wires[0])
+            with pytest.raises(Rejected) as exc:
+                follower_.receive(wires[1])  # seat 2 comes up to count
+            assert exc.value.rule == "equivocation" and exc.value.halt
         assert follower_.halted.seat == 2 and set(follower_.halted.evidence) == {wires[2], other}
+
+
+@pytest.mark.parametrize("cheat", [0, 1, 2])
+def test_a_valid_and_a_bad_entry_of_one_seat_are_blamed_alike_in_every_order(cheat):
+    """A seat signs two checkpoints of one round, for one head and one sequence number:
+    a true one and one with a wrong state hash. Whatever order the round's entries and
+    both of the cheat's come in (all 24), every replica stops on the cheat with the same
+    blame record, equivocation, both entries as evidence in the order of their ids
+    (7.2): the round may be whole at a replica before the bad one comes, which can then
+    only be judged as a second entry; so equivocation wins over the bad checkpoint. A
+    replica that met the bad one first and stopped on it records the same blame when
+    the true one comes."""
+    table = new_memory_table(TrutGame(TrutConfig(3)), "two-checkpoints", ["heuristic"] * 3)
+    run_to_round(table, "checkpoint")
+    base = table.peers[0].replica.log.head
+    wires = write_round(table)
+    true = parse_entry(wires[cheat])
+    bad = forge(table.peers[cheat], "checkpoint", {**true.body, "state": bytes(32)}, prev=base)
+    assert parse_entry(bad).seq == true.seq and bad != true.wire
+    records = set()
+    for order in itertools.permutations([*wires, bad]):
+        replica = follower(table)
+        stops = []
+        for wire in order:
+            try:
+                replica.receive(wire)
+            except Rejected as exc:
+                if exc.halt:
+                    stops.append(exc.blame.rule)
+        assert replica.halted is not None, f"no stop for {order}"
+        assert stops and stops[-1] == "equivocation", stops
+        records.add(
+            (
+                json.dumps(replica.halted.to_dict()),
+                tuple(json.dumps(b.to_dict()) for b in replica.blames),
+            )
+        )
+    assert len(records) == 1, records
+    halted = json.loads(next(iter(records))[0])
+    assert halted["seat"] == cheat and halted["rule"] == "equivocation"
+    pair = sorted((true, parse_entry(bad)), key=lambda e: e.id)
+    assert halted["evidence"] == [e.wire.hex() for e in pair]
 
 
 def test_an_entry_of_a_round_for_another_head_is_refused():

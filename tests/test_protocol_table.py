@@ -504,7 +504,8 @@ def test_equivocation_is_proven_and_stops_the_table():
     )
     errors = deliver_to_honest(table, 1, twin)
     assert_blamed(errors, 1, "equivocation")
-    assert {e.blame.evidence for e in errors} == {(honest, twin)}
+    pair = tuple(sorted((honest, twin), key=lambda w: parse_entry(w).id))  # by id (7.2)
+    assert {e.blame.evidence for e in errors} == {pair}
 
 
 def test_wrong_version_oversized_and_malformed_entries_are_refused():

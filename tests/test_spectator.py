@@ -13,7 +13,9 @@ from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame
 from trutnet.net.memory import new_memory_table, step
 from trutnet.protocol.envelope import GENESIS, sign_entry
 from trutnet.protocol.spectator import (
+    LIVE_HEADS,
     MAX_WATCHER_BYTES,
+    MAX_WATCHERS,
     Spectator,
     Watchers,
     check_watcher,
@@ -189,7 +191,6 @@ def hostile_presences():
         ("other table", fp, watcher_message(eve, bytes(16), "Eve")),
         ("other type", fp, entry(type="done", body={})),
         ("extra field", fp, entry(body={"name": "Eve", "seat": 0})),
-        ("not at genesis", fp, entry(prev=b"\x01" * 32)),
         ("not seq 0", fp, entry(seq=5)),
         ("plain msgpack", fp, b"\x81\xa4name\xa3Eve"),
         ("huge header", fp, b"\xdd\xff\xff\xff\xff"),
@@ -212,14 +213,90 @@ def test_a_hostile_presence_is_dropped_and_changes_nothing(case):
     assert book.listed() == before
 
 
-def test_the_list_of_watchers_is_capped():
+def test_the_list_of_watchers_is_capped_and_the_others_counted():
     book = Watchers(TABLE, limit=4)
     keys = [identity(k) for k in range(6)]
-    for key in keys[:4]:
+    for key in keys[:5]:
         assert book.receive(fingerprint(key.public), watcher_message(key, TABLE, "w"))
-    with pytest.raises(UntrustedInput):  # a fifth: dropped until one leaves
-        book.receive(fingerprint(keys[4].public), watcher_message(keys[4], TABLE, "w"))
-    assert len(book) == 4
+    assert len(book.listed()) == 4 and book.more() == 1  # a fifth: counted
     assert book.receive(fingerprint(keys[0].public), b"")
-    assert book.receive(fingerprint(keys[5].public), watcher_message(keys[5], TABLE, "w"))
-    assert [w.fingerprint for w in book.listed()][-1] == fingerprint(keys[5].public)
+    assert [w.fingerprint for w in book.listed()][-1] == fingerprint(keys[4].public)
+    assert book.more() == 0
+
+
+def follow(book: Watchers, heads: list[bytes], renew: list[Identity]) -> None:
+    """The log moves through ``heads``; each of ``renew`` says again it is there."""
+    for head in heads:
+        book.note_head(head)
+        for key in renew:
+            book.receive(fingerprint(key.public), watcher_message(key, TABLE, "Real", head))
+
+
+HEADS = [bytes([k]) * 32 for k in range(1, 200)]
+
+
+def test_a_live_spectator_keeps_its_place_whatever_comes_after_it():
+    """Issue 19, 14: the real spectator is listed; then 40 made-up ones named "Host",
+    renewed as the log moves like a real one: the real one stays first, they are
+    listed after it up to the cap, and the rest are counted."""
+    book = Watchers(TABLE)
+    real = identity(0)
+    follow(book, HEADS[:3], [real])
+    flood = [identity(100 + k) for k in range(40)]
+    for head in HEADS[3:40]:
+        book.note_head(head)
+        book.receive(fingerprint(real.public), watcher_message(real, TABLE, "Real", head))
+        for key in flood:
+            book.receive(fingerprint(key.public), watcher_message(key, TABLE, "Host", head))
+        listed, more = book.view()
+        assert listed[0].fingerprint == fingerprint(real.public)
+        assert len(listed) == MAX_WATCHERS and more == 41 - MAX_WATCHERS
+
+
+def test_presences_that_are_not_renewed_go_stale_and_free_the_list():
+    """Forged presences posted once (or replayed) before the real spectator came: it is
+    counted, then listed once the log has moved past theirs; memory stays bounded."""
+    book = Watchers(TABLE)
+    book.note_head(HEADS[0])
+    for k in range(40):
+        key = identity(100 + k)
+        book.receive(fingerprint(key.public), watcher_message(key, TABLE, "Host", HEADS[0]))
+    real = identity(0)
+    follow(book, HEADS[1:2], [real])
+    listed, more = book.view()
+    assert fingerprint(real.public) not in [w.fingerprint for w in listed] and more == 9
+    follow(book, HEADS[2 : 2 + LIVE_HEADS], [real])
+    assert [w.fingerprint for w in book.listed()] == [fingerprint(real.public)]
+    # A replay of an old presence of the real one names an old head: not live.
+    old = watcher_message(real, TABLE, "Real", HEADS[1])
+    book.receive(fingerprint(real.public), old)
+    assert book.listed() == [] and book.more() == 0
+
+
+def test_at_most_so_many_presences_are_kept():
+    book = Watchers(TABLE, kept=8)
+    keys = [identity(200 + k) for k in range(12)]
+    for key in keys[:8]:
+        book.receive(fingerprint(key.public), watcher_message(key, TABLE, "x"))
+    with pytest.raises(UntrustedInput):  # all live: the ninth is not kept
+        book.receive(fingerprint(keys[8].public), watcher_message(keys[8], TABLE, "x"))
+    for head in HEADS[:LIVE_HEADS]:  # they go stale: newcomers take their room
+        book.note_head(head)
+    for key in keys[8:]:
+        book.receive(
+            fingerprint(key.public), watcher_message(key, TABLE, "y", HEADS[LIVE_HEADS - 1])
+        )
+    assert len(book) == 8 and len(book.listed()) == 4
+
+
+def test_the_table_screen_counts_the_spectators_it_does_not_name():
+    """The players' line names a few live spectators and counts all the others, the
+    ones beyond the 32 listed included: a crowd never hides that there are more."""
+    from trutnet.client.view import TableInfo, _watchers_line
+
+    info = TableInfo(names=["A", "B"], fingerprints=["F0", "F1"], me=0)
+    info.watchers = [("Real", "ABCD-EFGH")] + [("Host", f"H{k:03d}") for k in range(31)]
+    info.watchers_more = 9
+    text = "".join(part for _, part in _watchers_line(info))
+    assert text.startswith(" Watching: Real (ABCD), Host (H000)") and text.endswith(" more")
+    assert text.endswith(f"and {41 - text.count('(')} more") and len(text) <= 80

@@ -48,11 +48,20 @@ class Traffic:
     """What the outsider has seen, by topic leaf (``log``, ``join``, ``presence/<fp>``...)."""
 
     messages: list[tuple[str, bytes]] = field(default_factory=list)
+    times: list[float] = field(default_factory=list)  # when each message came (monotonic)
     log: list[bytes] = field(default_factory=list)
     log_ids: set[bytes] = field(default_factory=set)
 
     def leaf(self, name: str) -> list[bytes]:
         return [p for t, p in self.messages if t == name]
+
+    def count(self, name: str, start: float, end: float) -> int:
+        """How many messages came on ``name`` between ``start`` and ``end``."""
+        return sum(
+            1
+            for (t, _), at in zip(self.messages, self.times, strict=True)
+            if t == name and start <= at <= end
+        )
 
     def leaves(self, prefix: str) -> list[str]:
         return sorted({t for t, _ in self.messages if t.startswith(prefix)})
@@ -101,6 +110,11 @@ class Outsider:
     def head(self) -> bytes:
         return entry_id(self.seen.log[-1]) if self.seen.log else GENESIS
 
+    def recent_head(self) -> bytes:
+        """A head the table's log had lately: the one the last entry seen extends (the
+        head after an unordered round is its digest, never an entry's id)."""
+        return parse_entry(self.seen.log[-1]).prev if self.seen.log else GENESIS
+
     async def wait_log(self, count: int, timeout: float = 60) -> None:
         """Wait until ``count`` distinct log entries went by."""
         deadline = time.monotonic() + timeout
@@ -137,6 +151,7 @@ class Outsider:
             )
             leaf = topic[len(prefix) :] if topic.startswith(prefix) else "lobby"
             self.seen.messages.append((leaf, payload))
+            self.seen.times.append(time.monotonic())
             if leaf == "log":
                 try:
                     entry = parse_entry(payload, self.table_id)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import random
 import signal
@@ -28,7 +29,7 @@ import pytest
 
 from trutnet.engine.games.trut import TrutConfig
 from trutnet.net.broker import EmbeddedBroker
-from trutnet.protocol.envelope import GENESIS, parse_entry, sign_entry
+from trutnet.protocol.envelope import GENESIS, entry_id, parse_entry, sign_entry
 
 from ..fuzz.common import nested_body_entry
 from ..network_helpers import seconds, spawn, timer
@@ -519,9 +520,10 @@ async def forged_watchers(out: Outsider) -> None:
     await out.wait_log(30)
     eve = Identity.from_seed(os.urandom(32))
     fp = fingerprint(eve.public)
-    await out.publish(f"watchers/{fp}", watcher_message(eve, out.table_id, "Eve"), retain=True)
+    eve_says = watcher_message(eve, out.table_id, "Eve", out.recent_head())
+    await out.publish(f"watchers/{fp}", eve_says, retain=True)
     mallory = out.identity
-    good = watcher_message(mallory, out.table_id, "Mallory")
+    good = watcher_message(mallory, out.table_id, "Mallory", out.recent_head())
     bad = [
         good[:-64] + bytes(64),  # unsigned
         sign_entry(
@@ -549,7 +551,7 @@ async def forged_watchers(out: Outsider) -> None:
     await out.publish(f"watchers/{fp}/deeper", good, retain=True)
     for k in range(64):
         key = Identity.from_seed(os.urandom(32))
-        wire = watcher_message(key, out.table_id, f"Flood {k}")
+        wire = watcher_message(key, out.table_id, f"Flood {k}", out.recent_head())
         await out.publish(f"watchers/{fingerprint(key.public)}", wire, retain=True)
 
 
@@ -566,6 +568,88 @@ def test_forged_watchers_are_dropped_and_capped(broker, tmp_path, honest_hash):
         names = {w["name"] for listing in lists for w in listing}
         assert "Eve" in names and "Mallory" not in names, names
         assert max(len(listing) for listing in lists) <= MAX_WATCHERS
+
+
+def watchers_seen(out: Outsider) -> dict[str, tuple[str, bytes]]:
+    """fingerprint -> (name, head) of every signed presence seen on ``watchers/``."""
+    from trutnet.protocol.spectator import check_watcher, watcher_head
+
+    seen = {}
+    for leaf, payload in out.seen.messages:
+        if leaf.startswith("watchers/") and payload:
+            fp = leaf.split("/", 1)[1]
+            with contextlib.suppress(Exception):
+                seen[fp] = (check_watcher(payload, out.table_id, fp).name, watcher_head(payload))
+    return seen
+
+
+def test_forged_spectators_never_hide_a_real_one(broker, tmp_path):
+    """Issue 19, 14: 40 made-up spectators named "Host", validly signed, posted before
+    a real ``trutnet watch`` arrives: the real one is counted, then listed once the
+    log has moved past the presences nobody renews. Then 40 more, renewed as the log
+    moves (an outsider that follows the log, as a real spectator does): the real one
+    keeps its place on every player's list, once it has read the log up to the table,
+    until it leaves at the end."""
+    from trutnet.crypto.identity import Identity, fingerprint
+    from trutnet.protocol.spectator import LIVE_HEADS, MAX_WATCHERS, watcher_message
+
+    state: dict = {}
+
+    async def attack(out: Outsider) -> None:
+        await out.wait_log(3)  # the real one comes early: it has little to read
+        posted = len(out.seen.log)
+        for _ in range(40):  # posted once, before the real spectator
+            key = Identity.from_seed(os.urandom(32))
+            wire = watcher_message(key, out.table_id, "Host", out.recent_head())
+            await out.publish(f"watchers/{fingerprint(key.public)}", wire, retain=True)
+        watch = ["watch", "--broker", out.url, "--table", out.table, "--name", "Real", "--json"]
+        state["watcher"] = spawn(watch)
+        deadline = time.monotonic() + 60
+        while not any(n == "Real" for n, _ in watchers_seen(out).values()):
+            assert time.monotonic() < deadline, "the real spectator never said it was there"
+            await out.wait_log(len(out.seen.log) + 1)
+        state["real"] = next(fp for fp, (n, _) in watchers_seen(out).items() if n == "Real")
+        await out.wait_log(posted + 2 * LIVE_HEADS)  # the first 40 have gone stale
+        flood = [Identity.from_seed(os.urandom(32)) for _ in range(40)]
+        seen = 0
+        while not out.game.over.is_set() and len(out.seen.log) < 400:
+            if len(out.seen.log) != seen:  # renewed as the log moves, like a real one
+                seen = len(out.seen.log)
+                for key in flood:
+                    wire = watcher_message(key, out.table_id, "Host", out.recent_head())
+                    await out.publish(f"watchers/{fingerprint(key.public)}", wire, retain=True)
+            await asyncio.sleep(0.05)
+
+    game = play_attacked(broker, tmp_path, attack)
+    assert_fair(game)
+    watcher = state["watcher"]
+    w_out, w_err = watcher.communicate(timeout=60)
+    assert watcher.returncode == 0, w_err[-2000:]
+    caught_up = next(json.loads(x) for x in w_out.splitlines() if '"caught_up"' in x)["entries"]
+    real = state["real"]
+    for peer in game.peers:
+        # from when the real spectator has read the log up to the table (before, it
+        # names heads it is reading, far behind) to when it leaves, as the game ends
+        final = peer.results[0]["entries"] - game.players
+        lists = [e for e in peer.events if e["event"] == "watchers"]
+        assert max(len(e["watchers"]) for e in lists) <= MAX_WATCHERS
+        hosts = [e for e in lists if sum(w["name"] == "Host" for w in e["watchers"]) >= 31]
+        assert hosts, f"{peer.name}: the flood was never listed: not a test"
+        named = [
+            k for k, e in enumerate(lists) if real in {w["fingerprint"] for w in e["watchers"]}
+        ]
+        assert named, f"{peer.name}: the real spectator was never listed"
+        hidden = [
+            e
+            for e in lists[named[0] :]
+            if real not in {w["fingerprint"] for w in e["watchers"]}
+            and caught_up + 5 < e["entries"] < final
+        ]
+        assert not hidden, (
+            f"{peer.name}: the real spectator was pushed off at entry {hidden[0]['entries']}"
+            f" of {final}: {hidden[0]}"
+        )
+        assert any(e["more"] > 0 for e in lists), "the spectators beyond the list are not counted"
 
 
 async def forged_notices(out: Outsider) -> None:
@@ -635,6 +719,50 @@ def test_sync_flood(broker, tmp_path, honest_hash, attack):
     game = play_attacked(broker, tmp_path, attack)
     assert_fair(game, honest_hash)
     assert game.seconds < seconds(60), f"slow: {game.seconds:.0f} s"
+
+
+SYNC_WINDOW = 1.0  # seconds after the first request in which log messages are counted
+
+
+def test_a_sync_request_is_answered_once_per_table(broker, tmp_path, honest_hash):
+    """Issue 19, 15: 100 anonymous sync requests from the genesis head (40 bytes each),
+    sent at once while three peers play. Every peer could answer each from its own
+    log; the log must go out about once for the table (one answering peer, each entry
+    once per resend window), not once per peer and request. Counted: every message on
+    the ``log`` topic in the second after the first request, against the log's length
+    then (before the fix: 366-499 messages for a log of about 60 entries)."""
+    measured: dict = {}
+
+    async def attack(out: Outsider) -> None:
+        await out.wait_log(60)
+        request = msgpack.packb({"head": GENESIS}, use_bin_type=True)
+        measured["length"] = len(out.seen.log)
+        measured["start"] = time.monotonic()
+        for _ in range(100):
+            await out.publish("sync", request)
+
+    game = play_attacked(broker, tmp_path, attack, players=3)
+    assert_fair(game)
+    out = game.outsider
+    assert out is not None
+    start, length = measured["start"], measured["length"]
+    sent = out.seen.count("log", start, start + SYNC_WINDOW)
+    old = {entry_id(w) for w in out.seen.log[:length]}
+
+    def copies(seconds: float) -> int:  # messages re-sending the log as it was
+        return sum(
+            1
+            for (leaf, payload), at in zip(out.seen.messages, out.seen.times, strict=True)
+            if leaf == "log" and start <= at <= start + seconds and entry_id(payload) in old
+        )
+
+    resent = [p.results[0]["stats"]["resent"] for p in game.peers]
+    print(f"sync: {sent} log messages in 1 s, {copies(1)} of them re-sent (log of {length});")
+    print(f"sync: {copies(3)} re-sent in 3 s; re-sent by each peer over the game: {resent}")
+    # one copy, and under load a backup that did not see the first answer in time
+    assert copies(SYNC_WINDOW) <= 2 * length, f"{copies(1) / length:.1f} copies in 1 s"
+    # at most one copy per resend window (1 s), whatever the number of requests
+    assert copies(3 * SYNC_WINDOW) <= 3 * length, f"{copies(3) / length:.1f} copies in 3 s"
 
 
 @pytest.mark.slow

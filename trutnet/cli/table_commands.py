@@ -121,29 +121,7 @@ def _run(coro: Any) -> Any:
         asyncio.get_running_loop().set_exception_handler(_quiet_loop)
         return await coro
 
-    if sys.unraisablehook is not _quiet_finalizer:
-        _quiet_finalizer.default = sys.unraisablehook  # type: ignore[attr-defined]
-        sys.unraisablehook = _quiet_finalizer
     return asyncio.run(wrapper())
-
-
-def _quiet_finalizer(unraisable: Any) -> None:
-    """Keep one more of the MQTT client's known races off a person's screen.
-
-    A paho client that the garbage collector finalizes once the command is over closes
-    its sockets in ``Client.__del__``, through aiomqtt's callbacks on an event loop that
-    may be gone: an "Exception ignored in: Client.__del__" traceback, 20 lines under a
-    refusal that should be one (seen once under load, when ``join`` refused a table of
-    another game). Nothing is left to do for that client then. Anything else is shown."""
-    obj = unraisable.object
-    if getattr(obj, "__qualname__", "") == "Client.__del__" and (
-        getattr(obj, "__module__", "") or ""
-    ).startswith("paho."):
-        return
-    _quiet_finalizer.default(unraisable)  # type: ignore[attr-defined]
-
-
-_quiet_finalizer.default = sys.unraisablehook  # type: ignore[attr-defined]
 
 
 def _printer(as_json: bool, who: str) -> Any:

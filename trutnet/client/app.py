@@ -226,7 +226,8 @@ class TableApp:
         info.names = list(replica.names)
         info.fingerprints = [fingerprint(k) for k in replica.seats]
         if runtime is not None:
-            info.watchers = [(w.name, w.fingerprint) for w in runtime.watchers.listed()]
+            listed, info.watchers_more = runtime.watchers.view()
+            info.watchers = [(w.name, w.fingerprint) for w in listed]
             info.me_fp = fingerprint(self.seat.identity.public)
         state = replica.state
         frontend = None if state is None else self._frontend(state)

@@ -66,6 +66,7 @@ class TableInfo:
     # The table's spectators (name, key fingerprint), as their signed presence says;
     # ``me_fp``: this screen's own key, shown as "you" among them.
     watchers: list[tuple[str, str]] = field(default_factory=list)
+    watchers_more: int = 0  # live spectators beyond the ones listed by name
     me_fp: str = ""
     # The table's trouble: ``alert`` (a lost broker, a stalled seat) takes the waiting
     # line's place, ``alert_next`` (what happens next, what to do) the message row's
@@ -158,14 +159,15 @@ def _watchers_line(info: TableInfo, width: int = WIDTH) -> Line:
     """``Watching: Eve (6M55), you and 3 more``: the spectators, by name (with the
     start of their key's fingerprint) as many as fit, the others counted."""
     names = ["you" if fp == info.me_fp else f"{name[:12]} ({fp[:4]})" for name, fp in info.watchers]
+    total = len(names) + info.watchers_more
     shown: list[str] = []
     for count, name in enumerate(names[:WATCHERS_SHOWN], start=1):
-        rest = len(names) - count
+        rest = total - count
         text = " Watching: " + ", ".join([*shown, name]) + (f" and {rest} more" if rest else "")
         if text_width(text) > width:
             break
         shown.append(name)
-    rest = len(names) - len(shown)
+    rest = total - len(shown)
     if not shown:
         return [("class:dim", f" Watching: {plural(rest, 'spectator')}")]
     return [("class:dim", " Watching: " + ", ".join(shown) + (f" and {rest} more" if rest else ""))]

@@ -166,15 +166,14 @@ def browse(timeout: float = 2.0, interfaces: list[str] | None = None) -> list[Fo
 
 
 async def _liveness(table: FoundTable, timeout: float) -> None:
-    import aiomqtt
-
+    from trutnet.net.mqtt_link import mqtt_client
     from trutnet.net.private import refusal
 
     if table.private:
         try:
             async with (
                 asyncio.timeout(timeout),
-                aiomqtt.Client(table.endpoint.host, table.endpoint.port, timeout=timeout),
+                mqtt_client(table.endpoint.host, table.endpoint.port, timeout=timeout),
             ):
                 pass  # a private broker letting in anyone: not what was announced
         except Exception as exc:  # the broker is there if it says no
@@ -184,7 +183,7 @@ async def _liveness(table: FoundTable, timeout: float) -> None:
     with contextlib.suppress(Exception):
         async with (
             asyncio.timeout(timeout),
-            aiomqtt.Client(table.endpoint.host, table.endpoint.port, timeout=timeout) as client,
+            mqtt_client(table.endpoint.host, table.endpoint.port, timeout=timeout) as client,
         ):
             table_id = bytes.fromhex(table.table)
             lobby = topics.lobby(table_id)

@@ -15,6 +15,9 @@
 * A private table's ``password`` goes with every connection (user ``trutnet``); a
   broker that refuses it is remembered in :attr:`MqttLink.refused` (one clear line,
   never the password) and tried again like any lost broker.
+* Every MQTT client is closed, sockets included, while its event loop still runs
+  (:func:`mqtt_client`, :func:`release`): a client left to the garbage collector would
+  close its sockets after the loop is gone, through callbacks on that dead loop.
 """
 
 from __future__ import annotations
@@ -25,7 +28,8 @@ import itertools
 import logging
 import secrets
 import socket
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any
 
 import aiomqtt
 
@@ -39,6 +43,36 @@ client_log = logging.getLogger("trutnet.net.mqtt")
 client_log.setLevel(logging.CRITICAL)
 MAX_PAYLOAD = 80 * 1024  # above the largest entry (64 KiB) and any other message
 INBOX_SIZE = 4096
+
+
+def release(client: aiomqtt.Client) -> None:
+    """Close ``client``'s sockets now, on the running loop, and cut its socket callbacks.
+
+    aiomqtt hands paho's socket to the event loop (``add_reader``); paho closes it in
+    ``Client.__del__`` if nobody did before, and the callback then reaches for a loop
+    that may be closed ("Exception ignored in: Client.__del__"). Closing here, whatever
+    way the session ended (refused, cancelled mid-connect, lost), leaves nothing for the
+    finalizer; a connection attempt still running in its executor thread finds no
+    callback to call when it ends."""
+    paho = client._client  # aiomqtt keeps paho's client there
+    with contextlib.suppress(Exception):
+        paho._reset_sockets()  # paho's own close, its callbacks included
+    paho.on_socket_open = None
+    paho.on_socket_close = None
+    paho.on_socket_register_write = None
+    paho.on_socket_unregister_write = None
+
+
+@contextlib.asynccontextmanager
+async def mqtt_client(host: str, port: int, **options: Any) -> AsyncIterator[aiomqtt.Client]:
+    """``async with aiomqtt.Client(host, port, **options)``, then :func:`release`: the
+    one way this project opens a short MQTT connection."""
+    client = aiomqtt.Client(host, port, **options)
+    try:
+        async with client:
+            yield client
+    finally:
+        release(client)
 
 
 class MqttLink:
@@ -137,7 +171,9 @@ class MqttLink:
             logger=client_log,
             **credentials(self.password),
         )
-        async with client:
+        async with contextlib.AsyncExitStack() as stack:
+            stack.callback(release, client)
+            await stack.enter_async_context(client)
             sock = client._client.socket()  # paho's socket: turn Nagle off
             if sock is not None:
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

@@ -77,9 +77,11 @@ async def check_access(
     """One connection to ``endpoint``: a clear line if the broker refuses our password
     (or our lack of one), else None (also when it cannot be reached: that is for the
     caller's connection to report)."""
+    from trutnet.net.mqtt_link import mqtt_client  # it imports this module
+
     try:
         async with asyncio.timeout(timeout + 1):
-            async with aiomqtt.Client(
+            async with mqtt_client(
                 endpoint.host, endpoint.port, timeout=timeout, **credentials(password)
             ):
                 return None

@@ -44,7 +44,9 @@ class LogError(Exception):
 
 def equivocation_blame(known: Entry, entry: Entry) -> Blame | None:
     """A blame if ``known`` and ``entry`` are two different entries of one author with
-    one sequence number extending one head (7.2); None otherwise."""
+    one sequence number extending one head (7.2); None otherwise. The evidence is the
+    two entries in the order of their ids, so that every replica records the same
+    blame whichever came first."""
     if (
         known.author != entry.author
         or known.seq != entry.seq
@@ -53,11 +55,12 @@ def equivocation_blame(known: Entry, entry: Entry) -> Blame | None:
         or (known.type in OVERRIDES) != (entry.type in OVERRIDES)
     ):
         return None
+    first, second = sorted((known, entry), key=lambda e: e.id)  # not in arrival order
     return Blame(
         entry.seat,
         "equivocation",
         f"two entries with sequence number {entry.seq}",
-        (known.wire, entry.wire),
+        (first.wire, second.wire),
     )
 
 

@@ -273,6 +273,7 @@ class TableReplica(StalledSeats):
 
     def _receive(self, wire: bytes) -> Entry | None:
         if self.halted is not None:
+            self._equivocation_after_stop(wire)
             raise Rejected("halted", f"the table stopped: {self.halted}")
         try:
             entry = parse_entry(wire, self.table_id)
@@ -316,13 +317,14 @@ class TableReplica(StalledSeats):
                 return self._fork(entry)
         try:
             self.log.check(entry)
-            blame = equivocation_blame(mine, entry) if mine is not None else None
-            if blame is not None:  # two entries of one seat in the round in progress
-                raise LogError("equivocation", blame.detail, blame)
         except LogError as exc:
             if exc.rule == "equivocation":
                 self._halt(exc.blame)
             raise Rejected(exc.rule, detail(exc), exc.blame, exc.rule == "equivocation") from exc
+        twin = equivocation_blame(mine, entry) if mine is not None else None
+        if twin is not None:  # two entries of one seat in the round in progress
+            assert round_ is not None
+            self._equivocates(round_, entry, twin)
         expected = self.expected()
         if expected is None:
             raise Rejected("over", "the game is over: no entry is expected")
@@ -399,6 +401,39 @@ class TableReplica(StalledSeats):
         if fault is not None:  # it counts once every lower seat's entry has
             raise fault
         return entry
+
+    def _equivocates(self, round_: OpenRound, entry: Entry, blame: Blame) -> None:
+        """A second entry of a seat in the round in progress (7.2): an equivocation, that
+        seat's fault in the round whatever either entry holds (it wins over the failed
+        checks of either), counted in seat order like a bad entry: the table stops now
+        if the seat has counted or is next, else when it comes up. Always raises."""
+        fault = Rejected("equivocation", blame.detail, blame)
+        round_.faults[entry.seat] = fault
+        if round_.seats.index(entry.seat) < round_.judged:  # every lower seat counted
+            raise self._stop(round_.entries[entry.seat], fault)
+        self._judge(round_)
+        raise fault
+
+    def _equivocation_after_stop(self, wire: bytes) -> None:
+        """The table stopped on an entry of seat S; ``wire`` is another entry of S with
+        the same sequence number and head: the blame becomes S's equivocation, with
+        both entries (7.2). A replica that got the other entry first has recorded
+        that very blame, so every replica that has both records the same one, whatever
+        the order they came in. Raises that refusal; returns for anything else."""
+        halted = self.halted
+        if halted is None or halted.rule == "equivocation" or len(halted.evidence) != 1:
+            return
+        try:
+            entry = parse_entry(wire, self.table_id)
+            known = parse_entry(halted.evidence[0], self.table_id)
+        except MessageError:
+            return
+        blame = equivocation_blame(known, entry)
+        if blame is None or entry.seat != halted.seat or known.seat != halted.seat:
+            return
+        self.blames = [blame if b is halted else b for b in self.blames]
+        self.halted = blame
+        raise Rejected("equivocation", blame.detail, blame, True)
 
     def _judge(self, round_: OpenRound) -> None:
         """Count the held entries in seat order as far as they go; once all count, the

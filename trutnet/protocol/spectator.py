@@ -8,12 +8,20 @@ found holding its card (7.4). A spectator learns exactly what
 the table's broker learns (``docs/protocol.md`` 7.9).
 
 A spectator says it is there with a small signed message on the table's ``watchers``
-topic (9.1): entry-shaped (7.1), type ``watch``, seat 0, seq 0, ``prev`` zero, body
-``{"name": str}``, at most :data:`MAX_WATCHER_BYTES` bytes, retained, published on
-``watchers/<fp>`` where ``<fp>`` is the fingerprint of the key that signs it; the
-spectator's MQTT last will clears it. :class:`Watchers` is what a peer makes of that
-topic: only messages signed by the key the topic names count, and at most
-:data:`MAX_WATCHERS` are kept. Presence is informative: nothing acts on it.
+topic (9.1): entry-shaped (7.1), type ``watch``, seat 0, seq 0, ``prev`` the head of
+the log it has reached, body ``{"name": str}``, at most :data:`MAX_WATCHER_BYTES`
+bytes, retained, published on ``watchers/<fp>`` where ``<fp>`` is the fingerprint of
+the key that signs it, and again as it follows the log; the spectator's MQTT last
+will clears it. :class:`Watchers` is what a peer makes of that topic: only messages
+signed by the key the topic names count; a presence is **live** while the head it
+names is one of the last :data:`LIVE_HEADS` heads of this peer's log (a spectator
+that follows the table says so again as the log moves; a presence posted once, or
+replayed, goes stale); the live ones are listed in the order they came, at most
+:data:`MAX_WATCHERS`, and the others counted, so a crowd of made-up spectators that
+came later can never push a live one off the list. At most :data:`MAX_KEPT` are
+kept. Presence is informative: nothing acts on it, and it proves only that a key
+followed the log lately, not who watches: anyone on an open broker can read the
+table without saying so (``docs/protocol.md`` 7.9).
 """
 
 from __future__ import annotations
@@ -29,7 +37,10 @@ from trutnet.protocol.untrusted import UntrustedInput
 
 WATCHER_TYPE = "watch"
 MAX_WATCHER_BYTES = 512  # an honest message is about 190 bytes
-MAX_WATCHERS = 32  # kept per table; more are dropped until one leaves
+MAX_WATCHERS = 32  # listed by name; the other live ones are counted
+MAX_KEPT = 256  # presences kept per table (stale ones go first)
+MAX_HEADS = 1 << 16  # heads of this log remembered, to tell an old head from a new one
+LIVE_HEADS = 64  # a presence naming one of the last this many heads of the log is live
 
 
 class Spectator:
@@ -84,14 +95,15 @@ class Watcher:
         return {"fingerprint": self.fingerprint, "name": self.name}
 
 
-def watcher_message(identity: Identity, table_id: bytes, name: str) -> bytes:
-    """The signed presence of the spectator ``identity`` at ``table_id``."""
+def watcher_message(identity: Identity, table_id: bytes, name: str, head: bytes = GENESIS) -> bytes:
+    """The signed presence of the spectator ``identity`` at ``table_id``, which has
+    followed its log up to ``head``."""
     return sign_entry(
         identity,
         table=table_id,
         seat=0,
         seq=0,
-        prev=GENESIS,
+        prev=head,
         type=WATCHER_TYPE,
         body={"name": check_name(name)},
     ).wire
@@ -100,7 +112,7 @@ def watcher_message(identity: Identity, table_id: bytes, name: str) -> bytes:
 def check_watcher(payload: Any, table_id: bytes, fp: str) -> Watcher:
     """The spectator that ``payload``, read on ``watchers/<fp>``, announces;
     :class:`UntrustedInput` unless it is a well-formed presence for this table signed by
-    the key whose fingerprint is ``fp``."""
+    the key whose fingerprint is ``fp``. (The head it names: :func:`watcher_head`.)"""
     if not isinstance(payload, bytes) or len(payload) > MAX_WATCHER_BYTES:
         raise UntrustedInput(f"a watcher's presence is at most {MAX_WATCHER_BYTES} bytes")
     try:
@@ -111,7 +123,6 @@ def check_watcher(payload: Any, table_id: bytes, fp: str) -> Watcher:
         entry.type != WATCHER_TYPE
         or entry.seat != 0
         or entry.seq != 0
-        or entry.prev != GENESIS
         or set(entry.body) != {"name"}
     ):
         raise UntrustedInput("a watcher's presence is a watch entry with a name only")
@@ -124,31 +135,91 @@ def check_watcher(payload: Any, table_id: bytes, fp: str) -> Watcher:
     return Watcher(fp, name)
 
 
-class Watchers:
-    """The spectators of one table, from its ``watchers/<fp>`` messages, in the order
-    they came; at most ``limit`` (a flood of made-up spectators fills no memory)."""
+def watcher_head(payload: bytes) -> bytes:
+    """The head a presence that :func:`check_watcher` accepted names."""
+    return parse_entry(payload).prev
 
-    def __init__(self, table_id: bytes, limit: int = MAX_WATCHERS) -> None:
+
+class Watchers:
+    """The spectators of one table, from its ``watchers/<fp>`` messages: the live ones
+    (naming one of the last ``window`` heads this peer's log had, :meth:`note_head`) in
+    the order they came, at most ``limit`` by name (:meth:`listed`) and the others
+    counted (:meth:`more`); at most ``kept`` presences in memory, the stale ones
+    dropped first (a flood of made-up spectators fills no memory)."""
+
+    def __init__(
+        self,
+        table_id: bytes,
+        limit: int = MAX_WATCHERS,
+        kept: int = MAX_KEPT,
+        window: int = LIVE_HEADS,
+    ) -> None:
         self.table_id = table_id
         self.limit = limit
-        self._by_fp: dict[str, Watcher] = {}
+        self.kept = kept
+        self.window = window
+        self._noted: dict[bytes, int] = {GENESIS: 1}  # head -> when this log had it
+        self._heads_noted = 1
+        self._by_fp: dict[str, tuple[Watcher, bytes, int]] = {}  # watcher, head, place
+        self._arrivals = 0
+
+    def _live(self, head: bytes) -> bool:
+        noted = self._noted.get(head)
+        return noted is not None and noted > self._heads_noted - self.window
+
+    def _expired(self, head: bytes) -> bool:
+        """A head this log had, too long ago. (One it never had may be one it has not
+        reached yet: a spectator can be ahead of a busy peer.)"""
+        noted = self._noted.get(head)
+        return noted is not None and noted <= self._heads_noted - self.window
+
+    def view(self) -> tuple[list[Watcher], int]:
+        """The live spectators listed by name (in the order they came), and how many
+        other live ones there are."""
+        live = sorted((p, w) for w, h, p in self._by_fp.values() if self._live(h))
+        return [w for _, w in live[: self.limit]], max(0, len(live) - self.limit)
+
+    def note_head(self, head: bytes) -> bool:
+        """This peer's log has reached ``head``; True if the list changed."""
+        if head in self._noted:
+            return False
+        before = self.view()
+        self._heads_noted += 1
+        self._noted[head] = self._heads_noted
+        if len(self._noted) > MAX_HEADS:  # the oldest have long expired
+            del self._noted[next(iter(self._noted))]
+        return self.view() != before
 
     def receive(self, fp: str, payload: bytes) -> bool:
         """Take one message of ``watchers/<fp>``: a presence, or empty (the spectator
         left). True if the list changed; :class:`UntrustedInput` for a message that
         does not count (it changes nothing)."""
+        before = self.view()
         if not payload:
-            return self._by_fp.pop(fp, None) is not None
+            self._by_fp.pop(fp, None)
+            return self.view() != before
         watcher = check_watcher(payload, self.table_id, fp)
-        if self._by_fp.get(fp) == watcher:
-            return False
-        if fp not in self._by_fp and len(self._by_fp) >= self.limit:
-            raise UntrustedInput(f"{self.limit} watchers are listed already")
-        self._by_fp[fp] = watcher
-        return True
+        head = watcher_head(payload)
+        known = self._by_fp.get(fp)
+        if known is not None and known[0] == watcher and not self._expired(known[1]):
+            place = known[2]  # never stale since it came: it keeps its place
+        else:
+            if known is None and len(self._by_fp) >= self.kept:
+                stale = [f for f, (_, h, _) in self._by_fp.items() if not self._live(h)]
+                if not stale:
+                    raise UntrustedInput(f"{self.kept} live watchers are kept already")
+                del self._by_fp[min(stale, key=lambda f: self._by_fp[f][2])]
+            self._arrivals += 1
+            place = self._arrivals
+        self._by_fp[fp] = (watcher, head, place)
+        return self.view() != before
 
     def listed(self) -> list[Watcher]:
-        return list(self._by_fp.values())
+        return self.view()[0]
+
+    def more(self) -> int:
+        """How many live spectators are not listed by name."""
+        return self.view()[1]
 
     def __len__(self) -> int:
         return len(self._by_fp)

@@ -44,7 +44,7 @@ from trutnet.engine.api import Action, Game
 from trutnet.keystore import KeyFileError, load_identity, load_or_create_identity, save_identity
 from trutnet.net import topics
 from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
-from trutnet.net.mqtt_link import MqttLink
+from trutnet.net.mqtt_link import MqttLink, mqtt_client
 from trutnet.net.private import credentials
 from trutnet.net.tasks import stop_tasks
 from trutnet.protocol.lobby import (
@@ -508,7 +508,7 @@ async def probe_broker(
     try:
         async with (
             asyncio.timeout(timeout),
-            aiomqtt.Client(endpoint.host, endpoint.port, timeout=timeout, **credentials(password)),
+            mqtt_client(endpoint.host, endpoint.port, timeout=timeout, **credentials(password)),
         ):
             pass
     except (aiomqtt.MqttError, OSError, TimeoutError) as exc:
@@ -559,7 +559,7 @@ async def lobby_announcement(
     try:
         async with (
             asyncio.timeout(timeout),
-            aiomqtt.Client(
+            mqtt_client(
                 endpoint.host, endpoint.port, timeout=min(timeout, 5), **credentials(password)
             ) as client,
         ):
@@ -625,7 +625,7 @@ async def watch_lobby(
 
     while not opened():
         try:
-            async with aiomqtt.Client(
+            async with mqtt_client(
                 endpoint.host, endpoint.port, timeout=5, **credentials(password)
             ) as client:
                 await client.subscribe(topics.lobby(table_id), qos=1)

@@ -5,9 +5,11 @@ It owns what the sans-I/O protocol leaves out: the link, the clock, the files.
 * Entries from the broker go to every local seat's :class:`TablePeer`. An entry that
   does not extend the head waits in a buffer (the entries of an unordered round all
   name one head: they wait side by side); a gap that does not fill by itself is
-  asked for on the ``sync`` topic, and any peer answers from its own log (the answers
-  are verified like everything else, so a lying peer is caught). Duplicates are
-  ignored. Nothing relies on the broker keeping what a peer missed.
+  asked for on the ``sync`` topic, and a peer answers from its own log (the answers
+  are verified like everything else, so a lying peer is caught): one peer for the
+  table, only what was asked, each entry at most once a second
+  (:mod:`trutnet.runtime.sync_answers`). Duplicates are ignored. Nothing relies on
+  the broker keeping what a peer missed.
 * Every accepted entry is appended to the seat's store (fsync) before anything else
   happens, so a seat killed at any point resumes from its files.
 * When a local seat must write, the runtime writes: automatic steps at once, game
@@ -35,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 import time
 from collections.abc import Callable
@@ -53,6 +56,7 @@ from trutnet.protocol.lobby import join_request
 from trutnet.protocol.spectator import Watchers
 from trutnet.protocol.table import Rejected, TablePeer
 from trutnet.protocol.untrusted import UntrustedInput, unpack
+from trutnet.runtime.sync_answers import SyncAnswers, rank
 from trutnet.store import PeerStore
 
 log = logging.getLogger("trutnet.runtime")
@@ -126,6 +130,7 @@ class RuntimeStats:
     buffered: int = 0
     syncs_sent: int = 0
     syncs_answered: int = 0
+    resent: int = 0  # log entries sent again, answering sync requests
     dropped: int = 0  # messages that were malformed, unsigned or forged: counted, ignored
     rejected: list[str] = field(default_factory=list)
 
@@ -193,7 +198,7 @@ class TableRuntime:
         self._void_pending: bytes | None = None  # a void to tell a peer off our log (7.8)
         self.on_over: Callable[[], None] | None = None  # the game is over (before lingering)
         self._stop_lingering = asyncio.Event()
-        self._sync_from: int | None = None  # earliest log position asked for (sync)
+        self._answers = SyncAnswers()  # the sync requests to see answered (9.2)
         self._sync_wanted = asyncio.Event()
         self._done_heads: dict[int, bytes] = {}  # seat -> head its signed "done" names
         self._done_seen: dict[int, float] = {}  # seat -> when its "done" came (that head)
@@ -394,8 +399,10 @@ class TableRuntime:
 
     def _on_sync(self, payload: bytes) -> None:
         """Note a sync request; the answer is sent by :meth:`_sync_sender`, never from
-        the receive loop. Requests merge: whatever their number, the log is sent once
-        from the earliest point asked for, at no more than ``SYNC_BYTES_PER_SECOND``."""
+        the receive loop: by one peer for the table, only the entries after the head
+        asked for, each at most once a second whatever the number of requests
+        (:class:`~trutnet.runtime.sync_answers.SyncAnswers`), at no more than
+        ``SYNC_BYTES_PER_SECOND``."""
         request = unpack(payload, 256)
         if not isinstance(request, dict) or set(request) != {"head"}:
             raise UntrustedInput("a sync request is {head: 32-byte id}")
@@ -421,8 +428,12 @@ class TableRuntime:
                     self._sync_wanted.set()
                 return  # not in our log: someone else may answer
             start += 1
-        if self._sync_from is None or start < self._sync_from:
-            self._sync_from = start
+        seats = self.local_seats()
+        players = replica.n if replica is not None else 1
+        mine = (
+            rank(start, seats, players) if replica is not None else 0
+        )  # only the host has the open
+        self._answers.asked(start, time.monotonic(), mine)
         self._sync_wanted.set()
 
     def _log_wire(self, position: int) -> bytes | None:
@@ -437,38 +448,53 @@ class TableRuntime:
         held = replica.held()  # then what came of the unordered round in progress (7.2)
         return held[position - len(entries)] if position - len(entries) < len(held) else None
 
+    def _log_id(self, position: int) -> bytes | None:
+        wire = self._log_wire(position)
+        return None if wire is None else hashlib.sha256(wire).digest()
+
+    def _knows(self, entry_id: bytes) -> bool:
+        """Whether ``entry_id`` is in the log here, or held in the round in progress."""
+        replica = self.replica
+        if replica is None:
+            return (
+                self.open_wire is not None and hashlib.sha256(self.open_wire).digest() == entry_id
+            )
+        if replica.log.index_of(entry_id) is not None:
+            return True
+        return any(hashlib.sha256(w).digest() == entry_id for w in replica.held())
+
     async def _sync_sender(self) -> None:
         budget = float(SYNC_BYTES_PER_SECOND)
         last = time.monotonic()
+        wake: float | None = None
         while True:
-            await self._sync_wanted.wait()
+            with contextlib.suppress(TimeoutError):
+                wait = None if wake is None else max(0.0, wake - time.monotonic())
+                await asyncio.wait_for(self._sync_wanted.wait(), wait)
             self._sync_wanted.clear()
             if self._void_pending is not None:
                 void, self._void_pending = self._void_pending, None
                 await self.link.publish(topics.log(self.table_id), void, wait=5)
-            if self._sync_from is None:
-                continue
-            self.stats.syncs_answered += 1
-            sent = 0
-            while self._sync_from is not None and sent < MAX_SYNC_ANSWER:
-                position = self._sync_from
+            positions, wake = self._answers.due(self._log_id, time.monotonic(), MAX_SYNC_ANSWER)
+            if positions:
+                self.stats.syncs_answered += 1
+                self._sync_wanted.set()  # look again at once: there may be more
+            for position in positions:
                 wire = self._log_wire(position)
                 if wire is None:
-                    self._sync_from = None
                     break
                 now = time.monotonic()
                 budget = min(SYNC_BYTES_PER_SECOND, budget + (now - last) * SYNC_BYTES_PER_SECOND)
                 last = now
                 if budget < len(wire):
                     await asyncio.sleep((len(wire) - budget) / SYNC_BYTES_PER_SECOND)
-                    continue
+                    budget = float(len(wire))
+                    last = time.monotonic()
                 budget -= len(wire)
-                # a new request for an earlier point moves the cursor back meanwhile
-                if self._sync_from == position:
-                    self._sync_from = position + 1
+                entry_id = hashlib.sha256(wire).digest()
+                self._answers.published(entry_id, time.monotonic(), answer=True)
+                self.stats.resent += 1
                 await self.link.publish(topics.log(self.table_id), wire, wait=5)
-                sent += 1
-            self._sync_from = None
 
     def _on_notice(self, payload: bytes) -> None:
         """A signed stall report from a seat (schema checked, then shown as a
@@ -646,6 +672,8 @@ class TableRuntime:
         self._last_progress = time.monotonic()
         self._stall_reported = None
         self._progress.set()
+        if self.watchers.note_head(self.head()):  # a presence not renewed goes stale
+            self._watchers_changed()
 
     # -------------------------------------------------------------- output
 
@@ -685,6 +713,7 @@ class TableRuntime:
             self._touch()
             # Logged and saved: if no broker takes it before the give-up period ends,
             # the others get it by sync once one does (9.2).
+            self._answers.published(hashlib.sha256(wire).digest(), time.monotonic(), False)
             await self.link.publish(topics.log(self.table_id), wire, wait=self._patience())
             wrote = True
         return wrote
@@ -774,7 +803,11 @@ class TableRuntime:
 
     async def _dispatch(self, topic: str, payload: bytes) -> None:
         if topic == topics.log(self.table_id):
+            entry_id = hashlib.sha256(payload).digest()
+            known = self._knows(entry_id)
             self.ingest(payload)
+            if known or self._knows(entry_id):  # what went by answers sync requests
+                self._answers.went_by(entry_id, time.monotonic(), again=known)
         elif topic == topics.sync(self.table_id):
             self._on_sync(payload)
         elif topic == topics.vote(self.table_id):
@@ -792,7 +825,16 @@ class TableRuntime:
         raises :class:`UntrustedInput` for anything else, which the pump drops)."""
         fp = topic[len(topics.watcher(self.table_id, "")) :]
         if self.watchers.receive(fp, payload):
-            self.on_event("watchers", {"watchers": [w.to_dict() for w in self.watchers.listed()]})
+            self._watchers_changed()
+
+    def _watchers_changed(self) -> None:
+        """The ``watchers`` event: the live spectators listed, how many more, and how
+        far the log is (a spectator that goes stale is dropped as the log moves on)."""
+        replica = self.replica
+        listed, more = self.watchers.view()
+        entries = len(replica.log) if replica is not None else 0
+        watchers = [w.to_dict() for w in listed]
+        self.on_event("watchers", {"watchers": watchers, "more": more, "entries": entries})
 
     async def _watchdog(self) -> None:
         failures = 0
@@ -1053,6 +1095,7 @@ class TableRuntime:
                 "by": change.name,
             },
         )
+        self._answers.published(hashlib.sha256(wire).digest(), time.monotonic(), False)
         await self.link.publish(topics.log(self.table_id), wire)
 
     def ingest_local(self, author: TablePeer, wire: bytes) -> None:

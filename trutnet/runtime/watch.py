@@ -11,7 +11,10 @@ ElGamal key, so no share round ever has it as an owner, and it knows no card tha
 log does not show to everyone.
 
 It says it is there with its signed presence on ``watchers/<fp>`` (retained; its last
-will, and its clean exit, clear it), which the players' screens list.
+will, and its clean exit, clear it), which the players' screens list; it signs it
+again, naming the head it has reached, as it follows the log (at most every
+:data:`PRESENCE_EVERY` seconds), so the players see a live spectator, not a stale or
+replayed message (``docs/protocol.md`` 9.2).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from trutnet.net import topics
 from trutnet.net.broker import Endpoint
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.net.tasks import stop_tasks
+from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry
 from trutnet.protocol.spectator import Spectator, watcher_message
 from trutnet.runtime.seat_process import (
     LOBBY_TIMEOUT,
@@ -37,6 +41,8 @@ from trutnet.runtime.seat_process import (
     watch_lobby,
 )
 from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
+
+PRESENCE_EVERY = 0.5  # seconds at least between two presences naming a new head
 
 
 class WatchRuntime(TableRuntime):
@@ -53,6 +59,8 @@ class WatchRuntime(TableRuntime):
         fp = fingerprint(seat.identity.public)
         self.watcher_topic = topics.watcher(table_id, fp)
         self.watcher_wire = watcher_message(seat.identity, table_id, seat.name)
+        self._said_head = GENESIS  # the head our last presence named
+        self._reading = GENESIS  # the head the last seat's entry received extends
         if link.will is None:  # the broker clears our presence if we vanish
             link.will = (self.watcher_topic, b"")
         super().__init__(table_id, link, [seat], options, on_event)
@@ -68,6 +76,28 @@ class WatchRuntime(TableRuntime):
         self.on_event("connected", {"broker": endpoint.url if endpoint else None})
         await self.link.publish(self.watcher_topic, self.watcher_wire, retain=True, wait=5)
         await self._ask_sync()
+
+    async def run(self, join_names: bool = False) -> None:
+        presence = asyncio.create_task(self._renew_presence())
+        try:
+            await super().run(join_names)
+        finally:
+            await stop_tasks(presence)
+
+    async def _renew_presence(self) -> None:
+        """Say again that we are here, naming the head the table's latest entry extends
+        (as received: checking the proofs may lag behind it), whenever it moved (at most
+        every ``PRESENCE_EVERY`` s): the players list a presence only while the head it
+        names is recent."""
+        seat = self.seats[0]
+        while True:
+            await asyncio.sleep(PRESENCE_EVERY)
+            head = self._reading
+            if head == self._said_head or not self.link.connected.is_set():
+                continue
+            wire = watcher_message(seat.identity, self.table_id, seat.name, head)
+            if await self.link.publish(self.watcher_topic, wire, retain=True, wait=2):
+                self._said_head, self.watcher_wire = head, wire
 
     def _on_sync(self, payload: bytes) -> None:
         """A spectator answers no sync: the seats do (a crowd of spectators would
@@ -87,6 +117,11 @@ class WatchRuntime(TableRuntime):
         that came live and waited for the log's earlier entries has been applied, and
         nothing waits any more."""
         waiting = bool(self.buffer)
+        replica = self.replica
+        with contextlib.suppress(MessageError):
+            entry = parse_entry(wire, self.table_id)
+            if replica is not None and entry.author in replica.seats:
+                self._reading = entry.prev
         advanced = super().ingest(wire)
         if advanced and waiting and not self.buffer:
             self._now_caught_up()
