@@ -1,7 +1,7 @@
 """The Trut state machine: one game from the first-Donneur draw to the last Long.
 
-Rulings T1-T21 (``../shared/rulings/trut.md``) and the project decisions D1-D11
-(``docs/rules.md``) are cited where they act.
+Rulings T1-T21 and the project decisions D1-D11 (``docs/rules.md``) are cited where
+they act.
 
 Hidden cards are first-class. A deal gives deck *positions* to seats; a card's
 identity enters the state only when this replica is shown it: the whole deck with a
