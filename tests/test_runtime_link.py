@@ -271,8 +271,13 @@ def test_sync_requests_merge_and_are_answered_outside_the_receive_loop():
             runtime._on_sync(request)
             runtime._on_sync(later)
         runtime._on_sync(msgpack.packb({"head": b"\x05" * 32}, use_bin_type=True))  # unknown
+        log = topics.log(runtime.table_id)
         async with asyncio.timeout(30):  # until the sender has answered and is idle again
-            while runtime._sync_wanted.is_set() or runtime._sync_from is not None:
+            while (
+                runtime._sync_wanted.is_set()
+                or runtime._answers.pending
+                or sum(t == log for t, _ in runtime.link.published) < len(entries)
+            ):
                 await asyncio.sleep(0.01)
         sender.cancel()
 
