@@ -130,7 +130,15 @@ def wait_for_event(
 
 def result_of(proc: subprocess.Popen[str], timeout: float = 300) -> dict:
     """The peer's final result, with every JSON event it printed under ``events``."""
-    out, err = proc.communicate(timeout=timeout)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:  # say what it was doing, rather than hang the test
+        proc.kill()
+        out, err = proc.communicate(timeout=30)
+        out = "".join(EARLY.pop(proc.pid, [])) + out
+        raise AssertionError(
+            f"no result within {timeout} s; its last lines:\n{out[-3000:]}\n{err[-3000:]}"
+        ) from None
     out = "".join(EARLY.pop(proc.pid, [])) + out
     events = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
     results = [e for e in events if e.get("event") == "result"]

@@ -146,7 +146,7 @@ def test_the_table_folder_is_removed_once_the_game_is_saved(tmp_path, games, mon
 # ------------------------------------------------ the bots come back with the host
 
 
-@pytest.mark.timeout(300)
+@pytest.mark.timeout(420)
 def test_a_host_killed_mid_game_comes_back_with_its_bots(tmp_path):
     """``trutnet host --bots 1 --store DIR`` killed with kill -9 mid-game; ``join
     --resume --store DIR/seat-0`` brings back the host's seat and the bot it seated
@@ -173,7 +173,7 @@ def test_a_host_killed_mid_game_comes_back_with_its_bots(tmp_path):
             ["join", "--resume", "--store", str(tmp_path / "host" / "seat-0"),
              "--bot", "heuristic", *common]
         )  # fmt: skip
-        ours, theirs = result_of(back), result_of(other)
+        ours, theirs = result_of(back, timeout=200), result_of(other, timeout=60)
     finally:
         broker.stop()
     assert len(ours["seats"]) == 2  # the host's seat and its bot's, in one process
