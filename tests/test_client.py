@@ -755,7 +755,13 @@ def test_the_message_on_leaving_mid_game_wraps_at_words(tmp_path):
     prose = " ".join(ui.left_message().splitlines()[4:])
     assert prose == (
         "The 3 bots seated by this program (Bot 1, Bot 2, Bot 3) stopped with it and come"
-        " back with it too."
+        " back when you resume."
+    )
+    ui.runtime = SimpleNamespace(seats=[me, bots[0]])  # one bot: "comes", not "come"
+    prose = " ".join(ui.left_message().splitlines()[4:])
+    assert (
+        prose
+        == "The bot seated by this program (Bot 1) stopped with it and comes back when you resume."
     )
 
 

@@ -546,7 +546,8 @@ class TableApp:
                 f" this program ({', '.join(self._name_of(s) for s in bots)})"
             )
             if all(s.store is not None for s in bots):  # their keys are kept: they return
-                said = f"{named} stopped with it and come back with it too."
+                comes = "comes" if len(bots) == 1 else "come"
+                said = f"{named} stopped with it and {comes} back when you resume."
             else:
                 said = (
                     f"{named} stopped with it (a bot's key is not kept): the others wait"
