@@ -858,3 +858,18 @@ def test_a_key_pressed_as_a_hand_ends_shows_its_summary_and_plays_nothing():
     assert "Your turn" in "\n".join(screen_rows(ui))
     press(None)
     assert ui.seat.pending is not None and ui.seat.pending.startswith("play ")
+
+
+def test_b_in_a_game_is_not_about_seating_bots():
+    """Once the game is on, b is no longer the lobby's key: it does nothing and says so,
+    not "bots can be seated only in the host's lobby" (Lutin's pioche shows b4, b5)."""
+    from types import SimpleNamespace
+
+    ui = TableApp("Test table", 2, output=DummyOutput(), game="lutin")
+    press_b = ui._keys().get_bindings_for_keys(("b",))[-1].handler
+    ui.seat = SimpleNamespace(store=None, peer=None, pending=None)
+    press_b(None)  # a joiner's lobby: the host seats the bots
+    assert ui.info.message == "bots can be seated only in the host's lobby"
+    ui.seat = SimpleNamespace(store=None, peer=object(), pending=None)
+    press_b(None)
+    assert ui.info.message == "'b' does nothing now (the keys you may use are shown)"

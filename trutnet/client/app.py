@@ -438,7 +438,10 @@ class TableApp:
 
         @kb.add("b")
         def _bot(event: KeyPressEvent) -> None:
-            if self.lobby_commands is None or self.seat.peer is not None:
+            if self.seat.peer is not None:  # a game's key, not the lobby's, once it is on
+                self._say("'b' does nothing now (the keys you may use are shown)")
+                return
+            if self.lobby_commands is None:
                 self._say("bots can be seated only in the host's lobby")
                 return
             self.lobby_commands.put_nowait("bot")
