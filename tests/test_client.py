@@ -873,3 +873,22 @@ def test_b_in_a_game_is_not_about_seating_bots():
     ui.seat = SimpleNamespace(store=None, peer=object(), pending=None)
     press_b(None)
     assert ui.info.message == "'b' does nothing now (the keys you may use are shown)"
+
+
+def test_the_log_shows_whole_entries_and_keeps_its_height():
+    """The log's window starts at an entry, never in the middle of a wrapped one (a 3-seat
+    score line showed "         6 Longs 0 Petits" alone on top), and keeps its rows."""
+    from trutnet.client.view import LOG_ROWS, log_tail
+
+    score = "    score: " + " | ".join(f"Player {n}: 6 Longs 0 Petits" for n in range(3))
+    hand = "Hand 2: Donneur Ann"
+    log = [f"  trick {n}: a card each" for n in range(8)] + [score]
+    assert log_tail([*log, *[hand] * 5]) == ["", *[" " + hand] * 5]  # blank, not a stub
+    assert log_tail([*log, *[hand] * 4]) == [
+        "     score: Player 0: 6 Longs 0 Petits | Player 1: 6 Longs 0 Petits | Player 2:",
+        "         6 Longs 0 Petits",
+        *[" " + hand] * 4,
+    ]
+    assert log_tail(log[:2]) == ["   trick 0: a card each", "   trick 1: a card each"]
+    tall = log_tail(["word " * 200])  # one entry taller than the window: its end
+    assert len(tall) == LOG_ROWS and tall[-1].startswith("     ")
