@@ -644,7 +644,8 @@ def choose_table(
     mine = [t for t in tables if game is None or t.game == game]
     if tables and not mine and game is not None:
         if args.table_name is not None:
-            raise WrongGame(bytes.fromhex(tables[0].table), tables[0].game, game)
+            found = tables[0]
+            raise WrongGame(bytes.fromhex(found.table), found.game, game, args.table_name)
         if len(tables) == 1:
             raise _OtherGames(
                 f"trutnet {command}: no {' or '.join(statuses)} {game} table on the LAN; "
