@@ -153,6 +153,7 @@ def test_verify_names_the_players_and_doubles_no_word(tmp_path, game, config, na
     assert not doubled, doubled
     assert lines[-2].startswith("OK: the transcript is valid; ")
     assert re.search(r"; (Ana|Bob)( & (Cid|Dee))? \((seat|team) [0-9+]+\) wins?, ", lines[-2])
+    assert "[" not in lines[-2], lines[-2]  # the score by team, "Longs 7-3", not a list
 
 
 # ------------------------------------------------------------ tables, on the LAN

@@ -755,7 +755,13 @@ def test_the_message_on_leaving_mid_game_wraps_at_words(tmp_path):
     prose = " ".join(ui.left_message().splitlines()[4:])
     assert prose == (
         "The 3 bots seated by this program (Bot 1, Bot 2, Bot 3) stopped with it and come"
-        " back with it too."
+        " back when you resume."
+    )
+    ui.runtime = SimpleNamespace(seats=[me, bots[0]])  # one bot: "comes", not "come"
+    prose = " ".join(ui.left_message().splitlines()[4:])
+    assert (
+        prose
+        == "The bot seated by this program (Bot 1) stopped with it and comes back when you resume."
     )
 
 
@@ -852,3 +858,37 @@ def test_a_key_pressed_as_a_hand_ends_shows_its_summary_and_plays_nothing():
     assert "Your turn" in "\n".join(screen_rows(ui))
     press(None)
     assert ui.seat.pending is not None and ui.seat.pending.startswith("play ")
+
+
+def test_b_in_a_game_is_not_about_seating_bots():
+    """Once the game is on, b is no longer the lobby's key: it does nothing and says so,
+    not "bots can be seated only in the host's lobby" (Lutin's pioche shows b4, b5)."""
+    from types import SimpleNamespace
+
+    ui = TableApp("Test table", 2, output=DummyOutput(), game="lutin")
+    press_b = ui._keys().get_bindings_for_keys(("b",))[-1].handler
+    ui.seat = SimpleNamespace(store=None, peer=None, pending=None)
+    press_b(None)  # a joiner's lobby: the host seats the bots
+    assert ui.info.message == "bots can be seated only in the host's lobby"
+    ui.seat = SimpleNamespace(store=None, peer=object(), pending=None)
+    press_b(None)
+    assert ui.info.message == "'b' does nothing now (the keys you may use are shown)"
+
+
+def test_the_log_shows_whole_entries_and_keeps_its_height():
+    """The log's window starts at an entry, never in the middle of a wrapped one (a 3-seat
+    score line showed "         6 Longs 0 Petits" alone on top), and keeps its rows."""
+    from trutnet.client.view import LOG_ROWS, log_tail
+
+    score = "    score: " + " | ".join(f"Player {n}: 6 Longs 0 Petits" for n in range(3))
+    hand = "Hand 2: Donneur Ann"
+    log = [f"  trick {n}: a card each" for n in range(8)] + [score]
+    assert log_tail([*log, *[hand] * 5]) == ["", *[" " + hand] * 5]  # blank, not a stub
+    assert log_tail([*log, *[hand] * 4]) == [
+        "     score: Player 0: 6 Longs 0 Petits | Player 1: 6 Longs 0 Petits | Player 2:",
+        "         6 Longs 0 Petits",
+        *[" " + hand] * 4,
+    ]
+    assert log_tail(log[:2]) == ["   trick 0: a card each", "   trick 1: a card each"]
+    tall = log_tail(["word " * 200])  # one entry taller than the window: its end
+    assert len(tall) == LOG_ROWS and tall[-1].startswith("     ")

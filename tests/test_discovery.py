@@ -307,8 +307,7 @@ def test_tables_lists_a_table_of_another_game_on_loopback():
         )  # fmt: skip
         assert joined.returncode == 1
         assert joined.stderr.splitlines()[-1] == (
-            f"trutnet join: table {found['table']} plays tokens, not trut: "
-            "join it with --game tokens"
+            f"trutnet join: table {name!r} plays tokens, not trut: join it with --game tokens"
         )
     finally:
         host.kill()

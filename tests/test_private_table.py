@@ -245,3 +245,30 @@ def test_tables_and_join_show_a_private_table_found_on_the_lan(tmp_path):
     results = [result_of(p) for p in (friend, host)]  # the friend's error first, if any
     assert len({r["state_hash"] for r in results}) == 1
     assert all(r["halted"] is None for r in results)
+
+
+def test_a_seat_resumed_at_a_private_table_is_asked_its_password(monkeypatch, capsys):
+    """``join --resume --store DIR`` (the command printed when a seat leaves, with no
+    --private) at a private table asks for its password on a terminal instead of ending
+    with "it needs the table password"; without a terminal it still says why."""
+    import trutnet.net.private as private
+    from trutnet.cli import table_commands
+
+    endpoint = Endpoint("127.0.0.1", 1883)
+
+    async def check_access(at, password, timeout=5.0):
+        return None if password == SECRET else private.refused_message(at, password)
+
+    monkeypatch.setattr(private, "check_access", check_access)
+    typed = iter(["guess", SECRET])
+    monkeypatch.setattr(private, "table_password", lambda prompt="": next(typed))
+    monkeypatch.setattr(table_commands, "_typed", lambda: True)
+    assert table_commands._let_in(endpoint, None) == SECRET
+    said = capsys.readouterr().err.splitlines()
+    assert said == [
+        "This table is private: type its password.",
+        "Wrong table password; type it again.",
+    ]
+    monkeypatch.setattr(table_commands, "_typed", lambda: False)
+    with pytest.raises(table_commands.JoinError, match="is private: it needs the table password"):
+        table_commands._let_in(endpoint, None)

@@ -96,6 +96,10 @@ def test_a_whole_match_played_by_keys():
                     key = key[0]
                 action = screen.legal_for_key(key, obs)
                 assert action is not None and action in obs.legal, (hint, obs.legal)
+            for row in rows:  # a key the prompt names in brackets does something now
+                if row.startswith(" ▶ "):
+                    for key in re.findall(r"\(([a-z])\)", row):
+                        assert screen.legal_for_key(key, obs) is not None, (row, obs.legal)
             seen.setdefault(obs.phase, rows)
             tricks += [r for r in rows if r.startswith(" Trick ") and "→" in r]
             for row in rows:  # the prompt counts the cards in hand

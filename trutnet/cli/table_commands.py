@@ -213,20 +213,24 @@ def _typed() -> bool:
 def _let_in(endpoint: Endpoint, password: str | None) -> str | None:
     """The password the table's broker takes: ``password`` if it does; when it does
     not and the password is typed on a terminal, the person is told and asked again
-    (at most :data:`PASSWORD_TRIES` times). :class:`JoinError` saying why otherwise;
-    the password itself is never printed."""
+    (at most :data:`PASSWORD_TRIES` times), or asked for it when it was not given (a
+    seat resumed at a private table: the command printed for it has no --private).
+    :class:`JoinError` saying why otherwise; the password itself is never printed."""
     from trutnet.net.private import check_access, table_password
 
     for tries in range(1, PASSWORD_TRIES + 1):
         why = _run(check_access(endpoint, password))
         if why is None:
             return password
-        if password is None or not _typed():
+        if not _typed():
             break
         if tries == PASSWORD_TRIES:
             why += f" ({PASSWORD_TRIES} tries)"
             break
-        print("Wrong table password; type it again.", file=sys.stderr)
+        if password is None:
+            print("This table is private: type its password.", file=sys.stderr)
+        else:
+            print("Wrong table password; type it again.", file=sys.stderr)
         password = table_password()
     raise JoinError(why)
 
@@ -644,7 +648,8 @@ def choose_table(
     mine = [t for t in tables if game is None or t.game == game]
     if tables and not mine and game is not None:
         if args.table_name is not None:
-            raise WrongGame(bytes.fromhex(tables[0].table), tables[0].game, game)
+            found = tables[0]
+            raise WrongGame(bytes.fromhex(found.table), found.game, game, args.table_name)
         if len(tables) == 1:
             raise _OtherGames(
                 f"trutnet {command}: no {' or '.join(statuses)} {game} table on the LAN; "

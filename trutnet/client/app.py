@@ -438,7 +438,10 @@ class TableApp:
 
         @kb.add("b")
         def _bot(event: KeyPressEvent) -> None:
-            if self.lobby_commands is None or self.seat.peer is not None:
+            if self.seat.peer is not None:  # a game's key, not the lobby's, once it is on
+                self._say("'b' does nothing now (the keys you may use are shown)")
+                return
+            if self.lobby_commands is None:
                 self._say("bots can be seated only in the host's lobby")
                 return
             self.lobby_commands.put_nowait("bot")
@@ -546,7 +549,8 @@ class TableApp:
                 f" this program ({', '.join(self._name_of(s) for s in bots)})"
             )
             if all(s.store is not None for s in bots):  # their keys are kept: they return
-                said = f"{named} stopped with it and come back with it too."
+                comes = "comes" if len(bots) == 1 else "come"
+                said = f"{named} stopped with it and {comes} back when you resume."
             else:
                 said = (
                     f"{named} stopped with it (a bot's key is not kept): the others wait"

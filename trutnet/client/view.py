@@ -21,6 +21,7 @@ in "…") and every screen in 24 rows (the end screen's rounds scroll).
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -131,6 +132,19 @@ def wrap(text: str, width: int = WIDTH, indent: str = "    ") -> list[str]:
     return [row if text_width(row) <= width else plain(fit([("", row)], width)) for row in rows]
 
 
+def log_tail(log: Sequence[str], width: int = WIDTH) -> list[str]:
+    """The last rows of the log that fit in ``LOG_ROWS``, whole entries only: never
+    the end of a wrapped entry without its start (the newest one alone if it is taller).
+    A full log keeps its ``LOG_ROWS`` rows (blank ones first) so nothing below moves."""
+    rows: list[str] = []
+    for text in reversed(log):
+        entry = wrap(" " + text, width)
+        if len(rows) + len(entry) > LOG_ROWS:
+            return [""] * (LOG_ROWS - len(rows)) + rows if rows else entry[-LOG_ROWS:]
+        rows[:0] = entry
+    return rows
+
+
 def seat_name(info: TableInfo, seat: int, you: str = "You") -> str:
     """A seat by its player's name, ``you`` for this screen's own seat."""
     if seat == info.me:
@@ -220,8 +234,7 @@ def table_lines(frontend: Frontend, obs: Any, info: TableInfo, width: int = WIDT
         lines += frontend.table_area(obs, info, width)
     lines.append(_turn_line(frontend, obs, info))
     lines.append([("class:dim", " " + "─" * (width - 2))])
-    rows = [row for text in info.log for row in wrap(" " + text, width)]
-    for row in rows[-LOG_ROWS:]:
+    for row in log_tail(info.log, width):
         lines.append([("", row)])
     if info.watchers:
         lines.append(_watchers_line(info))
@@ -289,8 +302,7 @@ def abandoned_lines(
     if info.away:
         lines.append([("class:warn", f" {AWAY}")])
     lines.append([("class:dim", " " + "─" * (width - 2))])
-    rows = [row for text in info.log for row in wrap(" " + text, width)]
-    lines += [[("", row)] for row in rows[-LOG_ROWS:]]
+    lines += [[("", row)] for row in log_tail(info.log, width)]
     lines.append([("", "")])
     lines += _transcript_lines(info, width)
     lines.append(_verify_line(info))

@@ -73,8 +73,9 @@ class JoinError(Exception):
 class WrongGame(JoinError):
     """The table plays another game than the one this seat asked for."""
 
-    def __init__(self, table_id: bytes, game: str, asked: str) -> None:
-        super().__init__(f"table {table_id.hex()} plays {game}, not {asked}")
+    def __init__(self, table_id: bytes, game: str, asked: str, name: str | None = None) -> None:
+        label = f"table {name!r}" if name else f"table {table_id.hex()}"  # as the person named it
+        super().__init__(f"{label} plays {game}, not {asked}")
         self.game = game
         self.asked = asked
 

@@ -138,4 +138,5 @@ class TrucoFrontend(Frontend):
         return [[("class:bold", " Final score:")]], rows
 
     def score(self, state: TrucoState) -> str:
-        return f"chicos {state.chicos}, points {state.scores}"
+        chicos, points = ("-".join(map(str, n)) for n in (state.chicos, state.scores))
+        return f"chicos {chicos}, points {points}"  # by side, as Lutin's "VP 4-5"

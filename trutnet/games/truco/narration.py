@@ -237,7 +237,7 @@ class Speaker:
 
     def score(self, scores: Sequence[int], chicos: Sequence[int]) -> str:
         return "; ".join(
-            f"{self.unit(u)} {self.standing(p, chicos[u])}" for u, p in enumerate(scores)
+            f"{self.unit(u)}: {self.standing(p, chicos[u])}" for u, p in enumerate(scores)
         )
 
 

@@ -185,8 +185,14 @@ def prompt(obs: TrucoObservation) -> str:
         return "You are the gallo: discard one of your 4 cards (1-4), never shown"
     if obs.phase == "flor":
         return "Flor round: say whether you hold a flor (l)"
-    if obs.phase == "declare":
-        return "Declare your number (d), or say son buenas (s)"
+    if obs.phase == "declare":  # name only the keys that do something now
+        declare = legal_for_key("d", obs) is not None
+        buenas = legal_for_key("s", obs) is not None
+        if declare and buenas:
+            return "Declare your number (d), or say son buenas (s)"
+        if declare:
+            return "Declare your number (d)"
+        return "Your number does not beat the one declared: say son buenas (s)"
     if obs.phase == "show":
         return "Show the cards that prove your number (w, or 1-3 to choose)"
     if obs.envido_waiting or obs.truco_call is not None:

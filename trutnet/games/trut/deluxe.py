@@ -89,11 +89,11 @@ def narrate_deluxe(event: dict[str, Any], say: _Speaker) -> list[str] | None:
     if kind == "badger":
         return [f"  the waiting Badger hits {card_name(event['card'])}: -{event['value']}"]
     if kind == "prizes":
+        if not event["cards"]:  # the Jay pot alone: its own line told it
+            return []
         cards = ", ".join(NAMES[c] for c in event["cards"])
-        return [
-            f"  {say.team(event['team'])} captures {cards}: "
-            f"+{plural(event['petits'], 'Petit')}, +{plural(event['longs'], 'Long')}"
-        ]
+        gains = [f"+{plural(event[k], k[:-1].title())}" for k in ("petits", "longs") if event[k]]
+        return [f"  {say.team(event['team'])} captures {cards}: {', '.join(gains)}"]
     if kind == "jay_pot":
         return [
             f"  {say.team(event['team'])} takes the Jay pot: {plural(event['petits'], 'Petit')}"

@@ -279,4 +279,5 @@ class TrutFrontend(Frontend):
         return screen.end_table(obs, info, self.history, width)
 
     def score(self, state: TrutState) -> str:
-        return f"Longs {state.longs}, Petits {state.petits}"
+        longs, petits = ("-".join(map(str, n)) for n in (state.longs, state.petits))
+        return f"Longs {longs}, Petits {petits}"  # by team, as Lutin's "VP 4-5"
