@@ -232,6 +232,8 @@ NO_BROKER = ["--broker", "mqtt://127.0.0.1:1", "--table", "ab" * 16]
         (["host", "--store", "{tmp}/file/x"], NOT_A_FOLDER),
         (["play", "--store", "{tmp}/file/x"], NOT_A_FOLDER),
         (["join", "--store", "{tmp}/file/x", *NO_BROKER], NOT_A_FOLDER),
+        # a folder where nothing can be made, even by root (for whom os.access says yes)
+        (["play", "--store", "/proc/nowhere"], "cannot use --store /proc/nowhere: /proc: "),
     ],
 )  # fmt: skip
 def test_a_wrong_store_gets_one_clear_line_and_status_2(tmp_path, args, says):
@@ -240,7 +242,9 @@ def test_a_wrong_store_gets_one_clear_line_and_status_2(tmp_path, args, says):
     code, _, err, _ = run_cli(args, person_env(tmp_path), tmp_path)
     assert code == 2
     said = says.replace("{tmp}", str(tmp_path)).replace("{R}", "cannot resume from")
-    assert err.strip().splitlines() == [f"trutnet {args[0]}: {said}"]
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"trutnet {args[0]}: {said}"), err
+    assert said.endswith(": ") or lines[0] == f"trutnet {args[0]}: {said}"
     assert "Errno" not in err and not (tmp_path / "nowhere").exists()
 
 

@@ -1161,6 +1161,10 @@ def _store_error(command: str, store: Path | None) -> str | None:
         return f"trutnet {command}: cannot use --store {store}: {level} is not a folder"
     if not os.access(level, os.W_OK | os.X_OK):
         return f"trutnet {command}: cannot use --store {store}: {level} is not writable"
+    try:  # os.access says yes to root everywhere: make a folder there to know (/proc...)
+        os.rmdir(tempfile.mkdtemp(prefix=".trutnet-", dir=level))
+    except OSError as exc:
+        return f"trutnet {command}: cannot use --store {store}: {level}: {exc.strerror}"
     return None
 
 
