@@ -723,12 +723,29 @@ class TableRuntime:
         left = self.options.give_up_after - (time.monotonic() - self._last_progress)
         return max(0.1, min(30.0, left))
 
+    def _level_local_seats(self) -> None:
+        """Local seats back from their own files (a host and the bots it seated) may
+        stand at different places of the log: a crash between one seat's write and the
+        next's. Each takes what the most advanced one holds, as from the network, so that
+        none waits for entries the table will not send again (a sync asks from one head)."""
+        peers = [s.peer for s in self.seats if s.peer is not None]
+        if len(peers) < 2:
+            return
+        ahead = max(peers, key=lambda p: len(p.replica.log))
+        behind = min(len(p.replica.log) for p in peers)
+        wires = [e.wire for e in ahead.replica.log.entries[behind:]] + list(ahead.replica.held())
+        for wire in wires:
+            self.ingest(wire)
+        for seat in self.seats:
+            self._persist(seat)
+
     # --------------------------------------------------------------- loops
 
     async def run(self, join_names: bool = False) -> None:
         """Play until the game is over (or the table stops on a blame)."""
         self.running = True
         self._started = time.monotonic()
+        self._level_local_seats()
         await self.link.start()
         # A host's link was up in the lobby, which read no spectator's presence: again.
         await self.link.resubscribe(topics.watcher(self.table_id, "+"))
