@@ -34,7 +34,7 @@ from trutnet.net.memory import play_memory_game
 from trutnet.runtime import seat_process
 from trutnet.store import save_transcript
 
-from .network_helpers import timer, track, wait_for_event
+from .network_helpers import EARLY, result_of, seconds, timer, track, wait_for_event
 
 TRUTNET = [sys.executable, "-m", "trutnet"]
 WORKTREE = str(Path(__file__).resolve().parents[1])
@@ -337,20 +337,14 @@ def test_join_that_gives_up_before_the_table_opens_says_so(tmp_path, broker):
     ]
 
 
-@pytest.mark.network
-@pytest.mark.skip(
-    reason="the newcomer bot that follows a full table sometimes never ends (seen alone on"
-    " a quiet machine: no result in 540 s; passes most runs): a real defect, under"
-    " investigation; the person's refusal in its first half is still to be re-tested"
-)
-def test_join_a_table_that_is_already_playing(tmp_path):
-    """Every seat taken (the host seated a bot): a person is told at once and the
-    screen is not even opened. A bot joiner (``join --bot``) is a newcomer instead
-    (7.7): it follows the game to its end, ready to offer for a stalled seat."""
-    env = person_env(tmp_path)
+def _held_table(tmp_path: Path, env: dict[str, str]):
+    """A table of two whose game is held: the host's seat is a bot, the other seat a
+    bot joiner that is stopped (SIGSTOP) once the host says the table is playing, so
+    that the game cannot end until the test lets it (a bots' game of Trut is over in
+    about two seconds). Returns the host, the stopped seat and the table's address."""
     host = track(
         subprocess.Popen(
-            [*TRUTNET, "host", "--players", "2", "--bots", "1", "--no-announce", "--json"],
+            [*TRUTNET, "host", "--players", "2", "--no-announce", "--json"],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -361,23 +355,81 @@ def test_join_a_table_that_is_already_playing(tmp_path):
     assert host.stdout is not None
     first = json.loads(host.stdout.readline())
     where = ["--broker", first["broker"], "--table", first["table"]]
-    code, _, err, took = run_cli(["join", *where, "--lobby-timeout", "120"], env, tmp_path)
-    assert code == 1 and took < 60  # at once: not after the lobby timeout
-    assert err.strip().splitlines() == [
-        f"trutnet join: table {first['table']} is playing: every seat is taken"
-    ]
-    code, out, err, _ = run_cli(
-        # a generous lobby timeout: the newcomer must not give up before it has the log
-        ["join", *where, "--bot", "heuristic", "--lobby-timeout", timer(60), "--json"],
-        env,
-        tmp_path,
-        timeout=300,
+    seat = track(
+        subprocess.Popen(
+            [*TRUTNET, "join", *where, "--bot", "heuristic", "--name", "Bea", "--json"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+        )
     )
-    assert code == 0, err
-    followed = [json.loads(x) for x in out.splitlines() if '"event": "result"' in x]
-    assert followed[-1]["seats"] == []  # it held no seat
-    assert followed[-1]["winner"] is not None and followed[-1]["halted"] is None
-    assert followed[-1]["entries"] > 50  # it followed the whole game to the result
+    wait_for_event(host, lambda e: e.get("event") == "table" and e.get("status") == "playing")
+    os.kill(seat.pid, signal.SIGSTOP)
+    return host, seat, first, where
+
+
+def _newcomer(where: list[str], env: dict[str, str], cwd: Path, lobby_timeout: float):
+    wait = timer(lobby_timeout)
+    return track(
+        subprocess.Popen(
+            [*TRUTNET, "join", *where, "--bot", "heuristic", "--json", "--lobby-timeout", wait],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=cwd,
+        )
+    )
+
+
+@pytest.mark.network
+def test_join_a_table_that_is_already_playing(tmp_path):
+    """Every seat taken: a person is told at once and the screen is not even opened.
+    A bot joiner (``join --bot``) is a newcomer instead (7.7): it follows the game to
+    its end, and the host stays until the newcomer has caught up."""
+    env = person_env(tmp_path)
+    host, seat, first, where = _held_table(tmp_path, env)
+    try:
+        code, _, err, took = run_cli(["join", *where, "--lobby-timeout", "120"], env, tmp_path)
+        assert code == 1 and took < 60  # at once: not after the lobby timeout
+        assert err.strip().splitlines() == [
+            f"trutnet join: table {first['table']} is playing: every seat is taken"
+        ]
+        # a generous lobby timeout: the newcomer must not give up before it has the log
+        newcomer = _newcomer(where, env, tmp_path, 60)
+        wait_for_event(newcomer, lambda e: e.get("event") == "connected")
+    finally:
+        os.kill(seat.pid, signal.SIGCONT)  # the game goes on, with the newcomer following
+    followed = result_of(newcomer)
+    played = result_of(host)
+    assert followed["seats"] == []  # it held no seat
+    assert followed["winner"] is not None and followed["halted"] is None
+    assert followed["state_hash"] == played["state_hash"]  # the whole game, to its result
+    assert followed["entries"] == played["entries"]
+
+
+@pytest.mark.network
+def test_a_newcomer_whose_host_is_gone_says_so(tmp_path):
+    """A newcomer follows a game whose host is then killed (its broker dies with it):
+    it cannot rehost a table it holds no seat at, so after the lobby timeout with no
+    broker it stops and says why, instead of waiting for the 900 s give-up period."""
+    env = person_env(tmp_path)
+    host, seat, _, where = _held_table(tmp_path, env)
+    newcomer = _newcomer(where, env, tmp_path, 5)
+    assert wait_for_event(newcomer, lambda e: e.get("event") == "following")["players"] == 2
+    host.kill()
+    lost = wait_for_event(newcomer, lambda e: e.get("event") == "disconnected")
+    assert lost["broker"] == where[1] and lost["ever"] is True
+    out, err = newcomer.communicate(timeout=seconds(5) + 120)
+    lines = [*EARLY.pop(newcomer.pid, []), *out.splitlines()]
+    result = json.loads(lines[-1])
+    assert newcomer.returncode == 1 and result["event"] == "result", err
+    assert result["halted"] == (
+        f"lost the broker at {where[1]} (host gone?): the game was not followed to its end"
+    )
+    os.kill(seat.pid, signal.SIGCONT)
 
 
 def test_lobby_announcement_reading_is_strict_and_never_raises():

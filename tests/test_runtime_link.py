@@ -551,3 +551,41 @@ def test_with_no_broker_a_seat_that_writes_gives_up_when_asked():
     assert runtime.gave_up
     assert len(runtime.seats[0].peer.replica.log) > before  # it did write, and stayed
     assert any(topic == topics.log(runtime.table_id) for topic, _ in link.published)
+
+
+def test_a_finished_peer_lingers_while_a_peer_behind_still_asks_for_the_log():
+    """Every seat has the end, but a newcomer or a spectator that came late is still
+    asking for the log: the finished peer stays (up to ``linger``) while such requests
+    come, and leaves once they stop. Before, it left at once, and a newcomer left with
+    half a log waited for ever."""
+    runtime, table = _runtime_at(10_000)  # a whole game
+    replica = runtime.seats[0].peer.replica
+    assert replica.state.is_terminal()
+    done = msgpack.packb(
+        [_done_wire(table.identities[1], runtime.table_id, 1, runtime.head()).wire]
+    )
+    runtime._on_done(topics.done(runtime.table_id, "OTHER"), done)
+    assert runtime.waiting_for() == set()
+    runtime.options = Options(gap_timeout=0.05, linger=seconds(60))
+    assert not runtime.catching_up()
+    runtime._on_sync(msgpack.packb({"head": runtime.head()}, use_bin_type=True))
+    assert not runtime.catching_up()  # a peer level with us needs nothing
+    runtime._on_sync(msgpack.packb({"head": b"\x05" * 32}, use_bin_type=True))
+    assert not runtime.catching_up()  # a head not in our log: someone else's answer
+    behind = replica.log.entries[200].id
+    runtime._on_sync(msgpack.packb({"head": behind}, use_bin_type=True))
+    assert runtime.catching_up()
+
+    async def scenario():
+        lingering = asyncio.create_task(runtime._linger())
+        async with asyncio.timeout(30):  # until it has said "done": it is lingering now
+            while not any(t == runtime.done_topic for t, _ in runtime.link.published):
+                await asyncio.sleep(0.01)
+        for _ in range(3):  # the late peer keeps asking, and the finished one stays
+            runtime._on_sync(msgpack.packb({"head": behind}, use_bin_type=True))
+            await asyncio.sleep(0.6)  # its pace (more than one lingering step)
+            assert not lingering.done()
+        runtime._behind_asked = float("-inf")  # it has caught up: no more requests
+        await asyncio.wait_for(lingering, 30)
+
+    asyncio.run(scenario())

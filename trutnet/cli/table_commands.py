@@ -175,6 +175,8 @@ def _options(args: argparse.Namespace) -> Options:
         void_timeout=args.void_timeout,
         takers=tuple(args.accept_taker),
         give_up_after=args.give_up_after,
+        # a newcomer or a spectator left with no broker gives up like one with no host
+        follow_timeout=getattr(args, "lobby_timeout", Options.follow_timeout),
         linger=args.linger,
         stamp_entries=getattr(args, "stamp_entries", False),
     )

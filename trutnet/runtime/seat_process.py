@@ -196,7 +196,7 @@ def _result(runtime: TableRuntime) -> SeatResult:
         entries=len(replica.log),
         halted=str(replica.halted)
         if replica.halted
-        else ("no progress: gave up" if runtime.gave_up else None),
+        else (runtime.gave_up_why or "no progress: gave up" if runtime.gave_up else None),
         stats=dict(runtime.stats.__dict__, rejected=len(runtime.stats.rejected)),
         hand_ms=[
             round((b - a) * 1000, 1)

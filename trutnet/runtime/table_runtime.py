@@ -65,6 +65,9 @@ SYNC_BYTES_PER_SECOND = 256 * 1024  # at most this much log re-sent per second (
 MAX_NOTICE_BYTES = 1024
 MAX_BUFFERED = 512  # entries kept while waiting for the one they extend
 MAX_REJECTED = 100  # the last refusals kept for the result's statistics
+# A finished peer lingers while a peer behind its log has asked for it this recently (s):
+# a newcomer or a spectator still catching up gets the end before the table leaves
+CATCHING_UP = 5.0
 
 
 @dataclass
@@ -93,6 +96,10 @@ class Options:
     # a stalled partner; none by default, and then a stalled game is abandoned
     takers: tuple[str, ...] = ()
     give_up_after: float = 900.0  # seconds without any progress before this peer stops
+    # A process that holds no seat (a newcomer following the table, 7.7) stops after this
+    # long without progress when nothing can bring any: no broker (it cannot rehost), or
+    # every seat said it finished at a point this log lacks
+    follow_timeout: float = 60.0
     # ``trutnet bench network``: stamp every entry, when a local seat signed it and when
     # it was applied here (``TableRuntime.entries_signed``, ``entries_applied``)
     stamp_entries: bool = False
@@ -159,6 +166,7 @@ class TableRuntime:
         self._stall_reported: tuple[int, int] | None = None
         self.open_wire: bytes | None = None
         self.gave_up = False
+        self.gave_up_why: str | None = None  # what the result says when this peer gave up
         self._hand = -1
         self.hand_started: list[float] = []  # when each hand began, seen from here
         # For ``trutnet bench network``, by play entry id (16 hex digits): when a local
@@ -207,6 +215,8 @@ class TableRuntime:
         self.running = False  # between the start and the end of run()
         self._started = time.monotonic()
         self._connected_once = False
+        self._behind_asked = float("-inf")  # when a peer behind this log last asked for it
+        self._lost_reported: float | None = None  # the loss the ``disconnected`` event told
         for topic in (
             topics.done(table_id, "+"),
             topics.watcher(table_id, "+"),
@@ -306,8 +316,17 @@ class TableRuntime:
             endpoint.url if endpoint is not None else "?",
             since,
             self._connected_once,
-            self._last_progress + self.options.give_up_after,
+            self._last_progress + self._give_up_period(),
         )
+
+    def _give_up_period(self) -> float:
+        """How long without progress before this process stops: a process that holds no
+        seat (a newcomer, a spectator) stops sooner with no broker to follow."""
+        lost = not self.link.connected.is_set()
+        follower = not self.local_seats()
+        if follower and lost:
+            return min(self.options.follow_timeout, self.options.give_up_after)
+        return self.options.give_up_after
 
     # ------------------------------------------------------------ brokers
 
@@ -428,6 +447,8 @@ class TableRuntime:
                     self._sync_wanted.set()
                 return  # not in our log: someone else may answer
             start += 1
+        if replica is not None and start < len(replica.log):
+            self._behind_asked = time.monotonic()  # someone is catching up: linger for it
         seats = self.local_seats()
         players = replica.n if replica is not None else 1
         mine = (
@@ -549,6 +570,8 @@ class TableRuntime:
                     return opened
                 seat.peer = peer
                 opened.append(seat)
+                if not peer.seated():  # said once: scripts wait for it, as for "connected"
+                    self.on_event("following", {"players": len(keys)})
                 if seat.store is not None:
                     seat.peer.on_secrets = seat.store.save_secrets
                     seat.store.save_secrets(seat.peer.secrets())
@@ -720,7 +743,7 @@ class TableRuntime:
 
     def _patience(self) -> float:
         """How long a publish may wait for a broker: never past the give-up period."""
-        left = self.options.give_up_after - (time.monotonic() - self._last_progress)
+        left = self._give_up_period() - (time.monotonic() - self._last_progress)
         return max(0.1, min(30.0, left))
 
     def _level_local_seats(self) -> None:
@@ -779,7 +802,7 @@ class TableRuntime:
 
         With no broker, each publish of the idle step waits for a connection: the
         give-up period must not wait for them (``--give-up-after 5`` means 5 seconds)."""
-        left = self.options.give_up_after - (time.monotonic() - self._last_progress)
+        left = self._give_up_period() - (time.monotonic() - self._last_progress)
         if left > 0:
             idle = asyncio.create_task(self._idle())
             done, _ = await asyncio.wait({idle}, timeout=left)
@@ -788,11 +811,31 @@ class TableRuntime:
             else:
                 await stop_tasks(idle)
         waited = time.monotonic() - self._last_progress
-        if waited <= self.options.give_up_after:
+        stranded = self._stranded()
+        if stranded is not None and waited > min(
+            self.options.follow_timeout, self.options.give_up_after
+        ):
+            self.gave_up_why = stranded
+        elif waited <= self.options.give_up_after:
             return False
-        self.on_event("gave_up", {"seconds": round(waited)})
+        self.on_event("gave_up", {"seconds": round(waited), "why": self.gave_up_why})
         self.gave_up = True
         return True
+
+    def _stranded(self) -> str | None:
+        """Why a process that holds no seat can learn nothing more, or None: it cannot
+        rehost a lost broker, and once every seat has finished, nobody will send what
+        its log lacks."""
+        if self.local_seats() or self.replica is None:
+            return None
+        lost = self.connection()
+        if lost is not None:
+            return (
+                f"lost the broker at {lost.url} (host gone?): the game was not followed to its end"
+            )
+        if self.over_elsewhere():
+            return "every seat finished the game and left before this log caught up"
+        return None
 
     async def _request_seats(self) -> None:
         for seat in self.seats:
@@ -857,12 +900,22 @@ class TableRuntime:
         failures = 0
         while True:
             await asyncio.sleep(0.5 if not failures else self.options.rehost_after * failures)
+            self._report_connection()
             try:
                 await self._maybe_rehost()
                 failures = 0
             except Exception as exc:  # e.g. the fallback port is taken: back off, say so
                 failures = min(failures + 1, 10)
                 self.on_event("rehost_failed", {"error": str(exc)})
+
+    def _report_connection(self) -> None:
+        """The ``disconnected`` event, once per loss of the broker during the game (the
+        ``connected`` event says when it is back)."""
+        lost = self.connection()
+        if lost is None or lost.since == self._lost_reported:
+            return
+        self._lost_reported = lost.since
+        self.on_event("disconnected", {"broker": lost.url, "ever": lost.ever})
 
     # ------------------------------------------------------- the end (9.2)
 
@@ -921,6 +974,11 @@ class TableRuntime:
         head = self.head()
         return {s for s in seats if self._done_heads.get(s) != head}
 
+    def catching_up(self) -> bool:
+        """A peer behind this log (a newcomer, a spectator, a seat) asked for it lately."""
+        window = max(CATCHING_UP, 4 * self.options.gap_timeout)
+        return time.monotonic() - self._behind_asked < window
+
     def stop_lingering(self) -> None:
         """The person has left the end screen: leave now."""
         self._stop_lingering.set()
@@ -937,7 +995,11 @@ class TableRuntime:
         deadline = loop.time() + self.options.linger
         replica = self.replica
         serving = self.keep_serving and replica is not None and replica.halted is None
-        while serving or (self.waiting_for() and loop.time() < deadline):
+
+        def needed() -> bool:  # a seat lacks the end, or someone behind asked lately
+            return bool(self.waiting_for()) or self.catching_up()
+
+        while serving or (needed() and loop.time() < deadline):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop_lingering.wait(), 0.5)
             if self._stop_lingering.is_set():
