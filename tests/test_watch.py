@@ -500,3 +500,38 @@ def test_watch_help_shows_the_defaults(capsys):
     for default in ("(default: 15.0)", "(default: 30.0)", "(default: 900.0)", "(default: 2.0)"):
         assert default in out
     assert "--private" in out and "--json" in out and "(default: None)" not in out
+
+
+def test_a_spectator_there_before_the_game_is_never_catching_up():
+    """A spectator that came while seats were still free reads every entry as it is
+    written: caught up from the ``open`` on (its screen never says "Catching up" for
+    a game it saw from the start). One that came while the table played is caught up
+    only once what came live has been read."""
+    from trutnet.crypto.identity import Identity
+    from trutnet.protocol.spectator import Spectator
+    from trutnet.runtime.table_runtime import LocalSeat
+    from trutnet.runtime.watch import WatchRuntime
+
+    from .test_runtime_link import RecordingLink, play_memory_game_entries
+
+    log = play_memory_game_entries(20)
+
+    def spectator(status: str) -> tuple[WatchRuntime, list]:
+        events: list = []
+        seat = LocalSeat(Identity.from_seed(b"\x03" * 32), "Eve", None)
+        table_id = parse_entry(log[0]).table
+        seat.peer = Spectator(table_id)
+        runtime = WatchRuntime(
+            table_id, RecordingLink(), seat, None, lambda k, d: events.append((k, d))
+        )
+        runtime.lobby_status(status)
+        return runtime, events
+
+    early, said = spectator("open")
+    for wire in log[:3]:
+        early.ingest(wire)
+    assert early.caught_up and said == [("caught_up", {"entries": 1, "hand": 1})]
+    late, said = spectator("playing")
+    for wire in log[:10]:
+        late.ingest(wire)  # what sync sends, from the start: not yet where the table is
+    assert not late.caught_up and not said

@@ -584,10 +584,10 @@ def watchers_seen(out: Outsider) -> dict[str, tuple[str, bytes]]:
 
 
 @pytest.mark.skip(
-    reason="races the game both ways: on a quiet machine the game ends before the real"
-    " spectator is listed, on a loaded one the spectator falls behind LIVE_HEADS; it"
-    " must gate the joiners on the spectator's arrival (tests/test_spectator.py covers"
-    " the list's rules meanwhile)"
+    reason="a real defect, open: once 40 forged presences are renewed beside it, the real"
+    " spectator's own renewed presences stop reaching the other clients (it publishes"
+    " them; neither the host nor an outsider receives any after about entry 120), so"
+    " it goes stale and drops off the list near the end of the game"
 )
 def test_forged_spectators_never_hide_a_real_one(broker, tmp_path):
     """Issue 19, 14: 40 made-up spectators named "Host", validly signed, posted before
@@ -598,12 +598,15 @@ def test_forged_spectators_never_hide_a_real_one(broker, tmp_path):
     until it leaves at the end."""
     from trutnet.crypto.identity import Identity, fingerprint
     from trutnet.protocol.spectator import LIVE_HEADS, MAX_WATCHERS, watcher_message
+    from trutnet.runtime.watch import PRESENCE_ENTRIES
 
     state: dict = {}
 
     async def attack(out: Outsider) -> None:
-        await out.wait_log(3)  # the real one comes early: it has little to read
-        posted = len(out.seen.log)
+        # The joiners wait for the real spectator: a bots' game is over in seconds,
+        # and the spectator must be there from its start to be listed at all.
+        while not out.seen.leaf("lobby"):
+            await asyncio.sleep(0.02)
         for _ in range(40):  # posted once, before the real spectator
             key = Identity.from_seed(os.urandom(32))
             wire = watcher_message(key, out.table_id, "Host", out.recent_head())
@@ -613,25 +616,30 @@ def test_forged_spectators_never_hide_a_real_one(broker, tmp_path):
         deadline = time.monotonic() + 60
         while not any(n == "Real" for n, _ in watchers_seen(out).values()):
             assert time.monotonic() < deadline, "the real spectator never said it was there"
-            await out.wait_log(len(out.seen.log) + 1)
+            await asyncio.sleep(0.05)
         state["real"] = next(fp for fp, (n, _) in watchers_seen(out).items() if n == "Real")
-        await out.wait_log(posted + 2 * LIVE_HEADS)  # the first 40 have gone stale
+        out.game.spawn_joiner(1)
+        await out.wait_log(2 * LIVE_HEADS)  # the first 40 have gone stale
         flood = [Identity.from_seed(os.urandom(32)) for _ in range(40)]
-        seen = 0
+        said = -PRESENCE_ENTRIES
         while not out.game.over.is_set() and len(out.seen.log) < 400:
-            if len(out.seen.log) != seen:  # renewed as the log moves, like a real one
-                seen = len(out.seen.log)
+            # renewed as the log moves, as often as a real spectator does (renewing 40
+            # on every entry floods the broker, which then drops what it cannot pass
+            # on, the real one's presences too: a denial of service, not this attack)
+            if len(out.seen.log) - said >= PRESENCE_ENTRIES:
+                said = len(out.seen.log)
                 for key in flood:
                     wire = watcher_message(key, out.table_id, "Host", out.recent_head())
                     await out.publish(f"watchers/{fingerprint(key.public)}", wire, retain=True)
             await asyncio.sleep(0.05)
 
-    game = play_attacked(broker, tmp_path, attack)
+    game = play_attacked(broker, tmp_path, attack, gate_joiners=True)
     assert_fair(game)
     watcher = state["watcher"]
     w_out, w_err = watcher.communicate(timeout=60)
     assert watcher.returncode == 0, w_err[-2000:]
     caught_up = next(json.loads(x) for x in w_out.splitlines() if '"caught_up"' in x)["entries"]
+    assert caught_up == 1  # there from the start: nothing to catch up
     real = state["real"]
     for peer in game.peers:
         # from when the real spectator has read the log up to the table (before, it

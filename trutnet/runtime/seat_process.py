@@ -589,6 +589,7 @@ async def watch_lobby(
     spectator: bool = False,
     game: str | None = None,
     on_roster: Callable[[list[tuple[int, str, str]]], None] | None = None,
+    on_status: Callable[[str], None] | None = None,
 ) -> None:
     """Until ``seat`` is seated (the host's ``open`` names it; a ``spectator``'s: until
     it has the ``open``), watch the table's lobby announcement: :class:`JoinError` when
@@ -597,7 +598,8 @@ async def watch_lobby(
     ``timeout`` s (every seat taken; not for a spectator), or when the broker cannot be
     reached again for ``timeout`` s; :class:`WrongGame` at once when the host announces
     another game than ``game``. ``on_roster``: who the host says is seated, as it
-    changes: (seat, name, ``"bot"`` for a bot the host seated, else ``""``)."""
+    changes: (seat, name, ``"bot"`` for a bot the host seated, else ``""``);
+    ``on_status``: the table's status (``open``, ``playing``...) as it changes."""
     import aiomqtt
 
     loop = asyncio.get_running_loop()
@@ -655,6 +657,8 @@ async def watch_lobby(
                     if now != status:
                         status, since = now, loop.time()
                         seen = seen or now
+                        if now is not None and on_status is not None:
+                            on_status(now)
                     check()
         except aiomqtt.MqttError as exc:
             lost = lost if lost is not None else loop.time()

@@ -12,9 +12,10 @@ log does not show to everyone.
 
 It says it is there with its signed presence on ``watchers/<fp>`` (retained; its last
 will, and its clean exit, clear it), which the players' screens list; it signs it
-again, naming the head it has reached, as it follows the log (at most every
-:data:`PRESENCE_EVERY` seconds), so the players see a live spectator, not a stale or
-replayed message (``docs/protocol.md`` 9.2).
+again, naming the head it has reached, as it follows the log (every
+:data:`PRESENCE_EVERY` seconds, or every :data:`PRESENCE_ENTRIES` heads when the table
+goes faster), so the players see a live spectator, not a stale or replayed message
+(``docs/protocol.md`` 9.2).
 """
 
 from __future__ import annotations
@@ -42,7 +43,10 @@ from trutnet.runtime.seat_process import (
 )
 from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
 
-PRESENCE_EVERY = 0.5  # seconds at least between two presences naming a new head
+PRESENCE_EVERY = 0.5  # seconds at most between two presences naming a new head...
+# ...or sooner, once the log has moved this many entries: a fast table (bots) must not
+# outrun the players' live window (LIVE_HEADS) between two presences
+PRESENCE_ENTRIES = 16
 
 
 class WatchRuntime(TableRuntime):
@@ -61,6 +65,8 @@ class WatchRuntime(TableRuntime):
         self.watcher_wire = watcher_message(seat.identity, table_id, seat.name)
         self._said_head = GENESIS  # the head our last presence named
         self._reading = GENESIS  # the head the last seat's entry received extends
+        self._moved = 0  # heads read since our last presence
+        self._renew = asyncio.Event()  # set once they are PRESENCE_ENTRIES
         if link.will is None:  # the broker clears our presence if we vanish
             link.will = (self.watcher_topic, b"")
         super().__init__(table_id, link, [seat], options, on_event)
@@ -69,6 +75,7 @@ class WatchRuntime(TableRuntime):
         theirs = (topics.sync(table_id), topics.done(table_id, "+"))
         link.subscriptions[:] = [t for t in link.subscriptions if t not in theirs]
         self.caught_up = False  # has read the log up to where the table is
+        self._before_the_game = False  # came while the lobby was open: nothing to catch up
 
     async def _on_connect(self) -> None:
         endpoint = self.link.endpoint
@@ -91,10 +98,13 @@ class WatchRuntime(TableRuntime):
         names is recent."""
         seat = self.seats[0]
         while True:
-            await asyncio.sleep(PRESENCE_EVERY)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._renew.wait(), PRESENCE_EVERY)
+            self._renew.clear()
             head = self._reading
             if head == self._said_head or not self.link.connected.is_set():
                 continue
+            self._moved = 0
             wire = watcher_message(seat.identity, self.table_id, seat.name, head)
             if await self.link.publish(self.watcher_topic, wire, retain=True, wait=2):
                 self._said_head, self.watcher_wire = head, wire
@@ -112,6 +122,13 @@ class WatchRuntime(TableRuntime):
     async def _linger(self) -> None:
         """Nobody waits for a spectator's ``done``: it leaves at once."""
 
+    def lobby_status(self, status: str) -> None:
+        """The lobby's status, while the spectator waits for the ``open``: a spectator
+        there while seats are still free has the whole log as it is written."""
+        replica = self.replica
+        if status == "open" and (replica is None or replica.state is None):
+            self._before_the_game = True
+
     def ingest(self, wire: bytes) -> bool:
         """As a seat's runtime; also notes when the spectator has caught up: an entry
         that came live and waited for the log's earlier entries has been applied, and
@@ -121,9 +138,13 @@ class WatchRuntime(TableRuntime):
         with contextlib.suppress(MessageError):
             entry = parse_entry(wire, self.table_id)
             if replica is not None and entry.author in replica.seats:
+                if entry.prev != self._reading:
+                    self._moved += 1
+                    if self._moved >= PRESENCE_ENTRIES:
+                        self._renew.set()
                 self._reading = entry.prev
         advanced = super().ingest(wire)
-        if advanced and waiting and not self.buffer:
+        if advanced and not self.buffer and (waiting or self._before_the_game):
             self._now_caught_up()
         return advanced
 
@@ -172,7 +193,15 @@ async def watch(
     hooks.attach(runtime, seat)
     game = asyncio.create_task(runtime.run())
     lobby = asyncio.create_task(
-        watch_lobby(table_id, endpoints[0], seat, lobby_timeout, password, spectator=True)
+        watch_lobby(
+            table_id,
+            endpoints[0],
+            seat,
+            lobby_timeout,
+            password,
+            spectator=True,
+            on_status=runtime.lobby_status,
+        )
     )
     try:
         done, _ = await asyncio.wait([game, lobby], return_when=asyncio.FIRST_COMPLETED)

@@ -16,7 +16,7 @@ from typing import Any
 
 from trutnet.engine.api import Action
 from trutnet.engine.games.lutin.actions import BonusPick, Discard, TokenPlay
-from trutnet.games.lutin.narration import EFFECTS
+from trutnet.games.lutin.narration import EFFECTS, card_name
 
 CHOOSE_KEYS = {
     **{str(v): f"g{v}" for v in range(2, 9)},
@@ -86,10 +86,10 @@ def _targets(obs: Any, group: list[Action]) -> list[Option]:
         assert isinstance(action, TokenPlay)
         target = action.target or ""
         if target in KIND_KEYS:
-            key, label = KIND_KEYS[target], target
+            key, label = KIND_KEYS[target], card_name(target).split()[0]  # the key tells the value
         elif target in hand:
             i, card = hand[target]
-            key, label = str(i + 1), f"hand {card or '??'}"
+            key, label = str(i + 1), f"hand {card_name(card)}"
         elif target in SIDE_KEYS:
             key, label = SIDE_KEYS[target], SIDE_NAMES[target]
         else:
@@ -109,7 +109,13 @@ def heading(obs: Any, picked: Any) -> str:
 
 
 def rows(title: str, shown: list[Option], width: int) -> list[str]:
-    """The choices packed into as few rows of ``width`` columns as they take."""
+    """The choices packed into as few rows of ``width`` columns as they take: two
+    spaces apart, or one when that saves a row (the screen has two for them)."""
+    wide, narrow = _pack(title, shown, width, "  "), _pack(title, shown, width, " ")
+    return narrow if len(narrow) < len(wide) else wide
+
+
+def _pack(title: str, shown: list[Option], width: int, gap: str) -> list[str]:
     out: list[str] = []
     row = f" {title}: "
     for option in shown:
@@ -117,6 +123,6 @@ def rows(title: str, shown: list[Option], width: int) -> list[str]:
         if len(row) + len(item) > width and row.strip():
             out.append(row.rstrip())
             row = "   "
-        row += item + "  "
+        row += item + gap
     out.append(row.rstrip())
     return out

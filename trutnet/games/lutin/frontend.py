@@ -25,7 +25,7 @@ from trutnet.engine.games.lutin.cards import KINDS, MAX_HP
 from trutnet.engine.games.lutin.observation import LutinObservation
 from trutnet.engine.games.lutin.state import LutinState
 from trutnet.games.lutin import choices
-from trutnet.games.lutin.choices import CHOOSE_KEYS, OPTION_KEYS
+from trutnet.games.lutin.choices import CHOOSE_KEYS, KIND_KEYS, OPTION_KEYS
 from trutnet.games.lutin.narration import (
     Narrator,
     Told,
@@ -50,6 +50,7 @@ The combat's winner attacks next. 0 HP, or more HP when both hands are empty,
 wins the manche and a victory point (equal HP: 5 new cards, same manche).
 Five VP win. Pioche: the pioche with the hand not yet shown. A manche's unplayed
 cards are shown; an empty pioche takes back the défausse. Initiation: no choice.
+Défausse and pioche rows name a card by the key that chooses it (2x4: four 2s).
 Expert: 3 tokens each, keep 2 in secret; after each riposte both may play one
 (sealed, then shown together). Tokens by cell (row, column):
  White  t11 green->blue   t12 blue->green   t13 both cards cancelled
@@ -62,8 +63,13 @@ Manche 6: the one behind takes a face-up token as a secret bonus."""
 
 
 def counts(cards: Sequence[str]) -> str:
+    """A pile by the keys that choose its cards, with how many of each:
+    ``2x4 3 6 k t p`` (four Lutins 2, a Farfadet 3, a Gnome 6, Kobold, Troll, Nymph)."""
     c = Counter(cards)
-    return " ".join(f"{k}x{c[k]}" if c[k] > 1 else k for k in KINDS if c[k]) or "—"
+    return (
+        " ".join(f"{KIND_KEYS[k]}x{c[k]}" if c[k] > 1 else KIND_KEYS[k] for k in KINDS if c[k])
+        or "—"
+    )
 
 
 def short(name: str, columns: int = NAME_COLUMNS) -> str:
@@ -151,7 +157,7 @@ class LutinFrontend(Frontend):
             sizes = ", ".join(f"{seat_name(info, s)} {n}" for s, n in enumerate(obs.hand_sizes))
             lines.append([("class:bold", " Cards in hand: "), ("", sizes)])
         else:
-            cards = " ".join(f"[{i + 1}]{c or '??'}" for i, (_, c) in enumerate(obs.hand))
+            cards = " ".join(f"[{i + 1}]{card_name(c)}" for i, (_, c) in enumerate(obs.hand))
             lines.append([("class:bold", " Your hand: "), ("", cards or "—")])
         return lines
 

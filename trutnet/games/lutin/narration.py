@@ -26,6 +26,7 @@ from trutnet.engine.games.lutin.actions import (
     Take,
     TokenPlay,
 )
+from trutnet.engine.games.lutin.cards import kind
 
 NAMES = {
     "g2": "Lutin 2", "g3": "Farfadet 3", "g4": "Korrigan 4", "g5": "Elfe 5",
@@ -48,13 +49,13 @@ EFFECTS = {  # L20, in a few words
 
 
 def card_name(card: str | None) -> str:
-    return "??" if card is None else NAMES.get(card, card)
+    """``Troll 6`` for ``b6`` (and for a lettered copy of the initiation decks, L31)."""
+    return "??" if card is None else NAMES.get(kind(card) or card, card)
 
 
 def shown(card: str) -> str:
-    """A card as the log and the table name it: ``Troll 6 (b6)``, ``Harpy``."""
-    name = card_name(card)
-    return name if name.lower() == card else f"{name} ({card})"
+    """A card as the log names it: ``Troll 6``, ``Harpy`` (the screen's name too)."""
+    return card_name(card)
 
 
 @dataclass(frozen=True)
