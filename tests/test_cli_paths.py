@@ -46,7 +46,9 @@ def cli(*args: str, env: dict[str, str] | None = None, prefix: tuple[str, ...] =
 @pytest.mark.parametrize(
     ("args", "command", "says"),
     [
-        (["join", "--bogus"], "join", "unrecognized arguments: --bogus"),
+        (["join", "--bogus"], "join", "unrecognized arguments: --bogus ("),  # no guess
+        (["join", "--resme"], "join", "unrecognized arguments: --resme; did you mean --resume?"),
+        (["host", "--playrs", "3"], "host", "arguments: --playrs 3; did you mean --players?"),
         (["join", "a", "b"], "join", "unrecognized arguments: b"),
         (["selfplay", "--games", "0"], "selfplay", "must be 1..1000000, not 0"),
         (["selfplay", "--save", "/tmp"], "selfplay", "--save needs --transport memory"),

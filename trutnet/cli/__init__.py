@@ -330,11 +330,25 @@ def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.Argume
     return parser
 
 
+def _meant(parser: argparse.ArgumentParser, extra: list[str]) -> str:
+    """``; did you mean --resume?`` for a misspelt option, or nothing."""
+    import difflib
+
+    known = [o for action in parser._actions for o in action.option_strings]
+    for word in extra:
+        if word.startswith("--"):
+            close = difflib.get_close_matches(word.split("=", 1)[0], known, n=1, cutoff=0.75)
+            if close:
+                return f"; did you mean {close[0]}?"
+    return ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # said by the command's own parser, not by trutnet's
-        _subparser(parser, args.command).error(f"unrecognized arguments: {' '.join(extra)}")
+        command = _subparser(parser, args.command)
+        command.error(f"unrecognized arguments: {' '.join(extra)}{_meant(command, extra)}")
     # A module of $TRUTNET_GAME_PLUGINS was asked for: it must load. An installed
     # plugin that does not is reported, and its game is unknown to this command.
     problems = load_plugins()
