@@ -120,15 +120,15 @@ def test_a_seat_killed_mid_game_stalls_then_the_game_is_abandoned_on_every_scree
 
     os.kill(trutnet_pid(joiner), signal.SIGKILL)  # Bob's machine dies mid-game
     joiner.exit_status(timeout=30)
-    text = play_until(host, "Bob has not played for", timeout=90)
+    text = play_until(host, "No move from Bob for", timeout=90)
     rows = fits(text)
     assert "Waiting for Bob" not in text
-    stalled = next(r for r in rows if "Bob has not played for" in r)
+    stalled = next(r for r in rows if "No move from Bob for" in r)
     assert "(left, or lost?)" in stalled
     assert re.search(
         r"Abandoned \(no winner\) at \d\d:\d\d:\d\d \(in \d+s\) unless Bob is back", text
     ), text
-    text = watcher.wait_for("Bob has not played for", timeout=30)
+    text = watcher.wait_for("No move from Bob for", timeout=30)
     fits(text)
     assert "The players wait for Bob, or vote to abandon the game" in text, text
 
@@ -141,7 +141,7 @@ def test_a_seat_killed_mid_game_stalls_then_the_game_is_abandoned_on_every_scree
         assert f"The table waited for Bob (stalled) and {voters} voted to abandon" in flat
         assert rows[0].strip() == "Game over — abandoned, no winner"
         assert rows[-1].strip() == "q quit", text
-        assert "Waiting for" not in text and "has not played" not in text
+        assert "Waiting for" not in text and "No move from" not in text
         assert "▶" not in text
 
     # Bob comes back: his seat reads the log it missed and says how the game ended.
@@ -319,7 +319,7 @@ def test_the_vote_to_abandon_is_shown_to_players_and_spectators(tmp_path, screen
     assert status == 0 and "You left the table mid-game" in text
     text = play_until(host, "Votes to abandon the game: you (1 of 2 needed)", timeout=120)
     rows = fits(text)
-    assert any("Bob has not played for" in r for r in rows), text
+    assert any(re.search(r"⚠ Bob left the table \d+s ago", r) for r in rows), text  # his word
     text = watcher.wait_for("Votes to abandon the game: Ana (1 of 2 needed)", timeout=30)
     fits(text)
     for term, voters in ((host, "you and Cid"), (watcher, "Ana and Cid")):
@@ -366,7 +366,7 @@ def test_a_seat_resumed_after_everyone_left_an_abandoned_game_says_it_ended(tmp_
         assert "▶" not in text and "Reading how it ended; if nobody sends it, q leaves" in text
         back.keys("1")
         back.wait_for("not sent: the others ended this game", timeout=10)
-        assert "has not played" not in back.text()  # no stall on Ana, no vote
+        assert "No move from" not in back.text()  # no stall on Ana, no vote
         assert PeerStore(store).count() <= entries + 1  # at most what it owed when it came
         back.keys("q")
         back.wait_for("Quit the game? y/n", timeout=10)
@@ -396,7 +396,8 @@ def test_what_a_stall_line_says_at_each_step_fits_80_columns():
         return stall_text(Stall(**fields), names, 0)
 
     line, then = said(vote_at=now + 80)
-    assert line == "⚠ Bob has not played for 40s (left, or lost?)"
+    assert line == "⚠ No move from Bob for 40s (left, or lost?)"
+    assert said(left=True)[0] == "⚠ Bob left the table 40s ago"  # his seat signed it
     assert re.fullmatch(
         r"Abandoned \(no winner\) at \d\d:\d\d:\d\d \(in 80s\) unless Bob is back", then
     )

@@ -222,4 +222,5 @@ def test_trutnet_verify_passes_a_saved_deluxe_game_and_names_the_falcon(tmp_path
     assert verify.returncode == 0, verify.stderr
     assert "OK: the transcript is valid" in verify.stdout
     assert "the table finds the Falcon in the hand of " in verify.stdout
-    assert "equality tests (blindings, shares): 32, 32" in verify.stdout
+    assert "equality tests: 32 blindings, 32 shares" in verify.stdout.splitlines()
+    assert all(len(line) <= 80 for line in verify.stdout.splitlines())  # a terminal's width

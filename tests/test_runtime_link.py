@@ -589,3 +589,38 @@ def test_a_finished_peer_lingers_while_a_peer_behind_still_asks_for_the_log():
         await asyncio.wait_for(lingering, 30)
 
     asyncio.run(scenario())
+
+
+def test_a_seat_that_says_it_left_is_shown_as_left_and_only_by_its_own_key():
+    """A person who quits mid-game has the seat sign a ``left`` notice: the others'
+    stall line says the player left rather than "left, or lost?". Only the seat's own
+    key can say it left; once it writes again (resumed), it is no longer "left"."""
+    from trutnet.protocol.envelope import sign_entry
+    from trutnet.protocol.untrusted import UntrustedInput
+
+    runtime, table = _runtime_at(12)
+    replica = runtime.seats[0].peer.replica
+    stalled = replica.expected()[0]
+    runtime.options = Options(stall_timeout=0)
+    runtime.running = True
+
+    def notice(key, seat, body):
+        return sign_entry(key, table=runtime.table_id, seat=seat, seq=0, prev=replica.log.head,
+                          type="notice", body=body).wire  # fmt: skip
+
+    said = {"kind": "left", "seat": stalled, "since_entry": 12}
+    other = 1 - stalled
+    for forged in (
+        notice(table.identities[other], other, said),  # another seat cannot say it for him
+        notice(table.identities[stalled], stalled, {**said, "seat": other}),
+        notice(table.identities[stalled], stalled, {**said, "since_entry": "x"}),
+        notice(table.identities[stalled], stalled, {**said, "extra": 1}),
+    ):
+        with pytest.raises((UntrustedInput, MessageError)):
+            runtime._on_notice(forged)
+    assert runtime.stall().seat == stalled and not runtime.stall().left
+    runtime._on_notice(notice(table.identities[stalled], stalled, said))
+    assert runtime.stall().left
+    runtime.left[stalled] = 3  # it left long ago and has written since: back, not left
+    assert any(e.seat == stalled for e in replica.log.entries[3:])
+    assert not runtime.stall().left

@@ -258,16 +258,14 @@ def _verify(args: argparse.Namespace) -> int:
     for change in report.replica.changes:  # 7.7: replaced seats, an abandoned game
         print(describe(change))
     counts = report.counts
+    # at most 80 columns a line
+    print(f"entries checked: {report.entries} of {len(wires)} (signatures, chain, turns)")
     print(
-        f"entries checked: {report.entries} of {len(wires)} (signatures, chain, turns); "
         f"shuffle proofs: {counts['shuffle']}; share batches: {counts['shares']}; "
         f"decisions: {counts['act'] + counts['seal']}; checkpoints: {counts['checkpoint']}"
-        + (
-            f"; equality tests (blindings, shares): {counts['blind']}, {counts['unblind']}"
-            if counts["blind"]
-            else ""
-        )
     )
+    if counts["blind"]:
+        print(f"equality tests: {counts['blind']} blindings, {counts['unblind']} shares")
     if report.failure is not None:
         where = f"entry {report.failed_at}: " if report.failed_at is not None else ""
         print(f"FAILED: {where}{report.failure}", file=sys.stderr)

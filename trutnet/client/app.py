@@ -718,7 +718,10 @@ def stall_text(stall: Stall, names: list[str], me: int | None) -> tuple[str, str
         listed = _listed(seats, names, me)
         return f"{listed} ({len(seats)} of {stall.needed} needed)" if seats else ""
 
-    said = f"⚠ {who} has not played for {waited:.0f}s (left, or lost?)"
+    if stall.left:  # signed by the seat itself as its player quit
+        said = f"⚠ {who} left the table {waited:.0f}s ago"
+    else:  # no word: a quit without one, a crash, or a lost connection
+        said = f"⚠ No move from {who} for {waited:.0f}s (left, or lost?)"
     if votes("abandon"):
         return said, f"Votes to abandon the game: {votes('abandon')}"
     if votes("newcomer"):
@@ -806,6 +809,9 @@ async def _run_screen(
             ui.runtime.stop_lingering()
         return await game
     if game not in done:  # the person quit during the game, or the table is another's
+        if ui.runtime is not None and ui.refused is None:  # say so to the others, briefly
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ui.runtime.say_leaving(), 3)
         await stop_tasks(game)
         if ui.refused is not None:
             raise ui.refused

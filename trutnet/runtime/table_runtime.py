@@ -117,6 +117,7 @@ class Stall:
     offers: list[str]  # the names of the newcomers who offered to take it
     votes: dict[int, str]  # voter seat -> "abandon" or "newcomer"
     needed: int  # the votes a decision needs (a majority of the other seats)
+    left: bool = False  # the seat signed that its player left the table (a quit, not a loss)
 
 
 @dataclass
@@ -216,6 +217,7 @@ class TableRuntime:
         self._started = time.monotonic()
         self._connected_once = False
         self._behind_asked = float("-inf")  # when a peer behind this log last asked for it
+        self.left: dict[int, int] = {}  # seat -> log length when it said it left the table
         self._lost_reported: float | None = None  # the loss the ``disconnected`` event told
         for topic in (
             topics.done(table_id, "+"),
@@ -277,7 +279,11 @@ class TableRuntime:
             with contextlib.suppress(VoteError, MessageError):
                 taker = parse_vote(wire, self.table_id, replica.seats).taker
                 votes[voter] = "abandon" if taker is None else "newcomer"
-        return Stall(seat, since, vote_at, team, offers, votes, votes_needed(replica.n))
+        left_at = self.left.get(seat)
+        left = left_at is not None and not any(
+            e.seat == seat for e in replica.log.entries[left_at:]
+        )  # it said it left, and has written nothing since
+        return Stall(seat, since, vote_at, team, offers, votes, votes_needed(replica.n), left)
 
     def ended_elsewhere(self) -> list[int]:
         """The other seats whose signed ``done`` (9.2) names a head this log does not
@@ -527,6 +533,14 @@ class TableRuntime:
         if replica is None or entry.seat >= replica.n or replica.seats[entry.seat] != entry.author:
             raise UntrustedInput("a notice signed by a key that is not the seat's")
         body = entry.body
+        if entry.type == "notice" and body.get("kind") == "left":
+            if set(body) != {"kind", "seat", "since_entry"} or body["seat"] != entry.seat:
+                raise UntrustedInput("a seat says only that it left itself")
+            if type(body["since_entry"]) is not int or not 0 <= body["since_entry"] <= 10**6:
+                raise UntrustedInput("a leaving notice names the entry it left at")
+            self.left[entry.seat] = body["since_entry"]
+            self.on_event("notice", {"from": entry.seat, "notice": dict(body)})
+            return
         if (
             entry.type != "notice"
             or set(body) != {"kind", "seat", "waiting_for", "since_entry", "seconds"}
@@ -539,6 +553,26 @@ class TableRuntime:
         ):
             raise UntrustedInput("a notice is a stall report")
         self.on_event("notice", {"from": entry.seat, "notice": dict(body)})
+
+    async def say_leaving(self) -> None:
+        """The person quits mid-game: each local seat signs that it left (a ``left``
+        notice), so that the others' screens say so instead of "left, or lost?"."""
+        replica = self.replica
+        if replica is None or replica.state is None or self.done():
+            return
+        for peer in self.peers:
+            if peer.seated():
+                body = {"kind": "left", "seat": peer.seat, "since_entry": len(replica.log)}
+                signed = sign_entry(
+                    peer.identity,
+                    table=self.table_id,
+                    seat=peer.seat,
+                    seq=0,
+                    prev=replica.log.head,
+                    type="notice",
+                    body=body,
+                )
+                await self.link.publish(topics.notice(self.table_id), signed.wire, wait=2)
 
     def _open_for_me(self, wire: bytes) -> list[LocalSeat]:
         """A joiner learns its seat from the ``open`` entry and starts its peer; returns
