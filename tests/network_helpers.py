@@ -53,9 +53,16 @@ def track(proc: subprocess.Popen[str]) -> subprocess.Popen[str]:
 
 
 def start_table(
-    url: str, players: int, store: Path, seed: str, extra: list[str] | None = None
+    url: str,
+    players: int,
+    store: Path,
+    seed: str,
+    extra: list[str] | None = None,
+    host_extra: list[str] | None = None,
 ) -> tuple[str, list[subprocess.Popen[str]]]:
-    """A host process and ``players - 1`` joining processes; returns the table id."""
+    """A host process and ``players - 1`` joining processes; returns the table id.
+    ``extra``: arguments for every process; ``host_extra``: for the host alone (the
+    game's options, ``--option KEY=VALUE``)."""
     common = ["--seed", seed, "--json", *(extra or [])]
     procs = [
         spawn(
@@ -69,6 +76,7 @@ def start_table(
                 "--store",
                 str(store / "host"),
                 *common,
+                *(host_extra or []),
             ]
         )
     ]

@@ -18,7 +18,9 @@ from trutnet.engine.games.lutin.state import VARIANTS
 from .hidden_table import GenericTable
 from .lutin_helpers import random_step
 
-SEEDS = range(12)
+# Seeds enough to meet every phase and power of each variant (the rule tests pin each
+# ruling; these look for what they missed); CI time is shared with the other suites.
+SEEDS = range(6)
 
 
 def _random_choice(rng):
@@ -49,7 +51,7 @@ def test_hidden_replicas_agree_and_never_hold_the_other_seats_cards(variant, see
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_legal_action_applies_and_every_game_ends(variant):
-    for seed in range(30):
+    for seed in range(10):
         rng = random.Random(1000 + seed)
         state = LutinGame(variant).new_initial_state()
         for _ in range(5000):
@@ -82,7 +84,7 @@ def test_every_refusal_changes_nothing(variant):
     """Refusals are checked before any change (the engine keeps no copy to roll back)."""
     candidates = [*(f"take {k}" for k in KINDS), *(f"play hand/{k}" for k in range(5)), "first 0"]
     candidates += ["seal take nymph", "deal lutin1", "play lutin0@0=g2", "play lutin1@3=b6"]
-    for seed in range(6):
+    for seed in range(3):
         rng = random.Random(seed)
         state = LutinGame(variant).new_initial_state()
         while not state.is_terminal():

@@ -33,7 +33,7 @@ def test_players_5_is_refused_in_one_line():
 def test_a_saved_memory_match_passes_verify(tmp_path):
     code, out, err = run(
         "selfplay", "--game", "truco", "--players", "4", "--games", "1", "--seed", "7",
-        "--transport", "memory", "--save", str(tmp_path), timeout=300,
+        "--option", "chicos=1", "--transport", "memory", "--save", str(tmp_path), timeout=300,
     )  # fmt: skip
     assert code == 0, err
     saved = sorted(tmp_path.glob("*.json"))

@@ -22,7 +22,11 @@ def embedded(broker_kind):
 
 
 def test_four_processes_play_a_whole_truco_match_over_the_embedded_broker(embedded, tmp_path):
-    _, procs = start_table(embedded, 4, tmp_path, "net-truco", extra=["--game", "truco"])
+    # one chico (a match is three): every step of a hand, a third of the time
+    truco = ["--game", "truco"]
+    _, procs = start_table(
+        embedded, 4, tmp_path, "net-truco", extra=truco, host_extra=["--option", "chicos=1"]
+    )
     results = [result_of(p) for p in procs]
     assert len({r["state_hash"] for r in results}) == 1
     assert all(r["halted"] is None for r in results)
