@@ -40,8 +40,10 @@ def test_a_saved_memory_match_passes_verify(tmp_path):
     assert len(saved) == 4
     code, out, err = run("verify", str(saved[0]))
     assert code == 0, err
-    assert "OK: the transcript is valid" in out and re.search(
-        r", chicos \d+-\d+, points \d+-\d+\n", out
+    assert all(len(line) <= 80 for line in out.splitlines())  # wrapped, indented
+    flat = out.replace("\n    ", " ")
+    assert "OK: the transcript is valid" in flat and re.search(
+        r", chicos \d+-\d+, points \d+-\d+\n", flat
     )
     # Each hand by its number and dealer, each card by the seat that played it (it once
     # printed `hand 61: seat 1 deals` for every hand, and one seat for every card).

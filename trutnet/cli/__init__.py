@@ -223,6 +223,15 @@ def _selfplay_memory(args: argparse.Namespace, game: Any, bots: list[str]) -> in
     return 0
 
 
+def _say(line: str, width: int = 80) -> None:
+    """A line of ``verify``'s report, wrapped at a terminal's 80 columns: the rest of a
+    long line goes on under it, indented."""
+    import textwrap
+
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 4)
+    print(textwrap.fill(line, width, subsequent_indent=indent, break_long_words=False))
+
+
 def _verify(args: argparse.Namespace) -> int:
     from trutnet.client.frontend import NoFrontend, frontend_for
     from trutnet.crypto.identity import fingerprint
@@ -243,7 +252,7 @@ def _verify(args: argparse.Namespace) -> int:
         line = f"  seat {seat}: {name:<32} key {fingerprint(key)}"
         if seat < len(final) and final[seat][1] != key:
             line += f"  (replaced: now {final[seat][0]}, key {fingerprint(final[seat][1])})"
-        print(line)
+        _say(line)
     frontend = None
     if state is not None:
         with contextlib.suppress(NoFrontend):  # the game's narration, if it has one
@@ -252,20 +261,20 @@ def _verify(args: argparse.Namespace) -> int:
     if frontend is not None:
         for event in frontend.events(state):
             for line in frontend.narrate(event, state, names or None):
-                print(line)
+                _say(line)
     from trutnet.protocol.replace import describe
 
     for change in report.replica.changes:  # 7.7: replaced seats, an abandoned game
-        print(describe(change))
+        _say(describe(change))
     counts = report.counts
     # at most 80 columns a line
-    print(f"entries checked: {report.entries} of {len(wires)} (signatures, chain, turns)")
-    print(
+    _say(f"entries checked: {report.entries} of {len(wires)} (signatures, chain, turns)")
+    _say(
         f"shuffle proofs: {counts['shuffle']}; share batches: {counts['shares']}; "
         f"decisions: {counts['act'] + counts['seal']}; checkpoints: {counts['checkpoint']}"
     )
     if counts["blind"]:
-        print(f"equality tests: {counts['blind']} blindings, {counts['unblind']} shares")
+        _say(f"equality tests: {counts['blind']} blindings, {counts['unblind']} shares")
     if report.failure is not None:
         where = f"entry {report.failed_at}: " if report.failed_at is not None else ""
         print(f"FAILED: {where}{report.failure}", file=sys.stderr)
@@ -276,13 +285,13 @@ def _verify(args: argparse.Namespace) -> int:
     if report.replica.abandoned is not None:
         seat = report.replica.abandoned.seat
         who = f"{names[seat]} (seat {seat})" if 0 <= seat < len(names) else f"seat {seat}"
-        print(f"OK: the transcript is valid; the game was abandoned waiting for {who}")
+        _say(f"OK: the transcript is valid; the game was abandoned waiting for {who}")
         return 0
     teams = [list(t) for t in state.game.teams()]
     score = frontend.score(state) if frontend is not None else ""
     score = f", {score}" if score else ""
     winner = who_won(teams, state.winning_team(), report.replica.names)
-    print(f"OK: the transcript is valid; {winner}{score}")
+    _say(f"OK: the transcript is valid; {winner}{score}")
     print("compare the table id and the key fingerprints with the other players")
     return 0
 
