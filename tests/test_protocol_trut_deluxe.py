@@ -261,14 +261,16 @@ def test_after_a_void_the_protecting_hedgehog_stays_aside_over_the_table():
             assert "M" not in known  # in no deck while it protects
         return _knows_only_what_it_was_shown(t)
 
+    stays = {"event": "hedgehog_stays", "team": team}
     while step(table):
         watch(table)
+        state = table.peers[0].replica.state
+        if stays in state.events and state.hedgehog_team is None:
+            break  # the protection is over: what follows is an ordinary game
     replicas = [p.replica for p in table.peers]
-    assert {r.phase for r in replicas} == {"done"} and not table.rejected
+    assert not table.rejected and stays in replicas[0].state.events
     assert len({r.state.state_hash() for r in replicas}) == 1
     assert found and found[0].deck == "specials"
-    events = [e for e in replicas[0].state.events]
-    assert {"event": "hedgehog_stays", "team": team} in events
     entries = [parse_entry(w) for w in table.log]
     assert any(e.type == "blind" for e in entries)  # the table looked for it
 
