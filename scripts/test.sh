@@ -18,5 +18,6 @@ fi
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 ruff check trutnet tests
 lint-imports  # the layering contracts of pyproject.toml ([tool.importlinter])
-# 4 workers (pytest-xdist); `bash scripts/test.sh -n 0 ...` runs in one process
-python3 -m pytest -q -n 4 "$@"
+# 4 workers (pytest-xdist; an idle worker takes tests queued for a busy one, so a slow test
+# at the end does not hold the run); `bash scripts/test.sh -n 0 ...` runs in one process
+python3 -m pytest -q -n 4 --dist worksteal "$@"
