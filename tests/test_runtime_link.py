@@ -624,3 +624,44 @@ def test_a_seat_that_says_it_left_is_shown_as_left_and_only_by_its_own_key():
     runtime.left[stalled] = 3  # it left long ago and has written since: back, not left
     assert any(e.seat == stalled for e in replica.log.entries[3:])
     assert not runtime.stall().left
+
+
+def test_a_persons_decision_that_the_table_outran_is_refused_aloud():
+    """A person's key press is queued (``LocalSeat.pending``) and signed at the next
+    write. If the table moved on meanwhile (the move is no longer legal, or it is not
+    this seat's decision any more), nothing is signed and a ``decision_refused`` event
+    says which move and why: a move never vanishes without a word."""
+    runtime, _ = _runtime_at(12)
+    peer = runtime.seats[0].peer
+    expected = peer.replica.expected()
+    runtime, _ = _runtime_at(12, seat=expected[0])  # the seat with a decision now
+    peer, seat = runtime.seats[0].peer, runtime.seats[0]
+    assert peer.decide()
+    events: list = []
+    runtime.on_event = lambda kind, data: events.append((kind, data))
+    before = len(peer.replica.log)
+    seat.pending = "play 99x"  # legal when queued, say; not now
+    assert not asyncio.run(runtime._write())
+    assert seat.pending is None and len(peer.replica.log) == before
+    assert events == [
+        (
+            "decision_refused",
+            {
+                "seat": peer.seat,
+                "action": "play 99x",
+                "why": "the table moved on: it is not a legal move now",
+            },
+        )
+    ]
+    legal = str(peer.replica.state.legal_actions(peer.seat)[0])
+    seat.pending = legal  # still legal: signed and sent, no refusal
+    assert asyncio.run(runtime._write()) and len(peer.replica.log) == before + 1
+    assert seat.pending is None and len(events) == 1
+    other, _ = _runtime_at(12, seat=1 - expected[0])  # a seat whose decision it is not
+    other.on_event = lambda kind, data: events.append((kind, data))
+    other.seats[0].pending = legal
+    asyncio.run(other._write())
+    assert other.seats[0].pending is None
+    assert (
+        events[-1][0] == "decision_refused" and "not this seat's decision" in events[-1][1]["why"]
+    )

@@ -173,6 +173,8 @@ class TableApp:
                 self.info.blame = str(data["blame"])
             if kind == "you_were_replaced":
                 self.info.message = REPLACED
+            if kind == "decision_refused":  # the key press reached the table too late
+                self.info.message = f"{data['action']} was not played: {data['why']}; choose again"
             self.app.invalidate()
 
         runtime.on_event = on_event

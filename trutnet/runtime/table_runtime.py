@@ -751,9 +751,9 @@ class TableRuntime:
                     action = str(seat.bot.choose(state.observation(peer.seat)))
                     wire = peer.act(action)
                 elif seat.pending is not None:
-                    action, seat.pending = seat.pending, None
-                    if action in {str(a) for a in state.legal_actions(peer.seat)}:
-                        wire = peer.act(action)
+                    wire = self._person_decision(seat)
+            elif wire is None and seat.pending is not None and seat.bot is None:
+                self._refuse_pending(seat, "it is not this seat's decision any more")
             if wire is None:
                 continue
             signed = peer.replica.log.entries[-1]
@@ -774,6 +774,34 @@ class TableRuntime:
             await self.link.publish(topics.log(self.table_id), wire, wait=self._patience())
             wrote = True
         return wrote
+
+    def _person_decision(self, seat: LocalSeat) -> bytes | None:
+        """Sign the decision the person queued, if it is still legal; else say why it
+        was not sent (the table moved on between the key press and now): a person's
+        move never vanishes without a word."""
+        from trutnet.protocol.table import LocalError
+
+        peer = seat.peer
+        assert peer is not None and peer.replica.state is not None and seat.pending is not None
+        action, seat.pending = seat.pending, None
+        if action not in {str(a) for a in peer.replica.state.legal_actions(peer.seat)}:
+            self._refuse_pending(seat, "the table moved on: it is not a legal move now", action)
+            return None
+        try:
+            return peer.act(action)
+        except (LocalError, Rejected) as exc:
+            self._refuse_pending(seat, str(exc), action)
+            return None
+
+    def _refuse_pending(self, seat: LocalSeat, why: str, action: str | None = None) -> None:
+        """The ``decision_refused`` event: the person's queued decision was not sent."""
+        if action is None:
+            action, seat.pending = seat.pending, None
+        peer = seat.peer
+        self.on_event(
+            "decision_refused",
+            {"seat": peer.seat if peer is not None else None, "action": action, "why": why},
+        )
 
     def _patience(self) -> float:
         """How long a publish may wait for a broker: never past the give-up period."""
