@@ -203,6 +203,34 @@ def test_a_seat_that_shows_two_peers_two_entries_is_reported_as_a_fork():
     assert result.violation.startswith("fork: "), result.violation
 
 
+class EquivocatingSim(ForkingSim):
+    """The same, with seat 0 known to be dishonest: the logs may differ by its two
+    entries, and the table must stop blaming it everywhere (7.2)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.nodes[0].dishonest = True
+
+
+def test_a_seat_that_equivocates_is_blamed_by_every_replica():
+    game = make_game("trut", {"players": 4})
+    result = run_seed(game, 0, CLEAN, bots(game), sim_class=EquivocatingSim)
+    assert result.violation is None, result
+    assert result.status == "stopped", result
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="finding: an entry of a seat that equivocates shown to the spectator alone "
+    "is never contradicted there: its sync requests name a head no one else has, which "
+    "no peer answers (9.2), so it waits until it gives up, with no blame",
+)
+def test_a_spectator_shown_another_entry_than_the_players_learns_of_the_equivocation():
+    game = make_game("trut", {"players": 2})
+    result = run_seed(game, 0, CLEAN, bots(game), sim_class=EquivocatingSim)
+    assert result.status == "stopped", result
+
+
 class SilentSim(Sim):
     """No seat ever votes: a seat that never comes back stalls the table for ever."""
 

@@ -3,7 +3,8 @@ of the replicas: they know no network, clock or fault.
 
 * **one log** (:func:`check_logs`): every replica's log is a prefix of one log; two
   logs may differ only where one holds a ``void``/``abandon`` that overrides the other's
-  entry at the same head (7.8, resolved when the override arrives). A replica that
+  entry at the same head (7.8, resolved when the override arrives), or where a seat
+  the simulation plays dishonestly showed two peers two entries. A replica that
   stopped (``halted``) must blame a seat the simulation plays dishonestly, and every
   replica that stopped must name the same seat and rule;
 * **no card out of sight** (:func:`check_hidden`): a seat's replica knows the card at a
@@ -50,6 +51,8 @@ def check_logs(
             other = longest.log.entries[index]
             if entry.type in OVERRIDES or other.type in OVERRIDES:
                 break  # 7.8: an override of the entry at this head, on its way
+            if entry.seat in dishonest or other.seat in dishonest:
+                break  # a seat played dishonestly equivocates: the table must stop
             return Violation(
                 "fork",
                 f"{name} and {longest_name} differ at entry {index}: "

@@ -41,6 +41,7 @@ import heapq
 import random
 import tempfile
 import time
+import traceback
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
@@ -287,6 +288,11 @@ class Sim:
             self._loop()
         except SimFailure as exc:
             self.violation = exc.violation
+            self.status = "failed"
+        except Exception as exc:  # a peer's own code broke: a finding, with where
+            frame = traceback.extract_tb(exc.__traceback__)[-1]
+            where = f"{Path(frame.filename).name}:{frame.lineno}"
+            self.violation = Violation("crash", f"{type(exc).__name__}: {exc} ({where})")
             self.status = "failed"
         return self._result(time.perf_counter() - started)
 
