@@ -231,6 +231,34 @@ def test_a_spectator_shown_another_entry_than_the_players_learns_of_the_equivoca
     assert result.status == "stopped", result
 
 
+class NoVoidSim(Sim):
+    """The runtime without its answer to a sync request that names a head off its log
+    (``recent_void``, 7.8): the fault of a seat that resumes into an abandoned game."""
+
+    @staticmethod
+    def _recent_void(replica: Any) -> None:
+        return None
+
+
+LATE = dataclasses.replace(CLEAN, kill=0.02, down=600.0, void_timeout=30.0)
+
+
+def test_a_seat_back_after_the_abandon_reads_it_and_ends_abandoned_too():
+    """A seat dies between saving an entry and sending it, and comes back after the
+    others abandoned the game at the head before that entry: the abandon overrides its
+    entry (7.8) and every replica ends abandoned alike."""
+    result = run("lutin", 2, LATE)
+    assert result.violation is None, result
+    assert result.status == "abandoned"
+    assert result.counts["restarted"] == 1 and result.counts["void_resent"] >= 1
+
+
+def test_the_sim_finds_a_resume_that_never_hears_of_the_abandon():
+    result = run("lutin", 2, LATE, sim_class=NoVoidSim)
+    assert result.status == "failed"
+    assert result.violation == "split: the table ended with different logs"
+
+
 class SilentSim(Sim):
     """No seat ever votes: a seat that never comes back stalls the table for ever."""
 

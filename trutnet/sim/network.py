@@ -142,6 +142,7 @@ class Node:
     dishonest: bool = False
     last_progress: float = 0.0
     asked: float = float("-inf")
+    void_sent: float = float("-inf")
     buffer: dict[bytes, dict[bytes, bytes]] = field(default_factory=dict)
     answers: SyncAnswers = field(default_factory=SyncAnswers)
     votes: dict[tuple[int, bytes], dict[int, bytes]] = field(default_factory=dict)
@@ -267,6 +268,7 @@ class Sim:
             random.Random(f"sim/{self.seed}/bot/{node.seat}/{node.life}"),
         )
         node.up, node.last_progress, node.asked = True, self.now, float("-inf")
+        node.void_sent = float("-inf")
         node.buffer, node.answers, node.votes, node.voted = {}, SyncAnswers(), {}, {}
 
     # ------------------------------------------------------------ the clock
@@ -602,12 +604,30 @@ class Sim:
         replica = node.replica
         start = 0 if head == GENESIS else replica.log.index_of(head)
         if start is None:
+            # 7.8: maybe a seat that wrote at its place before a void or an abandon
+            # overrode it: send that entry (at most once a second; the runtime's)
+            void = self._recent_void(replica)
+            if void is not None and self.now - node.void_sent >= 1.0:
+                node.void_sent = self.now
+                self.counts["void_resent"] += 1
+                self._publish(node, "log", void)
             return False  # not in this log: someone else may answer
         start += 0 if head == GENESIS else 1
         seats = {node.seat} if node.seat is not None else set()
         node.answers.asked(start, self.now, rank(start, seats, max(replica.n, 1)))
         self._at(0, "send", self.nodes.index(node))
         return False
+
+    @staticmethod
+    def _recent_void(replica: TableReplica) -> bytes | None:
+        """The last ``void``/``abandon`` of the log if among its last entries (the
+        runtime's ``recent_void``)."""
+        if not replica.changes:
+            return None
+        index = replica.changes[-1].entry
+        if len(replica.log) - index > MAX_ANSWER:
+            return None
+        return replica.log.entries[index].wire
 
     def _on_send(self, node: Node, _: Any) -> bool:
         replica = node.replica
