@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import os
 import subprocess
 import sys
 from typing import Any
@@ -307,6 +308,28 @@ def test_the_command_runs_seeds_and_prints_a_json_summary():
     assert summary["finished"] + summary["abandoned"] == 3
     assert summary["game"] == "trut" and summary["config"]["players"] == 2
     assert {"runs_per_second", "hands_per_second", "counts"} <= set(summary)
+
+
+SEED_11 = ["--game", "lutin", "--seed", "11", "--loss", "0.2", "--kill", "0.02", "--json"]
+
+
+def test_the_same_command_prints_the_same_runs_in_another_process():
+    """Byte for byte across processes too (another hash seed): only the wall-clock
+    figures differ."""
+    wall = {"wall_seconds", "runs_per_second", "hands_per_second"}
+    outputs = []
+    for hash_seed in ("1", "2"):
+        result = subprocess.run(
+            [sys.executable, "-m", "trutnet", "sim", *SEED_11],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+        )
+        assert result.returncode == 0, result.stderr
+        outputs.append({k: v for k, v in json.loads(result.stdout).items() if k not in wall})
+    assert outputs[0] == outputs[1]
+    assert len(outputs[0]["digest"]) == 64
 
 
 def test_the_summary_line_names_runs_faults_and_rates():

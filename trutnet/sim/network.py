@@ -18,9 +18,12 @@ redone here without asyncio:
   naming its head, 9.2), and every peer answers through the runtime's own
   :class:`~trutnet.runtime.sync_answers.SyncAnswers` (one peer for the table, by rank;
   each entry at most once per second);
+* a sync request naming a head off its log gets the last ``void``/``abandon`` (7.8,
+  the runtime's ``recent_void``): a seat that wrote at its place learns it was overridden;
 * a seat the table waits for ``void_timeout`` seconds (twice that in a team game, where
   the runtime first waits for a newcomer's offer) gets every other seat's vote to
-  abandon, and the coordinator writes the ``abandon`` once a quorum agrees (7.7).
+  abandon, and the coordinator writes the ``abandon`` once a quorum agrees (7.7);
+* a peer without progress for ``give_up`` seconds stops (``give_up_after``).
 
 Faults (:class:`Faults`): a delay per message (a fixed part plus an exponential one),
 loss and duplication per copy, reordering (a further delay of up to a second), a peer
@@ -28,10 +31,15 @@ killed (its memory lost, its files kept; sometimes between saving an entry it wr
 and sending it) and restarted from its store, a peer that never comes back, and
 hostile messages (random bytes, damaged or replayed entries) on every topic.
 
-Not modelled yet: partitions, a broker that restarts (every copy is independent), a
-torn write of the store, clock drift (every peer reads the one simulated clock),
-newcomers taking a seat (``void``), the byte budget of sync answers, the stall notices
-and ``done`` messages, and a person's screen (only the replicas are checked).
+Not modelled yet: partitions and a broker that restarts (every copy of a message is
+lost or not on its own), a torn write of the store, clock drift (every peer reads the
+one simulated clock), a peer's computing time (signing and checking take no simulated
+time), newcomers taking a seat (``void``), more than one seat down at once, the byte
+budget of sync answers and the bound of the buffer of early entries, the stall
+notices, the signed ``done`` and lingering (a peer whose game is over keeps answering
+until the run ends, as while a person's end screen is up), the transcripts saved at
+the end, and a person's screen (only the replicas are checked). The spectator is a
+peer that holds no seat, not the ``watch`` command's runtime.
 """
 
 from __future__ import annotations
@@ -53,7 +61,7 @@ import msgpack
 from trutnet.bots import Bot, make_bot
 from trutnet.crypto import Identity, SeededRandom
 from trutnet.engine.api import Game
-from trutnet.protocol.envelope import GENESIS, MessageError
+from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry
 from trutnet.protocol.lobby import table_id_for
 from trutnet.protocol.replace import VoteError, coordinator, parse_vote, partners, pick_quorum
 from trutnet.protocol.replica import TableReplica
@@ -439,8 +447,7 @@ class Sim:
         return True
 
     def _hold(self, node: Node, wire: bytes) -> None:
-        from trutnet.protocol.envelope import parse_entry
-
+        """Keep an entry that does not extend the head until the head it names comes."""
         try:
             entry = parse_entry(wire)
         except MessageError:
@@ -798,7 +805,10 @@ def summarise(results: Sequence[RunResult], wall: float) -> dict[str, Any]:
         faults.update(r.counts)
     hands = sum(r.hands for r in results)
     sim_seconds = sum(r.sim_seconds for r in results)
+    # every run's every log, in order: the same seeds and options, the same digest
+    digest = hashlib.sha256("".join(r.digest for r in results).encode()).hexdigest()
     return {
+        "digest": digest,
         "runs": len(results),
         "finished": statuses["finished"],
         "abandoned": statuses["abandoned"],
