@@ -25,7 +25,16 @@ from trutnet.engine.errors import EngineError
 from trutnet.engine.registry import GAMES, make_game
 from trutnet.plugins import load_plugins
 from trutnet.protocol.table import TablePeer
-from trutnet.sim import CLEAN, Faults, Sim, run_seed, summarise
+from trutnet.sim import (
+    CLEAN,
+    Faults,
+    Sim,
+    format_numbers,
+    parse_numbers,
+    run_seed,
+    shrink,
+    summarise,
+)
 from trutnet.sim.invariants import check_hidden, check_logs
 
 load_plugins()
@@ -106,6 +115,26 @@ def test_a_seat_gone_in_the_keys_round_cannot_be_abandoned_and_the_others_give_u
     assert result.status == "gave_up", result
     assert result.note == "gave up at keys waiting for seat 1"
     assert result.counts["gave_up"] == 4 and "abandon_written" not in result.counts
+
+
+# Every seed that ever failed, with its faults: (game, config, seed, faults, why).
+REGRESSIONS = [
+    (
+        "lutin",
+        {},
+        520,
+        dataclasses.replace(CLEAN, loss=0.05, kill=0.02, down=400.0, void_timeout=30.0),
+        "the sim's own bug: a seat restored from files that held the end was not seen "
+        "to end the run, reported stuck",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "config", "seed", "faults", "why"), REGRESSIONS)
+def test_every_seed_that_failed_once_passes(name, config, seed, faults, why):
+    game = make_game(name, config)
+    result = run_seed(game, seed, faults, bots(game))
+    assert result.violation is None, (why, result)
 
 
 # ---------------------------------------------------------------- determinism
@@ -260,6 +289,19 @@ def test_the_sim_finds_a_resume_that_never_hears_of_the_abandon():
     assert result.violation == "split: the table ended with different logs"
 
 
+def test_a_failing_schedule_shrinks_and_replays_from_its_numbers():
+    faults = dataclasses.replace(LATE, loss=0.1, dup=0.05, reorder=0.05)
+    game = game_for("lutin")
+    failed = run_seed(game, 2, faults, bots(game), sim_class=NoVoidSim)
+    assert failed.violation == "split: the table ended with different logs"
+    without, shrunk, runs = shrink(game, failed, faults, bots(game), 5, NoVoidSim)
+    assert runs <= 5 and shrunk.violation == failed.violation
+    assert len(shrunk.injected) <= len(failed.injected) / 2, (shrunk.counts, failed.counts)
+    assert parse_numbers(format_numbers(without)) == without
+    again = run_seed(game, 2, faults, bots(game), sim_class=NoVoidSim, without=without)
+    assert again.as_dict() == shrunk.as_dict()
+
+
 class SilentSim(Sim):
     """No seat ever votes: a seat that never comes back stalls the table for ever."""
 
@@ -348,6 +390,7 @@ def test_the_summary_line_names_runs_faults_and_rates():
         (["--loss", "2"], "argument --loss: must be 0..1, not 2"),
         (["--seeds", "0"], "argument --seeds: must be 1..1000000, not 0"),
         (["--game", "nope"], "unknown game 'nope'"),
+        (["--without", "3-1"], "argument --without: not fault numbers like 1-4,7: '3-1'"),
     ],
 )
 def test_a_bad_argument_gets_one_line(args, said):
@@ -368,6 +411,6 @@ def test_the_replay_command_gives_the_same_game_and_faults():
     command = replay_command(game, bots(game), faults, 42)
     assert command.startswith("trutnet sim --game trut --players 2 ")
     args = _parser().parse_args(command.split()[1:])
-    assert args.seed == 42 and args.seeds == 1
+    assert args.seed == 42 and args.seeds == 1 and args.without == frozenset()
     assert faults_of(args) == faults
     assert game_of(args).config_dict() == game.config_dict()

@@ -16,7 +16,15 @@ from typing import Any
 
 from trutnet.cli.arguments import bounded, whole
 from trutnet.cli.games import bots_of, config_arguments, describe, game_argument, game_of
-from trutnet.sim import Faults, RunResult, run_seed, summarise
+from trutnet.sim import (
+    Faults,
+    RunResult,
+    format_numbers,
+    parse_numbers,
+    run_seed,
+    shrink,
+    summarise,
+)
 
 MAX_SEEDS = 1_000_000
 _rate = bounded(float, "a probability", lambda p: 0 <= p <= 1, "must be 0..1, not {text}")
@@ -111,7 +119,29 @@ def add_sim_command(sub: Any, seed_type: Any, formatter: Any) -> None:
         default=default.bound,
         help="simulated seconds a table may take to end (%(default)s)",
     )
+    p.add_argument(
+        "--shrink",
+        type=whole(0, 10_000),
+        default=20,
+        metavar="RUNS",
+        help="for a failing seed, try up to RUNS runs leaving faults out, and print the "
+        "shorter schedule that still fails (%(default)s; 0: do not)",
+    )
+    p.add_argument(
+        "--without",
+        type=_numbers,
+        default=frozenset(),
+        metavar="N,N-M,...",
+        help="leave out the faults of these numbers (a shrunk schedule, as printed)",
+    )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def _numbers(text: str) -> frozenset[int]:
+    try:
+        return parse_numbers(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not fault numbers like 1-4,7: {text!r}") from None
 
 
 def faults_of(args: argparse.Namespace) -> Faults:
@@ -132,12 +162,18 @@ def faults_of(args: argparse.Namespace) -> Faults:
     )
 
 
-def replay_command(game: Any, bots: list[str], faults: Faults, seed: int) -> str:
-    """The command that runs ``seed`` alone, with the same game, bots and faults."""
+def replay_command(
+    game: Any, bots: list[str], faults: Faults, seed: int, without: frozenset[int] = frozenset()
+) -> str:
+    """The command that runs ``seed`` alone, with the same game, bots and faults
+    (``without``: leaving out those faults)."""
     words = ["trutnet", "sim", *config_arguments(game), "--seed", str(seed)]
     if len(set(bots)) > 1 or bots[0] != bots_of(None, game)[0]:
         words += ["--bots", ",".join(bots)]
-    return shlex.join(words + faults.flags())
+    words += faults.flags()
+    if without:
+        words += ["--without", format_numbers(without)]
+    return shlex.join(words)
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -147,14 +183,28 @@ def cmd_sim(args: argparse.Namespace) -> int:
     progress = sys.stderr.isatty() and not args.json
     results: list[RunResult] = []
     started = time.perf_counter()
+    replays: list[str] = []
     for number, seed in enumerate(range(args.seed, args.seed + args.seeds), start=1):
-        result = run_seed(game, seed, faults, bots)
+        result = run_seed(game, seed, faults, bots, without=args.without)
         results.append(result)
         if result.status == "failed":
             if progress:
                 print("\r\033[K", end="", file=sys.stderr)
+            replay = replay_command(game, bots, faults, seed, args.without)
             print(f"seed {seed} failed: {result.violation}", file=sys.stderr)
-            print(f"  replay: {replay_command(game, bots, faults, seed)}", file=sys.stderr)
+            print(f"  replay: {replay}", file=sys.stderr)
+            if args.shrink:
+                without, shrunk, runs = shrink(
+                    game, result, faults, bots, args.shrink, without=args.without
+                )
+                if without != args.without:
+                    replay = replay_command(game, bots, faults, seed, without)
+                    print(
+                        f"  shrunk in {runs} runs to {len(shrunk.injected)} of "
+                        f"{len(result.injected)} faults: {replay}",
+                        file=sys.stderr,
+                    )
+            replays.append(replay)
         if progress:
             failed = sum(r.status == "failed" for r in results)
             rate = number / (time.perf_counter() - started)
@@ -170,7 +220,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     summary["game"] = game.name
     summary["config"] = game.config_dict()
     summary["first_seed"] = args.seed
-    summary["replay"] = [replay_command(game, bots, faults, s) for s in summary["failed_seeds"]]
+    summary["replay"] = replays
     if args.json:
         print(json.dumps(summary, sort_keys=True))
     else:

@@ -181,6 +181,7 @@ class RunResult:
     violation: str | None
     digest: str  # SHA-256 of every peer's log, in order: the same seed, the same digest
     note: str = ""
+    injected: tuple[int, ...] = ()  # the numbers of the faults injected, in order
     wall_seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
@@ -211,8 +212,12 @@ class Sim:
         bots: Sequence[str],
         directory: Path,
         spectator: bool = True,
+        without: frozenset[int] = frozenset(),
     ) -> None:
         self.game, self.seed, self.faults = game, seed, faults
+        self.without = without  # numbers of the faults drawn that are not injected
+        self.injections = 0
+        self.injected: list[int] = []
         self.rng = random.Random(f"sim/{seed}/faults")
         self.now = 0.0
         self.queue: list[Event] = []
@@ -314,7 +319,9 @@ class Sim:
             self.now = at
             node = self.nodes[index]
             if kind == "restart":
-                self._restart(node)
+                self._restart(node)  # its files may hold the end already
+                if self._ended():
+                    return
                 continue
             if not node.up or life != node.life:
                 continue  # a message to a dead process, or a timer of a former life
@@ -337,16 +344,12 @@ class Sim:
         for index, node in enumerate(self.nodes):
             if node is sender or (to is not None and index not in to):
                 continue
-            copies = 2 if rng.random() < faults.dup else 1
-            if copies > 1:
-                self.counts["duplicated"] += 1
+            copies = 2 if rng.random() < faults.dup and self._inject("duplicated") else 1
             for _ in range(copies):
-                if rng.random() < faults.loss:
-                    self.counts["lost"] += 1
+                if rng.random() < faults.loss and self._inject("lost"):
                     continue
                 delay = faults.base + rng.expovariate(1 / faults.delay) if faults.delay else 0
-                if rng.random() < faults.reorder:
-                    self.counts["reordered"] += 1
+                if rng.random() < faults.reorder and self._inject("reordered"):
                     delay += rng.uniform(0, 1.0)
                 self._order += 1
                 heapq.heappush(
@@ -360,12 +363,24 @@ class Sim:
         self._persist(node)
         self._progress(node)
         self.counts["written"] += 1
-        if self.rng.random() < self.faults.junk:
+        if self.rng.random() < self.faults.junk and self._inject("junk"):
             self._junk(wire)
         if self._maybe_kill(node):
             return  # died between saving the entry and sending it
         node.answers.published(hashlib.sha256(wire).digest(), self.now, False)
         self._publish(node, "log", wire)
+
+    def _inject(self, kind: str) -> bool:
+        """The next fault drawn, of ``kind``: injected (True), or skipped because its
+        number is in ``without`` (a shrunk schedule). Either way the same numbers are
+        drawn from the seed's generator."""
+        self.injections += 1
+        if self.injections in self.without:
+            self.counts["skipped"] += 1
+            return False
+        self.counts[kind] += 1
+        self.injected.append(self.injections)
+        return True
 
     def _junk(self, wire: bytes) -> None:
         """A hostile message from outside the table to one peer, on any topic."""
@@ -382,7 +397,6 @@ class Sim:
             payload = wire[: rng.randrange(len(wire))]
         else:
             payload = wire  # replayed, maybe on the wrong topic
-        self.counts["junk"] += 1
         self._order += 1
         heapq.heappush(
             self.queue,
@@ -395,12 +409,11 @@ class Sim:
         if not faults.kill or rng.random() >= faults.kill:
             return False
         seated = [n for n in self.nodes if n.seat is not None]
-        if not all(n.up for n in seated):
+        if not all(n.up for n in seated) or not self._inject("killed"):
             return False
         victim = rng.choice(seated)
         victim.up, victim.peer = False, None  # its memory is lost; its files stay
         victim.life += 1
-        self.counts["killed"] += 1
         if not self.gone and rng.random() < faults.gone:
             self.gone = victim.gone = True
             self.counts["gone"] += 1
@@ -760,6 +773,7 @@ class Sim:
             violation=None if self.violation is None else str(self.violation),
             digest=digest.hexdigest(),
             note=self.note,
+            injected=tuple(self.injected),
             wall_seconds=wall,
         )
 
@@ -785,13 +799,15 @@ def run_seed(
     spectator: bool = True,
     sim_class: type[Sim] = Sim,
     on_sim: Callable[[Sim], None] | None = None,
+    without: frozenset[int] = frozenset(),
 ) -> RunResult:
     """One seeded run of ``game`` in a temporary folder (on ``/dev/shm`` when there is
-    one: the stores fsync every entry)."""
+    one: the stores fsync every entry); ``without``: the numbers of the faults drawn
+    that are not injected (:func:`shrink`)."""
     shm = Path("/dev/shm")
     base = str(shm) if shm.is_dir() else None
     with tempfile.TemporaryDirectory(prefix="trutnet-sim-", dir=base) as folder:
-        sim = sim_class(game, seed, faults, bots, Path(folder), spectator)
+        sim = sim_class(game, seed, faults, bots, Path(folder), spectator, without)
         if on_sim is not None:
             on_sim(sim)
         return sim.run()
@@ -826,3 +842,65 @@ def summarise(results: Sequence[RunResult], wall: float) -> dict[str, Any]:
         "runs_per_second": round(len(results) / wall, 3) if wall else 0.0,
         "hands_per_second": round(hands / wall, 3) if wall else 0.0,
     }
+
+
+def shrink(
+    game: Game,
+    failed: RunResult,
+    faults: Faults,
+    bots: Sequence[str],
+    budget: int = 20,
+    sim_class: type[Sim] = Sim,
+    without: frozenset[int] = frozenset(),
+) -> tuple[frozenset[int], RunResult, int]:
+    """A shorter fault schedule for a failing seed: the faults it drew that can be left
+    out (by number, :meth:`Sim._inject`) while the run still fails with the same kind of
+    violation, by delta debugging over the faults injected, within ``budget`` runs.
+    Returns the numbers left out, the shrunk run and the runs made. A fault left out
+    changes what comes after it (the numbers are drawn in a new order), so the result
+    is a smaller failing schedule, not the smallest."""
+    assert failed.violation is not None
+    kind = failed.violation.split(":", 1)[0]
+    best, runs, chunks = failed, 0, 2
+    while runs < budget and len(best.injected) >= 1:
+        candidates = list(best.injected)
+        size = max(1, len(candidates) // chunks)
+        parts = [candidates[i : i + size] for i in range(0, len(candidates), size)]
+        for part in parts:
+            if runs >= budget:
+                break
+            trial = without | frozenset(part)
+            runs += 1
+            result = run_seed(game, failed.seed, faults, bots, sim_class=sim_class, without=trial)
+            if result.violation is not None and result.violation.split(":", 1)[0] == kind:
+                without, best = trial, result
+                chunks = max(chunks - 1, 2)
+                break
+        else:
+            if size == 1:
+                break  # no single fault can be left out
+            chunks = min(chunks * 2, len(candidates))
+    return without, best, runs
+
+
+def format_numbers(numbers: frozenset[int]) -> str:
+    """``1-4,7,9-10``: fault numbers for ``--without``."""
+    out: list[str] = []
+    for number in sorted(numbers):
+        if out and out[-1].split("-")[-1] == str(number - 1):
+            out[-1] = f"{out[-1].split('-')[0]}-{number}"
+        else:
+            out.append(str(number))
+    return ",".join(out)
+
+
+def parse_numbers(text: str) -> frozenset[int]:
+    """The numbers of ``1-4,7,9-10`` (ValueError when it is not that)."""
+    numbers: set[int] = set()
+    for part in filter(None, text.split(",")):
+        low, _, high = part.partition("-")
+        first, last = int(low), int(high or low)
+        if not 1 <= first <= last or last - first > 1_000_000:
+            raise ValueError(part)
+        numbers.update(range(first, last + 1))
+    return frozenset(numbers)
