@@ -136,6 +136,9 @@ def _parser() -> argparse.ArgumentParser:
     vp.add_argument("file", type=Path, help="a transcript (the game's .json file)")
 
     add_network_commands(sub, _seed)
+    from trutnet.cli.sim_command import add_sim_command
+
+    add_sim_command(sub, _seed, HelpFormatter)
     return parser
 
 
@@ -385,6 +388,10 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             return _selfplay(args, parser)
         if args.command == "verify":
             return _verify(args)
+        if args.command == "sim":
+            from trutnet.cli.sim_command import cmd_sim
+
+            return cmd_sim(args)
         if args.command in ("host", "join", "tables", "play", "watch", "games"):
             from trutnet.cli import table_commands
 

@@ -1,0 +1,242 @@
+"""``trutnet sim``: its arguments, the runs, the progress line and the summary.
+
+The simulation itself is :mod:`trutnet.sim`. Seeds ``S .. S+N-1`` are run
+(``--seed S --seeds N``); a run that breaks an invariant is printed with the command
+that replays it alone, and the command exits with status 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+from typing import Any
+
+from trutnet.cli.arguments import bounded, whole
+from trutnet.cli.games import bots_of, config_arguments, describe, game_argument, game_of
+from trutnet.sim import (
+    Faults,
+    RunResult,
+    format_numbers,
+    parse_numbers,
+    run_seed,
+    shrink,
+    summarise,
+)
+
+MAX_SEEDS = 1_000_000
+_rate = bounded(float, "a probability", lambda p: 0 <= p <= 1, "must be 0..1, not {text}")
+_seconds = bounded(
+    float, "a number of seconds", lambda s: 0 <= s <= 3600, "must be 0..3600 s, not {text}"
+)
+_bound = bounded(
+    float, "a number of seconds", lambda s: 1 <= s <= 10**7, "must be 1..10^7 s, not {text}"
+)
+_timeout = bounded(
+    float, "a number of seconds", lambda s: 1 <= s <= 3600, "must be 1..3600 s, not {text}"
+)
+# the order of the faults in the summary line
+SAID = ("lost", "duplicated", "reordered", "killed", "restarted", "gone", "junk", "resent")
+
+
+def add_sim_command(sub: Any, seed_type: Any, formatter: Any) -> None:
+    from trutnet.cli.table_commands import game_options
+
+    p = sub.add_parser(
+        "sim",
+        help="many tables of bots on a simulated network, with seeded faults",
+        description="Run whole tables of real peers (full crypto, the table protocol, each "
+        "seat's files) on a simulated network and clock, inject faults from each seed, and "
+        "check after every step that the replicas agree and that no seat knows a card it "
+        "may not see. The same seed and options replay the same run.",
+        formatter_class=formatter,
+    )
+    game_argument(p)
+    game_options(p, players=4)
+    default = Faults()
+    p.add_argument("--seed", type=seed_type, default=0, help="the first seed")
+    p.add_argument(
+        "--seeds", type=whole(1, MAX_SEEDS), default=1, help="how many seeds, from --seed"
+    )
+    p.add_argument(
+        "--bots",
+        metavar="KIND|K1,K2,...",
+        help="bot kind for every seat, or one per seat (default: the game's best bot)",
+    )
+    for flag, field, what in (
+        ("--loss", "loss", "probability that a copy of a message is lost"),
+        ("--dup", "dup", "probability that a copy of a message comes twice"),
+        ("--reorder", "reorder", "probability that a copy is held back up to 1 s more"),
+        ("--kill", "kill", "probability, per entry written, that a seat's process dies"),
+        ("--gone", "gone", "probability that a killed seat never comes back (one per run)"),
+        ("--junk", "junk", "probability, per entry written, of a hostile message"),
+    ):
+        p.add_argument(
+            flag, type=_rate, default=getattr(default, field), help=f"{what} (%(default)s)"
+        )
+    p.add_argument(
+        "--delay",
+        type=_seconds,
+        default=default.delay,
+        help="mean of a message's exponential delay, seconds (%(default)s)",
+    )
+    p.add_argument(
+        "--base-delay",
+        type=_seconds,
+        default=default.base,
+        help="fixed part of every message's delay, seconds (%(default)s)",
+    )
+    p.add_argument(
+        "--down",
+        type=_seconds,
+        default=default.down,
+        help="a killed seat restarts after up to this many seconds (%(default)s)",
+    )
+    p.add_argument(
+        "--void-timeout",
+        type=_timeout,
+        default=default.void_timeout,
+        help="seconds the others wait for a seat before voting to abandon (%(default)s; "
+        "twice that in a team game)",
+    )
+    p.add_argument(
+        "--give-up",
+        type=_bound,
+        default=default.give_up,
+        help="a peer without progress this long stops, as the runtime does (%(default)s)",
+    )
+    p.add_argument(
+        "--hands",
+        type=whole(0, 10_000),
+        default=default.hands,
+        help="stop each table once this many hands are over (0: play the game out)",
+    )
+    p.add_argument(
+        "--bound",
+        type=_bound,
+        default=default.bound,
+        help="simulated seconds a table may take to end (%(default)s)",
+    )
+    p.add_argument(
+        "--shrink",
+        type=whole(0, 10_000),
+        default=20,
+        metavar="RUNS",
+        help="for a failing seed, try up to RUNS runs leaving faults out, and print the "
+        "shorter schedule that still fails (%(default)s; 0: do not)",
+    )
+    p.add_argument(
+        "--without",
+        type=_numbers,
+        default=frozenset(),
+        metavar="N,N-M,...",
+        help="leave out the faults of these numbers (a shrunk schedule, as printed)",
+    )
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def _numbers(text: str) -> frozenset[int]:
+    try:
+        return parse_numbers(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not fault numbers like 1-4,7: {text!r}") from None
+
+
+def faults_of(args: argparse.Namespace) -> Faults:
+    return Faults(
+        delay=args.delay,
+        base=args.base_delay,
+        loss=args.loss,
+        dup=args.dup,
+        reorder=args.reorder,
+        kill=args.kill,
+        gone=args.gone,
+        junk=args.junk,
+        down=args.down,
+        void_timeout=args.void_timeout,
+        give_up=args.give_up,
+        bound=args.bound,
+        hands=args.hands,
+    )
+
+
+def replay_command(
+    game: Any, bots: list[str], faults: Faults, seed: int, without: frozenset[int] = frozenset()
+) -> str:
+    """The command that runs ``seed`` alone, with the same game, bots and faults
+    (``without``: leaving out those faults)."""
+    words = ["trutnet", "sim", *config_arguments(game), "--seed", str(seed)]
+    if len(set(bots)) > 1 or bots[0] != bots_of(None, game)[0]:
+        words += ["--bots", ",".join(bots)]
+    words += faults.flags()
+    if without:
+        words += ["--without", format_numbers(without)]
+    return shlex.join(words)
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    game = game_of(args)
+    bots = bots_of(args.bots, game)
+    faults = faults_of(args)
+    progress = sys.stderr.isatty() and not args.json
+    results: list[RunResult] = []
+    started = time.perf_counter()
+    replays: list[str] = []
+    for number, seed in enumerate(range(args.seed, args.seed + args.seeds), start=1):
+        result = run_seed(game, seed, faults, bots, without=args.without)
+        results.append(result)
+        if result.status == "failed":
+            if progress:
+                print("\r\033[K", end="", file=sys.stderr)
+            replay = replay_command(game, bots, faults, seed, args.without)
+            print(f"seed {seed} failed: {result.violation}", file=sys.stderr)
+            print(f"  replay: {replay}", file=sys.stderr)
+            if args.shrink:
+                without, shrunk, runs = shrink(
+                    game, result, faults, bots, args.shrink, without=args.without
+                )
+                if without != args.without:
+                    replay = replay_command(game, bots, faults, seed, without)
+                    print(
+                        f"  shrunk in {runs} runs to {len(shrunk.injected)} of "
+                        f"{len(result.injected)} faults: {replay}",
+                        file=sys.stderr,
+                    )
+            replays.append(replay)
+        if progress:
+            failed = sum(r.status == "failed" for r in results)
+            rate = number / (time.perf_counter() - started)
+            print(
+                f"\rsim: {number}/{args.seeds} runs, {failed} failed, {rate:.2f} runs/s",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+    if progress:
+        print("\r\033[K", end="", file=sys.stderr)
+    summary = summarise(results, time.perf_counter() - started)
+    summary["game"] = game.name
+    summary["config"] = game.config_dict()
+    summary["first_seed"] = args.seed
+    summary["replay"] = replays
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+    else:
+        print(summary_line(game, summary))
+    return 1 if summary["failed"] else 0
+
+
+def summary_line(game: Any, summary: dict[str, Any]) -> str:
+    name, details = describe(game)
+    counts = summary["counts"]
+    faults = ", ".join(f"{k} {counts[k]}" for k in SAID if counts.get(k)) or "none"
+    cut = "".join(f"{summary[k]} {k}, " for k in ("cut", "gave_up", "stopped") if summary[k])
+    return (
+        f"{name}, {details}: {summary['runs']} runs: {summary['finished']} finished, "
+        f"{summary['abandoned']} abandoned, {cut}{summary['failed']} failed; "
+        f"faults: {faults}; "
+        f"{summary['runs_per_second']:g} runs/s, {summary['hands_per_second']:g} hands/s "
+        f"({summary['hands_per_sim_second']:g} hands per simulated s)"
+    )

@@ -1,0 +1,906 @@
+"""A table of real peers on a simulated network and clock, faults from one seed.
+
+:class:`Sim` runs one table: a :class:`~trutnet.protocol.table.TablePeer` per seat with
+a bot in it, each keeping its files in a :class:`~trutnet.store.PeerStore`, and a
+spectator (a peer that holds no seat), all in one process. Nothing here reads a clock
+or a global random source: time is a number that jumps from event to event, and every
+fault is drawn from ``random.Random`` seeded by the run's seed, as is every peer's
+randomness (keys, shuffles, bots), so one seed replays the same run byte for byte.
+
+What each peer does is the runtime's logic (:mod:`trutnet.runtime.table_runtime`),
+redone here without asyncio:
+
+* an entry it receives goes to its replica; one that does not extend the head waits
+  in a buffer for the head it names (the runtime's ``_hold``); its log goes to its
+  store before anything else;
+* it writes its automatic entries and its bot's decisions as soon as they are owed;
+* after ``GAP`` seconds without progress it asks for what it lacks (a sync request
+  naming its head, 9.2), and every peer answers through the runtime's own
+  :class:`~trutnet.runtime.sync_answers.SyncAnswers` (one peer for the table, by rank;
+  each entry at most once per second);
+* a sync request naming a head off its log gets the last ``void``/``abandon`` (7.8,
+  the runtime's ``recent_void``): a seat that wrote at its place learns it was overridden;
+* a seat the table waits for ``void_timeout`` seconds (twice that in a team game, where
+  the runtime first waits for a newcomer's offer) gets every other seat's vote to
+  abandon, and the coordinator writes the ``abandon`` once a quorum agrees (7.7);
+* a peer without progress for ``give_up`` seconds stops (``give_up_after``).
+
+Faults (:class:`Faults`): a delay per message (a fixed part plus an exponential one),
+loss and duplication per copy, reordering (a further delay of up to a second), a peer
+killed (its memory lost, its files kept; sometimes between saving an entry it wrote
+and sending it) and restarted from its store, a peer that never comes back, and
+hostile messages (random bytes, damaged or replayed entries) on every topic.
+
+Not modelled yet: partitions and a broker that restarts (every copy of a message is
+lost or not on its own), a torn write of the store, clock drift (every peer reads the
+one simulated clock), a peer's computing time (signing and checking take no simulated
+time), newcomers taking a seat (``void``), more than one seat down at once, the byte
+budget of sync answers and the bound of the buffer of early entries, the stall
+notices, the signed ``done`` and lingering (a peer whose game is over keeps answering
+until the run ends, as while a person's end screen is up), the transcripts saved at
+the end, and a person's screen (only the replicas are checked). The spectator is a
+peer that holds no seat, not the ``watch`` command's runtime.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import heapq
+import random
+import tempfile
+import time
+import traceback
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, ClassVar
+
+import msgpack
+
+from trutnet.bots import Bot, make_bot
+from trutnet.crypto import Identity, SeededRandom
+from trutnet.engine.api import Game
+from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry
+from trutnet.protocol.lobby import table_id_for
+from trutnet.protocol.replace import VoteError, coordinator, parse_vote, partners, pick_quorum
+from trutnet.protocol.replica import TableReplica
+from trutnet.protocol.schema import LocalError, Rejected
+from trutnet.protocol.table import TablePeer
+from trutnet.protocol.untrusted import UntrustedInput, unpack
+from trutnet.runtime.sync_answers import SyncAnswers, rank
+from trutnet.sim.invariants import Violation, check_hidden, check_logs
+from trutnet.store import PeerStore
+
+GAP = 0.5  # seconds without progress before a peer asks for what it lacks (gap_timeout)
+TICK = 0.5  # how often an idle peer looks again
+VOTE_AGAIN = 2.0  # a vote is said again this often (the runtime's)
+MAX_ANSWER = 2000  # positions a sync answer may reach past its request (MAX_SYNC_ANSWER)
+TOPICS = ("log", "sync", "vote")
+
+
+@dataclass(frozen=True)
+class Faults:
+    """What the simulated network and peers do wrong, and the timeouts and bound.
+
+    Rates are probabilities: ``loss``, ``dup`` and ``reorder`` per copy of a message
+    (one copy per receiver); ``kill`` and ``junk`` per entry a seat writes; ``gone``
+    that a killed peer never comes back (at most one per run). The defaults are a
+    mild mix of every fault (``trutnet sim``'s); :data:`CLEAN` has none."""
+
+    delay: float = 0.02  # mean of the exponential part of a message's delay, seconds
+    base: float = 0.002  # the fixed part
+    loss: float = 0.02
+    dup: float = 0.01
+    reorder: float = 0.02
+    kill: float = 0.002
+    gone: float = 0.2
+    junk: float = 0.005
+    down: float = 30.0  # a killed peer restarts after up to this many seconds
+    void_timeout: float = 120.0  # the runtime's default
+    give_up: float = 900.0  # a peer without progress this long stops (give_up_after)
+    bound: float = 3600.0  # simulated seconds a table may take to end
+    hands: int = 0  # stop each table once this many hands are over (0: play it out)
+
+    # the command-line flag of each field (``trutnet sim``)
+    FLAGS: ClassVar[dict[str, str]] = {
+        "delay": "--delay",
+        "base": "--base-delay",
+        "loss": "--loss",
+        "dup": "--dup",
+        "reorder": "--reorder",
+        "kill": "--kill",
+        "gone": "--gone",
+        "junk": "--junk",
+        "down": "--down",
+        "void_timeout": "--void-timeout",
+        "give_up": "--give-up",
+        "bound": "--bound",
+        "hands": "--hands",
+    }
+
+    def flags(self) -> list[str]:
+        """The command-line options that give these faults (those not at their default)."""
+        out: list[str] = []
+        default = Faults()
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if value != getattr(default, f.name):
+                out += [self.FLAGS[f.name], f"{value:g}"]
+        return out
+
+
+CLEAN = Faults(loss=0, dup=0, reorder=0, kill=0, gone=0, junk=0)
+
+
+@dataclass
+class Node:
+    """One simulated process: a seat (or the spectator), its files, what it waits for."""
+
+    name: str
+    seat: int | None  # None: the spectator
+    identity: Identity
+    peer: TablePeer | None
+    store: PeerStore | None
+    bot: Bot | None
+    life: int = 0  # how many times it started
+    up: bool = True
+    gone: bool = False  # killed for good
+    gave_up: bool = False  # stopped after ``give_up`` seconds without progress
+    dishonest: bool = False
+    last_progress: float = 0.0
+    asked: float = float("-inf")
+    void_sent: float = float("-inf")
+    buffer: dict[bytes, dict[bytes, bytes]] = field(default_factory=dict)
+    answers: SyncAnswers = field(default_factory=SyncAnswers)
+    votes: dict[tuple[int, bytes], dict[int, bytes]] = field(default_factory=dict)
+    voted: dict[tuple[int, bytes], float] = field(default_factory=dict)
+
+    @property
+    def replica(self) -> TableReplica:
+        assert self.peer is not None
+        return self.peer.replica
+
+
+@dataclass
+class RunResult:
+    """One seed's run: how it ended, and what happened on the way. ``finished``;
+    ``abandoned`` (7.7); ``cut`` (``Faults.hands`` hands were over); ``gave_up``: a seat
+    died for good where 7.7 cannot abandon the table (before the open, in the ``keys``
+    round, a joint draw's ``commit``/``reveal``, the ``result`` round), and every other
+    peer stopped after ``Faults.give_up`` seconds, as the runtime does (``note`` says
+    where); ``stopped`` (every replica stopped blaming a seat played dishonestly);
+    ``failed`` (an invariant broke: ``violation``)."""
+
+    seed: int
+    status: str
+    hands: int
+    entries: int
+    sim_seconds: float
+    counts: dict[str, int]
+    violation: str | None
+    digest: str  # SHA-256 of every peer's log, in order: the same seed, the same digest
+    note: str = ""
+    injected: tuple[int, ...] = ()  # the numbers of the faults injected, in order
+    wall_seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        del out["wall_seconds"]  # the only figure a replay does not reproduce
+        return out
+
+
+class SimFailure(Exception):
+    """An invariant broke: the run stops there."""
+
+    def __init__(self, violation: Violation) -> None:
+        super().__init__(str(violation))
+        self.violation = violation
+
+
+Event = tuple[float, int, str, int, int, Any]  # time, order, kind, node, its life, payload
+
+
+class Sim:
+    """One table of ``game`` under ``faults``, decided by ``seed`` (see the module)."""
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int,
+        faults: Faults,
+        bots: Sequence[str],
+        directory: Path,
+        spectator: bool = True,
+        without: frozenset[int] = frozenset(),
+    ) -> None:
+        self.game, self.seed, self.faults = game, seed, faults
+        self.without = without  # numbers of the faults drawn that are not injected
+        self.injections = 0
+        self.injected: list[int] = []
+        self.rng = random.Random(f"sim/{seed}/faults")
+        self.now = 0.0
+        self.queue: list[Event] = []
+        self._order = 0
+        self.counts: Counter[str] = Counter()
+        self.kinds = list(bots)
+        players = game.num_players()
+        ids = [self._identity(f"seat/{s}") for s in range(players)]
+        self.nonce = hashlib.sha256(f"sim/{seed}/nonce".encode()).digest()[:16]
+        self.table_id = table_id_for(ids[0].public, self.nonce)
+        self.keys = [i.public for i in ids]
+        self.nodes: list[Node] = []
+        for seat, identity in enumerate(ids):
+            store = PeerStore(directory / f"seat-{seat}")
+            node = Node(f"seat {seat}", seat, identity, None, store, None, life=-1)
+            self.nodes.append(node)
+            self._start(node, fresh=True)
+        if spectator:
+            identity = self._identity("spectator")
+            peer = self._make_peer(identity, -1, "spectator")
+            self.nodes.append(Node("spectator", None, identity, peer, None, None))
+        self.gone = False
+        self.violation: Violation | None = None
+        self.status = ""
+        self.note = ""
+
+    # ------------------------------------------------------------ set-up
+
+    def _identity(self, who: str) -> Identity:
+        return Identity.from_seed(hashlib.sha256(f"sim/{self.seed}/id/{who}".encode()).digest())
+
+    def _make_peer(self, identity: Identity, seat: int, who: str) -> TablePeer:
+        """A peer (the seam a test replaces to play a seat dishonestly)."""
+        return TablePeer(identity, seat, self.table_id, SeededRandom(f"sim/{self.seed}/{who}"))
+
+    def _start(self, node: Node, fresh: bool) -> None:
+        assert node.seat is not None and node.store is not None
+        node.life += 1
+        who = f"seat {node.seat}/{node.life}"
+        store = node.store
+        if fresh:
+            node.peer = self._make_peer(node.identity, node.seat, who)
+        else:  # back from its files, as ``trutnet play --resume`` does
+            try:
+                node.peer = TablePeer.restore(
+                    node.identity,
+                    store.load_secrets(),
+                    store.entries(),
+                    SeededRandom(f"sim/{self.seed}/{who}"),
+                )
+            except Exception as exc:  # a store that does not restore is a finding
+                raise SimFailure(
+                    Violation("crash", f"{node.name} cannot resume: {type(exc).__name__}: {exc}")
+                ) from exc
+        node.peer.on_secrets = store.save_secrets
+        store.save_secrets(node.peer.secrets())
+        self._persist(node)
+        node.bot = make_bot(
+            self.game.name,
+            self.kinds[node.seat],
+            random.Random(f"sim/{self.seed}/bot/{node.seat}/{node.life}"),
+        )
+        node.up, node.last_progress, node.asked = True, self.now, float("-inf")
+        node.void_sent = float("-inf")
+        node.buffer, node.answers, node.votes, node.voted = {}, SyncAnswers(), {}, {}
+
+    # ------------------------------------------------------------ the clock
+
+    def _at(self, delay: float, kind: str, node: int, payload: Any = None) -> None:
+        self._order += 1
+        life = self.nodes[node].life
+        heapq.heappush(self.queue, (self.now + delay, self._order, kind, node, life, payload))
+
+    def run(self) -> RunResult:
+        started = time.perf_counter()
+        host = self.nodes[0]
+        assert host.peer is not None
+        wire = host.peer.open_table(self.game, self.keys, nonce=self.nonce)
+        self._wrote(host, wire)
+        for index in range(len(self.nodes)):
+            self._at(TICK, "tick", index)
+        try:
+            self._loop()
+        except SimFailure as exc:
+            self.violation = exc.violation
+            self.status = "failed"
+        except Exception as exc:  # a peer's own code broke: a finding, with where
+            frame = traceback.extract_tb(exc.__traceback__)[-1]
+            where = f"{Path(frame.filename).name}:{frame.lineno}"
+            self.violation = Violation("crash", f"{type(exc).__name__}: {exc} ({where})")
+            self.status = "failed"
+        return self._result(time.perf_counter() - started)
+
+    def _loop(self) -> None:
+        while self.queue:
+            at, _, kind, index, life, payload = heapq.heappop(self.queue)
+            if at > self.faults.bound:
+                raise SimFailure(Violation("stuck", self._waiting()))
+            self.now = at
+            node = self.nodes[index]
+            if kind == "restart":
+                self._restart(node)  # its files may hold the end already
+                if self._ended():
+                    return
+                continue
+            if not node.up or life != node.life:
+                continue  # a message to a dead process, or a timer of a former life
+            changed = getattr(self, f"_on_{kind}")(node, payload)
+            if changed and node.up:
+                self._check(node)
+                if self._cut(node) or self._ended():
+                    return
+            elif node.gave_up and self._ended():
+                return
+        raise AssertionError("the clock stopped")  # ticks never stop
+
+    # ------------------------------------------------------------ network
+
+    def _publish(
+        self, sender: Node, topic: str, payload: bytes, to: set[int] | None = None
+    ) -> None:
+        """Send ``payload`` to every other process (``to``: to those nodes only)."""
+        faults, rng = self.faults, self.rng
+        for index, node in enumerate(self.nodes):
+            if node is sender or (to is not None and index not in to):
+                continue
+            copies = 2 if rng.random() < faults.dup and self._inject("duplicated") else 1
+            for _ in range(copies):
+                if rng.random() < faults.loss and self._inject("lost"):
+                    continue
+                delay = faults.base + rng.expovariate(1 / faults.delay) if faults.delay else 0
+                if rng.random() < faults.reorder and self._inject("reordered"):
+                    delay += rng.uniform(0, 1.0)
+                self._order += 1
+                heapq.heappush(
+                    self.queue,
+                    (self.now + delay, self._order, topic, index, node.life, payload),
+                )
+            self.counts["messages"] += copies
+
+    def _wrote(self, node: Node, wire: bytes) -> None:
+        """``node`` signed ``wire`` (applied and saved): it may die now, else it sends it."""
+        self._persist(node)
+        self._progress(node)
+        self.counts["written"] += 1
+        if self.rng.random() < self.faults.junk and self._inject("junk"):
+            self._junk(wire)
+        if self._maybe_kill(node):
+            return  # died between saving the entry and sending it
+        node.answers.published(hashlib.sha256(wire).digest(), self.now, False)
+        self._publish(node, "log", wire)
+
+    def _inject(self, kind: str) -> bool:
+        """The next fault drawn, of ``kind``: injected (True), or skipped because its
+        number is in ``without`` (a shrunk schedule). Either way the same numbers are
+        drawn from the seed's generator."""
+        self.injections += 1
+        if self.injections in self.without:
+            self.counts["skipped"] += 1
+            return False
+        self.counts[kind] += 1
+        self.injected.append(self.injections)
+        return True
+
+    def _junk(self, wire: bytes) -> None:
+        """A hostile message from outside the table to one peer, on any topic."""
+        rng = self.rng
+        target = rng.randrange(len(self.nodes))
+        topic = rng.choice(TOPICS)
+        kind = rng.randrange(4)
+        if kind == 0:
+            payload = rng.randbytes(rng.randrange(1, 200))
+        elif kind == 1:  # one byte of a real entry changed
+            at = rng.randrange(len(wire))
+            payload = wire[:at] + bytes([wire[at] ^ (1 + rng.randrange(255))]) + wire[at + 1 :]
+        elif kind == 2:
+            payload = wire[: rng.randrange(len(wire))]
+        else:
+            payload = wire  # replayed, maybe on the wrong topic
+        self._order += 1
+        heapq.heappush(
+            self.queue,
+            (self.now + 0.001, self._order, topic, target, self.nodes[target].life, payload),
+        )
+
+    def _maybe_kill(self, writer: Node) -> bool:
+        """Maybe kill a seat (one at a time); True if it is ``writer``."""
+        rng, faults = self.rng, self.faults
+        if not faults.kill or rng.random() >= faults.kill:
+            return False
+        seated = [n for n in self.nodes if n.seat is not None]
+        if not all(n.up for n in seated) or not self._inject("killed"):
+            return False
+        victim = rng.choice(seated)
+        victim.up, victim.peer = False, None  # its memory is lost; its files stay
+        victim.life += 1
+        if not self.gone and rng.random() < faults.gone:
+            self.gone = victim.gone = True
+            self.counts["gone"] += 1
+        else:
+            down = rng.uniform(0.1, faults.down)
+            self._order += 1
+            index = self.nodes.index(victim)
+            heapq.heappush(self.queue, (self.now + down, self._order, "restart", index, -1, None))
+        return victim is writer
+
+    # ------------------------------------------------------------ events
+
+    def _on_log(self, node: Node, wire: Any) -> bool:
+        entry_id = hashlib.sha256(wire).digest()
+        known = self._knows(node, entry_id)
+        advanced = self._ingest(node, wire)
+        if known or self._knows(node, entry_id):  # what went by answers sync requests
+            node.answers.went_by(entry_id, self.now, again=known)
+        return advanced
+
+    def _ingest(self, node: Node, wire: bytes) -> bool:
+        peer = node.peer
+        assert peer is not None
+        try:
+            entry = peer.receive(wire)
+        except Rejected as exc:
+            if exc.rule == "chain":
+                self._hold(node, wire)
+            elif exc.rule not in ("duplicate", "over", "halted"):
+                self.counts["refused"] += 1
+            return bool(exc.halt)
+        except Exception as exc:  # the runtime would drop it; a replica must refuse it
+            raise SimFailure(
+                Violation(
+                    "crash", f"{node.name}: an entry broke receive: {type(exc).__name__}: {exc}"
+                )
+            ) from exc
+        if entry is None:
+            return False
+        self._persist(node)
+        self._progress(node)
+        for waiting in node.buffer.pop(peer.replica.log.head, {}).values():
+            self._ingest(node, waiting)
+        return True
+
+    def _hold(self, node: Node, wire: bytes) -> None:
+        """Keep an entry that does not extend the head until the head it names comes."""
+        try:
+            entry = parse_entry(wire)
+        except MessageError:
+            return
+        node.buffer.setdefault(entry.prev, {})[entry.id] = wire
+
+    def _knows(self, node: Node, entry_id: bytes) -> bool:
+        replica = node.replica
+        if replica.log.index_of(entry_id) is not None:
+            return True
+        return any(hashlib.sha256(w).digest() == entry_id for w in replica.held())
+
+    def _on_wake(self, node: Node, _: Any) -> bool:
+        """Write every entry this seat owes now (the runtime's ``_write``)."""
+        wrote = False
+        while node.up and node.peer is not None:
+            peer = node.peer
+            wire = peer.next_automatic()
+            if wire is None and peer.decide():
+                state = peer.replica.state
+                assert state is not None and node.bot is not None
+                wire = peer.act(str(node.bot.choose(state.observation(peer.seat))))
+            if wire is None:
+                break
+            wrote = True
+            self._wrote(node, wire)
+        return wrote
+
+    def _on_tick(self, node: Node, _: Any) -> bool:
+        """Idle: ask for what is missing, vote on a stalled seat (the runtime's ``_idle``)."""
+        self._at(TICK, "tick", self.nodes.index(node))
+        waited = self.now - node.last_progress
+        replica = node.replica
+        expected = replica.expected()
+        if waited < GAP or expected is None:
+            return False
+        if waited >= self.faults.give_up:
+            self._give_up(node)
+            return False
+        if (node.buffer or waited >= 2 * GAP) and self.now - node.asked >= GAP:
+            node.asked = self.now
+            self.counts["sync_asked"] += 1
+            body = msgpack.packb({"head": replica.log.head}, use_bin_type=True)
+            self._publish(node, "sync", body)
+        peer = node.peer
+        assert peer is not None
+        stalled = expected[0]
+        if node.seat is None or stalled == node.seat or not peer.seated():
+            return False
+        changed = False
+        team = bool(partners(stalled, replica.team_of)) if replica.state is not None else False
+        if waited >= self.faults.void_timeout * (2 if team else 1):
+            changed = self._vote(node, stalled)
+        if peer.holding() and waited >= 2 * self.faults.void_timeout:
+            peer.release()  # no void came: follow the stalled seat's entry (7.8)
+            self.counts["released"] += 1
+            self._at(0, "wake", self.nodes.index(node))
+        return changed
+
+    def _give_up(self, node: Node) -> None:
+        """The runtime's ``give_up_after``: a peer that saw no progress that long stops.
+        Before the game, the only way a table that never opened ends; in a game, a
+        failure: the others should have abandoned it long before (7.7)."""
+        replica = node.replica
+        expected = replica.expected()
+        if expected is not None and replica.can_abandon(expected[0]):
+            raise SimFailure(
+                Violation("stuck", f"{node.name} gave up, not abandoned: {self._waiting()}")
+            )
+        if not self.note:
+            who = f"seat {expected[0]}" if expected is not None else "nobody"
+            self.note = f"gave up at {replica.phase} waiting for {who}"
+        node.up, node.gave_up = False, True
+        self.counts["gave_up"] += 1
+
+    def _cut(self, node: Node) -> bool:
+        """``Faults.hands`` hands are over: the run stops here (status ``cut``)."""
+        state = node.replica.state
+        if not self.faults.hands or state is None or state.round_number() < self.faults.hands:
+            return False
+        self.status = "cut"
+        return True
+
+    def _vote(self, node: Node, stalled: int) -> bool:
+        replica, peer = node.replica, node.peer
+        assert peer is not None
+        if not replica.can_abandon(stalled):
+            return False
+        key = (stalled, replica.log.head)
+        said = node.voted.get(key)
+        if said is not None and self.now - said < VOTE_AGAIN:
+            return False
+        if said is None:
+            try:
+                wire = peer.vote(stalled, None)
+            except LocalError:
+                return False
+            node.votes.setdefault(key, {})[node.seat or 0] = wire
+            self.counts["votes"] += 1
+        else:
+            wire = node.votes[key][node.seat or 0]
+        node.voted[key] = self.now
+        self._publish(node, "vote", wire)
+        return self._maybe_abandon(node, stalled)
+
+    def _maybe_abandon(self, node: Node, stalled: int) -> bool:
+        replica, peer = node.replica, node.peer
+        assert peer is not None
+        if replica.state is None or not replica.can_abandon(stalled):
+            return False
+        if coordinator(stalled, replica.team_of) != node.seat or not peer.seated():
+            return False
+        key = (stalled, replica.log.head)
+        chosen = pick_quorum(
+            node.votes.get(key, {}),
+            {},
+            self.table_id,
+            replica.seats,
+            replica.team_of,
+            key[1],
+            stalled,
+            replica.round_number(),
+        )
+        if chosen is None:
+            return False
+        try:
+            wire = peer.abandon(stalled, chosen[1])
+        except VoteError:
+            return False
+        self.counts["abandon_written"] += 1
+        self._wrote(node, wire)
+        return True
+
+    def _on_vote(self, node: Node, wire: Any) -> bool:
+        replica = node.replica
+        if replica.state is None:
+            return False
+        try:
+            vote = parse_vote(wire, self.table_id, replica.seats)
+        except (VoteError, MessageError):
+            self.counts["refused"] += 1
+            return False
+        except Exception as exc:  # the runtime survives it; it is still a finding
+            raise SimFailure(
+                Violation("crash", f"{node.name}: a vote broke parse_vote: {type(exc).__name__}")
+            ) from exc
+        node.votes.setdefault((vote.stalled, vote.head), {})[vote.voter] = wire
+        return self._maybe_abandon(node, vote.stalled)
+
+    def _on_sync(self, node: Node, payload: Any) -> bool:
+        """Note a sync request (the runtime's ``_on_sync``); answers go by ``_on_send``."""
+        try:
+            request = unpack(payload, 256)
+        except UntrustedInput:
+            self.counts["refused"] += 1
+            return False
+        head = request.get("head") if isinstance(request, dict) else None
+        if not isinstance(head, bytes) or len(head) != 32 or set(request) != {"head"}:
+            self.counts["refused"] += 1
+            return False
+        replica = node.replica
+        start = 0 if head == GENESIS else replica.log.index_of(head)
+        if start is None:
+            # 7.8: maybe a seat that wrote at its place before a void or an abandon
+            # overrode it: send that entry (at most once a second; the runtime's)
+            void = self._recent_void(replica)
+            if void is not None and self.now - node.void_sent >= 1.0:
+                node.void_sent = self.now
+                self.counts["void_resent"] += 1
+                self._publish(node, "log", void)
+            return False  # not in this log: someone else may answer
+        start += 0 if head == GENESIS else 1
+        seats = {node.seat} if node.seat is not None else set()
+        node.answers.asked(start, self.now, rank(start, seats, max(replica.n, 1)))
+        self._at(0, "send", self.nodes.index(node))
+        return False
+
+    @staticmethod
+    def _recent_void(replica: TableReplica) -> bytes | None:
+        """The last ``void``/``abandon`` of the log if among its last entries (the
+        runtime's ``recent_void``)."""
+        if not replica.changes:
+            return None
+        index = replica.changes[-1].entry
+        if len(replica.log) - index > MAX_ANSWER:
+            return None
+        return replica.log.entries[index].wire
+
+    def _on_send(self, node: Node, _: Any) -> bool:
+        replica = node.replica
+        entries = replica.log.entries
+        held = replica.held()
+
+        def wire_at(position: int) -> bytes | None:
+            if position < len(entries):
+                return entries[position].wire
+            rest = position - len(entries)
+            return held[rest] if rest < len(held) else None
+
+        def id_at(position: int) -> bytes | None:
+            wire = wire_at(position)
+            return None if wire is None else hashlib.sha256(wire).digest()
+
+        positions, wake = node.answers.due(id_at, self.now, MAX_ANSWER)
+        for position in positions:
+            wire = wire_at(position)
+            assert wire is not None
+            node.answers.published(hashlib.sha256(wire).digest(), self.now, True)
+            self.counts["resent"] += 1
+            self._publish(node, "log", wire)
+        if positions:
+            self._at(0, "send", self.nodes.index(node))
+        if wake is not None:
+            self._at(max(0.0, wake - self.now), "send", self.nodes.index(node))
+        return False
+
+    # ------------------------------------------------------------ bookkeeping
+
+    def _persist(self, node: Node) -> None:
+        if node.store is None or node.peer is None:
+            return
+        stored = node.store.count()
+        for wire in node.peer.replica.journal[stored:]:  # forks included (7.8)
+            node.store.append(wire)
+
+    def _progress(self, node: Node) -> None:
+        node.last_progress = self.now
+        if node.seat is not None:
+            self._at(0, "wake", self.nodes.index(node))
+
+    def _replicas(self) -> list[tuple[str, TableReplica]]:
+        return [(n.name, n.replica) for n in self.nodes if n.up and n.peer is not None]
+
+    def dishonest(self) -> set[int]:
+        return {n.seat for n in self.nodes if n.dishonest and n.seat is not None}
+
+    def _check(self, node: Node) -> None:
+        """Every invariant, after a step that changed ``node``'s replica."""
+        replica = node.replica
+        violation = None
+        for _, other in self._replicas():
+            shorter, longer = sorted((replica, other), key=lambda r: len(r.log))
+            if len(shorter.log) and longer.log.index_of(shorter.log.head) != len(shorter.log) - 1:
+                violation = check_logs(self._replicas(), self.dishonest())
+                break
+        if violation is None and replica.halted is not None:
+            violation = check_logs(self._replicas(), self.dishonest())
+        if violation is None:
+            violation = check_hidden(node.name, node.seat, replica)
+        if violation is not None:
+            raise SimFailure(violation)
+
+    def _over(self, replica: TableReplica) -> bool:
+        return replica.expected() is None
+
+    def _ended(self) -> bool:
+        """Every process that is to come back has, and its replica says the table is over."""
+        return all(n.gone or n.gave_up or (n.up and self._over(n.replica)) for n in self.nodes)
+
+    def _waiting(self) -> str:
+        parts = []
+        for node in self.nodes:
+            if node.gone or node.gave_up:
+                parts.append(f"{node.name}: {'gone' if node.gone else 'gave up'}")
+            elif not node.up:
+                parts.append(f"{node.name}: down")
+            else:
+                replica = node.replica
+                parts.append(f"{node.name}: {len(replica.log)} entries, waits {replica.expected()}")
+        return f"no end after {self.faults.bound:g} simulated s ({'; '.join(parts)})"
+
+    def _result(self, wall: float) -> RunResult:
+        digest = hashlib.sha256()
+        for node in self.nodes:
+            digest.update(node.name.encode())
+            if node.store is not None:
+                for wire in node.store.entries():
+                    digest.update(hashlib.sha256(wire).digest())
+            elif node.peer is not None:
+                for entry in node.replica.log.entries:
+                    digest.update(entry.id)
+        live = [r for _, r in self._replicas()]
+        longest = max(live, key=lambda r: len(r.log)) if live else None
+        hands = 0
+        if longest is not None and longest.state is not None:
+            state = longest.state
+            hands = state.round_number() + (1 if state.is_terminal() else 0)  # those over
+        status = self.status
+        if not status and any(n.gave_up for n in self.nodes):
+            status = "gave_up"
+        elif not status and longest is not None:
+            if self.violation is None and any(r.halted is not None for r in live):
+                status = "stopped"
+            elif longest.abandoned is not None:
+                status = "abandoned"
+            else:
+                status = "finished"
+            if status in ("finished", "abandoned"):
+                states = {r.state.state_hash() for r in live if r.state is not None}
+                if len(states) > 1 or any(len(r.log) != len(longest.log) for r in live):
+                    status = "failed"
+                    self.violation = Violation("split", "the table ended with different logs")
+        return RunResult(
+            seed=self.seed,
+            status=status,
+            hands=hands,
+            entries=len(longest.log) if longest is not None else 0,
+            sim_seconds=round(self.now, 6),
+            counts=dict(sorted(self.counts.items())),
+            violation=None if self.violation is None else str(self.violation),
+            digest=digest.hexdigest(),
+            note=self.note,
+            injected=tuple(self.injected),
+            wall_seconds=wall,
+        )
+
+    # ------------------------------------------------------------ restarts
+
+    def _restart(self, node: Node) -> None:
+        self._start(node, fresh=False)
+        self.counts["restarted"] += 1
+        index = self.nodes.index(node)
+        self.counts["sync_asked"] += 1  # on connecting, as the runtime does
+        node.asked = self.now
+        body = msgpack.packb({"head": node.replica.log.head}, use_bin_type=True)
+        self._publish(node, "sync", body)
+        self._at(TICK, "tick", index)
+        self._at(0, "wake", index)
+
+
+def run_seed(
+    game: Game,
+    seed: int,
+    faults: Faults,
+    bots: Sequence[str],
+    spectator: bool = True,
+    sim_class: type[Sim] = Sim,
+    on_sim: Callable[[Sim], None] | None = None,
+    without: frozenset[int] = frozenset(),
+) -> RunResult:
+    """One seeded run of ``game`` in a temporary folder (on ``/dev/shm`` when there is
+    one: the stores fsync every entry); ``without``: the numbers of the faults drawn
+    that are not injected (:func:`shrink`)."""
+    shm = Path("/dev/shm")
+    base = str(shm) if shm.is_dir() else None
+    with tempfile.TemporaryDirectory(prefix="trutnet-sim-", dir=base) as folder:
+        sim = sim_class(game, seed, faults, bots, Path(folder), spectator, without)
+        if on_sim is not None:
+            on_sim(sim)
+        return sim.run()
+
+
+def summarise(results: Sequence[RunResult], wall: float) -> dict[str, Any]:
+    """The one summary of many runs (``trutnet sim``)."""
+    statuses = Counter(r.status for r in results)
+    faults: Counter[str] = Counter()
+    for r in results:
+        faults.update(r.counts)
+    hands = sum(r.hands for r in results)
+    sim_seconds = sum(r.sim_seconds for r in results)
+    # every run's every log, in order: the same seeds and options, the same digest
+    digest = hashlib.sha256("".join(r.digest for r in results).encode()).hexdigest()
+    return {
+        "digest": digest,
+        "runs": len(results),
+        "finished": statuses["finished"],
+        "abandoned": statuses["abandoned"],
+        "cut": statuses["cut"],
+        "gave_up": statuses["gave_up"],
+        "stopped": statuses["stopped"],
+        "failed": statuses["failed"],
+        "failed_seeds": [r.seed for r in results if r.status == "failed"],
+        "hands": hands,
+        "entries": sum(r.entries for r in results),
+        "counts": dict(sorted(faults.items())),
+        "sim_seconds": round(sim_seconds, 3),
+        "hands_per_sim_second": round(hands / sim_seconds, 3) if sim_seconds else 0.0,
+        "wall_seconds": round(wall, 3),
+        "runs_per_second": round(len(results) / wall, 3) if wall else 0.0,
+        "hands_per_second": round(hands / wall, 3) if wall else 0.0,
+    }
+
+
+def shrink(
+    game: Game,
+    failed: RunResult,
+    faults: Faults,
+    bots: Sequence[str],
+    budget: int = 20,
+    sim_class: type[Sim] = Sim,
+    without: frozenset[int] = frozenset(),
+) -> tuple[frozenset[int], RunResult, int]:
+    """A shorter fault schedule for a failing seed: the faults it drew that can be left
+    out (by number, :meth:`Sim._inject`) while the run still fails with the same kind of
+    violation, by delta debugging over the faults injected, within ``budget`` runs.
+    Returns the numbers left out, the shrunk run and the runs made. A fault left out
+    changes what comes after it (the numbers are drawn in a new order), so the result
+    is a smaller failing schedule, not the smallest."""
+    assert failed.violation is not None
+    kind = failed.violation.split(":", 1)[0]
+    best, runs, chunks = failed, 0, 2
+    while runs < budget and len(best.injected) >= 1:
+        candidates = list(best.injected)
+        size = max(1, len(candidates) // chunks)
+        parts = [candidates[i : i + size] for i in range(0, len(candidates), size)]
+        for part in parts:
+            if runs >= budget:
+                break
+            trial = without | frozenset(part)
+            runs += 1
+            result = run_seed(game, failed.seed, faults, bots, sim_class=sim_class, without=trial)
+            if result.violation is not None and result.violation.split(":", 1)[0] == kind:
+                without, best = trial, result
+                chunks = max(chunks - 1, 2)
+                break
+        else:
+            if size == 1:
+                break  # no single fault can be left out
+            chunks = min(chunks * 2, len(candidates))
+    return without, best, runs
+
+
+def format_numbers(numbers: frozenset[int]) -> str:
+    """``1-4,7,9-10``: fault numbers for ``--without``."""
+    out: list[str] = []
+    for number in sorted(numbers):
+        if out and out[-1].split("-")[-1] == str(number - 1):
+            out[-1] = f"{out[-1].split('-')[0]}-{number}"
+        else:
+            out.append(str(number))
+    return ",".join(out)
+
+
+def parse_numbers(text: str) -> frozenset[int]:
+    """The numbers of ``1-4,7,9-10`` (ValueError when it is not that)."""
+    numbers: set[int] = set()
+    for part in filter(None, text.split(",")):
+        low, _, high = part.partition("-")
+        first, last = int(low), int(high or low)
+        if not 1 <= first <= last or last - first > 1_000_000:
+            raise ValueError(part)
+        numbers.update(range(first, last + 1))
+    return frozenset(numbers)
