@@ -33,11 +33,11 @@ def test_every_import_contract_is_kept():
 # Each planted import breaks the contract named (the layers, or a game named where none
 # may be): lint-imports must say so, or the contract guards nothing.
 PLANTED = [
-    ("trutnet/client/app.py", "from trutnet.engine.games.trut import TrutGame", "client core"),
+    ("trutnet/client/app.py", "from trutnet.games.trut.rules import TrutGame", "client core"),
     ("trutnet/client/view.py", "import trutnet.games.trut", "client core"),
     ("trutnet/selfplay.py", "import trutnet.games.trut.heuristic", "client core"),
-    ("trutnet/cli/games.py", "from trutnet.engine.games.trut import TrutConfig", "client core"),
-    ("trutnet/bots/base.py", "import trutnet.engine.games.trut", "bots name no game"),
+    ("trutnet/cli/games.py", "from trutnet.games.trut.rules import TrutConfig", "client core"),
+    ("trutnet/bots/base.py", "import trutnet.games.trut.rules", "bots name no game"),
     ("trutnet/runtime/watch.py", "import trutnet.games.trut.frontend", "Layers"),
     ("trutnet/games/trut/screen.py", "import trutnet.cli", "Layers"),
 ]
