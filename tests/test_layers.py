@@ -1,7 +1,9 @@
 """The layering is a checked contract: ``lint-imports`` keeps every contract of
 ``[tool.importlinter]`` in pyproject.toml (cli -> games -> client -> runtime -> I/O
-edge -> protocol -> engine, crypto; a pure engine, protocol and crypto; no game named
-outside the engine and the game plugins of ``trutnet/games``). ``scripts/test.sh`` runs
+edge -> protocol -> engine, crypto; a pure engine, rules, protocol and crypto; each
+game's rules on the engine alone, its front-end and bots on its rules, the games
+independent of each other; no game named outside ``trutnet/games``, not even through
+another module). ``scripts/test.sh`` runs
 it after ruff; this test makes a bare ``pytest`` enforce it too, and plants forbidden
 imports in a copy of the tree to see each contract break.
 """
@@ -40,6 +42,16 @@ PLANTED = [
     ("trutnet/bots/base.py", "import trutnet.games.trut.rules", "bots name no game"),
     ("trutnet/runtime/watch.py", "import trutnet.games.trut.frontend", "Layers"),
     ("trutnet/games/trut/screen.py", "import trutnet.cli", "Layers"),
+    # the chain protocol -> engine registry -> a game: "name no game" allows no indirection
+    ("trutnet/engine/registry.py", "import trutnet.games.trut", "bots name no game"),
+    ("trutnet/games/truco/rules/bets.py", "import trutnet.client.view", "rules stand on"),
+    ("trutnet/games/lutin/rules/powers.py", "import time", "are pure"),
+    (
+        "trutnet/games/trut/rules/words.py",
+        "import trutnet.games.trut.narration",
+        "stand on the rules",
+    ),
+    ("trutnet/games/truco/heuristic.py", "import trutnet.games.trut.rules", "each other"),
 ]
 
 
