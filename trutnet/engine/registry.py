@@ -2,7 +2,7 @@
 
 The registry names no game: each game's plugin registers its class when imported
 (:func:`register_game`). Asked for a name it does not know, the registry calls its
-plugin loader once (:func:`set_plugin_loader`; :mod:`trutnet` installs
+plugin loader (:func:`set_plugin_loader`; :mod:`trutnet` installs
 :func:`trutnet.plugins.load_plugins` there when imported, so the engine imports
 nothing above it), then looks again.
 
