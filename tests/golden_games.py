@@ -10,7 +10,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from trutnet.engine.games.trut import TrutConfig, TrutGame
+from trutnet.games.trut.rules import TrutConfig, TrutGame
 from trutnet.selfplay import game_seeds, play_game
 
 GOLDEN_DIR = Path(__file__).parent / "golden"

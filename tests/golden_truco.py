@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 import trutnet.games.truco  # noqa: F401  (registers the game)
-from trutnet.engine.games.truco import TrucoGame
+from trutnet.games.truco.rules import TrucoGame
 from trutnet.selfplay import game_seeds, play_game
 
 from .golden_games import GOLDEN_DIR

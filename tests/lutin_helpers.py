@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from trutnet.engine.api import CHANCE
-from trutnet.engine.games.lutin import LutinGame, LutinState
+from trutnet.games.lutin.rules import LutinGame, LutinState
 
 
 def start(hand0: str, hand1: str, first: int = 0, variant: str = "base") -> LutinState:

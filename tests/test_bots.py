@@ -6,9 +6,9 @@ import random
 
 from trutnet.bots import RandomBot, make_bot
 from trutnet.engine.api import CHANCE
-from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame, deck_for_hands
-from trutnet.engine.games.trut.actions import ACCEPT, FOLD, TRUT
 from trutnet.games.trut.heuristic import HeuristicBot, win_chance
+from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame, deck_for_hands
+from trutnet.games.trut.rules.actions import ACCEPT, FOLD, TRUT
 from trutnet.selfplay import game_seeds, play_game
 
 from .trut_helpers import HiddenReplica

@@ -354,7 +354,7 @@ def test_who_is_seated_is_announced_and_checked_like_the_rest():
     one whose list does not match its seats, or names no valid name, is refused as
     malformed: a joiner's screen never shows it."""
     from trutnet.crypto.identity import Identity
-    from trutnet.engine.games.trut import TrutConfig, TrutGame
+    from trutnet.games.trut.rules import TrutConfig, TrutGame
     from trutnet.net.broker import Endpoint
     from trutnet.protocol.lobby import Lobby, LobbyError, check_announcement, sign_announcement
     from trutnet.runtime.seat_process import announcement

@@ -16,7 +16,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
 from trutnet.client.app import TableApp, play_with_ui
-from trutnet.engine.games.trut import TrutConfig, TrutGame
+from trutnet.games.trut.rules import TrutConfig, TrutGame
 from trutnet.net.broker import EmbeddedBroker
 from trutnet.protocol.audit import audit
 from trutnet.runtime.seat_process import host
@@ -235,7 +235,7 @@ def test_trutnet_play_in_a_real_terminal_80x24_with_resize(tmp_path):
 def test_screens_show_blame_in_red_lobby_and_help():
     from trutnet.client.frontend import frontend_for
     from trutnet.client.view import TableInfo, lobby_lines, plain, table_lines
-    from trutnet.engine.games.trut import TrutGame
+    from trutnet.games.trut.rules import TrutGame
     from trutnet.games.trut.screen import HELP
 
     state = TrutGame(TrutConfig(2)).new_initial_state()
@@ -283,8 +283,8 @@ NOTATION = re.compile(r"\b(?:10|[789JQKA])[cdhs]\b")  # "10s": the engine's, not
 def test_the_narration_speaks_one_notation_with_names_and_plurals():
     """Every event of whole games, as the log says it: names (no seat numbers), suit
     symbols (no "10s"), one arrow, "1 Petit"/"2 Petits", "Bot 1 wins"/"Ana & Bob win"."""
-    from trutnet.engine.games.trut import TrutGame
     from trutnet.games.trut.narration import narrate
+    from trutnet.games.trut.rules import TrutGame
 
     for players, variant, seed in ((2, "classic", 3), (3, "gatinaise", 2), (4, "classic", 7)):
         import random
@@ -438,7 +438,7 @@ def test_one_hand_screen_wins_grammar_and_keys():
 
     from trutnet.client.frontend import frontend_for
     from trutnet.client.view import TableInfo, end_lines, key_bar, plain, table_lines
-    from trutnet.engine.games.trut import TrutGame
+    from trutnet.games.trut.rules import TrutGame
 
     rng = random.Random(5)
     state = TrutGame(TrutConfig(2)).new_initial_state()
@@ -773,8 +773,8 @@ def test_six_players_with_long_names_fit_80_columns_uncut():
 
     from trutnet.client.frontend import frontend_for
     from trutnet.client.view import TableInfo, end_lines, plain, table_lines
-    from trutnet.engine.cards import Card
-    from trutnet.engine.games.trut.observation import TrickView, TrutView
+    from trutnet.games.trut.rules.cards import Card
+    from trutnet.games.trut.rules.observation import TrickView, TrutView
 
     names = ["Alexandra", "Bartholomew", "Christopher", "Dorothea", "Evangeline", "Fitzgerald"]
     state = TrutGame(TrutConfig(6, "gatinaise")).new_initial_state()

@@ -168,7 +168,7 @@ class _Zeroconf:
 def announced(game: str = "tokens") -> tuple[dict, bytes, bytes]:
     """A host's lobby announcement of a table of ``game``, signed, and the table id."""
     from trutnet.crypto.identity import Identity
-    from trutnet.engine.games.trut import TrutConfig, TrutGame
+    from trutnet.games.trut.rules import TrutConfig, TrutGame
     from trutnet.net.broker import Endpoint
     from trutnet.protocol.lobby import Lobby, sign_announcement
     from trutnet.runtime.seat_process import announcement

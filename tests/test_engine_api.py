@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from trutnet.engine import ConfigError, EngineError, HiddenCard, IllegalAction, load_game, make_game
-from trutnet.engine.cards import FULL_DECK, parse_card
-from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame, deck_for_hands
-from trutnet.engine.games.trut.actions import WORDS
+from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame, deck_for_hands
+from trutnet.games.trut.rules.actions import WORDS
+from trutnet.games.trut.rules.cards import FULL_DECK, parse_card
 
 from .trut_helpers import CONFIGS, random_step
 
@@ -192,7 +192,7 @@ def test_D16_void_ends_the_hand_without_score_and_the_same_dealer_deals():
 def test_what_a_table_reads_besides_hidden_cards():
     """Seats and teams (T2), the round a table checkpoints on (a Trut hand), the
     winning team, and the void of a hand in progress (D16) that only the table applies."""
-    from trutnet.engine.games.trut.actions import Void
+    from trutnet.games.trut.rules.actions import Void
 
     from .games.tokens import TokensGame
     from .trut_helpers import playout

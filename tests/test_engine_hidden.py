@@ -25,9 +25,17 @@ from hypothesis import strategies as st
 
 from trutnet.bots import make_bot
 from trutnet.engine.api import CHANCE, Action, GameState
-from trutnet.engine.cards import FULL_DECK, Card
 from trutnet.engine.errors import IllegalAction, NotationError
-from trutnet.engine.games.trut import (
+from trutnet.engine.hidden import (
+    Deck,
+    Disclose,
+    JointRandom,
+    Pos,
+    Shuffle,
+    Turn,
+    pending_disclosures,
+)
+from trutnet.games.trut.rules import (
     CardRef,
     Deal,
     Draw,
@@ -40,17 +48,9 @@ from trutnet.engine.games.trut import (
     TrutState,
     deck_for_hands,
 )
-from trutnet.engine.games.trut.actions import TRUT as TRUT_WORD
-from trutnet.engine.games.trut.hidden import DECK, pos
-from trutnet.engine.hidden import (
-    Deck,
-    Disclose,
-    JointRandom,
-    Pos,
-    Shuffle,
-    Turn,
-    pending_disclosures,
-)
+from trutnet.games.trut.rules.actions import TRUT as TRUT_WORD
+from trutnet.games.trut.rules.cards import FULL_DECK, Card
+from trutnet.games.trut.rules.hidden import DECK, pos
 
 from .hidden_table import EVERYONE, GenericTable, Round
 from .trut_helpers import CONFIGS, playout, start_position

@@ -194,8 +194,8 @@ def test_a_table_announces_its_variant_and_the_options_that_are_on():
     """9.1: ``trutnet tables`` and a joiner's lobby say how a table plays, not only
     which game: a Deluxe table is not listed as plain classic Trut."""
     from trutnet.cli.table_commands import _about
-    from trutnet.engine.games.truco.game import TrucoGame
-    from trutnet.engine.games.trut import TrutConfig, TrutGame
+    from trutnet.games.truco.rules.game import TrucoGame
+    from trutnet.games.trut.rules import TrutConfig, TrutGame
     from trutnet.protocol.lobby import announced_variant
 
     from .games.tokens import TokensGame

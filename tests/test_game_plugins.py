@@ -97,6 +97,34 @@ def test_the_built_in_game_loads_when_the_installed_metadata_predates_its_entry_
     assert default_bot("trut") == "heuristic"
 
 
+def test_the_engine_registry_names_no_game_and_loads_the_plugins_when_asked():
+    """A fresh process that only imports the engine: its registry starts empty (no game
+    is wired into it) and loads the plugins when asked for a game it does not know,
+    through the loader that importing trutnet installs."""
+    import subprocess
+
+    code = (
+        "import sys\n"
+        "from trutnet.engine import GAMES, ConfigError, load_game, make_game\n"
+        "assert GAMES == {} and 'trutnet.games.trut' not in sys.modules\n"
+        "state = load_game({'game': 'trut', 'config': {}, 'actions': []})\n"
+        "assert type(state).__module__ == 'trutnet.games.trut.rules.state'\n"
+        "assert make_game('lutin').name == 'lutin'\n"
+        "try:\n"
+        "    make_game('nope')\n"
+        "except ConfigError as exc:\n"
+        "    print(exc)\n"
+    )
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != plugins.PLUGINS_VARIABLE}
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "unknown game 'nope' (known: lutin, truco, trut)"
+
+
 def test_pyproject_declares_the_built_in_plugins():
     import tomllib
     from pathlib import Path

@@ -1,7 +1,9 @@
 """The layering is a checked contract: ``lint-imports`` keeps every contract of
 ``[tool.importlinter]`` in pyproject.toml (cli -> games -> client -> runtime -> I/O
-edge -> protocol -> engine, crypto; a pure engine, protocol and crypto; no game named
-outside the engine and the game plugins of ``trutnet/games``). ``scripts/test.sh`` runs
+edge -> protocol -> engine, crypto; a pure engine, rules, protocol and crypto; each
+game's rules on the engine alone, its front-end and bots on its rules, the games
+independent of each other; no game named outside ``trutnet/games``, not even through
+another module). ``scripts/test.sh`` runs
 it after ruff; this test makes a bare ``pytest`` enforce it too, and plants forbidden
 imports in a copy of the tree to see each contract break.
 """
@@ -33,13 +35,23 @@ def test_every_import_contract_is_kept():
 # Each planted import breaks the contract named (the layers, or a game named where none
 # may be): lint-imports must say so, or the contract guards nothing.
 PLANTED = [
-    ("trutnet/client/app.py", "from trutnet.engine.games.trut import TrutGame", "client core"),
+    ("trutnet/client/app.py", "from trutnet.games.trut.rules import TrutGame", "client core"),
     ("trutnet/client/view.py", "import trutnet.games.trut", "client core"),
     ("trutnet/selfplay.py", "import trutnet.games.trut.heuristic", "client core"),
-    ("trutnet/cli/games.py", "from trutnet.engine.games.trut import TrutConfig", "client core"),
-    ("trutnet/bots/base.py", "import trutnet.engine.games.trut", "bots name no game"),
+    ("trutnet/cli/games.py", "from trutnet.games.trut.rules import TrutConfig", "client core"),
+    ("trutnet/bots/base.py", "import trutnet.games.trut.rules", "bots name no game"),
     ("trutnet/runtime/watch.py", "import trutnet.games.trut.frontend", "Layers"),
     ("trutnet/games/trut/screen.py", "import trutnet.cli", "Layers"),
+    # the chain protocol -> engine registry -> a game: "name no game" allows no indirection
+    ("trutnet/engine/registry.py", "import trutnet.games.trut", "bots name no game"),
+    ("trutnet/games/truco/rules/bets.py", "import trutnet.client.view", "rules stand on"),
+    ("trutnet/games/lutin/rules/powers.py", "import time", "are pure"),
+    (
+        "trutnet/games/trut/rules/words.py",
+        "import trutnet.games.trut.narration",
+        "stand on the rules",
+    ),
+    ("trutnet/games/truco/heuristic.py", "import trutnet.games.trut.rules", "each other"),
 ]
 
 

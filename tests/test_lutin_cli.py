@@ -101,8 +101,8 @@ def test_the_combat_marks_of_a_logged_game():
     ``act`` (``play hand/N``, L6) to the other seat's ``unseal`` of its riposte, which
     gives the result (L16, L7-L13)."""
     from trutnet.bench.network_bench import combat_marks, has_combats
-    from trutnet.engine.games.lutin import LutinGame
-    from trutnet.engine.games.trut import TrutGame
+    from trutnet.games.lutin.rules import LutinGame
+    from trutnet.games.trut.rules import TrutGame
     from trutnet.net.memory import play_memory_game
     from trutnet.protocol.envelope import parse_entry
 
@@ -126,7 +126,7 @@ def test_the_network_benchmark_times_the_combats_of_two_peer_processes():
     result (figures present and consistent; their size is the benchmark's business)."""
     from trutnet import plugins
     from trutnet.bench import network_bench
-    from trutnet.engine.games.lutin import LutinGame
+    from trutnet.games.lutin.rules import LutinGame
     from trutnet.net.broker import EmbeddedBroker
 
     plugins.load_plugins("")  # the lutin game is known here, to replay the host's log

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from trutnet.engine import load_game, register_game
-from trutnet.engine.games.lutin import LutinGame
+from trutnet.games.lutin.rules import LutinGame
 from trutnet.selfplay import game_seeds, play_game
 
 VARIANTS = ("base", "expert-black", "expert-white")

@@ -11,9 +11,9 @@ import pytest
 
 from trutnet.engine import EngineError
 from trutnet.engine.api import CHANCE
-from trutnet.engine.games.lutin import LutinGame
-from trutnet.engine.games.lutin.cards import KINDS
-from trutnet.engine.games.lutin.state import VARIANTS
+from trutnet.games.lutin.rules import LutinGame
+from trutnet.games.lutin.rules.cards import KINDS
+from trutnet.games.lutin.rules.state import VARIANTS
 
 from .hidden_table import GenericTable
 from .lutin_helpers import random_step

@@ -18,9 +18,9 @@ from prompt_toolkit.output import DummyOutput
 from trutnet import plugins
 from trutnet.bots import make_bot
 from trutnet.client.frontend import Press
-from trutnet.engine.games.lutin import LutinGame
 from trutnet.games.lutin.frontend import CHOOSE_KEYS
 from trutnet.games.lutin.narration import card_name
+from trutnet.games.lutin.rules import LutinGame
 
 from .test_game_plugins import rows_of
 
@@ -349,8 +349,8 @@ def test_the_manche_winner_is_told_when_a_black_token_moves_vp_in_the_same_comba
     """A manche won while a black t33 took a VP from its winner (L29): the winner is the
     seat that opens the next manche (L8) and got its VP, whatever the sum of VP did; a
     manche that ends with no VP is nobody's (L31)."""
-    from trutnet.engine.games.lutin.actions import Take
     from trutnet.games.lutin.narration import Moment, Told, narrate
+    from trutnet.games.lutin.rules.actions import Take
 
     def moment(manche, vp, attacker, phase="choose"):
         return Moment(phase, attacker, (), None, vp, (12, 12), manche, manche, None, "black")

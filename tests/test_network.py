@@ -141,7 +141,7 @@ def test_the_delay_proxy_delays_every_hop_and_keeps_the_order():
 def trut_for_the_bench():
     """What ``trutnet bench network`` plays by default: Trut, 4 players, heuristic bots."""
     from trutnet.bench.network_bench import Played
-    from trutnet.engine.games.trut import TrutConfig, TrutGame
+    from trutnet.games.trut.rules import TrutConfig, TrutGame
 
     return Played(TrutGame(TrutConfig(4)), ["--game", "trut", "--players", "4"], "heuristic")
 

@@ -12,7 +12,7 @@ import time
 import pytest
 
 from trutnet.crypto.identity import Identity
-from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame
+from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
 from trutnet.net.broker import EmbeddedBroker
 from trutnet.net.faults import FaultyInbox
 from trutnet.net.mqtt_link import MqttLink

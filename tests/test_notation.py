@@ -6,9 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from trutnet.engine.cards import FULL_DECK, RANKS, SUITS, Card, card_from_index, parse_card
 from trutnet.engine.errors import NotationError
-from trutnet.engine.games.trut.actions import (
+from trutnet.games.trut.rules.actions import (
     WORDS,
     CardRef,
     Deal,
@@ -18,6 +17,14 @@ from trutnet.engine.games.trut.actions import (
     SingCount,
     Word,
     parse_action,
+)
+from trutnet.games.trut.rules.cards import (
+    FULL_DECK,
+    RANKS,
+    SUITS,
+    Card,
+    card_from_index,
+    parse_card,
 )
 
 cards = st.sampled_from(FULL_DECK)

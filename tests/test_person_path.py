@@ -28,7 +28,7 @@ import pytest
 from trutnet.cli import main
 from trutnet.cli.table_commands import person_name
 from trutnet.crypto.identity import fingerprint
-from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame
+from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
 from trutnet.net.broker import EmbeddedBroker, Endpoint
 from trutnet.net.memory import play_memory_game
 from trutnet.runtime import seat_process

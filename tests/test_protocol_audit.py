@@ -11,7 +11,7 @@ import msgpack
 import pytest
 
 from trutnet.engine.canonical import canonical_bytes
-from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame
+from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
 from trutnet.net.memory import new_memory_table, play_memory_game, step
 from trutnet.protocol.audit import audit
 from trutnet.protocol.envelope import parse_entry

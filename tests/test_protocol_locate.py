@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from trutnet.crypto import SeededRandom, blind, make_shares
-from trutnet.engine.games.trut import TrutConfig, TrutGame
+from trutnet.games.trut.rules import TrutConfig, TrutGame
 from trutnet.net.memory import new_memory_table, play_memory_game, step
 from trutnet.protocol.audit import audit
 from trutnet.protocol.envelope import parse_entry

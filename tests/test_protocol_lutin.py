@@ -13,8 +13,8 @@ from __future__ import annotations
 import pytest
 
 from trutnet.engine import register_game
-from trutnet.engine.games.lutin import LutinGame
-from trutnet.engine.games.lutin.state import VARIANTS
+from trutnet.games.lutin.rules import LutinGame
+from trutnet.games.lutin.rules.state import VARIANTS
 from trutnet.net.memory import new_memory_table, play_memory_game, step
 from trutnet.protocol.commitments import seal_commitment
 from trutnet.protocol.envelope import parse_entry

@@ -12,7 +12,7 @@ import pytest
 
 from trutnet.bots import make_bot
 from trutnet.crypto import Identity, SeededRandom
-from trutnet.engine.games.trut import TrutConfig, TrutGame
+from trutnet.games.trut.rules import TrutConfig, TrutGame
 from trutnet.net.memory import new_memory_table, step
 from trutnet.protocol.audit import audit
 from trutnet.protocol.envelope import parse_entry, sign_entry
@@ -497,7 +497,7 @@ def test_a_seat_back_before_the_void_goes_on_and_holds_end_with_the_coordinator(
     ],
 )
 def test_quorum_needs_a_majority_with_every_partner(players, stalled, voters, problem):
-    from trutnet.engine.games.trut.config import teams_for
+    from trutnet.games.trut.rules.config import teams_for
     from trutnet.protocol.replace import partners, quorum_problem
 
     team_of = [

@@ -16,8 +16,8 @@ from trutnet.crypto import (
 from trutnet.crypto.elgamal import Ciphertext
 from trutnet.crypto.group import base_mul
 from trutnet.engine.canonical import canonical_bytes
-from trutnet.engine.games.trut import Deal, SingCount, StartPosition, TrutConfig, TrutGame
-from trutnet.engine.games.trut.hidden import pos
+from trutnet.games.trut.rules import Deal, SingCount, StartPosition, TrutConfig, TrutGame
+from trutnet.games.trut.rules.hidden import pos
 from trutnet.net.memory import play_memory_game
 from trutnet.protocol.envelope import (
     GENESIS,

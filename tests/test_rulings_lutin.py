@@ -12,11 +12,11 @@ from collections import Counter
 import pytest
 
 from trutnet.engine import ConfigError, IllegalAction, NotationError, load_game, register_game
-from trutnet.engine.games.lutin import LutinGame
-from trutnet.engine.games.lutin.actions import Show, parse_action
-from trutnet.engine.games.lutin.cards import DECK_LIST, DECKS, combat, value
-from trutnet.engine.games.lutin.state import INDEX
 from trutnet.engine.hidden import JointRandom, Open, Reveal, SecretChoice, Shuffle, Turn
+from trutnet.games.lutin.rules import LutinGame
+from trutnet.games.lutin.rules.actions import Show, parse_action
+from trutnet.games.lutin.rules.cards import DECK_LIST, DECKS, combat, value
+from trutnet.games.lutin.rules.state import INDEX
 
 from .lutin_helpers import choose, open_all, play, random_step, start
 from .lutin_helpers import combat as fight

@@ -11,11 +11,11 @@ import random
 import pytest
 
 from trutnet.engine import IllegalAction
-from trutnet.engine.games.lutin import LutinGame
-from trutnet.engine.games.lutin.cards import combat
-from trutnet.engine.games.lutin.powers import TOKEN_DECK, black, cancelled, white
-from trutnet.engine.games.lutin.state import INDEX
 from trutnet.engine.hidden import Open, Pos, SecretChoice, Shuffle, Turn
+from trutnet.games.lutin.rules import LutinGame
+from trutnet.games.lutin.rules.cards import combat
+from trutnet.games.lutin.rules.powers import TOKEN_DECK, black, cancelled, white
+from trutnet.games.lutin.rules.state import INDEX
 
 from .hidden_table import GenericTable
 from .lutin_helpers import choose, play, random_step, start_expert, window

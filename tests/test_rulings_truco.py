@@ -9,10 +9,10 @@ import pytest
 
 from trutnet.engine.api import CHANCE
 from trutnet.engine.errors import ConfigError, IllegalAction, NotationError
-from trutnet.engine.games.truco import Deal, Dealer, Show, TrucoGame, parse_action
-from trutnet.engine.games.truco.cards import CARDS, DECK, LEVEL, envido, flor, is_flor
-from trutnet.engine.games.truco.setup import deal_positions
 from trutnet.engine.hidden import JointRandom, Pos, Shuffle
+from trutnet.games.truco.rules import Deal, Dealer, Show, TrucoGame, parse_action
+from trutnet.games.truco.rules.cards import CARDS, DECK, LEVEL, envido, flor, is_flor
+from trutnet.games.truco.rules.setup import deal_positions
 from trutnet.games.truco.screen import malas_buenas
 
 from .truco_scenarios import card_at, dealt, refused, run, words

@@ -14,9 +14,8 @@ from collections.abc import Iterable
 import pytest
 
 from trutnet.engine.api import CHANCE
-from trutnet.engine.cards import FULL_DECK, RANKS, SUITS, Card, parse_card
 from trutnet.engine.errors import ConfigError, IllegalAction
-from trutnet.engine.games.trut import (
+from trutnet.games.trut.rules import (
     StartPosition,
     TrutConfig,
     TrutGame,
@@ -24,6 +23,7 @@ from trutnet.engine.games.trut import (
     deck_for_hands,
     teams_for,
 )
+from trutnet.games.trut.rules.cards import FULL_DECK, RANKS, SUITS, Card, parse_card
 
 # ----------------------------------------------------------------------------- helpers
 

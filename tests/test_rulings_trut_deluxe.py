@@ -13,11 +13,12 @@ import pytest
 
 from trutnet.engine import load_game
 from trutnet.engine.api import CHANCE
-from trutnet.engine.cards import FULL_DECK, parse_card
 from trutnet.engine.errors import ConfigError, IllegalAction
-from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame, TrutState
-from trutnet.engine.games.trut.actions import Prepare, parse_action
-from trutnet.engine.games.trut.deluxe.cards import (
+from trutnet.engine.hidden import JointRandom, Locate, Pos, Shuffle
+from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame, TrutState
+from trutnet.games.trut.rules.actions import Prepare, parse_action
+from trutnet.games.trut.rules.cards import FULL_DECK, parse_card
+from trutnet.games.trut.rules.deluxe.cards import (
     BASIC_LETTERS,
     TABLE,
     Special,
@@ -25,11 +26,10 @@ from trutnet.engine.games.trut.deluxe.cards import (
     is_fox,
     special,
 )
-from trutnet.engine.games.trut.deluxe.powers import DIE
-from trutnet.engine.games.trut.deluxe.rules import effective_values, pool_deck
-from trutnet.engine.games.trut.setup import deal_position
-from trutnet.engine.games.trut.words import TrutCall
-from trutnet.engine.hidden import JointRandom, Locate, Pos, Shuffle
+from trutnet.games.trut.rules.deluxe.powers import DIE
+from trutnet.games.trut.rules.deluxe.rules import effective_values, pool_deck
+from trutnet.games.trut.rules.setup import deal_position
+from trutnet.games.trut.rules.words import TrutCall
 
 from .hidden_table import GenericTable
 

@@ -12,7 +12,7 @@ import msgpack
 import pytest
 
 from trutnet.crypto.identity import Identity
-from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame
+from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
 from trutnet.net import topics
 from trutnet.net.broker import EmbeddedBroker, Endpoint
 from trutnet.net.mqtt_link import MqttLink

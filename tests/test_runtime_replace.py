@@ -9,7 +9,7 @@ import random
 
 from trutnet.bots import make_bot
 from trutnet.crypto import Identity, SeededRandom
-from trutnet.engine.games.trut import TrutConfig, TrutGame
+from trutnet.games.trut.rules import TrutConfig, TrutGame
 from trutnet.net import topics
 from trutnet.net.memory import new_memory_table, step
 from trutnet.protocol.envelope import parse_entry

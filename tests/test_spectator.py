@@ -8,8 +8,8 @@ import pytest
 
 from trutnet.crypto import CardTable, Identity, KeyPair, SeededRandom, ShareBatch, combine
 from trutnet.crypto.identity import fingerprint
-from trutnet.engine.cards import card_from_index
-from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame
+from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
+from trutnet.games.trut.rules.cards import card_from_index
 from trutnet.net.memory import new_memory_table, step
 from trutnet.protocol.envelope import GENESIS, sign_entry
 from trutnet.protocol.spectator import (

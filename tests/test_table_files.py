@@ -15,7 +15,7 @@ import pytest
 
 from trutnet.cli import main, table_commands
 from trutnet.crypto.identity import Identity
-from trutnet.engine.games.trut import TrutConfig, TrutGame
+from trutnet.games.trut.rules import TrutConfig, TrutGame
 from trutnet.net.broker import EmbeddedBroker
 from trutnet.net.memory import play_memory_game
 from trutnet.protocol.lobby import (

@@ -4,9 +4,9 @@ beats the random bot (it reads its envido and its cards' strength, K3, K4)."""
 from __future__ import annotations
 
 import trutnet.games.truco  # noqa: F401  (registers the game)
-from trutnet.engine.games.truco import Declare, TrucoGame, Word
-from trutnet.engine.games.truco.cards import envido
 from trutnet.games.truco.heuristic import HeuristicBot
+from trutnet.games.truco.rules import Declare, TrucoGame, Word
+from trutnet.games.truco.rules.cards import envido
 from trutnet.selfplay import game_seeds, play_game
 
 from .truco_scenarios import dealt, run

@@ -16,8 +16,8 @@ import trutnet.games.truco  # noqa: F401  (registers the game for load_game)
 from trutnet.engine import load_game
 from trutnet.engine.api import CHANCE
 from trutnet.engine.errors import EngineError
-from trutnet.engine.games.truco import Declare, TrucoGame, Word, parse_action
-from trutnet.engine.games.truco.cards import envido, flor
+from trutnet.games.truco.rules import Declare, TrucoGame, Word, parse_action
+from trutnet.games.truco.rules.cards import envido, flor
 
 from .hidden_table import GenericTable
 

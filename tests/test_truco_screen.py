@@ -16,8 +16,8 @@ from prompt_toolkit.output import DummyOutput
 
 import trutnet.games.truco  # noqa: F401  (registers the game)
 from trutnet.bots import make_bot
-from trutnet.engine.games.truco import TrucoGame
 from trutnet.games.truco import screen
+from trutnet.games.truco.rules import TrucoGame
 
 
 def rows_of(ui) -> list[str]:

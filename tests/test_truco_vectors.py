@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from trutnet.engine.games.truco import TrucoGame
-from trutnet.engine.games.truco.cards import CARDS
+from trutnet.games.truco.rules import TrucoGame
+from trutnet.games.truco.rules.cards import CARDS
 
 SPEC = (Path(__file__).parent.parent / "docs" / "protocol.md").read_text()
 TRUCO = SPEC[SPEC.index("## 11. Truco") : SPEC.index("## 12. ")]  # part 11 alone

@@ -8,8 +8,8 @@ import random
 
 from trutnet.client.frontend import frontend_for
 from trutnet.client.view import TableInfo, key_bar, plain, table_lines
-from trutnet.engine.games.trut import StartPosition, TrutConfig, TrutGame
 from trutnet.games.trut import screen
+from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
 
 from .test_rulings_trut_deluxe import prepared
 

@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from trutnet.engine import load_game
-from trutnet.engine.games.trut import Deal, Keep, TrutConfig, TrutGame, TrutState
-from trutnet.engine.games.trut.actions import Prepare
+from trutnet.games.trut.rules import Deal, Keep, TrutConfig, TrutGame, TrutState
+from trutnet.games.trut.rules.actions import Prepare
 
 from .trut_helpers import playout, random_step, start_position
 

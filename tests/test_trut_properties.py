@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from trutnet.engine import load_game
-from trutnet.engine.games.trut import TrutConfig, TrutGame
-from trutnet.engine.games.trut.state import TrutState
+from trutnet.games.trut.rules import TrutConfig, TrutGame
+from trutnet.games.trut.rules.state import TrutState
 
 from .trut_helpers import (
     CONFIGS,

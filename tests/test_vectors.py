@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 from trutnet.engine.canonical import canonical_bytes
-from trutnet.engine.cards import parse_card
-from trutnet.engine.games.trut import TrutGame
+from trutnet.games.trut.rules import TrutGame
+from trutnet.games.trut.rules.cards import parse_card
 
 ROOT = Path(__file__).parent.parent
 VECTORS = json.loads((ROOT / "tests/vectors/engine.json").read_text())

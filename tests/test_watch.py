@@ -260,7 +260,7 @@ def test_every_screen_of_a_spectator_is_public_and_fits_80x24():
     from trutnet.bots import make_bot
     from trutnet.client.app import TableApp, WatchApp
     from trutnet.crypto import Identity, SeededRandom
-    from trutnet.engine.games.trut import TrutConfig, TrutGame
+    from trutnet.games.trut.rules import TrutConfig, TrutGame
     from trutnet.net.memory import MemoryTable, make_table, step, table_nonce
     from trutnet.protocol.spectator import Spectator, Watchers, watcher_message
 
@@ -395,7 +395,7 @@ def test_a_spectators_saved_transcript_verifies(tmp_path, capsys):
     import asyncio
 
     from trutnet.cli import main
-    from trutnet.engine.games.trut import TrutConfig, TrutGame
+    from trutnet.games.trut.rules import TrutConfig, TrutGame
     from trutnet.runtime.seat_process import Hooks, host
     from trutnet.runtime.table_runtime import Options
     from trutnet.runtime.watch import watch

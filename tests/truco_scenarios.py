@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from trutnet.engine.errors import IllegalAction
-from trutnet.engine.games.truco import Deal, Dealer, TrucoGame, TrucoState
-from trutnet.engine.games.truco.setup import deck_for_hands
+from trutnet.games.truco.rules import Deal, Dealer, TrucoGame, TrucoState
+from trutnet.games.truco.rules.setup import deck_for_hands
 
 
 def dealt(hands: dict[int, str], players: int = 2, dealer: int = 0, **options: Any) -> TrucoState:

@@ -6,8 +6,8 @@ import random
 from collections.abc import Callable, Iterator
 
 from trutnet.engine.api import CHANCE
-from trutnet.engine.cards import Card
-from trutnet.engine.games.trut import Deal, Keep, StartPosition, TrutConfig, TrutGame, TrutState
+from trutnet.games.trut.rules import Deal, Keep, StartPosition, TrutConfig, TrutGame, TrutState
+from trutnet.games.trut.rules.cards import Card
 
 CONFIGS = [
     TrutConfig(players, variant, sum_on_patte)

@@ -15,7 +15,9 @@ engine (:func:`trutnet.engine.register_game`), its bots
 * in ``$TRUTNET_GAME_PLUGINS``: module names, comma-separated.
 
 The registries load the plugins when they are asked for a game they do not know
-(:func:`load_plugins`), and the command line loads them first, to report a plugin that
+(:func:`load_plugins`: the bots' and the front-ends' call it, the engine's through the
+loader that importing :mod:`trutnet` installs, since the pure engine may not import this
+module), and the command line loads them first, to report a plugin that
 cannot be loaded. This module knows no game but by the module names of
 :data:`BUILT_IN`, and imports them only by name.
 """

@@ -74,7 +74,7 @@ def game(kind: str = "trut") -> tuple[bytes, list[bytes]]:
     from trutnet.net.memory import play_memory_game
 
     if kind == "trut":
-        from trutnet.engine.games.trut import TrutConfig, TrutGame
+        from trutnet.games.trut.rules import TrutConfig, TrutGame
 
         played = TrutGame(TrutConfig(PLAYERS)), ["heuristic"] * PLAYERS
     else:

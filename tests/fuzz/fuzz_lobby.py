@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 with atheris.instrument_imports(include=["trutnet"]):
     from trutnet.crypto import Identity
-    from trutnet.engine.games.trut import TrutConfig, TrutGame
+    from trutnet.games.trut.rules import TrutConfig, TrutGame
     from trutnet.protocol.envelope import GENESIS, sign_entry
     from trutnet.protocol.lobby import Lobby, LobbyError, join_request, table_id_for
 

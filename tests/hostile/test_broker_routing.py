@@ -80,7 +80,7 @@ def test_tables_finds_a_live_table_among_other_topics_retained_messages(broker):
     messages of the same table; ``tables`` still reads the announcement."""
     from trutnet.crypto import Identity
     from trutnet.discovery.browse import FoundTable, _liveness
-    from trutnet.engine.games.trut import TrutConfig, TrutGame
+    from trutnet.games.trut.rules import TrutConfig, TrutGame
     from trutnet.protocol.lobby import Lobby, sign_announcement
     from trutnet.runtime.seat_process import announcement
 

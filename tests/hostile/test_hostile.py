@@ -28,7 +28,7 @@ import aiomqtt
 import msgpack
 import pytest
 
-from trutnet.engine.games.trut import TrutConfig
+from trutnet.games.trut.rules import TrutConfig
 from trutnet.net.broker import EmbeddedBroker
 from trutnet.protocol.envelope import GENESIS, entry_id, parse_entry, sign_entry
 

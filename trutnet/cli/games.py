@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from trutnet.bots import BotError, bot_kinds, check_bot, default_bot
-from trutnet.engine import GAMES, ConfigError, make_game
+from trutnet.engine import ConfigError, game_class, game_names, make_game
 from trutnet.engine.api import Game
 
 DEFAULT_GAME = "trut"
@@ -76,13 +76,13 @@ def game_argument(p: argparse.ArgumentParser, what: str = "the game to play") ->
 
 
 def known_games() -> str:
-    return ", ".join(sorted(GAMES))
+    return ", ".join(game_names())
 
 
 def game_named(name: str) -> Game:
     """The game ``name`` with its default configuration; :class:`ChoiceError` listing
     the known games when there is none by that name."""
-    if name not in GAMES:
+    if game_class(name) is None:
         raise ChoiceError(f"unknown game {name!r} (known games: {known_games()})")
     try:
         return make_game(name)

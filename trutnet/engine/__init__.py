@@ -1,12 +1,23 @@
-"""Game engines: pure, deterministic rules behind one interface (:mod:`.api`).
+"""The engine contract: the interface every game's rules implement (:mod:`.api`), its
+hidden-information description (:mod:`.hidden`), canonical encoding and state hashes
+(:mod:`.canonical`), errors, and the registry the game plugins fill (:mod:`.registry`).
 
 No I/O, no clock, no randomness except what callers pass in. Knows nothing of crypto
-or the network.
+or the network, and names no game: each game's rules are in its package
+(``trutnet/games/<game>/rules/``).
 """
 
 from trutnet.engine.api import CHANCE, Action, Game, GameState
 from trutnet.engine.errors import ConfigError, EngineError, HiddenCard, IllegalAction, NotationError
-from trutnet.engine.registry import GAMES, load_game, make_game, register_game
+from trutnet.engine.registry import (
+    GAMES,
+    game_class,
+    game_names,
+    load_game,
+    make_game,
+    register_game,
+    set_plugin_loader,
+)
 
 __all__ = [
     "CHANCE",
@@ -19,7 +30,10 @@ __all__ = [
     "HiddenCard",
     "IllegalAction",
     "NotationError",
+    "game_class",
+    "game_names",
     "load_game",
     "make_game",
     "register_game",
+    "set_plugin_loader",
 ]

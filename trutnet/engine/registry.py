@@ -1,5 +1,11 @@
 """The registry of game plugins, and loading a serialised game.
 
+The registry names no game: each game's plugin registers its class when imported
+(:func:`register_game`). Asked for a name it does not know, the registry calls its
+plugin loader (:func:`set_plugin_loader`; :mod:`trutnet` installs
+:func:`trutnet.plugins.load_plugins` there when imported, so the engine imports
+nothing above it), then looks again.
+
 A serialised game is ``{"game": name, "config": {...}, "actions": ["...", ...]}``
 (:meth:`trutnet.engine.api.GameState.serialise`). Loading replays every action and so
 checks every one of them.
@@ -7,14 +13,36 @@ checks every one of them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from trutnet.engine.api import Game, GameState
 from trutnet.engine.errors import ConfigError, EngineError
-from trutnet.engine.games.trut import TrutGame
 
-GAMES: dict[str, type[Game]] = {"trut": TrutGame}
+GAMES: dict[str, type[Game]] = {}
+_loader: Callable[[], object] | None = None  # the plugin loader, once installed
+
+
+def set_plugin_loader(loader: Callable[[], object]) -> None:
+    """Install the function that loads the game plugins (each registers its game);
+    the registry calls it when asked for a game it does not know."""
+    global _loader
+    _loader = loader
+
+
+def game_class(name: str) -> type[Game] | None:
+    """The class registered as ``name``, after loading the plugins if it is unknown;
+    None if no plugin registers it."""
+    if name not in GAMES and _loader is not None:
+        _loader()
+    return GAMES.get(name)
+
+
+def game_names() -> list[str]:
+    """The names of every registered game, sorted, the plugins loaded first."""
+    if _loader is not None:
+        _loader()
+    return sorted(GAMES)
 
 
 def register_game(cls: type[Game]) -> type[Game]:
@@ -29,7 +57,7 @@ def register_game(cls: type[Game]) -> type[Game]:
 
 def make_game(name: str, config: Mapping[str, Any] | None = None) -> Game:
     """The game ``name`` built from a plain-data configuration."""
-    cls = GAMES.get(name)
+    cls = game_class(name)
     if cls is None:
         raise ConfigError(f"unknown game {name!r} (known: {', '.join(sorted(GAMES))})")
     return cls.from_config({} if config is None else config)

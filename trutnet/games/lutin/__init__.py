@@ -1,14 +1,14 @@
-"""Lutin & Troll's plugin: importing it registers the game's engine
-(:mod:`trutnet.engine.games.lutin`), its heuristic bot (:mod:`.heuristic`) and its
+"""Lutin & Troll's package and plugin: importing it (or any module of it, its rules too)
+registers the game's rules (:mod:`.rules`), its heuristic bot (:mod:`.heuristic`) and its
 front-end (:mod:`.frontend`). pyproject.toml declares it as the ``lutin`` entry point
 of the ``trutnet.games`` group."""
 
 from trutnet.bots import register_bots
 from trutnet.client.frontend import register_frontend
 from trutnet.engine import register_game
-from trutnet.engine.games.lutin import LutinGame
 from trutnet.games.lutin.frontend import LutinFrontend
 from trutnet.games.lutin.heuristic import HeuristicBot
+from trutnet.games.lutin.rules import LutinGame
 
 register_game(LutinGame)
 register_bots(LutinGame.name, {"heuristic": HeuristicBot})

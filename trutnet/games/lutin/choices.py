@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from trutnet.engine.api import Action
-from trutnet.engine.games.lutin.actions import BonusPick, Discard, TokenPlay
 from trutnet.games.lutin.narration import EFFECTS, card_name
+from trutnet.games.lutin.rules.actions import BonusPick, Discard, TokenPlay
 
 CHOOSE_KEYS = {
     **{str(v): f"g{v}" for v in range(2, 9)},

@@ -20,10 +20,6 @@ from typing import Any
 from trutnet.client.frontend import Cue, Frontend, Press, RoundOver
 from trutnet.client.view import Line, TableInfo, seat_name, text_width
 from trutnet.engine.errors import EngineError
-from trutnet.engine.games.lutin.actions import Take, TokenPlay, parse_action
-from trutnet.engine.games.lutin.cards import KINDS, MAX_HP
-from trutnet.engine.games.lutin.observation import LutinObservation
-from trutnet.engine.games.lutin.state import LutinState
 from trutnet.games.lutin import choices
 from trutnet.games.lutin.choices import CHOOSE_KEYS, KIND_KEYS, OPTION_KEYS
 from trutnet.games.lutin.narration import (
@@ -34,6 +30,10 @@ from trutnet.games.lutin.narration import (
     manche_winner,
     narrate,
 )
+from trutnet.games.lutin.rules.actions import Take, TokenPlay, parse_action
+from trutnet.games.lutin.rules.cards import KINDS, MAX_HP
+from trutnet.games.lutin.rules.observation import LutinObservation
+from trutnet.games.lutin.rules.state import LutinState
 
 HAND_KEYS = tuple("12345")
 TOKEN_PHASES = ("tdiscard", "bonus", "window", "window_turn")

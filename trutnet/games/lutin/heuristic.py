@@ -6,7 +6,7 @@
 * Riposting (L6): it has seen the attack, so it plays the card with the best card
   result (L9-L11) for it, the cheapest of the equals.
 * A token window (expert, L22): the token whose effect, alone, gives the best result
-  for the combat on the table (:mod:`trutnet.engine.games.lutin.powers`), if it
+  for the combat on the table (:mod:`trutnet.games.lutin.rules.powers`), if it
   beats playing none; a swap (black t11, t21) is judged as playing none. Discards and
   the bonus: at random.
 * Attacking: the opponent's hand is five of the cards its pioche held at the choice
@@ -19,10 +19,10 @@ from __future__ import annotations
 import random
 
 from trutnet.engine.api import Action
-from trutnet.engine.games.lutin.actions import PlayLabel, PlayPos, Take, TokenPlay
-from trutnet.engine.games.lutin.cards import RED, combat
-from trutnet.engine.games.lutin.observation import LutinObservation
-from trutnet.engine.games.lutin.powers import black, white
+from trutnet.games.lutin.rules.actions import PlayLabel, PlayPos, Take, TokenPlay
+from trutnet.games.lutin.rules.cards import RED, combat
+from trutnet.games.lutin.rules.observation import LutinObservation
+from trutnet.games.lutin.rules.powers import black, white
 
 WORTH = {"nymph": 7.0, "harpy": 8.0, "mandragore": 7.5, "b4": 6.0, "b5": 6.5, "b6": 7.0}
 

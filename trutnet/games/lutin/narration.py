@@ -16,7 +16,7 @@ from typing import Any
 
 from trutnet.engine.api import Action
 from trutnet.engine.errors import EngineError
-from trutnet.engine.games.lutin.actions import (
+from trutnet.games.lutin.rules.actions import (
     BonusPick,
     Dealt,
     Discard,
@@ -26,7 +26,7 @@ from trutnet.engine.games.lutin.actions import (
     Take,
     TokenPlay,
 )
-from trutnet.engine.games.lutin.cards import kind
+from trutnet.games.lutin.rules.cards import kind
 
 NAMES = {
     "g2": "Lutin 2", "g3": "Farfadet 3", "g4": "Korrigan 4", "g5": "Elfe 5",

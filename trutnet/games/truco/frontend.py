@@ -9,11 +9,11 @@ from typing import Any
 
 from trutnet.client.frontend import Cue, Frontend, Press, RoundOver
 from trutnet.client.view import Line, TableInfo, seat_name
-from trutnet.engine.games.truco.actions import Deal
-from trutnet.engine.games.truco.observation import TrucoObservation
-from trutnet.engine.games.truco.state import TrucoState
 from trutnet.games.truco import screen
 from trutnet.games.truco.narration import Narrator, Scored, Speaker, Told, narrate, scored_lines
+from trutnet.games.truco.rules.actions import Deal
+from trutnet.games.truco.rules.observation import TrucoObservation
+from trutnet.games.truco.rules.state import TrucoState
 
 
 class TrucoFrontend(Frontend):

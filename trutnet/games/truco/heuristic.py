@@ -16,9 +16,9 @@ from __future__ import annotations
 import random
 
 from trutnet.engine.api import Action
-from trutnet.engine.games.truco.actions import Declare, Play, Show, Word
-from trutnet.engine.games.truco.cards import LEVEL, envido
-from trutnet.engine.games.truco.observation import TrucoObservation
+from trutnet.games.truco.rules.actions import Declare, Play, Show, Word
+from trutnet.games.truco.rules.cards import LEVEL, envido
+from trutnet.games.truco.rules.observation import TrucoObservation
 
 STRONG = 9  # a 3 or better (K3)
 

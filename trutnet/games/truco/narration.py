@@ -19,7 +19,7 @@ from typing import Any
 
 from trutnet.engine.api import Action
 from trutnet.engine.errors import EngineError
-from trutnet.engine.games.truco.actions import (
+from trutnet.games.truco.rules.actions import (
     Deal,
     Dealer,
     Declare,
@@ -29,7 +29,7 @@ from trutnet.engine.games.truco.actions import (
     Void,
     Word,
 )
-from trutnet.engine.games.truco.cards import rank, suit
+from trutnet.games.truco.rules.cards import rank, suit
 
 SUIT_TEXT = {"e": "esp", "b": "bas", "o": "oro", "c": "cop"}  # espadas, bastos, oros, copas
 CALLS = ("", "", "truco", "retruco", "vale cuatro")  # by the step called (K22)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from trutnet.client.view import Line, TableInfo, plural, seat_name
 from trutnet.engine.api import Action
-from trutnet.engine.games.truco.actions import Declare, Discard, Play, Show, Word
-from trutnet.engine.games.truco.cards import envido, suit
-from trutnet.engine.games.truco.observation import TrucoObservation
 from trutnet.games.truco.narration import CALLS, card_text, malas_buenas, points
+from trutnet.games.truco.rules.actions import Declare, Discard, Play, Show, Word
+from trutnet.games.truco.rules.cards import envido, suit
+from trutnet.games.truco.rules.observation import TrucoObservation
 
 SUIT_STYLE = {"e": "class:black", "b": "class:ok", "o": "class:warn", "c": "class:red"}
 

@@ -1,15 +1,16 @@
-"""Trut's plugin: importing it registers the game's engine
-(:mod:`trutnet.engine.games.trut`), its heuristic bot (:mod:`.heuristic`) and its
-front-end for the terminal client (:mod:`.frontend`: the screen, :mod:`.screen`, and
-the narration, :mod:`.narration`). pyproject.toml declares it as the ``trut`` entry
+"""Trut's package and plugin: importing it (or any module of it, its rules too)
+registers the game's rules (:mod:`.rules`, Deluxe in :mod:`.rules.deluxe`), its
+heuristic bot (:mod:`.heuristic`) and its front-end for the terminal client
+(:mod:`.frontend`: the screen, :mod:`.screen`, the narration, :mod:`.narration`, and
+Deluxe's names and lines, :mod:`.deluxe`). pyproject.toml declares it as the ``trut`` entry
 point of the ``trutnet.games`` group."""
 
 from trutnet.bots import register_bots
 from trutnet.client.frontend import register_frontend
 from trutnet.engine import register_game
-from trutnet.engine.games.trut import TrutGame
 from trutnet.games.trut.frontend import TrutFrontend
 from trutnet.games.trut.heuristic import HeuristicBot
+from trutnet.games.trut.rules import TrutGame
 
 register_game(TrutGame)
 register_bots(TrutGame.name, {"heuristic": HeuristicBot})

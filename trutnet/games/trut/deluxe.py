@@ -1,13 +1,15 @@
 """Trut Deluxe for people: the special cards' names and powers, and the lines that
-narrate their events (die results included) [T23-T47]."""
+narrate their events (die results included) [T23-T47]. Deluxe's rules are
+:mod:`trutnet.games.trut.rules.deluxe`: the variant is ``deluxe`` in each half of the
+package, a package of rules and one module of the front-end."""
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
 from trutnet.client.view import plural
-from trutnet.engine.games.trut.actions import parse_any_card
-from trutnet.engine.games.trut.deluxe.cards import TABLE, Special, letters_for
+from trutnet.games.trut.rules.actions import parse_any_card
+from trutnet.games.trut.rules.deluxe.cards import TABLE, Special, letters_for
 
 NAMES = {letter: row[1] for letter, row in TABLE.items()}
 
@@ -151,7 +153,7 @@ def bot_choice(obs: Any) -> Any:
     the Badger; give -1 to the opponents' strongest card with the Bat, else pass; aim
     the Weasel at the opponent whose team holds the most Petits (T37, outcome 6's
     sake), give it the weakest card, pick blind the first position."""
-    from trutnet.engine.games.trut.actions import PASS, Keep, Power, parse_any_card
+    from trutnet.games.trut.rules.actions import PASS, Keep, Power, parse_any_card
 
     legal = list(obs.legal)
     if obs.phase == "michao":  # T44: a free Long, always sing

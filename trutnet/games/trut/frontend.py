@@ -16,11 +16,11 @@ from typing import Any
 
 from trutnet.client.frontend import Cue, Frontend, Press, RoundOver
 from trutnet.client.view import Line, TableInfo, plural
-from trutnet.engine.games.trut.actions import Deal, SingCount, parse_any_card
-from trutnet.engine.games.trut.observation import TrutObservation
-from trutnet.engine.games.trut.state import TrutState
 from trutnet.games.trut import screen
 from trutnet.games.trut.narration import Speaker, hand_result, narrate
+from trutnet.games.trut.rules.actions import Deal, SingCount, parse_any_card
+from trutnet.games.trut.rules.observation import TrutObservation
+from trutnet.games.trut.rules.state import TrutState
 
 NUMBER_KEYS = tuple("123456789")
 WORD_KEYS = {"t": "trut", "j": None, "c": None, "p": "pass", "s": "sing"}

@@ -18,8 +18,8 @@ import itertools
 import random
 
 from trutnet.engine.api import Action
-from trutnet.engine.cards import FULL_DECK, Card
-from trutnet.engine.games.trut.actions import (
+from trutnet.games.trut.deluxe import bot_choice
+from trutnet.games.trut.rules.actions import (
     ACCEPT,
     AGREE,
     FOLD,
@@ -31,9 +31,9 @@ from trutnet.engine.games.trut.actions import (
     Play,
     SingCount,
 )
-from trutnet.engine.games.trut.observation import TrutObservation
-from trutnet.engine.games.trut.tricks import UNDECIDED, hand_winner
-from trutnet.games.trut.deluxe import bot_choice
+from trutnet.games.trut.rules.cards import FULL_DECK, Card
+from trutnet.games.trut.rules.observation import TrutObservation
+from trutnet.games.trut.rules.tricks import UNDECIDED, hand_winner
 
 WIN, LOSS = 0, 1
 

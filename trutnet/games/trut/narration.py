@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from trutnet.client.view import ARROW, plural
-from trutnet.engine.games.trut.state import TrutState
 from trutnet.games.trut.deluxe import card_name, narrate_deluxe
+from trutnet.games.trut.rules.state import TrutState
 
 WORDS = {
     "accept": "Joue ! (accepts)",

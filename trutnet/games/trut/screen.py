@@ -1,5 +1,5 @@
 """Trut's parts of the table screen as text: pure functions from what one seat may see
-(a :class:`~trutnet.engine.games.trut.observation.TrutObservation`) to styled lines.
+(a :class:`~trutnet.games.trut.rules.observation.TrutObservation`) to styled lines.
 
 The frame (:mod:`trutnet.client.view`) places them: the title, the table area (the
 teams' Longs and Petits, the hand's state line, its tricks, the seat's hand or a
@@ -18,10 +18,10 @@ from typing import Any
 
 from trutnet.client.frontend import RoundOver
 from trutnet.client.view import ARROW, WIDTH, Line, TableInfo, fit, plain, seat_name, text_width
-from trutnet.engine.cards import Card
-from trutnet.engine.games.trut.deluxe.cards import Special
-from trutnet.engine.games.trut.observation import TrutObservation
 from trutnet.games.trut.deluxe import NAMES, help_lines
+from trutnet.games.trut.rules.cards import Card
+from trutnet.games.trut.rules.deluxe.cards import Special
+from trutnet.games.trut.rules.observation import TrutObservation
 
 RED_SUITS = ("h", "d")
 

@@ -1,1 +1,0 @@
-"""Game plugins; each sub-package implements :mod:`trutnet.engine.api` for one game."""

@@ -1,0 +1,171 @@
+"""Truco's hidden-information description and views: what the table runs next, who
+sees and holds each position, what a decision reveals (K8, K9, K15, K21, K25,
+``docs/engine.md``), the public state every replica hashes alike, and a seat's
+observation. A mixin of :class:`~trutnet.games.truco.rules.state.TrucoState`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from trutnet.engine.api import Action, GameState
+from trutnet.engine.errors import IllegalAction
+from trutnet.engine.hidden import Holder, JointRandom, Pos, Shuffle, Step
+from trutnet.games.truco.rules.actions import Deal, Dealer, Discard, Play, Show
+from trutnet.games.truco.rules.cards import CARDS, DECK, DECK_NAME, POSITIONS
+from trutnet.games.truco.rules.observation import TrucoObservation
+
+
+class TrucoDescription(GameState):
+    """The description and the views (mixed into ``TrucoState``)."""
+
+    # ---------------------------------------------------------------- hidden information
+
+    def next_step(self) -> Step | None:
+        if self.phase == "over":
+            return None
+        if self.phase == "draw":  # K7
+            return JointRandom("first-dealer", tuple(Dealer(s) for s in range(self.n)))
+        if self.phase == "shuffle":  # K8
+            return Shuffle(DECK_NAME, Deal())
+        return super().next_step()
+
+    def sight(self) -> Mapping[int, frozenset[Pos]]:
+        """K8, K15: a seat sees its own dealt cards, nothing of a partner's."""
+        if self.phase in ("over", "draw", "shuffle"):
+            return {}
+        sight = {s: frozenset(self.dealt[s]) for s in range(self.n)}
+        gallo = self.gallo()
+        if gallo is not None and self.discarded is not None:
+            sight[gallo] = sight[gallo] | {self.discarded}
+        return sight
+
+    def holders(self) -> Mapping[Holder, tuple[Pos, ...]]:
+        if self.phase in ("over", "draw", "shuffle"):
+            return {}
+        held: dict[Holder, tuple[Pos, ...]] = {s: tuple(self.hands[s]) for s in range(self.n)}
+        held["table"] = tuple(
+            sorted(p for p in self.face_up if all(p not in h for h in self.hands))
+        )
+        held["discard"] = (self.discarded,) if self.discarded is not None else ()
+        dealt = 3 * self.n + (1 if self.n == 3 else 0)
+        held["stock"] = tuple(POSITIONS[i] for i in range(dealt, len(CARDS)))
+        return held
+
+    def reveals(self, seat: int, action: Action) -> tuple[Pos, ...]:
+        if isinstance(action, Play):
+            if seat != self.current_seat() or action.pos not in self.hands[seat]:
+                raise IllegalAction(
+                    "K26", f"@{action.pos.index} is not a card seat {seat} may play now"
+                )
+            return (action.pos,)
+        if isinstance(action, Show):
+            if self.phase != "show" or seat != self.current_seat():
+                raise IllegalAction("K21", f"seat {seat} has nothing to show now")
+            options = {s.positions for s in self._shows(seat) if isinstance(s, Show)}
+            if action.positions not in options:
+                raise IllegalAction("K21", f"{action} does not name cards that can prove it")
+            return tuple(p for p in action.positions if p not in self.face_up)
+        return ()
+
+    def conceal(self, seat: int, action: Action) -> Action:
+        if isinstance(action, Play):
+            return Play(action.pos)
+        if isinstance(action, Discard):
+            return Discard(action.pos)
+        if isinstance(action, Show):
+            return Show(tuple((p, None) for p in action.positions))
+        return action
+
+    def identify(self, action: Action, cards: Mapping[Pos, str]) -> Action:
+        if isinstance(action, Play):
+            return Play(action.pos, cards.get(action.pos, action.card))
+        if isinstance(action, Show):
+            return Show(tuple((p, cards.get(p, self.face_up.get(p, c))) for p, c in action.cards))
+        return action
+
+    def see(self, pos: Pos, card: str) -> None:
+        if pos.deck != DECK_NAME or pos.index >= len(CARDS) or card not in DECK.cards:
+            raise IllegalAction("K2", f"{pos} cannot hold {card!r}")
+        if self.known.get(pos, card) != card:
+            raise IllegalAction("K2", f"{pos} is already known as {self.known[pos]}")
+        self.known[pos] = card
+
+    def identity_of(self, pos: Pos) -> str | None:
+        return self.known.get(pos)
+
+    # ---------------------------------------------------------------- views
+
+    def public_state(self) -> dict[str, Any]:
+        return {
+            "game": "truco",
+            "config": self._game.config_dict(),
+            "phase": self.phase,
+            "to_act": self.current_seat(),
+            "dealer": self.dealer,
+            "hand": self.hand_no,
+            "chico_hand": self.chico_hand,
+            "scores": list(self.scores),
+            "chicos": list(self.chicos),
+            "winner": self.winner,
+            "hands": [[p.index for p in h] for h in self.hands],
+            "dealt": [[p.index for p in h] for h in self.dealt],
+            "discarded": None if self.discarded is None else self.discarded.index,
+            "face_up": sorted([p.index, c] for p, c in self.face_up.items()),
+            "segments": [list(s) for s in self.segments],
+            "pica": self.pica,
+            "seg": list(self.seg),
+            "folded": list(self.folded),
+            "tricks": [[[s, p.index, c] for s, p, c in t] for t in self.tricks],
+            "results": list(self.results),
+            "turn": self.turn,
+            "truco": [self.truco_level, self.truco_owner, self.truco_called, self.truco_call],
+            "envido": [list(self.envido_chain), self.envido_bettor, self.envido_points],
+            "asked": list(self.asked),
+            "flor": [
+                sorted([s, f] for s, f in self.flor_said.items()),
+                self.flor_stage,
+                self.flor_resto_side,
+                self.flor_amount,
+            ],
+            "declare": [
+                self.decl_kind,
+                list(self.decl_queue),
+                [list(d) for d in self.declared],
+                self.best,
+            ],
+            "points": [self.flor_pts, self.envido_pts, self.truco_pts, self.last_scored],
+            "provers": [list(p) for p in self.provers],
+        }
+
+    def observation(self, seat: int) -> TrucoObservation:
+        if not 0 <= seat < self.n:
+            raise IllegalAction("K6", f"no seat {seat}")
+        return TrucoObservation(
+            seat=seat,
+            phase=self.phase,
+            to_act=self.current_seat(),
+            legal=tuple(self.legal_actions(seat)),
+            players=self.n,
+            sides=tuple(self.side(s) for s in range(self.n)),
+            dealer=self.dealer,
+            mano=self.mano(),
+            hand_no=self.hand_no,
+            scores=tuple(self.scores),
+            chicos=tuple(self.chicos),
+            winner=self.winner,
+            seg=tuple(self.seg),
+            pica=self.pica,
+            folded=tuple(self.folded),
+            hand=tuple((p, self.known.get(p)) for p in self.hands[seat]),
+            kept=tuple((p, self.known.get(p)) for p in self.dealt[seat]),
+            tricks=tuple(tuple((s, c) for s, _, c in t) for t in self.tricks),
+            results=tuple(self.results),
+            truco_level=self.truco_level,
+            truco_call=None if self.truco_call is None else tuple(self.truco_call),
+            envido_chain=tuple(self.envido_chain),
+            envido_waiting=self.envido_bettor is not None,
+            declared=tuple((s, v) for s, v in self.declared),
+            calls=tuple((s, w) for s, w in self.calls),
+            last_scored=tuple((s, p) for s, p in self.last_scored),
+        )
