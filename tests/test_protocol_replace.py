@@ -28,7 +28,7 @@ from trutnet.store import save_transcript
 
 
 def verify_output(tmp_path, replica):
-    """What ``trutnet verify`` prints for ``replica``'s log."""
+    """What ``trutnet verify`` prints for ``replica``'s log (its wrapped lines joined)."""
     path = tmp_path / "game.json"
     save_transcript(path, replica.table_id, [e.wire for e in replica.log.entries])
     done = subprocess.run(
@@ -38,7 +38,8 @@ def verify_output(tmp_path, replica):
         timeout=300,
     )
     assert done.returncode == 0, done.stderr
-    return done.stdout
+    assert all(len(line) <= 80 for line in done.stdout.splitlines())  # wrapped, indented
+    return done.stdout.replace("\n    ", " ")  # each wrapped line whole again
 
 
 def run_to(table, predicate, limit=20_000):
