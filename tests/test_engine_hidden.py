@@ -55,7 +55,7 @@ from trutnet.games.trut.rules.hidden import DECK, pos
 from .hidden_table import EVERYONE, GenericTable, Round
 from .trut_helpers import CONFIGS, playout, start_position
 
-SETTINGS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
@@ -174,7 +174,7 @@ def test_special_hands_ask_for_the_rounds_of_table_py_too():
     [T15], and la Chanson with its draws and keeps [T19]."""
     seen = set()
     for config in CONFIGS:
-        for seed in range(12):
+        for seed in range(6):
             game = _game(config, seed, True)
             table = play_generic(game, seed)
             assert table.rounds == today(game, table.full.history())
