@@ -70,7 +70,8 @@ def fits(text: str) -> list[str]:
 
 
 def play_until(term: Screen, needle: str, timeout: float) -> str:
-    """Play this person's turns (a card, Joue ! to a Trut, Enter after a hand) until
+    """Play this person's turns (a card, Joue ! to a Trut, a pass where Trut or pass is
+    asked, Enter after a hand) until
     ``needle`` is on their screen."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -81,6 +82,8 @@ def play_until(term: Screen, needle: str, timeout: float) -> str:
             term.keys("Enter")
         elif "▶ A Trut!" in text:
             term.keys("j")
+        elif "t to Trut" in text and "p to pass" in text:  # a choice (Au Fortial...): pass
+            term.keys("p")
         elif "▶" in text:
             term.keys("1")
         time.sleep(0.2)  # the screen's pace: read it again (a poll, not a synchronisation)
