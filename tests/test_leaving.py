@@ -71,8 +71,7 @@ def fits(text: str) -> list[str]:
 
 def play_until(term: Screen, needle: str, timeout: float) -> str:
     """Play this person's turns (a card, Joue ! to a Trut, a pass where Trut or pass is
-    asked, Enter after a hand) until
-    ``needle`` is on their screen."""
+    asked, Enter after a hand) until ``needle`` is on their screen."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         text = term.text()
