@@ -35,8 +35,9 @@ def _kill_spawned_peers():
 @pytest.fixture(params=["mosquitto", "amqtt"])
 def broker_kind(request, monkeypatch):
     """The embedded broker a test runs on (Mosquitto or amqtt), in this process and in
-    every peer process it spawns: the same tests for both. Whole games, the end of a
-    game, private tables and announcements run on both; the long fault scenarios
+    every peer process it spawns: the same tests for both. Trut's whole games, the end
+    of a game, private tables and announcements run on both, the other games' whole
+    games on one each (``indirect`` parametrisation); the long fault scenarios
     (tests/test_network_faults.py) run on the default one (Mosquitto when installed,
     as in CI), to keep the suite within its time."""
     monkeypatch.setenv("TRUTNET_EMBEDDED_BROKER", request.param)

@@ -26,6 +26,7 @@ def embedded(broker_kind):
     broker.stop()
 
 
+@pytest.mark.parametrize("broker_kind", ["mosquitto"], indirect=True)  # Truco's: amqtt
 def test_host_and_join_play_a_deluxe_game_over_the_embedded_broker(embedded, tmp_path):
     common = ["--seed", "net-deluxe", "--json", "--broker", embedded, "--bot", "heuristic"]
     host = spawn(

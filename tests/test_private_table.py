@@ -138,6 +138,8 @@ def _peer(args: list[str], password: str | None) -> subprocess.Popen[str]:
     )
 
 
+# the refusals of each broker are the tests above; a whole private game on one of them
+@pytest.mark.parametrize("broker_kind", ["amqtt"], indirect=True)
 def test_a_private_table_refuses_strangers_and_plays_with_friends(broker_kind, tmp_path):
     common = ["--seed", "private", "--json", "--stall-timeout", "60"]
     host = _peer(
