@@ -576,15 +576,20 @@ def test_a_finished_peer_lingers_while_a_peer_behind_still_asks_for_the_log():
     runtime._on_sync(msgpack.packb({"head": behind}, use_bin_type=True))
     assert runtime.catching_up()
 
+    steps: asyncio.Queue[str] = asyncio.Queue()  # each lingering step re-subscribes once
+
+    async def step(topic: str) -> None:
+        steps.put_nowait(topic)
+
+    runtime.link.resubscribe = step  # type: ignore[method-assign]
+
     async def scenario():
         lingering = asyncio.create_task(runtime._linger())
-        async with asyncio.timeout(30):  # until it has said "done": it is lingering now
-            while not any(t == runtime.done_topic for t, _ in runtime.link.published):
-                await asyncio.sleep(0.01)
         for _ in range(3):  # the late peer keeps asking, and the finished one stays
             runtime._on_sync(msgpack.packb({"head": behind}, use_bin_type=True))
-            await asyncio.sleep(0.6)  # its pace (more than one lingering step)
+            await asyncio.wait_for(steps.get(), 30)  # one more lingering step went by
             assert not lingering.done()
+        assert any(t == runtime.done_topic for t, _ in runtime.link.published)  # said done
         runtime._behind_asked = float("-inf")  # it has caught up: no more requests
         await asyncio.wait_for(lingering, 30)
 

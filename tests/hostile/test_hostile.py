@@ -613,8 +613,7 @@ def test_forged_spectators_never_hide_a_real_one(broker, tmp_path):
     async def attack(out: Outsider) -> None:
         # The joiners wait for the real spectator: a bots' game is over in seconds,
         # and the spectator must be there from its start to be listed at all.
-        while not out.seen.leaf("lobby"):
-            await asyncio.sleep(0.02)
+        await out.wait_leaf("lobby")
         for _ in range(40):  # posted once, before the real spectator
             key = Identity.from_seed(os.urandom(32))
             wire = watcher_message(key, out.table_id, "Host", out.recent_head())
