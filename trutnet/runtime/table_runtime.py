@@ -563,16 +563,20 @@ class TableRuntime:
         for peer in self.peers:
             if peer.seated():
                 body = {"kind": "left", "seat": peer.seat, "since_entry": len(replica.log)}
-                signed = sign_entry(
-                    peer.identity,
-                    table=self.table_id,
-                    seat=peer.seat,
-                    seq=0,
-                    prev=replica.log.head,
-                    type="notice",
-                    body=body,
-                )
-                await self.link.publish(topics.notice(self.table_id), signed.wire, wait=2)
+                await self._notice(peer, body, wait=2)
+
+    async def _notice(self, peer: TablePeer, body: dict[str, Any], wait: float) -> None:
+        """Publish ``body`` on the ``notice`` topic, signed by ``peer``'s seat at our head."""
+        signed = sign_entry(
+            peer.identity,
+            table=self.table_id,
+            seat=peer.seat,
+            seq=0,
+            prev=self.head(),
+            type="notice",
+            body=body,
+        )
+        await self.link.publish(topics.notice(self.table_id), signed.wire, wait=wait)
 
     def _open_for_me(self, wire: bytes) -> list[LocalSeat]:
         """A joiner learns its seat from the ``open`` entry and starts its peer; returns
@@ -1359,16 +1363,7 @@ class TableRuntime:
             self.on_event("stall", notice)
             reporter = next((p for p in self.peers if p.seated()), None)
             if reporter is not None:
-                signed = sign_entry(
-                    reporter.identity,
-                    table=self.table_id,
-                    seat=reporter.seat,
-                    seq=0,
-                    prev=replica.log.head,
-                    type="notice",
-                    body=notice,
-                )
-                await self.link.publish(topics.notice(self.table_id), signed.wire, wait=5)
+                await self._notice(reporter, notice, wait=5)
         elif waited >= 2 * self.options.gap_timeout:
             await self._ask_sync()
         if expected[0] not in self.local_seats() and not self.over_elsewhere():
