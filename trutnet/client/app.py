@@ -722,6 +722,8 @@ def stall_text(stall: Stall, names: list[str], me: int | None) -> tuple[str, str
 
     if stall.left:  # signed by the seat itself as its player quit
         said = f"⚠ {who} left the table {waited:.0f}s ago"
+    elif stall.since_arrival:  # a spectator that came mid-stall knows only its own wait
+        said = f"⚠ No move from {who} since you came, {waited:.0f}s ago"
     else:  # no word: a quit without one, a crash, or a lost connection
         said = f"⚠ No move from {who} for {waited:.0f}s (left, or lost?)"
     if votes("abandon"):

@@ -118,6 +118,9 @@ class Stall:
     votes: dict[int, str]  # voter seat -> "abandon" or "newcomer"
     needed: int  # the votes a decision needs (a majority of the other seats)
     left: bool = False  # the seat signed that its player left the table (a quit, not a loss)
+    # nothing moved since this process caught up with a game already under way: ``since``
+    # is when it came, and the table may have waited longer (no message says how long)
+    since_arrival: bool = False
 
 
 @dataclass
@@ -283,7 +286,15 @@ class TableRuntime:
         left = left_at is not None and not any(
             e.seat == seat for e in replica.log.entries[left_at:]
         )  # it said it left, and has written nothing since
-        return Stall(seat, since, vote_at, team, offers, votes, votes_needed(replica.n), left)
+        needed = votes_needed(replica.n)
+        return Stall(
+            seat, since, vote_at, team, offers, votes, needed, left, self._stalled_on_arrival()
+        )
+
+    def _stalled_on_arrival(self) -> bool:
+        """Has nothing moved since this process caught up with a game already under
+        way? (A seat is there from the start, or resumes and is waited for itself.)"""
+        return False
 
     def ended_elsewhere(self) -> list[int]:
         """The other seats whose signed ``done`` (9.2) names a head this log does not

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -75,6 +76,7 @@ class WatchRuntime(TableRuntime):
         theirs = (topics.sync(table_id), topics.done(table_id, "+"))
         link.subscriptions[:] = [t for t in link.subscriptions if t not in theirs]
         self.caught_up = False  # has read the log up to where the table is
+        self._caught_up_at: float | None = None  # when (``time.monotonic()``)
         self._before_the_game = False  # came while the lobby was open: nothing to catch up
 
     async def _on_connect(self) -> None:
@@ -161,8 +163,18 @@ class WatchRuntime(TableRuntime):
         if self.caught_up or replica is None or replica.state is None:
             return
         self.caught_up = True
+        self._caught_up_at = time.monotonic()
         self.on_event(
             "caught_up", {"entries": len(replica.log), "hand": replica.round_number() + 1}
+        )
+
+    def _stalled_on_arrival(self) -> bool:
+        """A spectator that came after the game began and has seen no entry since it
+        caught up cannot tell how long the table has waited: only since when it is here."""
+        return (
+            not self._before_the_game
+            and self._caught_up_at is not None
+            and self._last_progress <= self._caught_up_at
         )
 
     async def leave(self) -> None:
