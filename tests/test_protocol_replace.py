@@ -12,7 +12,7 @@ import pytest
 
 from trutnet.bots import make_bot
 from trutnet.crypto import Identity, SeededRandom
-from trutnet.games.trut.rules import TrutConfig, TrutGame
+from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
 from trutnet.net.memory import new_memory_table, step
 from trutnet.protocol.audit import audit
 from trutnet.protocol.envelope import parse_entry, sign_entry
@@ -508,3 +508,42 @@ def test_quorum_needs_a_majority_with_every_partner(players, stalled, voters, pr
     assert (found is None) == (problem is None) and (problem is None or problem in found)
     mates = partners(stalled, team_of)
     assert coordinator(stalled, team_of) == (mates[0] if mates else (0 if stalled else 1))
+
+
+# ------------------------------------- before the first card, and after the last
+
+
+@pytest.mark.parametrize("phase", ["keys", "commit", "reveal"])
+def test_4p_a_seat_gone_before_the_first_deal_is_abandoned_never_replaced(phase):
+    """7.7: in the keys round and a joint draw's rounds a stalled seat can be abandoned
+    (else the others wait until they give up), but not replaced: no deal is there to
+    void, so a newcomer's offer is refused, and the partner coordinates the abandon."""
+    table = new_memory_table(TrutGame(TrutConfig(4)), f"early-{phase}", ["heuristic"] * 4)
+    run_to(table, lambda t: t.peers[0].replica.phase == phase)
+    table.kill(1)
+    replica = table.peers[0].replica
+    assert replica.can_abandon(1) and not replica.can_void(1)
+    with pytest.raises(LocalError, match="not waiting"):
+        newcomer(table, f"taker-{phase}").offer(1, "Taker")
+    chief = table.peers[coordinator(1, replica.state.team_of)]
+    assert chief.seat == 3  # the partner
+    wire = chief.abandon(1, [chief.vote(1), table.peers[0].vote(1)])
+    deliver(table, wire, (0, 2, 3))
+    for seat in (0, 2, 3):
+        done = table.peers[seat].replica
+        assert done.phase == "done" and done.abandoned.voters == (0, 3)
+        assert done.blames[-1].seat == 1 and done.blames[-1].rule == "stalled"
+        assert done.state.round_number() == replica.state.round_number()
+
+
+def test_a_finished_game_is_never_abandoned():
+    """Once the game is over (its last checkpoint, its result round), nothing is left to
+    abandon: a vote that names it is refused (its winner stands)."""
+    near_the_end = StartPosition((6, 6), (2, 2), 0)  # one hand from a winner
+    table = new_memory_table(TrutGame(TrutConfig(2, start=near_the_end)), "end", ["heuristic"] * 2)
+    run_to(table, lambda t: t.peers[0].replica.phase == "result")
+    replica = table.peers[0].replica
+    assert replica.state.is_terminal()
+    assert not replica.can_abandon(0) and not replica.can_abandon(1)
+    with pytest.raises(LocalError, match="not waiting"):
+        table.peers[0].vote(1)

@@ -104,17 +104,19 @@ def test_the_team_game_waits_twice_the_void_timeout_before_abandoning():
     assert result.sim_seconds >= 60.0
 
 
-def test_a_seat_gone_in_the_keys_round_cannot_be_abandoned_and_the_others_give_up():
-    """7.7 abandons a table only in a game (``can_abandon``): a seat that dies for good
-    before its ``keys`` entry leaves leaves the others waiting until they give up
-    (the runtime's ``give_up_after``), with no ``abandon`` in any transcript."""
+def test_a_seat_gone_in_the_keys_round_is_abandoned_as_in_a_game():
+    """7.7 abandons a table in the ``keys`` round too (``can_abandon``): a seat that
+    dies for good before its ``keys`` entry leaves the others waiting only until their
+    abandon vote (twice the void timeout in a team game: no newcomer can take a seat
+    before the first deal), never until they give up."""
     game = make_game("trut", {"players": 4})
     faults = dataclasses.replace(CLEAN, kill=1.0, gone=1.0, void_timeout=30.0)
     result = run_seed(game, 2, faults, bots(game))
     assert result.violation is None, result
-    assert result.status == "gave_up", result
-    assert result.note == "gave up at keys waiting for seat 1"
-    assert result.counts["gave_up"] == 4 and "abandon_written" not in result.counts
+    assert result.status == "abandoned", result
+    assert result.hands == 0 and result.counts["abandon_written"] == 1, result
+    assert 60.0 <= result.sim_seconds < 120.0, result
+    assert "gave_up" not in result.counts, result
 
 
 # Every seed that ever failed, with its faults: (game, config, seed, faults, why).

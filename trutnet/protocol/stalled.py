@@ -32,6 +32,11 @@ from trutnet.protocol.replace import (
 )
 from trutnet.protocol.schema import Rejected, exact_fields, int_field
 
+# The phases in which a seat the table waits for can be replaced or the game abandoned
+# (7.7), and those in which it can only be abandoned: the keys round, a joint draw's.
+PLAYING = ("shuffle", "shares", "blind", "unblind", "game", "checkpoint")
+DRAWING = ("keys", "commit", "reveal")
+
 
 class StalledSeats:
     """Judging ``void`` and ``abandon`` (mixed into :class:`~.replica.TableReplica`,
@@ -106,21 +111,25 @@ class StalledSeats:
         self.journal, self.forks, self.blames = journal, forks, [*self.blames, *blames]
         return applied
 
-    def _waiting_in_game(self, seat: int) -> bool:
-        """Whether ``seat`` writes the step the table is at, in a game: the seat to
-        write next, or any seat of an unordered round, whether its entry came or not
-        (what came of a round differs from replica to replica; who writes it does not)."""
+    def _waiting_in_game(self, seat: int, phases: tuple[str, ...] = PLAYING) -> bool:
+        """Whether ``seat`` writes the step the table is at, in a game (one of
+        ``phases``): the seat to write next, or any seat of an unordered round, whether
+        its entry came or not (what came of a round differs from replica to replica; who
+        writes it does not)."""
         return (
             seat in self.writers()
             and self.n >= 2
-            and self.phase in ("shuffle", "shares", "blind", "unblind", "game", "checkpoint")
+            and self.phase in phases
             and self.state is not None
             and not self.state.is_terminal()
         )
 
     def can_abandon(self, seat: int) -> bool:
-        """Whether the game may be abandoned for ``seat`` (the seat the table waits for)."""
-        return self._waiting_in_game(seat)
+        """Whether the game may be abandoned for ``seat`` (the seat the table waits for):
+        while it plays, and also in the ``keys`` round and a joint draw's rounds, so a
+        seat gone before the first card, or during a draw, does not hold the others until
+        they give up."""
+        return self._waiting_in_game(seat, (*PLAYING, *DRAWING))
 
     def can_void(self, seat: int) -> bool:
         """Whether ``seat`` (the seat the table waits for) may be replaced now (7.7): the

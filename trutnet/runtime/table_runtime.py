@@ -287,8 +287,17 @@ class TableRuntime:
             e.seat == seat for e in replica.log.entries[left_at:]
         )  # it said it left, and has written nothing since
         needed = votes_needed(replica.n)
+        replaceable = team and replica.can_void(seat)  # not in the keys round, nor a draw
         return Stall(
-            seat, since, vote_at, team, offers, votes, needed, left, self._stalled_on_arrival()
+            seat,
+            since,
+            vote_at,
+            replaceable,
+            offers,
+            votes,
+            needed,
+            left,
+            self._stalled_on_arrival(),
         )
 
     def _stalled_on_arrival(self) -> bool:
@@ -1152,6 +1161,8 @@ class TableRuntime:
         replica = self.replica
         offers = self.offers.get(key, {})
         if replica is None or replica.state is None or not offers:
+            return None
+        if not replica.can_void(key[0]):  # the keys round, a joint draw: abandon only
             return None
         mates = partners(key[0], replica.team_of)
         if voter in mates:
