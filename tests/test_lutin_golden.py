@@ -69,7 +69,7 @@ def test_the_expert_golden_games_play_tokens():
         assert not any(f"tokens@{p}" in a for a in actions for p in (6, 7, 8))
 
 
-VECTORS = {  # docs/protocol.md 12.2
+VECTORS = {  # docs/games/lutin.md, "Test vector"
     0: "aa4fadb856911b18a265fa9aa193cc7b2b2c973239b2d2d3c6bf24a6ce0bf268",
     1: "e92c7a3d6c2c22b973a11322bed6f27d2211478c00aa1accb0e5b78d230dc4db",
     11: "be407e0e5b29940ee39e1aa738402395e9679a9b861a69d5f2d6befe8d72ae87",

@@ -1,4 +1,4 @@
-"""Lutin & Troll, ruling by ruling (L1-L33, ``docs/rules-lutin.md``).
+"""Lutin & Troll, ruling by ruling (L1-L33, ``docs/games/lutin.md``).
 
 Each test names the ruling it checks, and what that ruling refuses. The expert
 mode (L19-L30) is tested in ``tests/test_rulings_lutin_expert.py``.

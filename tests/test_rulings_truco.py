@@ -1,5 +1,5 @@
 """Scenario tests of the Truco engine against the rulings K1..K31
-(``docs/rules-truco.md``). Every test is named after the
+(``docs/games/truco.md``). Every test is named after the
 ruling it checks; refusals are checked for the ruling they cite and for leaving the
 state untouched."""
 

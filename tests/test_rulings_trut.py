@@ -1,6 +1,6 @@
 """Scenario tests of the Trut engine against the rulings T1..T21.
 
-The rules are ``docs/rules.md`` (T1..T21, D1..D14 and the action notation). Every
+The rules are ``docs/games/trut.md`` (T1..T21, D1..D14 and the action notation). Every
 test is named after the ruling it checks; refusals are checked for the rule id they
 cite and for leaving the state untouched.
 """

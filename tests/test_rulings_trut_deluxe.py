@@ -1,6 +1,6 @@
 """Scenario tests of Trut Deluxe against the rulings T23-T47.
 
-The rules are ``docs/rules.md`` (Trut Deluxe). Each test is named after the ruling it
+The rules are ``docs/games/trut-deluxe.md``. Each test is named after the ruling it
 checks; refusals are checked for the rule id they cite and for leaving the state
 untouched.
 """

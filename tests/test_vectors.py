@@ -1,4 +1,5 @@
-"""Known-answer vectors in ``tests/vectors/`` (also listed in ``docs/protocol.md``)."""
+"""Known-answer vectors in ``tests/vectors/`` (also listed in ``docs/protocol.md`` and the
+games' annexes, ``docs/games/``)."""
 
 from __future__ import annotations
 
@@ -48,11 +49,12 @@ def test_trut_deluxe_state_hash_vectors():
     assert state.holdings == [[5, 2], [4, 3]] and state.phase == "play"  # after the swap
 
 
-def test_protocol_doc_lists_the_same_vectors():
+def test_the_docs_list_the_same_vectors():
+    """Trut's annexes print the state-hash vectors, the protocol the canonical ones."""
     doc = (ROOT / "docs/protocol.md").read_text()
-    hashes = {s["state_hash"] for s in VECTORS["trut_hidden_deal"]["steps"]}
-    hashes |= {s["state_hash"] for s in VECTORS["trut_deluxe_hidden_deal"]["steps"]}
-    listed = set(re.findall(r"\b[0-9a-f]{64}\b", doc))
-    assert hashes <= listed
+    for name, vector in (("trut", "trut_hidden_deal"), ("trut-deluxe", "trut_deluxe_hidden_deal")):
+        annex = (ROOT / "docs/games" / f"{name}.md").read_text()
+        hashes = {s["state_hash"] for s in VECTORS[vector]["steps"]}
+        assert hashes <= set(re.findall(r"\b[0-9a-f]{64}\b", annex))
     for vector in VECTORS["canonical"]:
         assert vector["hex"] in doc

@@ -8,7 +8,7 @@ engine (:func:`trutnet.engine.register_game`), its bots
 * in the ``trutnet.games`` entry point group of every installed distribution
   (``[project.entry-points."trutnet.games"]`` in a ``pyproject.toml``: the value is a
   module, or ``module:function`` for a function to call once, after the import; trutnet
-  declares its own Trut plugin there, and a third party's package adds a game the
+  declares its own plugins there, and a third party's package adds a game the
   same way);
 * in :data:`BUILT_IN`, trutnet's own plugins, loaded even when the installed package's
   metadata predates the entry point (an editable install made before it was declared);

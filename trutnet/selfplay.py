@@ -19,7 +19,7 @@ from trutnet.engine.api import CHANCE, Game
 @dataclass
 class GameResult:
     winner_team: int | None
-    hands: int  # rounds played (Trut: hands)
+    hands: int  # rounds played (the game's round_number)
     state_hash: str
     record: dict[str, Any] = field(repr=False)
 

@@ -201,13 +201,13 @@ def _rank(ordered: list[float], q: float) -> float:
 
 def has_combats(game: Game) -> bool:
     """Whether ``game``'s public state has an ``attacker`` and a combat ``table``
-    (docs/protocol.md 12.1), whose combats the benchmark times."""
+    (docs/games/lutin.md), whose combats the benchmark times."""
     return {"attacker", "table"} <= set(game.new_initial_state().public_state())
 
 
 def combat_marks(wires: list[bytes]) -> list[tuple[str, str]]:
     """Per combat of the log ``wires`` (a game whose public state has an ``attacker``
-    and a combat ``table``, docs/protocol.md 12.1), the ids (16 hex digits)
+    and a combat ``table``, docs/games/lutin.md), the ids (16 hex digits)
     of the attacker's attack (an ``act`` in phase ``attack``, L6) and of the entry after
     which the combat table is empty again (the result applied, L7-L13). Other games
     have none."""

@@ -3,8 +3,8 @@
 :class:`RandomBot` plays any game (it picks among the observation's legal actions);
 a game plugin registers its own bots (:func:`register_bots`), and :func:`make_bot`
 builds one by game and kind. Bots are deterministic given the ``random.Random`` they
-are built with. No game is named here: Trut's heuristic bot is in Trut's plugin
-(``trutnet/games/trut/``).
+are built with. No game is named here: a game's own bots are in its plugin
+(``trutnet/games/<game>/``).
 """
 
 from trutnet.bots.base import (

@@ -74,7 +74,7 @@ class Frontend(ABC):
     """One game's parts of the screen, for one screen (a seat's or a spectator's)."""
 
     game: ClassVar[str]  # the game's registry name
-    long_name: ClassVar[str]  # as people say it: "Trut"
+    long_name: ClassVar[str]  # as people say it (capitals, spaces)
     keys: ClassVar[tuple[str, ...]] = ()  # the keys it takes (never one of FRAME_KEYS)
     round_word: ClassVar[str] = "round"  # "hand": the end screen's rows, "Closing the …"
     chance_step: ClassVar[str] = "Drawing"  # the waiting line at a chance node
@@ -100,7 +100,7 @@ class Frontend(ABC):
 
     @abstractmethod
     def title(self, obs: Any) -> str:
-        """The table's title line: "Trut — classic, 2 players, first to 7 Longs"."""
+        """The table's title line: the game, its variant, its players and its goal."""
 
     @abstractmethod
     def table_area(self, obs: Any, info: TableInfo, width: int) -> list[Line]:
@@ -121,7 +121,7 @@ class Frontend(ABC):
 
     @abstractmethod
     def key_hints(self, obs: Any, info: TableInfo) -> list[str]:
-        """The keys that do something now, and only those: ["1-3 play", "t Trut"]."""
+        """The keys that do something now, and only those, each with its use: ["1-3 play"]."""
 
     @abstractmethod
     def press(self, key: str, obs: Any, info: TableInfo) -> Press:

@@ -349,7 +349,7 @@ def end_lines(
 
 
 def game_summary(long_name: str, variant: str, players: int) -> str:
-    """The game of a table in the lobby: ``Trut (classic), 4 players``."""
+    """The game of a table in the lobby: ``Long name (variant), 4 players``."""
     return f"{long_name}{f' ({variant})' if variant else ''}, {plural(players, 'player')}"
 
 

@@ -2,8 +2,8 @@
 
 Service type ``_trutnet._tcp.local.``; the service port is the broker's port; TXT
 records: ``v`` (protocol version), ``game`` (the game's registry name, as in the
-lobby announcement: ``trut``), ``variant`` (as in the lobby announcement: the game's
-``variant`` option and its options that are on, ``classic deluxe``), ``seats`` ("taken/total"),
+lobby announcement), ``variant`` (as in the lobby announcement: the game's
+``variant`` option and its options that are on), ``seats`` ("taken/total"),
 ``name`` (table name), ``fp`` (host key fingerprint), ``table`` (table id, hex),
 ``port`` (broker port), ``status``, ``private`` ("1": the broker wants the table
 password, which is never announced). The records are updated as seats fill and

@@ -154,7 +154,7 @@ class GameState(ABC):
 
     def void_round(self) -> Action | None:
         """The action that abandons the round in progress with no score, so that the
-        table can shuffle again for a seat that a newcomer took (Trut: ``void``, D16);
+        table can shuffle again for a seat that a newcomer took (a game's ``void``);
         None when no round is in progress (the next step is already a ``Shuffle``) or
         when the game cannot void one. Only the table applies it, never a seat."""
         return None

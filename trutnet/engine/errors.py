@@ -16,8 +16,8 @@ class NotationError(EngineError, ValueError):
 class IllegalAction(EngineError):
     """An action that the rules forbid in the current state.
 
-    ``rule`` is the id of the rule broken: a ruling id such as ``"T9"``, a project
-    decision such as ``"D7"``, or a short engine rule name such as ``"turn"``.
+    ``rule`` is the id of the rule broken: a ruling id of the game's annex
+    (``docs/games/``), or a short engine rule name such as ``"turn"``.
     """
 
     def __init__(self, rule: str, message: str) -> None:

@@ -7,7 +7,7 @@ it runs. Nothing here knows a share, a key or a proof.
 
 * A :class:`Deck` is a named list of card notations; a card's index in it is its
   encoding. A game may have several (one per player, a pool of special cards).
-* A :class:`Pos` is one slot of a deck after a joint shuffle: ``french32@12``. Nobody
+* A :class:`Pos` is one slot of a deck after a joint shuffle: ``cards@12``. Nobody
   knows which card it holds until the table discloses it.
 * Holders (``GameState.holders()``): a seat (an ``int``) or a named pile
   (``"stock"``, ``"discard"``, ``"aside"``, ``"table"``...), each with its positions.
@@ -25,8 +25,8 @@ it runs. Nothing here knows a share, a key or a proof.
   applies ``GameState.identify(action, cards)``.
 
 ``docs/engine.md`` ("Hidden information") explains the whole contract, maps the
-needs of Trut, Truco, Lutin & Troll and Trut Deluxe onto it, and walks through a
-small game.
+needs of every registered game onto it, and walks through a small game; each game's
+annex (``docs/games/``) gives its own steps.
 """
 
 from __future__ import annotations
@@ -66,7 +66,7 @@ class Deck:
 
     A deck with no cards of its own holds only the cards that its shuffles carry into
     it (``Shuffle(deck, then, carry)``): a pile that is shuffled again and again
-    without ever being re-encrypted from plaintext (Trut Deluxe's talon, T26)."""
+    without ever being re-encrypted from plaintext (a talon kept from hand to hand)."""
 
     name: str
     cards: tuple[str, ...]
@@ -141,8 +141,8 @@ class Disclose:
     """Show the identities of ``positions`` to seat ``to`` alone (a private reveal).
 
     Nothing public changes: the seat's replica is told with ``GameState.see``. A
-    position may be disclosed to several seats, one request each (a Falcon's holder
-    sees its partner's cards)."""
+    position may be disclosed to several seats, one request each (a card shown to
+    its owner's partner as well)."""
 
     positions: tuple[Pos, ...]
     to: int
@@ -212,7 +212,7 @@ class Locate:
     ``GameState.identify(then, {pos: card for each position found})`` (``then``
     itself when none holds it). The table runs plaintext-equality tests (protocol
     8.12), so no seat, holder included, can hide the card or show it where it is not
-    (Trut Deluxe's Falcon, T33)."""
+    (a special card whose holder the rules make public)."""
 
     positions: tuple[Pos, ...]
     card: str
@@ -243,7 +243,7 @@ class SecretChoice:
     (concealed) decision under ``label`` and every replica applies ``sealed``, the
     same stand-in whatever was chosen. An :class:`Open` later makes it public.
 
-    Two seats choosing "at once" (Lutin & Troll's tokens) are two secret choices in
+    Two seats choosing "at once" (say, two hidden tokens) are two secret choices in
     the engine's order, then two opens: nothing is opened before both committed."""
 
     seat: int

@@ -7,7 +7,7 @@
   commitments bind them to this table, round and draw); the draw is ``outcomes[k]``
   for ``k = draw(SHA-256(seed || u32(0)), len)``.
   When the engine asks for another joint draw right away (nothing disclosed, decided
-  or checkpointed in between: the first-Donneur draws of Trut, T3), the same seed
+  or checkpointed in between: a run of draws, such as a first dealer's), the same seed
   serves it with counter 1, then 2...; no seat could act on knowing it.
 * **Sealed choices** (``SecretChoice`` then ``Open``): the seat writes ``seal`` with
   ``SHA-256("trutnet/v1/seal" || Context || u16(seat) || salt || action)``, where the

@@ -184,7 +184,7 @@ MAX_ANNOUNCEMENT = 2048
 
 def announced_variant(game: Game) -> str:
     """The ``variant`` of an announcement: the game's ``variant`` option, then the name
-    of each of its on/off options that is on (``classic deluxe bonus-cards``), so that
+    of each of its on/off options that is on (``classic fast``), so that
     a table's listing says how it plays; at most 64 characters (9.1)."""
     config = game.config_dict()
     variant = config.get("variant")

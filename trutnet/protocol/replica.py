@@ -179,7 +179,7 @@ class TableReplica(StalledSeats):
         self.on_round: Callable[[TableReplica, dict[int, tuple[Pos, ...]]], None] | None = None
         # The choice behind a commitment this replica's seat made (its peer keeps it), so
         # that its engine applies the choice itself rather than the stand-in (7.4): a seat
-        # knows its own sealed choices (a hand chosen in secret, L16). None: not known.
+        # knows its own sealed choices (a hand chosen in secret). None: not known.
         self.own_sealed: Callable[[int, bytes], str | None] | None = None
 
     # ------------------------------------------------------------ who acts
@@ -518,7 +518,7 @@ class TableReplica(StalledSeats):
             ledger = DeckLedger(game.decks())
         except (EngineError, CryptoError, NotImplementedError) as exc:
             raise Rejected("schema", f"open: {detail(exc)}") from exc
-        if state.holders():  # every position comes from a joint shuffle (Trut: no `deck`)
+        if state.holders():  # every position comes from a joint shuffle (no given deck)
             raise Rejected("schema", "a networked game never knows the deck")
         if len(seats) != players or len(set(seats)) != len(seats) or seats[0] != entry.author:
             raise Rejected("schema", "open: one distinct key per seat, the host's first")

@@ -203,7 +203,7 @@ class StalledSeats:
 
     def _on_void(self, entry: Entry, body: dict[str, Any]) -> None:
         """A newcomer takes the stalled seat with its own keys: the round in progress is
-        voided (the engine's ``void_round``, D16 for Trut) and every deck shuffled again."""
+        voided (the engine's ``void_round``) and every deck shuffled again."""
         offer, stalled, voters = self.check_void(entry.seat, entry.prev, body)
         state = self.state
         assert state is not None

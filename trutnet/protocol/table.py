@@ -24,8 +24,8 @@ the entry types it may write (:meth:`TableReplica.expected`), or the table is at
 unordered round (:mod:`.rounds`: keys, a joint draw's commits and reveals, share
 rounds, checkpoints, results) whose seats write at once, in any order, and which
 enters the log in seat order (:meth:`TableReplica.waiting`, ``kinds_for``); so the
-game itself fixes the order of the log (Trut's ruling T9 keeps one seat to act at a
-time). A bad entry
+game itself fixes the order of the log (a game keeps one seat to act at a time, or
+asks for an unordered round). A bad entry
 is dropped and produces a :class:`~trutnet.protocol.blame.Blame`; when the seat whose
 turn it is signs a bad entry for its turn, or equivocates, the table stops
 (``halted``): every honest replica stops at the same entry with the same blame.

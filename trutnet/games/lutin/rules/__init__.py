@@ -1,5 +1,5 @@
 """Lutin & Troll's rules: two players, a deck each, hands chosen in secret
-(``docs/rules-lutin.md``). Pure, above nothing but the engine's contract
+(``docs/games/lutin.md``). Pure, above nothing but the engine's contract
 (:mod:`trutnet.engine`): the contracts of pyproject.toml keep it so."""
 
 from trutnet.games.lutin.rules.observation import LutinObservation

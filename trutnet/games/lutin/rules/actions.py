@@ -1,4 +1,4 @@
-"""Lutin & Troll's actions and their notation (``docs/protocol.md`` 12.1).
+"""Lutin & Troll's actions and their notation (``docs/games/lutin.md``).
 
 ::
 

@@ -1,4 +1,4 @@
-"""Lutin & Troll's cards and the result of one combat (``docs/rules-lutin.md``).
+"""Lutin & Troll's cards and the result of one combat (``docs/games/lutin.md``).
 
 A player's deck (L2): 19 green cards (4 ``g2``, 4 ``g3``, 4 ``g4``, 4 ``g5``, ``g6``,
 ``g7``, ``g8``), 3 blue (``b4``, ``b5``, ``b6``) and 3 red (``nymph``, ``harpy``,

@@ -1,5 +1,5 @@
 """Lutin & Troll's expert mode: the power tokens and how a combat is resolved with them
-(L19-L30; ``docs/rules-lutin.md``).
+(L19-L30; ``docs/games/lutin.md``).
 
 The 9 tokens are the cells of the power card, ``t<row><column>`` (L20). White:
 t11 green -> blue, t12 blue -> green, t13 both cards void, t21 +4 on one's green, t22

@@ -1,6 +1,6 @@
 """Lutin & Troll's rules: the state of a game and how each action changes it.
 
-Rulings L1-L33 (``docs/rules-lutin.md``) are cited where they apply. Variants ``base``
+Rulings L1-L33 (``docs/games/lutin.md``) are cited where they apply. Variants ``base``
 and ``initiation`` (L4, L31).
 
 Hidden information (``docs/engine.md``, the Lutin & Troll table):

@@ -1,5 +1,5 @@
 """Truco's rules: the bluffing trick-taking game of the Río de la Plata
-(``docs/rules-truco.md``, rulings K1-K31). Pure, above nothing but the engine's contract
+(``docs/games/truco.md``, rulings K1-K31). Pure, above nothing but the engine's contract
 (:mod:`trutnet.engine`): the contracts of pyproject.toml keep it so."""
 
 from trutnet.games.truco.rules.actions import (

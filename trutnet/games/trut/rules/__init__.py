@@ -1,4 +1,4 @@
-"""Trut's rules: the 17th-century bluffing trick-taking game (``docs/rules.md``), its
+"""Trut's rules: the 17th-century bluffing trick-taking game (``docs/games/trut.md``), its
 deck (:mod:`.cards`) and the Deluxe options (:mod:`.deluxe`). Pure, above nothing but
 the engine's contract (:mod:`trutnet.engine`): the contracts of pyproject.toml keep it
 so."""

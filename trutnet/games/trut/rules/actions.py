@@ -1,6 +1,6 @@
 """Trut actions: immutable values with a readable notation that round-trips.
 
-Notation (``docs/rules.md``, "Action notation")::
+Notation (``docs/games/trut.md``, "Action notation")::
 
     draw 7h              chance: a face-up card to choose the first Donneur [T3]
     deal                 chance: a deal whose deck order is unknown here [T4]

@@ -2,7 +2,7 @@
 and printed values.
 
 A :class:`Card` is a small immutable value with a readable notation (``7h``, ``10s``,
-``As``) that parses and prints back unchanged (decision D1 in ``docs/rules.md``).
+``As``) that parses and prints back unchanged (decision D1 in ``docs/games/trut.md``).
 Cards have a stable index 0..31 (suit-major), which is what other layers use to
 encode a card. Nothing here knows about any game's state.
 """

@@ -15,7 +15,7 @@ from trutnet.games.trut.rules.state import TrutState
 
 
 class TrutGame(Game):
-    """Trut for 2, 3, 4 or 6 players, classic or Gâtinaise (``docs/rules.md``)."""
+    """Trut for 2, 3, 4 or 6 players, classic or Gâtinaise (``docs/games/trut.md``)."""
 
     name = "trut"
 

@@ -1,6 +1,6 @@
 """Trut's hidden information, in the engine's words (:mod:`trutnet.engine.hidden`).
 
-One deck, ``french32`` (the 32 cards in index order, ``docs/protocol.md`` 2); a hand's
+One deck, ``french32`` (the 32 cards in index order, ``docs/games/trut.md``); a hand's
 positions are held by the seats, the ``stock``, the ``discard`` (la Chanson's
 ``keep``) and the ``table`` (played cards). What a table of peers must do:
 
@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from trutnet.games.trut.rules.words import TrutCall
 
 DECK = Deck("french32", tuple(str(c) for c in FULL_DECK))
-"""The 32 cards, a card's encoding being its index (``docs/protocol.md`` 2)."""
+"""The 32 cards, a card's encoding being its index (``docs/games/trut.md``)."""
 DECK_SIZE = len(DECK)
 
 

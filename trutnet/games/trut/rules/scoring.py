@@ -1,7 +1,7 @@
 """Trut's score: Petits and Longs, the end of a hand and of the game.
 
 A mixin of :class:`~trutnet.games.trut.rules.state.TrutState`. Rulings T11-T14 and
-T20, and the project decisions D6 and D10 (``docs/rules.md``): 3 Petits make a Long,
+T20, and the project decisions D6 and D10 (``docs/games/trut.md``): 3 Petits make a Long,
 a Long resets every Petit, the target number of Longs ends the game.
 """
 

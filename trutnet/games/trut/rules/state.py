@@ -1,6 +1,6 @@
 """The Trut state machine: one game from the first-Donneur draw to the last Long.
 
-Rulings T1-T21 and the project decisions D1-D11 (``docs/rules.md``) are cited where
+Rulings T1-T21 and the project decisions D1-D11 (``docs/games/trut.md``) are cited where
 they act.
 
 Hidden cards are first-class. A deal gives deck *positions* to seats; a card's

@@ -3,7 +3,7 @@
 A mixin of :class:`~trutnet.games.trut.rules.state.TrutState`: the calls a seat makes
 instead of playing a card, and what they do to the hand. Rulings T9-T12 and T18-T20
 (the Trut, its answers, Trut d'office, la Chanson, three players), T15 (the Fortial),
-and the project decisions D4, D7-D9 and D15 (``docs/rules.md``).
+and the project decisions D4, D7-D9 and D15 (``docs/games/trut.md``).
 """
 
 from __future__ import annotations

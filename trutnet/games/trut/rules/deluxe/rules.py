@@ -2,7 +2,7 @@
 
 A mixin of :class:`~trutnet.games.trut.rules.state.TrutState`; the classic code calls
 it only when the ``deluxe`` option is on, so classic Trut keeps its behaviour and its
-hashes. Rulings T23-T47 (``docs/rules.md``, Trut Deluxe) are cited where they act.
+hashes. Rulings T23-T47 (``docs/games/trut-deluxe.md``) are cited where they act.
 
 * T25 preparation, once per game right after the first-Donneur draw: the pool is
   shuffled jointly (``prepare``), two positions per seat are dealt in T4 order, each
