@@ -57,6 +57,7 @@ class Option:
     for an option of six players), for the help and the tests. ``flag``: a
     command-line alias (``--deluxe``: an on/off option that the flag turns on).
     ``said``: how a summary of the game says it when on (default: its key in words).
+    ``rule``: the rulings it follows (``T21``), cited by its help and its refusals.
     """
 
     key: str
@@ -68,6 +69,7 @@ class Option:
     needs: tuple[tuple[str, Any], ...] = ()
     flag: str = ""
     said: str = ""
+    rule: str = ""
 
     def __post_init__(self) -> None:
         if isinstance(self.default, bool) and not self.choices:
@@ -79,12 +81,15 @@ class Option:
 
     @property
     def allowed(self) -> str:
-        """The allowed values in words: ``3 or 1``, ``on or off``, or ``values``."""
+        """The allowed values in words: ``3 or 1``, ``on or off (or true, false)``, or
+        ``values``."""
+        if isinstance(self.default, bool) and set(self.choices) == {False, True}:
+            return "on or off (or true, false)"
         if self.choices:
             return in_words(self.choices)
         if self.values:
             return self.values
-        return {bool: "on or off", int: "a whole number", str: "a word"}.get(
+        return {int: "a whole number", str: "a word"}.get(
             type(self.default), f"a {type(self.default).__name__}"
         )
 
@@ -95,7 +100,15 @@ class Option:
             ok = any(_same(value, c) for c in self.choices)
         else:
             ok = type(value) is type(self.default) and (self.check is None or self.check(value))
-        return None if ok else f"{self.key} is {self.allowed}"
+        return None if ok else self._refused()
+
+    def _refused(self) -> str:
+        return f"{self.key} is {self.allowed}" + (f" ({self.rule})" if self.rule else "")
+
+    @property
+    def described(self) -> str:
+        """Its help, citing its rulings."""
+        return self.help + (f" ({self.rule})" if self.rule else "")
 
     def parse(self, text: str) -> Any:
         """The value a person wrote (``on``, ``3``, ``rotating``);
@@ -108,7 +121,7 @@ class Option:
                         return choice
                 elif str(choice).lower() == text.lower():
                     return choice
-            raise ConfigError(f"{self.key} is {self.allowed}")
+            raise ConfigError(self._refused())
         value: Any = text
         kind = type(self.default)
         if kind is bool:

@@ -18,6 +18,7 @@ LUTIN = GameType(
             VARIANTS[0],
             "base; expert-white or expert-black: with power tokens (L19); "
             "initiation: the initiation decks (L31)",
+            rule="L4",
             choices=VARIANTS,
         ),
     ),
