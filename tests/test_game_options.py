@@ -225,3 +225,36 @@ def test_no_module_of_the_command_line_the_client_or_the_runtime_names_a_game_op
                 if pattern.search(line):
                     found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not found, "\n".join(found)
+
+
+def test_a_declared_flag_that_takes_a_value_and_one_a_command_has_already():
+    """A game's flag may take a value (``--rounds 2``), parsed and refused by its
+    declaration; a flag that a command has already (``--seed``) stays the command's,
+    and the option is given with ``--option``."""
+    from .games.tokens import TokensGame
+
+    cls = type("RoundsGame", (TokensGame,), {"name": "rounds-test"})
+    declared = GameType(
+        "rounds-test",
+        "Rounds",
+        (2,),
+        (
+            Option("rounds", 3, "how many rounds", choices=(1, 2, 3), flag="--rounds", rule="R1"),
+            Option("deluxe", False, "the exile, the peek, the watch", flag="--seed", rule="R2"),
+        ),
+    )
+    register_game(cls, declared)
+    try:
+        game = game_of(_parse("--game", "rounds-test", "--rounds", "2", "--option", "deluxe=on"))
+        assert game.config_dict() == {"rounds": 2, "deluxe": True}
+        assert config_arguments(game) == [
+            *("--game", "rounds-test", "--rounds", "2", "--option", "deluxe=on")
+        ]
+        with pytest.raises(ChoiceError, match=r"^--rounds 5: rounds is 1, 2 or 3 \(R1\)$"):
+            game_of(_parse("--game", "rounds-test", "--rounds", "5"))
+        with pytest.raises(ChoiceError, match="the trut game has no --rounds option"):
+            game_of(_parse("--rounds", "2"))
+        assert _parse("--seed", "7").seed == 7  # the command's own
+    finally:
+        GAMES.pop("rounds-test", None)
+        DECLARATIONS.pop("rounds-test", None)

@@ -42,6 +42,7 @@ from trutnet.engine.declaration import in_words, shown
 
 DEFAULT_GAME = "trut"
 FLAG_DEST = "game_flag_"  # the argparse dest of a declared flag: FLAG_DEST + its name
+SHADOWED: set[str] = set()  # the games' flags that a command's own option took
 
 
 class ChoiceError(Exception):
@@ -147,6 +148,7 @@ def config_options(p: argparse.ArgumentParser) -> None:
         help="any option of the game, repeatable; on/off for a yes-or-no option. "
         "--option help lists the game's options, their values and defaults",
     )
+    _commands_first(p)
     taken = {o for action in p._actions for o in action.option_strings}
     for flag, owners in option_flags().items():
         if flag in taken:  # a command's own option: the game's flag is --option only
@@ -154,9 +156,34 @@ def config_options(p: argparse.ArgumentParser) -> None:
         option = owners[0][1]
         said = "; ".join(f"{title}: {option.described}" for title, option in owners)
         if isinstance(option.default, bool):
-            p.add_argument(flag, dest=_dest(flag), action=Given, flag=True, help=_help(said))
+            p.add_argument(flag, dest=_dest(flag), action=GameFlag, flag=True, help=_help(said))
         else:
-            p.add_argument(flag, dest=_dest(flag), action=Given, metavar="VALUE", help=_help(said))
+            p.add_argument(
+                flag, dest=_dest(flag), action=GameFlag, metavar="VALUE", help=_help(said)
+            )
+
+
+class GameFlag(Given):
+    """A flag that a game declares for one of its options."""
+
+
+def _commands_first(p: argparse.ArgumentParser) -> None:
+    """A game's flag gives way to an option of the command added after it with the same
+    name (the game's option is then given with ``--option``); any other clash of
+    names is argparse's error, as always."""
+
+    def handle(action: argparse.Action, clashes: list[tuple[str, argparse.Action]]) -> None:
+        if all(isinstance(clash, GameFlag) for _, clash in clashes):
+            SHADOWED.update(flag for flag, _ in clashes)
+            p._handle_conflict_resolve(action, clashes)  # type: ignore[attr-defined]
+        else:
+            p._handle_conflict_error(action, clashes)  # type: ignore[attr-defined]
+
+    # argparse calls the _handle_conflict_<handler> of the parser or of the group that
+    # an option is added to (the parser's own options go to its group of optionals)
+    for container in (p, p._optionals):  # type: ignore[attr-defined]
+        container._handle_conflict_commands_first = handle  # type: ignore[attr-defined]
+        container.conflict_handler = "commands_first"
 
 
 def option_flags() -> dict[str, list[tuple[str, Option]]]:
@@ -355,7 +382,7 @@ def config_arguments(game: Game) -> list[str]:
     """The command-line options that give a process ``game`` and its configuration
     (``--game trut --players 4 --variant classic``), for the seats it starts: the
     player count and the variant, then each option not at its default (by its flag
-    when it has one, else ``--option KEY=VALUE``)."""
+    when it has one that no command took, else ``--option KEY=VALUE``)."""
     config = game.config_dict()
     out = ["--game", game.name]
     for option in declared(game.name).options:
@@ -368,9 +395,11 @@ def config_arguments(game: Game) -> list[str]:
             out += ["--variant", str(value)]
         elif type(value) is type(option.default) and value == option.default:
             continue
-        elif option.flag and value is True:
+        elif option.flag in SHADOWED or not option.flag:
+            out += ["--option", option.text(value)]
+        elif value is True:
             out.append(option.flag)
-        elif option.flag and not isinstance(value, bool):
+        elif not isinstance(value, bool):
             out += [option.flag, shown(value)]
         else:
             out += ["--option", option.text(value)]
