@@ -346,8 +346,9 @@ def _meant(parser: argparse.ArgumentParser, extra: list[str]) -> str:
     """``; did you mean --resume?`` for a misspelt option, or nothing."""
     known = [o for action in parser._actions for o in action.option_strings]
     for word in extra:
-        if word.startswith("--") and meant(word.split("=", 1)[0], known):
-            return meant(word.split("=", 1)[0], known)
+        said = meant(word.split("=", 1)[0], known) if word.startswith("--") else ""
+        if said:
+            return said
     return ""
 
 

@@ -49,7 +49,6 @@ SAID = ("lost", "duplicated", "reordered", "killed", "restarted", "gone", "junk"
 
 
 def add_sim_command(sub: Any, seed_type: Any, formatter: Any) -> None:
-
     p = sub.add_parser(
         "sim",
         help="many tables of bots on a simulated network, with seeded faults",

@@ -46,9 +46,11 @@ from trutnet.cli.games import (
     game_named,
     game_of,
 )
-from trutnet.cli.games import config_options as config_options  # the games' options,
-from trutnet.cli.games import game_options as game_options  # from their declarations:
-from trutnet.cli.games import variant_option as variant_option  # re-exported
+
+# The games' options, built from their declarations: re-exported for a command's parser.
+from trutnet.cli.games import config_options as config_options
+from trutnet.cli.games import game_options as game_options
+from trutnet.cli.games import variant_option as variant_option
 from trutnet.crypto.identity import Identity
 from trutnet.discovery.interfaces import lan_address, reachable
 from trutnet.engine.api import Game
