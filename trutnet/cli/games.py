@@ -211,7 +211,7 @@ class _Choices:
         self.given = given
         self.config: dict[str, Any] = {}
 
-    def flag(self, option: Option, value: Any, shown_as: str, gave: bool) -> None:
+    def take(self, option: Option, value: Any, shown_as: str, gave: bool) -> None:
         """``value`` of ``option``, said on the command line as ``shown_as``; ``gave``:
         the person gave it (else a command's default, dropped if the game refuses it)."""
         refused = option.refusal(value)
@@ -230,7 +230,7 @@ class _Choices:
         option = self.declared.option(PLAYERS)
         counts = self.declared.players
         if option is not None and option.refusal(count) is None:
-            self.flag(option, count, f"--players {count}", gave)
+            self.take(option, count, f"--players {count}", gave)
         elif gave and not (option is None and count in counts):
             raise ChoiceError(
                 f"the {self.name} game is for {in_words(counts)} players, not --players {count}"
@@ -239,13 +239,13 @@ class _Choices:
     def given_flag(self, option: Option, value: Any) -> None:
         """The flag of ``option``: on, or followed by a value a person wrote."""
         if isinstance(option.default, bool):
-            self.flag(option, value, option.flag, True)
+            self.take(option, value, option.flag, True)
             return
         try:
             parsed = option.parse(value)
         except ConfigError as exc:
             raise ChoiceError(f"{option.flag} {value}: {exc}") from None
-        self.flag(option, parsed, f"{option.flag} {value}", True)
+        self.take(option, parsed, f"{option.flag} {value}", True)
 
     def absent(self, flag: str) -> ChoiceError:
         keys = ", ".join(self.declared.keys()) or "none"
@@ -280,7 +280,7 @@ def game_of(args: argparse.Namespace) -> Game:
         option = choices.declared.option(VARIANT)
         if option is None:
             raise choices.absent("--variant")
-        choices.flag(option, variant, f"--variant {variant}: invalid choice", True)
+        choices.take(option, variant, f"--variant {variant}: invalid choice", True)
     for flag in option_flags():  # a flag of another game's option, given: refused
         if _dest(flag) in given and not any(o.flag == flag for o in choices.declared.options):
             raise choices.absent(flag)
