@@ -69,6 +69,9 @@ def test_each_game_registers_its_declaration_and_its_defaults_build_it(name):
         option = declared.option(key)
         assert option is not None and _same(option.default, value), key
     assert game_of(argparse.Namespace(game=name)).config_dict() == default.config_dict()
+    from trutnet.client.frontend import frontend_for
+
+    assert frontend_for(name).long_name == declared.title  # the screen says the same
     listing = options_listing(name)
     assert declared.title in listing and all(f"{o.key}=" in listing for o in declared.options)
 
