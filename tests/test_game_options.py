@@ -187,6 +187,15 @@ def test_a_game_registered_without_a_declaration_gets_one_from_its_defaults():
         GAMES.pop("tokens", None)
 
 
+def test_an_option_with_a_validator_instead_of_allowed_values():
+    rounds = Option("rounds", 3, "how many rounds", check=lambda n: 1 <= n <= 9, values="1 to 9")
+    assert rounds.parse("5") == 5 and rounds.refusal(9) is None and rounds.allowed == "1 to 9"
+    for text in ("12", "x", "3.5"):
+        with pytest.raises(ConfigError, match=r"^rounds is 1 to 9$"):
+            rounds.parse(text)
+    assert rounds.refusal(True) == "rounds is 1 to 9"  # a bool is no number of rounds
+
+
 def test_a_declaration_is_checked_when_made():
     with pytest.raises(ConfigError, match="default is not one of its choices"):
         Option("colour", "red", "", choices=("blue",))

@@ -1,6 +1,7 @@
 """A game's declaration, in the spirit of OpenSpiel's ``GameType``: what a game is called,
-how many play it, its variants, and every option of its configuration with its type,
-default, allowed values (or a validator), and a one-line help.
+how many play it, its variants, and every option of its configuration with its type
+(that of its default and allowed values), default, allowed values (or a validator),
+and a one-line help.
 
 Each game's package declares one (:class:`GameType`) and registers it with its game
 class in one call (:func:`trutnet.engine.register_game`); a command line, a screen or
