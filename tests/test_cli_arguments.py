@@ -9,7 +9,7 @@ import math
 import pytest
 
 from trutnet import cli
-from trutnet.cli import table_commands
+from trutnet.cli import games, table_commands
 from trutnet.cli.arguments import bounded, whole
 
 CASES = [
@@ -20,7 +20,7 @@ CASES = [
     (table_commands.count_arg, {"0": 0, "5": 5}, "", ("6", "must be 0..5, not 6")),
     (table_commands.port_arg, {"0": 0, "65535": 65535}, "http",
      ("65536", "a port is 0..65535, not 65536")),
-    (table_commands._players, {"1": 1, "16": 16}, "four",
+    (games._players, {"1": 1, "16": 16}, "four",
      ("17", "invalid choice: 17 (a table has 1..16 seats)")),
     (table_commands._seconds, {"0.5": 0.5, "9999999": 9_999_999.0}, "5s",
      ("nan", "must be above 0 and finite, not nan")),

@@ -80,11 +80,12 @@ def test_version():
 @pytest.mark.parametrize(
     ("option", "says"),
     [
-        ("flor=maybe", "--option flor=maybe: flor is on or off (or true, false)"),
-        ("chicos=9", "--option chicos=9: chicos is 3 or 1 (K5, K31)"),
+        ("flor=maybe", "--option flor=maybe: flor is on or off (or true, false) (K16, K17, K31)"),
+        ("chicos=9", "--option chicos=9: chicos is 3 or 1 (K30, K31)"),
         (
             "falta_wins_chico=2",
-            "--option falta_wins_chico=2: falta_wins_chico is on or off (or true, false)",
+            "--option falta_wins_chico=2: falta_wins_chico is on or off (or true, false) "
+            "(KD7, K31)",
         ),
     ],
 )

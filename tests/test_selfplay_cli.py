@@ -89,7 +89,7 @@ def test_json_summary(capsys, players, variant):
 @pytest.mark.parametrize(
     "args,message",
     [
-        (["--players", "5"], "invalid choice"),
+        (["--players", "5"], "the trut game is for 2, 3, 4 or 6 players, not --players 5"),
         (["--games", "0"], "must be 1.."),
         (["--games", "many"], "not a whole number"),
         (["--seed", "-1"], "must be 0.."),

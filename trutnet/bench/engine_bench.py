@@ -41,7 +41,7 @@ def _run(game: Game, games: int, seed: int, observations: bool) -> tuple[int, fl
 
 
 def games_to_measure(name: str, config: dict[str, Any] | None = None) -> list[Game]:
-    """The game (with ``config``: its other options, as ``--deluxe``) at 2 and 4 players
+    """The game (with ``config``: its other options) at 2 and 4 players
     when it takes a ``players`` option that allows them, else at that configuration."""
     config = dict(config or {})
     default = make_game(name, config)

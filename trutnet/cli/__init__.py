@@ -21,14 +21,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from trutnet.cli.arguments import bounded, whole
+from trutnet.cli.arguments import bounded, meant, whole
 from trutnet.cli.games import (
     DEFAULT_GAME,
     ChoiceError,
     bots_of,
+    config_options,
     describe,
     game_argument,
     game_of,
+    game_options,
+    options_listing,
+    variant_option,
+    wants_listing,
 )
 from trutnet.plugins import load_plugins
 
@@ -61,10 +66,7 @@ def _parser() -> argparse.ArgumentParser:
         HelpFormatter,
         add_network_commands,
         broker_arg,
-        config_options,
         folder_arg,
-        game_options,
-        variant_option,
     )
 
     sp = sub.add_parser(
@@ -342,14 +344,11 @@ def _subparser(parser: argparse.ArgumentParser, command: str) -> argparse.Argume
 
 def _meant(parser: argparse.ArgumentParser, extra: list[str]) -> str:
     """``; did you mean --resume?`` for a misspelt option, or nothing."""
-    import difflib
-
     known = [o for action in parser._actions for o in action.option_strings]
     for word in extra:
-        if word.startswith("--"):
-            close = difflib.get_close_matches(word.split("=", 1)[0], known, n=1, cutoff=0.75)
-            if close:
-                return f"; did you mean {close[0]}?"
+        said = meant(word.split("=", 1)[0], known) if word.startswith("--") else ""
+        if said:
+            return said
     return ""
 
 
@@ -384,6 +383,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
+        if wants_listing(args):  # --option help: the game's options, from its declaration
+            print(options_listing(getattr(args, "game", DEFAULT_GAME)))
+            return 0
         if args.command == "selfplay":
             return _selfplay(args, parser)
         if args.command == "verify":

@@ -1,4 +1,5 @@
-"""Numbers from the command line: one parser-maker for every bounded number option.
+"""Numbers from the command line: one parser-maker for every bounded number option, and
+the suggestion for a misspelt word (:func:`meant`).
 
 Each option's type is made by :func:`bounded`: the text is converted (``int`` or
 ``float``), a text that is no number gets ``not <what>: 'text'``, and a number out of
@@ -45,3 +46,11 @@ def whole(low: int, high: int, refusal: str = "") -> Callable[[str], int]:
         lambda value: low <= value <= high,
         refusal or f"must be {low}..{high}, not {{value}}",
     )
+
+
+def meant(word: str, known: list[str], cutoff: float = 0.75) -> str:
+    """``; did you mean KEY?`` when ``word`` is close to one of ``known``, or nothing."""
+    import difflib
+
+    close = difflib.get_close_matches(word, known, n=1, cutoff=cutoff)
+    return f"; did you mean {close[0]}?" if close else ""

@@ -1,41 +1,48 @@
-"""Which game a command line asks for: ``--game NAME``, the game options that only some
-games take (``--players``, ``--variant``, ``--sum-on-patte``, ``--deluxe``..., and
-``--option KEY=VALUE`` for any other key of a game's configuration), and the bots each
-game has.
+"""Which game a command line asks for: ``--game NAME``, the game's options, and the bots
+each game has.
+
+A game's options come from its declaration (:class:`trutnet.engine.GameType`, which
+its plugin registers with it): ``--players N`` and ``--variant NAME`` (the contract's
+two keys: every game has a player count, some have variants), the flags that the
+registered games declare for their options (:func:`option_flags`: building a
+parser loads the plugins), and ``--option KEY=VALUE`` for any option (``--option help`` lists them:
+:func:`options_listing`). The help, the defaults, the allowed values and the
+refusals all come from the declarations, so this module names no option of a game,
+and no game but the default one, :data:`DEFAULT_GAME`.
 
 A game is built through the engine's registry (:func:`trutnet.engine.make_game`),
-after the plugins are loaded (:mod:`trutnet.plugins`): this module names no game but
-the default one, :data:`DEFAULT_GAME`. An option is passed as the game's configuration
-when the game takes it (its default configuration names it, or, for an option that is
-off by default and so not named, the game accepts it); one the game does not take is
-refused when given on the command line (``--players N`` is accepted for a
-game with N seats). Every refusal is one line (:class:`ChoiceError`), and the command
-exits with status 2.
+after the plugins are loaded (:mod:`trutnet.plugins`). An option a game does not
+declare is refused when given on the command line (``--players N`` is accepted for a
+game with N seats), and so is a value it does not allow, naming the allowed values in
+words. Every refusal is one line (:class:`ChoiceError`), and the command exits with
+status 2.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Sequence
 from typing import Any
 
 from trutnet.bots import BotError, bot_kinds, check_bot, default_bot
-from trutnet.engine import ConfigError, game_class, game_names, make_game
+from trutnet.cli.arguments import meant, whole
+from trutnet.engine import (
+    PLAYERS,
+    VARIANT,
+    ConfigError,
+    GameType,
+    Option,
+    game_names,
+    game_type,
+    make_game,
+)
 from trutnet.engine.api import Game
+from trutnet.engine.declaration import in_words, shown
 
 DEFAULT_GAME = "trut"
-# Command-line options that are game options (Trut's, today; a game that takes one has
-# it in its default configuration): configuration key -> flag, and an on/off option as
-# a summary says it when on.
-OPTIONS = (
-    ("players", "--players"),
-    ("variant", "--variant"),
-    ("sum_on_patte", "--sum-on-patte"),
-    ("deluxe", "--deluxe"),
-    ("bonus_cards", "--bonus-cards"),
-    ("michao_hare", "--michao-hare"),
-)
-SAID = {"sum_on_patte": "sum on patté", "deluxe": "Deluxe", "michao_hare": "Michao with the Hare"}
+FLAG_DEST = "game_flag_"  # the argparse dest of a declared flag: FLAG_DEST + its name
+SHADOWED: set[str] = set()  # the games' flags that a command's own option took
 
 
 class ChoiceError(Exception):
@@ -79,86 +86,230 @@ def known_games() -> str:
     return ", ".join(game_names())
 
 
+def declarations() -> list[GameType]:
+    """Every registered game's declaration, by name (the plugins loaded first)."""
+    found = (game_type(name) for name in game_names())
+    return [declared for declared in found if declared is not None]
+
+
+def declared(name: str) -> GameType:
+    """The declaration of the game ``name``; :class:`ChoiceError` listing the known
+    games when there is none by that name."""
+    found = game_type(name)
+    if found is None:
+        raise ChoiceError(f"unknown game {name!r} (known games: {known_games()})")
+    return found
+
+
+def _help(text: str) -> str:
+    return text.replace("%", "%%")  # argparse formats a help with %
+
+
+_players = whole(1, 16, "invalid choice: {value} (a table has 1..16 seats)")  # a game says which
+
+
+def game_options(p: argparse.ArgumentParser, players: int) -> None:
+    """The options of the games: ``--players`` (``players``: the command's default),
+    ``--variant``, ``--option`` and every declared flag; given to the game as its
+    configuration, refused by a game that does not take them."""
+    counts = [f"{d.title}: {in_words(d.players)}" for d in declarations() if d.option(PLAYERS)]
+    p.add_argument(
+        "--players",
+        type=_players,
+        default=players,
+        action=Given,
+        help=_help(f"seats at the table, for a game that lets you choose ({'; '.join(counts)})"),
+    )
+    variant_option(p)
+    config_options(p)
+
+
+def variant_option(p: argparse.ArgumentParser) -> None:
+    """``--variant``: the game's own first variant unless given."""
+    said = [f"{d.title}: {in_words(d.variants)}" for d in declarations() if d.variants]
+    p.add_argument(
+        "--variant",
+        default=None,
+        action=Given,
+        help=_help(
+            "the game's variant, for a game that has some; its own first by default "
+            f"({'; '.join(said)})"
+        ),
+    )
+
+
+def config_options(p: argparse.ArgumentParser) -> None:
+    """``--option KEY=VALUE``, and the flags the games declare for their options."""
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="any option of the game, repeatable; on/off for a yes-or-no option. "
+        "--option help lists the game's options, their values and defaults",
+    )
+    _commands_first(p)
+    taken = {o for action in p._actions for o in action.option_strings}
+    for flag, owners in option_flags().items():
+        if flag in taken:  # a command's own option: the game's flag is --option only
+            continue
+        option = owners[0][1]
+        said = "; ".join(f"{title}: {option.described}" for title, option in owners)
+        if isinstance(option.default, bool):
+            p.add_argument(flag, dest=_dest(flag), action=GameFlag, flag=True, help=_help(said))
+        else:
+            p.add_argument(
+                flag, dest=_dest(flag), action=GameFlag, metavar="VALUE", help=_help(said)
+            )
+
+
+class GameFlag(Given):
+    """A flag that a game declares for one of its options."""
+
+
+def _commands_first(p: argparse.ArgumentParser) -> None:
+    """A game's flag gives way to an option of the command added after it with the same
+    name (the game's option is then given with ``--option``); any other clash of
+    names is argparse's error, as always."""
+
+    def handle(action: argparse.Action, clashes: list[tuple[str, argparse.Action]]) -> None:
+        if all(isinstance(clash, GameFlag) for _, clash in clashes):
+            SHADOWED.update(flag for flag, _ in clashes)
+            p._handle_conflict_resolve(action, clashes)  # type: ignore[attr-defined]
+        else:
+            p._handle_conflict_error(action, clashes)  # type: ignore[attr-defined]
+
+    # argparse calls the _handle_conflict_<handler> of the parser or of the group that
+    # an option is added to (the parser's own options go to its group of optionals)
+    for container in (p, p._optionals):  # type: ignore[attr-defined]
+        container._handle_conflict_commands_first = handle  # type: ignore[attr-defined]
+        container.conflict_handler = "commands_first"
+
+
+def option_flags() -> dict[str, list[tuple[str, Option]]]:
+    """Each flag the registered games declare, with the games' titles and options."""
+    flags: dict[str, list[tuple[str, Option]]] = {}
+    for game in declarations():
+        for option in game.options:
+            if option.flag:
+                flags.setdefault(option.flag, []).append((game.title, option))
+    return flags
+
+
+def _dest(flag: str) -> str:
+    return FLAG_DEST + flag[2:].replace("-", "_")
+
+
+class _Choices:
+    """The configuration a command line asks for, built one option at a time: each
+    checked against the declaration, then with the game (an option may need another:
+    a refusal names the option given)."""
+
+    def __init__(self, name: str, given: set[str]) -> None:
+        self.name = name
+        self.declared = declared(name)
+        self.given = given
+        self.config: dict[str, Any] = {}
+
+    def take(self, option: Option, value: Any, shown_as: str, gave: bool) -> None:
+        """``value`` of ``option``, said on the command line as ``shown_as``; ``gave``:
+        the person gave it (else a command's default, dropped if the game refuses it)."""
+        refused = option.refusal(value)
+        if refused is None:
+            try:
+                make_game(self.name, {**self.config, option.key: value})
+            except ConfigError as exc:
+                refused = in_plain_words(str(exc))
+            else:
+                self.config[option.key] = value
+                return
+        if gave:
+            raise ChoiceError(f"{shown_as}: {refused}")
+
+    def players(self, count: int, gave: bool) -> None:
+        option = self.declared.option(PLAYERS)
+        counts = self.declared.players
+        if option is not None and option.refusal(count) is None:
+            self.take(option, count, f"--players {count}", gave)
+        elif gave and not (option is None and count in counts):
+            raise ChoiceError(
+                f"the {self.name} game is for {in_words(counts)} players, not --players {count}"
+            )
+
+    def given_flag(self, option: Option, value: Any) -> None:
+        """The flag of ``option``: on, or followed by a value a person wrote."""
+        if isinstance(option.default, bool):
+            self.take(option, value, option.flag, True)
+            return
+        try:
+            parsed = option.parse(value)
+        except ConfigError as exc:
+            raise ChoiceError(f"{option.flag} {value}: {exc}") from None
+        self.take(option, parsed, f"{option.flag} {value}", True)
+
+    def absent(self, flag: str) -> ChoiceError:
+        keys = ", ".join(self.declared.keys()) or "none"
+        return ChoiceError(f"the {self.name} game has no {flag} option (its options: {keys})")
+
+    def option(self, text: str) -> None:
+        """``--option KEY=VALUE``."""
+        key, eq, raw = text.partition("=")
+        option = self.declared.option(key) if eq else None
+        if option is None:
+            keys = self.declared.keys()
+            known = ", ".join(keys) or "none"
+            raise ChoiceError(
+                f"--option {text}: give KEY=VALUE, KEY one of: {known}{meant(key, keys)}"
+            )
+        try:
+            self.config[key] = option.parse(raw)
+        except ConfigError as exc:
+            raise ChoiceError(f"--option {text}: {exc}") from None
+
+
+def game_of(args: argparse.Namespace) -> Game:
+    """The game a command line asks for (``--game``, default :data:`DEFAULT_GAME`),
+    configured by the options it gives (see the module's docstring)."""
+    choices = _Choices(getattr(args, "game", DEFAULT_GAME), set(getattr(args, "given", ())))
+    given = choices.given
+    count = getattr(args, "players", None)
+    if count is not None:  # given, or the command's default
+        choices.players(count, "players" in given)
+    variant = getattr(args, "variant", None)
+    if variant is not None:
+        option = choices.declared.option(VARIANT)
+        if option is None:
+            raise choices.absent("--variant")
+        choices.take(option, variant, f"--variant {variant}: invalid choice", True)
+    for flag in option_flags():  # a flag of another game's option, given: refused
+        if _dest(flag) in given and not any(o.flag == flag for o in choices.declared.options):
+            raise choices.absent(flag)
+    for option in choices.declared.options:  # in the declaration's order
+        if option.flag and _dest(option.flag) in given:
+            choices.given_flag(option, getattr(args, _dest(option.flag)))
+    given_options = getattr(args, "option", None) or []
+    for text in given_options:
+        choices.option(text)
+    try:
+        return make_game(choices.name, choices.config)
+    except ConfigError as exc:
+        said = " ".join(given_options)
+        raise ChoiceError(f"--option {said}: {in_plain_words(str(exc))}") from None
+
+
 def game_named(name: str) -> Game:
     """The game ``name`` with its default configuration; :class:`ChoiceError` listing
     the known games when there is none by that name."""
-    if game_class(name) is None:
-        raise ChoiceError(f"unknown game {name!r} (known games: {known_games()})")
+    declared(name)
     try:
         return make_game(name)
     except ConfigError as exc:
         raise ChoiceError(f"the {name} game: {exc}") from None
 
 
-def game_of(args: argparse.Namespace) -> Game:
-    """The game a command line asks for (``--game``, default :data:`DEFAULT_GAME`),
-    configured by the game options it takes (see the module's docstring)."""
-    name = getattr(args, "game", DEFAULT_GAME)
-    default = game_named(name)
-    takes = default.config_dict()
-    given = getattr(args, "given", set())
-    config: dict[str, Any] = {}
-    for key, flag in OPTIONS:
-        if not hasattr(args, key):
-            continue
-        value = getattr(args, key)
-        if value is None:  # not given, and no default of the command's: the game's own
-            continue
-        shown = flag if value is True else f"{flag} {value}"
-        if key not in takes and key in given and value is True and _accepts(name, config, key):
-            config[key] = value  # an option that is off by default, so not named
-            continue
-        if key not in takes:
-            if key in given and not (key == "players" and value == default.num_players()):
-                if key == "players":
-                    raise ChoiceError(
-                        f"the {name} game is for {default.num_players()} players, not {shown}"
-                    )
-                options = ", ".join(sorted(takes)) or "none"
-                raise ChoiceError(f"the {name} game has no {flag} option (its options: {options})")
-            continue
-        try:
-            make_game(name, {**config, key: value})
-        except ConfigError as exc:
-            if key not in given:
-                continue  # a command's default that this game does not allow: its own
-            if value is True:
-                raise ChoiceError(f"{flag}: {exc}") from None
-            raise ChoiceError(f"{flag}: invalid choice {value!r}: {exc}") from None
-        config[key] = value
-    given_options = getattr(args, "option", None) or []
-    if given_options:  # the options this configuration takes (gallo: 3 players...)
-        config.update(_options(given_options, make_game(name, config).config_dict()))
-    try:
-        return make_game(name, config)
-    except ConfigError as exc:
-        said = " ".join(given_options)
-        raise ChoiceError(f"--option {said}: {_in_words(str(exc))}") from None
-
-
-def _options(given: list[str], takes: dict[str, Any]) -> dict[str, Any]:
-    """``--option KEY=VALUE`` (repeatable): any option of the game's configuration
-    (``on``/``off`` are true/false, digits a number); one it does not take is refused."""
-    options: dict[str, Any] = {}
-    for text in given:
-        key, eq, raw = text.partition("=")
-        if not eq or key not in takes:
-            known = ", ".join(sorted(takes)) or "none"
-            raise ChoiceError(f"--option {text}: give KEY=VALUE, KEY one of: {known}")
-        value: Any = SWITCH.get(raw.lower(), raw)
-        if isinstance(takes[key], bool) and not isinstance(value, bool):
-            raise ChoiceError(f"--option {key}={raw}: {key} is on or off (or true, false)")
-        options[key] = int(raw) if raw.isdigit() and raw.isascii() else value
-    return options
-
-
-SWITCH = {"on": True, "true": True, "yes": True, "off": False, "false": False, "no": False}
-
-
-def _in_words(text: str) -> str:
+def in_plain_words(text: str) -> str:
     """A game's refusal with Python's notation put in words: ``one of (3, 1)`` as
     ``3 or 1``, ``True``/``False`` as on/off, quotes dropped."""
-    import re
 
     def choices(match: re.Match[str]) -> str:
         values = [v.strip().strip("'\"") for v in match.group(1).split(",") if v.strip()]
@@ -169,12 +320,37 @@ def _in_words(text: str) -> str:
     return re.sub(r"\b(True|False)\b", lambda m: {"True": "on", "False": "off"}[m[1]], text)
 
 
-def _accepts(name: str, config: dict[str, Any], key: str) -> bool:
-    try:
-        make_game(name, {**config, key: True})
-    except ConfigError:
-        return False
-    return True
+def wants_listing(args: argparse.Namespace) -> bool:
+    """``--option help``: the person asks for the game's options."""
+    return "help" in (getattr(args, "option", None) or [])
+
+
+def options_listing(name: str, width: int = 80) -> str:
+    """The options of the game ``name``, from its declaration: each with its allowed
+    values, its default and its flag, then its help (``--option help``)."""
+    import textwrap
+
+    game = declared(name)
+    lines = [
+        f"{game.title} (--game {game.name}): {in_words(game.players)} players.",
+        "Its options (--option KEY=VALUE):" if game.options else "It has no option.",
+    ]
+    for option in game.options:
+        values = "|".join(shown(c) for c in option.choices) or f"VALUE ({option.allowed})"
+        also = {PLAYERS: "--players N", VARIANT: "--variant NAME"}.get(option.key, option.flag)
+        about = f"default {shown(option.default)}" + (f"; or {also}" if also else "")
+        lines += textwrap.wrap(
+            f"{option.key}={values} ({about})",
+            width,
+            initial_indent="  ",
+            subsequent_indent=" " * 6,
+            break_on_hyphens=False,
+        )
+        indent = " " * 6
+        lines += textwrap.wrap(
+            option.described, width, initial_indent=indent, subsequent_indent=indent
+        )
+    return "\n".join(lines)
 
 
 def bot_of(game: Game, kind: str | None) -> str:
@@ -204,33 +380,49 @@ def bots_of(text: str | None, game: Game) -> list[str]:
 
 def config_arguments(game: Game) -> list[str]:
     """The command-line options that give a process ``game`` and its configuration
-    (``--game trut --players 4 --variant classic``), for the seats it starts."""
+    (``--game trut --players 4 --variant classic``), for the seats it starts: the
+    player count and the variant, then each option not at its default (by its flag
+    when it has one that no command took, else ``--option KEY=VALUE``)."""
     config = game.config_dict()
     out = ["--game", game.name]
-    for key, flag in OPTIONS:
-        if key not in config:
+    for option in declared(game.name).options:
+        if option.key not in config:
             continue
-        value = config[key]
-        if isinstance(value, bool):
-            out += [flag] if value else []
+        value = config[option.key]
+        if option.key == PLAYERS:
+            out += ["--players", str(value)]
+        elif option.key == VARIANT:
+            out += ["--variant", str(value)]
+        elif type(value) is type(option.default) and value == option.default:
+            continue
+        elif option.flag in SHADOWED or not option.flag:
+            out += ["--option", option.text(value)]
+        elif value is True:
+            out.append(option.flag)
+        elif not isinstance(value, bool):
+            out += [option.flag, shown(value)]
         else:
-            out += [flag, str(value)]
+            out += ["--option", option.text(value)]
     return out
 
 
 def describe(game: Game) -> tuple[str, str]:
     """A game's name as people say it, and its configuration in one phrase:
-    ``("Trut", "4 players, classic")``."""
+    ``("Trut", "4 players, classic")``; an on/off option that is on as its declaration
+    says it."""
     from trutnet.client.frontend import NoFrontend, frontend_for
 
     try:
         name = frontend_for(game.name).long_name
     except NoFrontend:
         name = game.name
+    game_type_ = declared(game.name)
     words = [f"{game.num_players()} players"]
     for key, value in game.config_dict().items():
         if isinstance(value, bool):
-            words += [SAID.get(key, key.replace("_", " "))] if value else []
-        elif key != "players" and not isinstance(value, dict):
+            option = game_type_.option(key)
+            said = option.said if option is not None and option.said else key.replace("_", " ")
+            words += [said] if value else []
+        elif key != PLAYERS and not isinstance(value, dict):
             words.append(str(value) if isinstance(value, str) else f"{key} {value}")
     return name, ", ".join(words)

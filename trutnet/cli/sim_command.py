@@ -15,7 +15,14 @@ import time
 from typing import Any
 
 from trutnet.cli.arguments import bounded, whole
-from trutnet.cli.games import bots_of, config_arguments, describe, game_argument, game_of
+from trutnet.cli.games import (
+    bots_of,
+    config_arguments,
+    describe,
+    game_argument,
+    game_of,
+    game_options,
+)
 from trutnet.sim import (
     Faults,
     RunResult,
@@ -42,8 +49,6 @@ SAID = ("lost", "duplicated", "reordered", "killed", "restarted", "gone", "junk"
 
 
 def add_sim_command(sub: Any, seed_type: Any, formatter: Any) -> None:
-    from trutnet.cli.table_commands import game_options
-
     p = sub.add_parser(
         "sim",
         help="many tables of bots on a simulated network, with seeded faults",

@@ -39,7 +39,6 @@ from trutnet.cli.arguments import bounded, whole
 from trutnet.cli.games import (
     DEFAULT_GAME,
     ChoiceError,
-    Given,
     bot_of,
     config_arguments,
     describe,
@@ -47,6 +46,11 @@ from trutnet.cli.games import (
     game_named,
     game_of,
 )
+
+# The games' options, built from their declarations: re-exported for a command's parser.
+from trutnet.cli.games import config_options as config_options
+from trutnet.cli.games import game_options as game_options
+from trutnet.cli.games import variant_option as variant_option
 from trutnet.crypto.identity import Identity
 from trutnet.discovery.interfaces import lan_address, reachable
 from trutnet.engine.api import Game
@@ -1386,76 +1390,6 @@ def _timing_options(p: argparse.ArgumentParser) -> None:
         help="after the game, stay at most this long answering peers that are "
         "still catching up (s)",
     )
-
-
-def game_options(p: argparse.ArgumentParser, players: int) -> None:
-    """The options that some games take (Trut's): given to the game as its
-    configuration, refused by a game that does not take them (:mod:`.games`)."""
-    p.add_argument(
-        "--players",
-        type=_players,
-        default=players,
-        action=Given,
-        help="seats at the table, for a game that lets you choose (Trut: 2, 3, 4 or 6)",
-    )
-    variant_option(p)
-    p.add_argument(
-        "--sum-on-patte",
-        action=Given,
-        flag=True,
-        help="Trut, 6 players: a patté trick goes to the larger sum of values (T21)",
-    )
-    config_options(p)
-
-
-def variant_option(p: argparse.ArgumentParser) -> None:
-    """``--variant``: the game's own first variant unless given."""
-    p.add_argument(
-        "--variant",
-        default=None,
-        action=Given,
-        help="the game's variant, for a game that has some; its own first by default "
-        "(Trut: classic or gatinaise; Lutin & Troll: base, expert-white, expert-black "
-        "or initiation)",
-    )
-
-
-def config_options(p: argparse.ArgumentParser) -> None:
-    """``--option KEY=VALUE`` and Trut Deluxe's on/off options."""
-    p.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="any other option of the game's configuration, repeatable (Truco: "
-        "flor=on, gallo=rotating, chicos=1...); on/off are true/false, digits a number",
-    )
-    deluxe_options(p)
-
-
-def deluxe_options(p: argparse.ArgumentParser) -> None:
-    """Trut Deluxe's on/off options (T23), for a game that takes them."""
-    p.add_argument(
-        "--deluxe",
-        action=Given,
-        flag=True,
-        help="Trut Deluxe: the 13 special cards (T23-T47)",
-    )
-    p.add_argument(
-        "--bonus-cards",
-        action=Given,
-        flag=True,
-        help="Trut Deluxe: the 5 bonus cards N-R too (T23)",
-    )
-    p.add_argument(
-        "--michao-hare",
-        action=Given,
-        flag=True,
-        help="Trut Deluxe: Wolf + Fox + Hare also sings Michao (T44)",
-    )
-
-
-_players = whole(1, 16, "invalid choice: {value} (a table has 1..16 seats)")  # a game says which
 
 
 def _table_options(p: argparse.ArgumentParser, players: int, name: str) -> None:

@@ -1,7 +1,8 @@
 """Lutin & Troll's package and plugin: importing it (or any module of it, its rules too)
-registers the game's rules (:mod:`.rules`), its heuristic bot (:mod:`.heuristic`) and its
-front-end (:mod:`.frontend`). pyproject.toml declares it as the ``lutin`` entry point
-of the ``trutnet.games`` group."""
+registers the game's rules (:mod:`.rules`) with its declaration
+(:mod:`.rules.declaration`: title, player count, variants), its heuristic bot
+(:mod:`.heuristic`) and its front-end (:mod:`.frontend`). pyproject.toml declares it
+as the ``lutin`` entry point of the ``trutnet.games`` group."""
 
 from trutnet.bots import register_bots
 from trutnet.client.frontend import register_frontend
@@ -9,8 +10,9 @@ from trutnet.engine import register_game
 from trutnet.games.lutin.frontend import LutinFrontend
 from trutnet.games.lutin.heuristic import HeuristicBot
 from trutnet.games.lutin.rules import LutinGame
+from trutnet.games.lutin.rules.declaration import LUTIN
 
-register_game(LutinGame)
+register_game(LutinGame, LUTIN)
 register_bots(LutinGame.name, {"heuristic": HeuristicBot})
 register_frontend(LutinFrontend)
 

@@ -32,6 +32,7 @@ from trutnet.games.lutin.narration import (
 )
 from trutnet.games.lutin.rules.actions import Take, TokenPlay, parse_action
 from trutnet.games.lutin.rules.cards import KINDS, MAX_HP
+from trutnet.games.lutin.rules.declaration import LUTIN
 from trutnet.games.lutin.rules.observation import LutinObservation
 from trutnet.games.lutin.rules.state import LutinState
 
@@ -102,7 +103,7 @@ def option_label(action: Any) -> str:
 
 class LutinFrontend(Frontend):
     game = "lutin"
-    long_name = "Lutin & Troll"
+    long_name = LUTIN.title
     keys = (*HAND_KEYS, *(k for k in CHOOSE_KEYS if k not in HAND_KEYS), *OPTION_KEYS[-2:])
     round_word = "manche"
     chance_step = "Drawing"

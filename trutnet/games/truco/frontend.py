@@ -12,13 +12,14 @@ from trutnet.client.view import Line, TableInfo, seat_name
 from trutnet.games.truco import screen
 from trutnet.games.truco.narration import Narrator, Scored, Speaker, Told, narrate, scored_lines
 from trutnet.games.truco.rules.actions import Deal
+from trutnet.games.truco.rules.declaration import TRUCO
 from trutnet.games.truco.rules.observation import TrucoObservation
 from trutnet.games.truco.rules.state import TrucoState
 
 
 class TrucoFrontend(Frontend):
     game = "truco"
-    long_name = "Truco"
+    long_name = TRUCO.title
     keys = (*screen.CARD_KEYS, *screen.WORD_KEYS, "d", "w")
     round_word = "hand"
     chance_step = "Dealing"

@@ -19,6 +19,7 @@ from trutnet.client.view import Line, TableInfo, plural
 from trutnet.games.trut import screen
 from trutnet.games.trut.narration import Speaker, hand_result, narrate
 from trutnet.games.trut.rules.actions import Deal, SingCount, parse_any_card
+from trutnet.games.trut.rules.declaration import TRUT
 from trutnet.games.trut.rules.observation import TrutObservation
 from trutnet.games.trut.rules.state import TrutState
 
@@ -42,7 +43,7 @@ class TrutFrontend(Frontend):
     """Trut on one screen."""
 
     game = "trut"
-    long_name = "Trut"
+    long_name = TRUT.title
     keys = (*NUMBER_KEYS, *WORD_KEYS, "left", "right", "enter")
     round_word = "hand"
     chance_step = "Dealing"

@@ -1,4 +1,5 @@
-"""Truco's game: the configuration (K5, K31) and the seats' teams (K6, K9)."""
+"""Truco's game: the configuration (K5, K31: the options of its declaration,
+:mod:`.declaration`) and the seats' teams (K6, K9)."""
 
 from __future__ import annotations
 
@@ -9,24 +10,19 @@ from trutnet.engine.api import Game
 from trutnet.engine.errors import ConfigError
 from trutnet.engine.hidden import Deck
 from trutnet.games.truco.rules.cards import DECK
+from trutnet.games.truco.rules.declaration import PLAYER_COUNTS, TRUCO
 
 if TYPE_CHECKING:
     from trutnet.games.truco.rules.state import TrucoState
 
-PLAYERS = (2, 3, 4, 6, 8)  # K5
-OPTIONS = {
-    "players": PLAYERS,
-    "flor": (False, True),
-    "falta_wins_chico": (False, True),
-    "gallo": ("fixed", "rotating"),
-    "pica_pica": (True, False),
-    "pica_pica_until": (25, "both_buenas"),
-    "chicos": (3, 1),
-}
+PLAYERS = PLAYER_COUNTS  # K5
+# Each option's allowed values and default, as declared (K31).
+OPTIONS = {option.key: option.choices for option in TRUCO.options}
+DEFAULTS = TRUCO.defaults()
 
 
 class TrucoGame(Game):
-    """Truco for 2, 3, 4, 6 or 8 players with the options of K31 (first value: default)."""
+    """Truco for 2, 3, 4, 6 or 8 players with the options of K31 (:data:`TRUCO`)."""
 
     name = "truco"
 
@@ -35,7 +31,7 @@ class TrucoGame(Game):
         if unknown:
             raise ConfigError(f"truco has no option {sorted(unknown)[0]!r} (K31)")
         for key, allowed in OPTIONS.items():
-            got = options.get(key, allowed[0] if key != "players" else 4)
+            got = options.get(key, DEFAULTS[key])
             if type(got) is not type(allowed[0]) and not (
                 key == "pica_pica_until" and type(got) in (int, str)
             ):
@@ -44,7 +40,7 @@ class TrucoGame(Game):
                 raise ConfigError(f"{key} is one of {allowed} (K5, K31)")
             setattr(self, key, got)
         for key in OPTIONS:
-            if key in options and not self._applies(key) and options[key] != OPTIONS[key][0]:
+            if key in options and not self._applies(key) and options[key] != DEFAULTS[key]:
                 raise ConfigError(f"{key} applies to other player counts (K9, K11)")
         self.players: int
         self.flor: bool
