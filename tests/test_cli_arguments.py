@@ -77,3 +77,14 @@ def test_variant_defaults_to_each_games_own(capsys):
     for game, first in (("trut", "classic"), ("lutin", "base")):
         args = argparse.Namespace(game=game, variant=None, given={"game"})
         assert game_of(args).config_dict()["variant"] == first
+
+
+def test_the_help_names_every_registered_game():
+    """``trutnet --help`` says which games it plays, from their declarations (a new
+    game is named the day it registers)."""
+    from trutnet.engine import game_names, game_type
+
+    said = " ".join(cli._parser().format_help().split())
+    for name in game_names():
+        declared = game_type(name)
+        assert declared is not None and declared.title in said, (name, said)

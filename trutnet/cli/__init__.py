@@ -57,8 +57,13 @@ class Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     from trutnet import __version__
+    from trutnet.engine import game_names, game_type
 
-    parser = Parser(prog="trutnet", description="Peer-to-peer card games on a LAN: Trut.")
+    titles = [t.title for t in map(game_type, game_names()) if t is not None]
+    parser = Parser(
+        prog="trutnet",
+        description=f"Peer-to-peer card games on a LAN, with no server: {', '.join(titles)}.",
+    )
     parser.add_argument("--version", action="version", version=f"trutnet {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
