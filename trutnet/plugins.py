@@ -27,6 +27,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import os
+import sys
 from dataclasses import dataclass
 
 GROUP = "trutnet.games"
@@ -59,10 +60,21 @@ class PluginProblem:
         return f"{where}: cannot load {self.target!r}: {self.error}"
 
 
+# The entry points read, for the search path they were read on: reading the installed
+# metadata takes tens of milliseconds, and every registry lookup loads the plugins.
+_scanned: dict[tuple[object, ...], dict[str, str]] = {}
+
+
 def entry_point_modules() -> dict[str, str]:
     """The plugin modules of the ``trutnet.games`` entry points, by name, and the
-    built-in ones that the installed metadata does not declare."""
-    found = {ep.name: ep.value for ep in importlib.metadata.entry_points(group=GROUP)}
+    built-in ones that the installed metadata does not declare. The metadata is read
+    once per search path (``sys.path``)."""
+    key = (importlib.metadata.entry_points, *sys.path)
+    if key not in _scanned:
+        _scanned.clear()
+        groups = importlib.metadata.entry_points(group=GROUP)
+        _scanned[key] = {ep.name: ep.value for ep in groups}
+    found = dict(_scanned[key])
     for name, module in BUILT_IN.items():
         found.setdefault(name, module)
     return found
