@@ -135,9 +135,14 @@ def _named_transcript(path: Path, game_name: str, config: dict, names: list[str]
 @pytest.mark.parametrize(
     ("game", "config", "names"),
     [
-        ("trut", {"players": 2}, ["Ana", "Bob"]),
-        ("trut", {"players": 4, "deluxe": True}, ["Ana", "Bob", "Cid", "Dee"]),
-        ("truco", {"players": 2}, ["Ana", "Bob"]),
+        # the shorter games (first to 5 Longs, one chico): a whole game to verify
+        ("trut", {"players": 2, "variant": "gatinaise"}, ["Ana", "Bob"]),
+        (
+            "trut",
+            {"players": 4, "variant": "gatinaise", "deluxe": True},
+            ["Ana", "Bob", "Cid", "Dee"],
+        ),
+        ("truco", {"players": 2, "chicos": 1}, ["Ana", "Bob"]),
         ("lutin", {}, ["Ana", "Bob"]),
     ],
 )

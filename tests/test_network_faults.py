@@ -30,6 +30,8 @@ pytestmark = pytest.mark.network
 # game abandoned). Generous enough that a seat slowed down by a loaded machine is never
 # taken for a frozen one; the frozen seat is voted on after 10 s, abandoned after 20 s.
 FREEZE = ["--stall-timeout", timer(2), "--void-timeout", timer(10)]
+# Gâtinaise (first to 5 Longs): the shorter game, all a fault needs to be met and played out
+SHORT = ["--variant", "gatinaise"]
 
 
 def wait_for_change(store_dir, kind: str, timeout: float = 240) -> None:
@@ -82,7 +84,9 @@ def test_peer_killed_mid_hand_resumes_and_the_game_finishes(tmp_path):
     broker = EmbeddedBroker()
     url = broker.start().url
     try:
-        _, procs = start_table(url, 4, tmp_path, "kill9", ["--stall-timeout", timer(2)])
+        _, procs = start_table(
+            url, 4, tmp_path, "kill9", ["--stall-timeout", timer(2)], host_extra=SHORT
+        )
         victim = procs[2]
         wait_for_entries(tmp_path / "p2", 120)  # well inside the first hands
         seat = PeerStore(tmp_path / "p2").load_secrets()["seat"]  # seats go by arrival
@@ -109,7 +113,7 @@ def test_broker_stopped_and_restarted_mid_game(tmp_path):
     broker = EmbeddedBroker(port=port)
     url = broker.start().url
     try:
-        _, procs = start_table(url, 3, tmp_path, "broker-restart")
+        _, procs = start_table(url, 3, tmp_path, "broker-restart", host_extra=SHORT)
         wait_for_entries(tmp_path / "p1", 80)
         broker.stop()
         port_closed(port)  # gone: every peer's connection to it is dead
@@ -273,7 +277,7 @@ def test_a_frozen_seat_without_partners_is_abandoned_and_follows_when_it_comes_b
     broker = EmbeddedBroker()
     url = broker.start().url
     try:
-        _, procs = start_table(url, 3, tmp_path, "freeze", FREEZE)
+        _, procs = start_table(url, 3, tmp_path, "freeze", FREEZE, host_extra=SHORT)
         frozen = procs[2]
         wait_for_entries(tmp_path / "p2", 80)
         seat = PeerStore(tmp_path / "p2").load_secrets()["seat"]
@@ -305,7 +309,7 @@ def test_a_newcomer_takes_a_frozen_seat_and_the_frozen_seat_follows(tmp_path):
     url = broker.start().url
     timeouts = [*FREEZE, "--accept-taker", "any"]
     try:
-        table, procs = start_table(url, 4, tmp_path, "newcomer", timeouts)
+        table, procs = start_table(url, 4, tmp_path, "newcomer", timeouts, host_extra=SHORT)
         wait_for_entries(tmp_path / "p1", 40)  # the game has started: every seat is taken
         newcomer = spawn(
             [

@@ -233,7 +233,8 @@ def test_4p_the_two_opponents_alone_cannot_replace_a_seat():
 
 
 def test_a_newcomer_takes_a_stalled_seat_with_the_partners_vote_and_the_game_ends(tmp_path):
-    table = new_memory_table(TrutGame(TrutConfig(4)), "take", ["heuristic"] * 4)
+    short = TrutConfig(4, variant="gatinaise")  # first to 5 Longs: the shorter game
+    table = new_memory_table(TrutGame(short), "take", ["heuristic"] * 4)
     run_to(table, waits_for(1, "game"))
     table.kill(1)
     head = table.peers[0].replica.log.head
@@ -331,7 +332,8 @@ def test_a_replaced_seat_that_comes_back_is_overridden_and_follows(tmp_path):
     """The stalled seat wrote the entry it owed at the void's position, and a seat that
     did not vote built on it: the void wins everywhere (7.8), nobody is blamed, and
     the seat that comes back (from its files) follows the game as an observer."""
-    table = new_memory_table(TrutGame(TrutConfig(4)), "back", ["heuristic"] * 4)
+    short = TrutConfig(4, variant="gatinaise")  # first to 5 Longs: the shorter game
+    table = new_memory_table(TrutGame(short), "back", ["heuristic"] * 4)
     table.attach_stores(tmp_path)
     run_to(table, waits_for(1, "shuffle"))
     head = table.peers[0].replica.log.head

@@ -247,7 +247,8 @@ class Game:
 
     def spawn_host(self) -> None:
         args = ["host", "--players", str(self.players), "--broker", self.url]
-        args += ["--no-announce", "--store", str(self.store / "host")]
+        # Gâtinaise (first to 5 Longs): the shorter game, all an attack needs
+        args += ["--variant", "gatinaise", "--no-announce", "--store", str(self.store / "host")]
         self.peers.append(Peer("host", spawn([*args, *self.common()])))
 
     def spawn_joiner(self, k: int, url: str | None = None) -> None:

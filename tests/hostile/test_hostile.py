@@ -431,8 +431,9 @@ def announcement_in(out: Outsider, payload: bytes) -> dict | None:
 
 
 async def retained_lobby(out: Outsider) -> list[dict | None]:
-    """Every retained message a new subscriber gets on the table's exact lobby topic
-    (the host's valid announcement, or None), whatever else the broker sends."""
+    """The retained message a new subscriber gets on the table's exact lobby topic (the
+    host's valid announcement, or None), as a list: empty if none came in 1.5 s (a
+    topic retains one message, sent at once on subscribing)."""
     import aiomqtt
 
     got: list[dict | None] = []
@@ -445,6 +446,7 @@ async def retained_lobby(out: Outsider) -> list[dict | None]:
             async for message in client.messages:
                 if str(message.topic) == out.topic("lobby"):
                     got.append(announcement_in(out, bytes(message.payload)))
+                    break
     return got
 
 
