@@ -78,6 +78,26 @@ def test_every_game_ends_under_seeded_faults_with_every_invariant_kept(name):
     assert result.hands >= 1 and result.entries > 10
 
 
+@pytest.mark.parametrize("name", sorted(SHORT))
+def test_partitions_and_broker_restarts_heal_and_the_table_ends_on_one_log(name):
+    """The processes split in two groups that hear nothing of each other for up to
+    20 s, and the broker restarts (every message in flight lost, nothing passing for
+    up to 5 s): once healed, sync requests (9.2) bring every peer, spectator
+    included, back to one log, and the game ends as with no fault."""
+    faults = dataclasses.replace(
+        CLEAN, split=0.02, restart=0.01, hands=HANDS.get(name, 0), loss=0.02
+    )
+    seed = {"trut": 1}.get(name, 0)  # a seed that meets both
+    result = run(name, seed, faults)
+    assert result.violation is None, result
+    assert result.status == ("cut" if name in HANDS else "finished"), result
+    counts = result.counts
+    assert counts.get("partitioned") and counts.get("cut_off"), counts  # else not a test
+    assert counts.get("broker_restarted") and counts.get("lost_in_restart"), counts
+    assert counts["resent"], "what a side missed comes back by sync answers (9.2)"
+    assert run(name, seed, faults).digest == result.digest  # the same seed, the same bytes
+
+
 def test_a_killed_seat_resumes_from_its_files_and_the_table_finishes():
     result = run("lutin", 5, dataclasses.replace(CLEAN, kill=0.03, down=20.0))
     assert result.violation is None, result

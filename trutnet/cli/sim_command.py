@@ -45,7 +45,20 @@ _timeout = bounded(
     float, "a number of seconds", lambda s: 1 <= s <= 3600, "must be 1..3600 s, not {text}"
 )
 # the order of the faults in the summary line
-SAID = ("lost", "duplicated", "reordered", "killed", "restarted", "gone", "junk", "resent")
+SAID = (
+    "lost",
+    "duplicated",
+    "reordered",
+    "killed",
+    "restarted",
+    "gone",
+    "junk",
+    "partitioned",
+    "cut_off",
+    "broker_restarted",
+    "lost_in_restart",
+    "resent",
+)
 
 
 def add_sim_command(sub: Any, seed_type: Any, formatter: Any) -> None:
@@ -77,6 +90,17 @@ def add_sim_command(sub: Any, seed_type: Any, formatter: Any) -> None:
         ("--kill", "kill", "probability, per entry written, that a seat's process dies"),
         ("--gone", "gone", "probability that a killed seat never comes back (one per run)"),
         ("--junk", "junk", "probability, per entry written, of a hostile message"),
+        (
+            "--split",
+            "split",
+            "probability, per entry written, that the processes split in "
+            "two groups that hear nothing of each other",
+        ),
+        (
+            "--broker-restart",
+            "restart",
+            "probability, per entry written, that the broker restarts (what is in flight is lost)",
+        ),
     ):
         p.add_argument(
             flag, type=_rate, default=getattr(default, field), help=f"{what} (%(default)s)"
@@ -98,6 +122,18 @@ def add_sim_command(sub: Any, seed_type: Any, formatter: Any) -> None:
         type=_seconds,
         default=default.down,
         help="a killed seat restarts after up to this many seconds (%(default)s)",
+    )
+    p.add_argument(
+        "--split-for",
+        type=_seconds,
+        default=default.split_for,
+        help="a partition heals after up to this many seconds (%(default)s)",
+    )
+    p.add_argument(
+        "--broker-down",
+        type=_seconds,
+        default=default.restart_for,
+        help="a restarting broker is back after up to this many seconds (%(default)s)",
     )
     p.add_argument(
         "--void-timeout",
@@ -164,6 +200,10 @@ def faults_of(args: argparse.Namespace) -> Faults:
         give_up=args.give_up,
         bound=args.bound,
         hands=args.hands,
+        split=args.split,
+        split_for=args.split_for,
+        restart=args.broker_restart,
+        restart_for=args.broker_down,
     )
 
 

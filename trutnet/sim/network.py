@@ -28,11 +28,12 @@ redone here without asyncio:
 Faults (:class:`Faults`): a delay per message (a fixed part plus an exponential one),
 loss and duplication per copy, reordering (a further delay of up to a second), a peer
 killed (its memory lost, its files kept; sometimes between saving an entry it wrote
-and sending it) and restarted from its store, a peer that never comes back, and
-hostile messages (random bytes, damaged or replayed entries) on every topic.
+and sending it) and restarted from its store, a peer that never comes back, hostile
+messages (random bytes, damaged or replayed entries) on every topic, a partition (the
+processes split in two groups that hear nothing of each other for a while), and a
+broker that restarts (every message in flight lost, and none passes until it is back).
 
-Not modelled yet: partitions and a broker that restarts (every copy of a message is
-lost or not on its own), a torn write of the store, clock drift (every peer reads the
+Not modelled yet: a torn write of the store, clock drift (every peer reads the
 one simulated clock), a peer's computing time (signing and checking take no simulated
 time), newcomers taking a seat (``void``), more than one seat down at once, the byte
 budget of sync answers and the bound of the buffer of early entries, the stall
@@ -101,6 +102,10 @@ class Faults:
     give_up: float = 900.0  # a peer without progress this long stops (give_up_after)
     bound: float = 3600.0  # simulated seconds a table may take to end
     hands: int = 0  # stop each table once this many hands are over (0: play it out)
+    split: float = 0.0  # per entry written: the processes split in two groups...
+    split_for: float = 20.0  # ...for up to this many seconds
+    restart: float = 0.0  # per entry written: the broker restarts...
+    restart_for: float = 5.0  # ...and is back after up to this many seconds
 
     # the command-line flag of each field (``trutnet sim``)
     FLAGS: ClassVar[dict[str, str]] = {
@@ -117,6 +122,10 @@ class Faults:
         "give_up": "--give-up",
         "bound": "--bound",
         "hands": "--hands",
+        "split": "--split",
+        "split_for": "--split-for",
+        "restart": "--broker-restart",
+        "restart_for": "--broker-down",
     }
 
     def flags(self) -> list[str]:
@@ -166,8 +175,8 @@ class Node:
 class RunResult:
     """One seed's run: how it ended, and what happened on the way. ``finished``;
     ``abandoned`` (7.7); ``cut`` (``Faults.hands`` hands were over); ``gave_up``: a seat
-    died for good where 7.7 cannot abandon the table (before the open, in the ``keys``
-    round, a joint draw's ``commit``/``reveal``, the ``result`` round), and every other
+    died for good where 7.7 cannot abandon the table (before the open, or once the game
+    is over: its last checkpoint, the ``result`` round), and every other
     peer stopped after ``Faults.give_up`` seconds, as the runtime does (``note`` says
     where); ``stopped`` (every replica stopped blaming a seat played dishonestly);
     ``failed`` (an invariant broke: ``violation``)."""
@@ -240,6 +249,10 @@ class Sim:
             peer = self._make_peer(identity, -1, "spectator")
             self.nodes.append(Node("spectator", None, identity, peer, None, None))
         self.gone = False
+        # a partition or a broker down: each process's group, until when (a broker
+        # down puts every process in a group of its own)
+        self.groups: list[int] = []
+        self.cut_until = float("-inf")
         self.violation: Violation | None = None
         self.status = ""
         self.note = ""
@@ -341,8 +354,12 @@ class Sim:
     ) -> None:
         """Send ``payload`` to every other process (``to``: to those nodes only)."""
         faults, rng = self.faults, self.rng
+        apart = self.now < self.cut_until
         for index, node in enumerate(self.nodes):
             if node is sender or (to is not None and index not in to):
+                continue
+            if apart and self.groups[index] != self.groups[self.nodes.index(sender)]:
+                self.counts["cut_off"] += 1  # the other side of a partition: never arrives
                 continue
             copies = 2 if rng.random() < faults.dup and self._inject("duplicated") else 1
             for _ in range(copies):
@@ -365,6 +382,7 @@ class Sim:
         self.counts["written"] += 1
         if self.rng.random() < self.faults.junk and self._inject("junk"):
             self._junk(wire)
+        self._maybe_cut()
         if self._maybe_kill(node):
             return  # died between saving the entry and sending it
         node.answers.published(hashlib.sha256(wire).digest(), self.now, False)
@@ -381,6 +399,26 @@ class Sim:
         self.counts[kind] += 1
         self.injected.append(self.injections)
         return True
+
+    def _maybe_cut(self) -> None:
+        """Maybe split the processes in two groups, or restart the broker (nothing
+        drawn when neither is asked for, so other runs replay as before)."""
+        rng, faults, now = self.rng, self.faults, self.now
+        calm = now >= self.cut_until
+        if faults.split and calm and rng.random() < faults.split and self._inject("partitioned"):
+            size = len(self.nodes)
+            side = set(rng.sample(range(size), rng.randrange(1, size)))
+            self.groups = [int(k in side) for k in range(size)]
+            self.cut_until = now + rng.uniform(0.5, faults.split_for)
+            calm = False
+        restart = faults.restart and calm and rng.random() < faults.restart
+        if restart and self._inject("broker_restarted"):
+            self.groups = list(range(len(self.nodes)))  # nobody hears anybody
+            self.cut_until = now + rng.uniform(0.1, faults.restart_for)
+            in_flight = [e for e in self.queue if e[2] in TOPICS]
+            self.counts["lost_in_restart"] += len(in_flight)
+            self.queue = [e for e in self.queue if e[2] not in TOPICS]
+            heapq.heapify(self.queue)
 
     def _junk(self, wire: bytes) -> None:
         """A hostile message from outside the table to one peer, on any topic."""
