@@ -21,13 +21,12 @@ positions it was shown.
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from trutnet.engine.api import CHANCE, Action, Game, GameState
+from trutnet.engine.api import CHANCE, Action, Game, GameState, copy_fields
 from trutnet.engine.errors import ConfigError, HiddenCard, IllegalAction
 from trutnet.engine.hidden import (
     Deck,
@@ -154,14 +153,11 @@ class LutinState(ExpertRules, GameState):
         return max(0, self.hands - 1)
 
     def clone(self) -> LutinState:
-        other = object.__new__(LutinState)
-        game = self._game
-        del self.__dict__["_game"]
-        try:
-            other.__dict__.update(copy.deepcopy(self.__dict__))
-        finally:
-            self._game = game
-        other._game = game
+        """Field by field (``copy_fields``: lists, lists of lists, dicts); the one field
+        that nests deeper, the expert mode's ``open_slots`` (a dict per seat), copied
+        to its dicts. Every other value held is immutable."""
+        other = copy_fields(self)
+        other.open_slots = [dict(d) for d in self.open_slots]
         return other
 
     # ---------------------------------------------------------------- legal actions
