@@ -197,3 +197,17 @@ def test_a_time_budget_stops_after_the_sample_that_passes_it():
     )
     bot.choose_in(state, seat)
     assert bot.last["samples"] == 2  # read at 0 (deadline 2), then 1, then 2: stop
+
+
+@pytest.mark.parametrize(("name", "config"), [("truco", {"players": 2}), ("lutin", {})])
+def test_at_a_table_of_peers_it_searches_its_seats_replica(name, config):
+    """Over the table protocol (full crypto, in memory) each peer's replica knows its
+    own cards only: the search bot samples the rest from it, and the game ends with
+    every replica agreeing."""
+    from trutnet.net.memory import play_memory_game
+
+    table = play_memory_game(make_game(name, config), 4, ["search:samples=2", "heuristic"])
+    replica = table.peers[0].replica
+    assert replica.phase == "done"
+    assert len({p.replica.state.state_hash() for p in table.peers}) == 1
+    assert table.bots[0].last["samples"] == 2  # it searched (not its playout bot's move)

@@ -74,11 +74,19 @@ def seat_action(bot: Bot, state: Any, seat: int) -> Action:
     the seat's first legal action."""
     observation = state.observation(seat)
     if observation.legal:
-        choose_in = getattr(bot, "choose_in", None)  # a bot that searches (SearchBot)
-        if choose_in is not None:
-            return choose_in(state, seat)  # type: ignore[no-any-return]
-        return bot.choose(observation)
+        return decide(bot, state, seat, observation)
     return state.legal_actions(seat)[0]
+
+
+def decide(bot: Bot, state: Any, seat: int, observation: Any = None) -> Action:
+    """``bot``'s decision for ``seat`` at ``state``, a state that knows what the seat's
+    replica knows (or more: the engine alone). A bot that searches (``choose_in``,
+    :class:`~trutnet.bots.search.SearchBot`) is given the state, from which it samples
+    only what the seat may see; any other bot, the seat's observation."""
+    choose_in = getattr(bot, "choose_in", None)
+    if choose_in is not None:
+        return choose_in(state, seat)  # type: ignore[no-any-return]
+    return bot.choose(state.observation(seat) if observation is None else observation)
 
 
 def check_bot(game: str, kind: str) -> str:
