@@ -172,8 +172,9 @@ def test_the_budget_is_said_where_a_bot_is_named():
     assert check_bot("trut", "search") == "search"
     assert check_bot("truco", "search:ms=400") == "search:ms=400"
     assert check_bot("lutin", "search:samples=8:rounds=2") == "search:samples=8:rounds=2"
-    assert Budget.parse("ms=30") == Budget(samples=10_000, ms=30)
+    assert Budget.parse("ms=30") == Budget(samples=10_000, playouts=1_000_000, ms=30)
     assert Budget.parse("samples=5") == Budget(samples=5)
+    assert Budget.parse("") == Budget(samples=24, playouts=120, rounds=1)
     for bad in ("search:samples=0", "search:fast", "search:ms=x", "search:ms=1:ms=2"):
         with pytest.raises(BotError, match="search"):
             check_bot("trut", bad)
@@ -211,3 +212,13 @@ def test_at_a_table_of_peers_it_searches_its_seats_replica(name, config):
     assert replica.phase == "done"
     assert len({p.replica.state.state_hash() for p in table.peers}) == 1
     assert table.bots[0].last["samples"] == 2  # it searched (not its playout bot's move)
+
+
+def test_a_playout_budget_draws_fewer_samples_among_many_actions():
+    for state, seat in decision_points("trut", {"players": 2}, seed=2, every=1):
+        legal = len(state.observation(seat).legal)
+        bot = make_bot("trut", "search:samples=24:playouts=10", random.Random(1))
+        seat_action(bot, state, seat)
+        assert bot.last["samples"] == max(1, min(24, 10 // legal))
+        if legal > 2:
+            break

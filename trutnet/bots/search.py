@@ -13,9 +13,11 @@ not the luck of the draws.
 
 Its budget (:class:`Budget`) is said where a bot is named: ``search`` (the default),
 ``search:samples=8`` (samples per decision: reproducible, what tests use),
-``search:ms=400`` (a wall-clock budget: as many samples as fit, at least one),
-``search:samples=8:rounds=2`` (playouts over two rounds). Deterministic for a seed
-with a sample budget; a time budget depends on the machine's speed.
+``search:playouts=60`` (fewer samples where there are many legal actions: at most
+that many playouts a decision), ``search:ms=400`` (a wall-clock budget: as many
+samples as fit, at least one), ``search:samples=8:rounds=2`` (playouts over two
+rounds). Deterministic for a seed with a sample budget; a time budget depends on the
+machine's speed.
 
 A bot is asked with :func:`~trutnet.bots.base.seat_action`, which gives this bot the
 state as its seat's replica holds it (:meth:`SearchBot.choose_in`); asked with the
@@ -36,7 +38,12 @@ from trutnet.engine.api import CHANCE, Action, GameState
 SEARCH = "search"
 
 # Budget keys and their bounds (the value of each is a whole number).
-LIMITS = {"samples": (1, 10_000), "ms": (1, 600_000), "rounds": (1, 100)}
+LIMITS = {
+    "samples": (1, 10_000),
+    "playouts": (1, 1_000_000),
+    "ms": (1, 600_000),
+    "rounds": (1, 100),
+}
 
 
 class BudgetError(ValueError):
@@ -45,11 +52,14 @@ class BudgetError(ValueError):
 
 @dataclass(frozen=True)
 class Budget:
-    """How much a search decision may spend: ``samples`` determinisations (each
-    plays every legal action out), or as many as fit in ``ms`` milliseconds when
-    given (with ``samples`` as a ceiling then), playouts over ``rounds`` rounds."""
+    """How much a search decision may spend: ``samples`` determinisations, each
+    playing every legal action out, but no more samples than let ``playouts`` playouts
+    be played in all (at least one sample: a decision among many actions draws fewer
+    samples), or as many as fit in ``ms`` milliseconds when given (``samples`` and
+    ``playouts`` as ceilings then), each playout over ``rounds`` rounds."""
 
     samples: int = 24
+    playouts: int = 120
     ms: int | None = None
     rounds: int = 1
 
@@ -67,8 +77,9 @@ class Budget:
             if key in values:
                 raise BudgetError(f"{key} given twice")
             values[key] = int(raw)
-        if "ms" in values and "samples" not in values:
-            values["samples"] = LIMITS["samples"][1]
+        for key in ("samples", "playouts"):  # a time budget alone: as many as fit
+            if "ms" in values and key not in values:
+                values[key] = LIMITS[key][1]
         return Budget(**values)
 
 
@@ -113,7 +124,8 @@ class SearchBot:
         deadline = None if budget.ms is None else self.clock() + budget.ms / 1000
         totals = [0.0] * len(legal)
         samples = 0
-        while samples < budget.samples:
+        most = min(budget.samples, max(1, budget.playouts // len(legal)))
+        while samples < most:
             try:
                 sample = state.determinise(seat, random.Random(f"{seed}/{samples}/deal"))
             except NotImplementedError:
