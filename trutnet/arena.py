@@ -32,8 +32,8 @@ Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 @dataclass(frozen=True)
 class Outcome:
     """One arena game: its index, which team A played, who won (a team or None), its
-    rounds, its final state hash, and each bot's decision times (seconds, decisions
-    that offered a choice)."""
+    rounds, its final state hash, and each bot's decision times (seconds of CPU,
+    decisions that offered a choice)."""
 
     index: int
     a_team: int

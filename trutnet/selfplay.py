@@ -40,7 +40,8 @@ def play_game(
 ) -> GameResult:
     """Play one game; ``bots[seat]`` names each seat's bot; narrate to ``on_line`` (with
     every hand shown: the engine alone knows every card); tell ``decided`` the seat
-    and the time (seconds) of each bot decision that offered a choice."""
+    and the time of each bot decision that offered a choice (seconds of this
+    process's CPU: what the decision costs, whatever else the machine runs)."""
     state = game.new_initial_state()
     chance = random.Random(f"{seed}/chance")
     players = [
@@ -56,9 +57,9 @@ def play_game(
         else:
             assert seat is not None
             if decided is not None and len(state.observation(seat).legal) > 1:
-                started = time.perf_counter()
+                started = time.process_time()
                 action = seat_action(players[seat], state, seat)
-                decided(seat, time.perf_counter() - started)
+                decided(seat, time.process_time() - started)
             else:
                 action = seat_action(players[seat], state, seat)
         state.apply(action)

@@ -123,7 +123,7 @@ def report(game: Any, summary: dict[str, Any]) -> list[str]:
         if timing["count"]:
             lines.append(
                 f"  {kind}: {timing['count']} decisions, median {timing['median_ms']:g} ms, "
-                f"p99 {timing['p99_ms']:g} ms"
+                f"p99 {timing['p99_ms']:g} ms of CPU"
             )
     return lines
 
