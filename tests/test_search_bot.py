@@ -23,7 +23,7 @@ from trutnet.selfplay import play_game
 
 SAMPLED = [  # the configurations whose states determinise
     ("trut", {"players": 2}),
-    ("trut", {"players": 3}),
+    ("trut", {"players": 3, "variant": "gatinaise"}),  # la Chanson's unseen discards (T19)
     ("trut", {"players": 4}),
     ("truco", {"players": 2}),
     ("truco", {"players": 3}),
