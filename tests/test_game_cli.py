@@ -66,7 +66,10 @@ def test_a_game_name_with_a_typo_gets_one_line_listing_the_known_games(command):
         ),
         (["--sum-on-patte"], "the tokens game has no --sum-on-patte option (its options: rounds)"),
         (["--players", "4"], "the tokens game is for 2 players, not --players 4"),
-        (["--bots", "heuristic"], "--bots: give one of greedy, random, or 2 of them separated"),
+        (
+            ["--bots", "heuristic"],
+            "--bots: give one of greedy, search, random, or 2 of them separated",
+        ),
     ],
 )
 def test_an_option_the_game_does_not_take_is_refused_in_one_line(args, says):
@@ -89,13 +92,13 @@ def test_a_bot_the_game_does_not_have_is_refused_naming_its_bots(command):
     assert code == 2 and out == ""
     assert err.splitlines() == [
         f"trutnet {command[0]}: error: the tokens game has no heuristic bot (its bots: greedy, "
-        f"random) (trutnet {command[0]} --help shows every option)"
+        f"search, random) (trutnet {command[0]} --help shows every option)"
     ]
     code, _, err = run(*command[:-1], "genius")  # Trut's bots, by default
     assert code == 2
     assert err.splitlines() == [
         f"trutnet {command[0]}: error: the trut game has no genius bot (its bots: heuristic, "
-        f"random) (trutnet {command[0]} --help shows every option)"
+        f"search, random) (trutnet {command[0]} --help shows every option)"
     ]
 
 

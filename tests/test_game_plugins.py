@@ -79,7 +79,7 @@ def test_an_installed_package_adds_a_game_through_its_entry_point(
     assert plugins.load_plugins("") == []
     assert GAMES["tokens"] is TokensGame
     assert frontends.frontend_for("tokens").long_name == "Tokens"
-    assert bot_kinds("tokens") == ("greedy", "random")
+    assert bot_kinds("tokens") == ("greedy", "search", "random")
 
 
 def test_the_built_in_game_loads_when_the_installed_metadata_predates_its_entry_point(
@@ -181,10 +181,11 @@ def test_the_bot_factory_gives_each_game_its_own_bots_and_everyone_the_random_on
     assert isinstance(make_bot("trut", "heuristic", random.Random(1)), HeuristicBot)
     assert isinstance(make_bot("tokens", "greedy", random.Random(1)), GreedyBot)
     assert isinstance(make_bot("tokens", "random", random.Random(1)), RandomBot)
-    assert bot_kinds("trut") == ("heuristic", "random") and default_bot("tokens") == "greedy"
+    assert bot_kinds("trut") == ("heuristic", "search", "random")
+    assert default_bot("tokens") == "greedy"
     with pytest.raises(BotError, match=r"the tokens game has no heuristic bot \(its bots: "):
         make_bot("tokens", "heuristic", random.Random(1))
-    with pytest.raises(BotError, match=r"no genius bot \(its bots: heuristic, random\)"):
+    with pytest.raises(BotError, match=r"no genius bot \(its bots: heuristic, search, random\)"):
         make_bot("trut", "genius", random.Random(1))
     with pytest.raises(BotError, match="already has a greedy bot"):
         bots_base.register_bots("tokens", {"greedy": RandomBot})

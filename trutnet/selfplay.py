@@ -7,6 +7,7 @@ Deterministic: the same seed gives the same games, move for move.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,9 +36,12 @@ def play_game(
     seed: int,
     bots: Sequence[str],
     on_line: Callable[[str], None] | None = None,
+    decided: Callable[[int, float], None] | None = None,
 ) -> GameResult:
     """Play one game; ``bots[seat]`` names each seat's bot; narrate to ``on_line`` (with
-    every hand shown: the engine alone knows every card)."""
+    every hand shown: the engine alone knows every card); tell ``decided`` the seat
+    and the time of each bot decision that offered a choice (seconds of this
+    process's CPU: what the decision costs, whatever else the machine runs)."""
     state = game.new_initial_state()
     chance = random.Random(f"{seed}/chance")
     players = [
@@ -52,7 +56,12 @@ def play_game(
             action = state.sample_chance(chance)
         else:
             assert seat is not None
-            action = seat_action(players[seat], state, seat)
+            if decided is not None and len(state.observation(seat).legal) > 1:
+                started = time.process_time()
+                action = seat_action(players[seat], state, seat)
+                decided(seat, time.process_time() - started)
+            else:
+                action = seat_action(players[seat], state, seat)
         state.apply(action)
         if frontend is not None and on_line is not None:
             events = frontend.events(state)

@@ -1,8 +1,10 @@
 """The bot interface, the registry of each game's bots, and the factory by game and kind.
 
 A game plugin registers its bots by kind (:func:`register_bots`); every game also has
-the random bot. :func:`make_bot` loads the game plugins (:mod:`trutnet.plugins`) when
-asked for a game whose bots it does not know yet.
+the search bot (:mod:`trutnet.bots.search`, its playouts by the game's best own bot)
+and the random bot. A kind may carry options after a colon: the search bot's budget
+(``search:samples=8``, ``search:ms=400``). :func:`make_bot` loads the game plugins
+(:mod:`trutnet.plugins`) when asked for a game whose bots it does not know yet.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
 from trutnet.bots.random_bot import RandomBot
+from trutnet.bots.search import SEARCH, Budget, BudgetError, SearchBot, split_kind
 from trutnet.engine.api import Action
 from trutnet.plugins import load_plugins
 
@@ -39,10 +42,10 @@ _BOTS: dict[str, dict[str, BotFactory]] = {}
 def register_bots(game: str, bots: Mapping[str, BotFactory]) -> None:
     """Register ``game``'s bots by kind, best first (the first is the game's default
     bot). Registering the same factories again changes nothing; another factory
-    under a kind already taken is refused."""
+    under a kind already taken (or the random or search bot's) is refused."""
     known = _BOTS.setdefault(game, {})
     for kind, factory in bots.items():
-        if kind == RANDOM or known.get(kind, factory) is not factory:
+        if kind in (RANDOM, SEARCH) or ":" in kind or known.get(kind, factory) is not factory:
             raise BotError(f"the {game} game already has a {kind} bot")
         known[kind] = factory
 
@@ -54,8 +57,9 @@ def _registered(game: str) -> dict[str, BotFactory]:
 
 
 def bot_kinds(game: str) -> tuple[str, ...]:
-    """The bots ``game`` has, its own first (best first), then the random bot."""
-    return (*_registered(game), RANDOM)
+    """The bots ``game`` has, its own first (best first), then the search bot and the
+    random bot."""
+    return (*_registered(game), SEARCH, RANDOM)
 
 
 def default_bot(game: str) -> str:
@@ -70,8 +74,19 @@ def seat_action(bot: Bot, state: Any, seat: int) -> Action:
     the seat's first legal action."""
     observation = state.observation(seat)
     if observation.legal:
-        return bot.choose(observation)
+        return decide(bot, state, seat, observation)
     return state.legal_actions(seat)[0]
+
+
+def decide(bot: Bot, state: Any, seat: int, observation: Any = None) -> Action:
+    """``bot``'s decision for ``seat`` at ``state``, a state that knows what the seat's
+    replica knows (or more: the engine alone). A bot that searches (``choose_in``,
+    :class:`~trutnet.bots.search.SearchBot`) is given the state, from which it samples
+    only what the seat may see; any other bot, the seat's observation."""
+    choose_in = getattr(bot, "choose_in", None)
+    if choose_in is not None:
+        return choose_in(state, seat)  # type: ignore[no-any-return]
+    return bot.choose(state.observation(seat) if observation is None else observation)
 
 
 def check_bot(game: str, kind: str) -> str:
@@ -79,7 +94,14 @@ def check_bot(game: str, kind: str) -> str:
     :class:`BotError` naming the bots ``game`` has otherwise."""
     if kind == BEST:
         return default_bot(game)
-    if kind != RANDOM and kind not in _registered(game):
+    base, options = split_kind(kind)
+    if base == SEARCH:
+        try:
+            Budget.parse(options)
+        except BudgetError as exc:
+            raise BotError(f"{kind}: {exc}") from None
+        return kind
+    if options or (kind != RANDOM and kind not in _registered(game)):
         raise BotError(
             f"the {game} game has no {kind} bot (its bots: {', '.join(bot_kinds(game))})"
         )
@@ -92,4 +114,9 @@ def make_bot(game: str, kind: str, rng: random.Random) -> Bot:
     kind = check_bot(game, kind)
     if kind == RANDOM:
         return RandomBot(rng)
+    base, options = split_kind(kind)
+    if base == SEARCH:
+        own = _registered(game)
+        playout = next(iter(own.values()), RandomBot)  # the game's best own bot
+        return SearchBot(rng, playout, Budget.parse(options))
     return _registered(game)[kind](rng)

@@ -1,5 +1,6 @@
 """The ``trutnet`` command line: :func:`main`, every command's arguments, and
-``selfplay``, ``verify`` and ``bench`` themselves. The commands that sit at a table
+``selfplay``, ``verify`` and ``bench`` themselves (``sim`` and ``arena`` in modules of
+their own). The commands that sit at a table
 over the network (``host``, ``join``, ``play``, ``tables``, ``selfplay --transport
 mqtt``) live in :mod:`trutnet.cli.table_commands`; which game a command plays
 (``--game``, its options, its bots) in :mod:`trutnet.cli.games`. The game plugins
@@ -146,6 +147,9 @@ def _parser() -> argparse.ArgumentParser:
     from trutnet.cli.sim_command import add_sim_command
 
     add_sim_command(sub, _seed, HelpFormatter)
+    from trutnet.cli.arena_command import add_arena_command
+
+    add_arena_command(sub, _seed, HelpFormatter)
     return parser
 
 
@@ -399,6 +403,10 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             from trutnet.cli.sim_command import cmd_sim
 
             return cmd_sim(args)
+        if args.command == "arena":
+            from trutnet.cli.arena_command import cmd_arena
+
+            return cmd_arena(args)
         if args.command in ("host", "join", "tables", "play", "watch", "games"):
             from trutnet.cli import table_commands
 

@@ -371,11 +371,19 @@ def bots_of(text: str | None, game: Game) -> list[str]:
     if len(kinds) == 1:
         kinds = kinds * players
     known = bot_kinds(game.name)
-    if len(kinds) != players or any(k not in known for k in kinds):
+    if len(kinds) != players or not all(_is_bot(game.name, k) for k in kinds):
         raise ChoiceError(
             f"--bots: give one of {', '.join(known)}, or {players} of them separated by commas"
         )
     return kinds
+
+
+def _is_bot(game: str, kind: str) -> bool:
+    """Whether ``game`` has a bot of ``kind`` (options included: ``search:ms=30``)."""
+    try:
+        return check_bot(game, kind) == kind
+    except BotError:
+        return False
 
 
 def config_arguments(game: Game) -> list[str]:

@@ -159,6 +159,28 @@ class GameState(ABC):
         when the game cannot void one. Only the table applies it, never a seat."""
         return None
 
+    # ------------------------------------------------ what a search may ask
+    # (trutnet.bots.search: a bot that samples what its seat cannot see).
+
+    def determinise(self, seat: int, rng: random.Random) -> GameState:
+        """A state that ``seat`` cannot tell from this one, every card in it known: an
+        independent copy in which each card ``seat`` has not been shown (privately or
+        with everyone) is drawn anew with ``rng`` from the cards the seat cannot place,
+        every public fact kept (hand sizes, cards played or located, values declared,
+        sealed choices it knows), and the history in its public form. The result
+        depends on what ``seat`` may see and on ``rng`` alone, never on the hidden
+        cards of this replica, so a bot that searches its samples cannot peek. Raises
+        ``NotImplementedError`` for a game (or configuration) that does not say how."""
+        raise NotImplementedError(f"{type(self).__name__} cannot sample what a seat cannot see")
+
+    def outlook(self, seat: int) -> float:
+        """How the game stands for ``seat``, from 0 (lost) to 1 (won), from the public
+        state alone: a search that stops at the end of a round scores it with this.
+        Default: the seat's return (0.5 before the end)."""
+        if not self.is_terminal():
+            return 0.5
+        return 1.0 if self.returns()[seat] > 0 else 0.0
+
     def serialise(self) -> dict[str, Any]:
         """The game as data: name, configuration, and the actions as notation."""
         return {

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from trutnet.bots import Bot, make_bot
+from trutnet.bots import Bot, decide, make_bot
 from trutnet.crypto import Identity, SeededRandom
 from trutnet.engine.api import Game
 from trutnet.protocol.lobby import table_id_for
@@ -125,7 +125,7 @@ def step(table: MemoryTable) -> bool:
     peer = deciding[0]
     state = peer.replica.state
     assert state is not None
-    action = table.bots[peer.seat].choose(state.observation(peer.seat))
+    action = decide(table.bots[peer.seat], state, peer.seat)
     table.broadcast(peer.act(str(action)))
     return True
 

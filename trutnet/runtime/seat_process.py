@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trutnet.bots import BEST, Bot, check_bot, make_bot
+from trutnet.bots import BEST, Bot, check_bot, decide, make_bot
 from trutnet.crypto import SeededRandom
 from trutnet.crypto.identity import Identity
 from trutnet.engine.api import Action, Game
@@ -94,6 +94,14 @@ class TableBot:
         self._bot: Bot | None = None
 
     def choose(self, observation: Any) -> Action:
+        return self._made().choose(observation)
+
+    def choose_in(self, state: Any, seat: int) -> Action:
+        """The decision at the seat's replica state (``trutnet.bots.decide``): a bot
+        that searches samples it."""
+        return decide(self._made(), state, seat)
+
+    def _made(self) -> Bot:
         if self._bot is None:
             assert self.seat is not None and self.seat.peer is not None
             state = self.seat.peer.replica.state
@@ -102,7 +110,7 @@ class TableBot:
             if self.asked is not None and state.game.name != self.asked:
                 raise WrongGame(table_id, state.game.name, self.asked)
             self._bot = make_bot(state.game.name, self.kind, self.rng)
-        return self._bot.choose(observation)
+        return self._bot
 
 
 @dataclass

@@ -46,7 +46,7 @@ from typing import Any
 
 import msgpack
 
-from trutnet.bots import Bot
+from trutnet.bots import Bot, decide
 from trutnet.crypto.identity import Identity, fingerprint
 from trutnet.net import topics
 from trutnet.net.mqtt_link import MqttLink
@@ -772,7 +772,7 @@ class TableRuntime:
                 state = peer.replica.state
                 assert state is not None
                 if seat.bot is not None:
-                    action = str(seat.bot.choose(state.observation(peer.seat)))
+                    action = str(decide(seat.bot, state, peer.seat))
                     wire = peer.act(action)
                 elif seat.pending is not None:
                     wire = self._person_decision(seat)

@@ -59,7 +59,7 @@ from typing import Any, ClassVar
 
 import msgpack
 
-from trutnet.bots import Bot, make_bot
+from trutnet.bots import Bot, decide, make_bot
 from trutnet.crypto import Identity, SeededRandom
 from trutnet.engine.api import Game
 from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry
@@ -520,7 +520,7 @@ class Sim:
             if wire is None and peer.decide():
                 state = peer.replica.state
                 assert state is not None and node.bot is not None
-                wire = peer.act(str(node.bot.choose(state.observation(peer.seat))))
+                wire = peer.act(str(decide(node.bot, state, peer.seat)))
             if wire is None:
                 break
             wrote = True

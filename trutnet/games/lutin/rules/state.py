@@ -21,12 +21,12 @@ positions it was shown.
 
 from __future__ import annotations
 
-import copy
 import random
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from trutnet.engine.api import CHANCE, Action, Game, GameState
+from trutnet.engine.api import CHANCE, Action, Game, GameState, copy_fields
 from trutnet.engine.errors import ConfigError, HiddenCard, IllegalAction
 from trutnet.engine.hidden import (
     Deck,
@@ -153,14 +153,11 @@ class LutinState(ExpertRules, GameState):
         return max(0, self.hands - 1)
 
     def clone(self) -> LutinState:
-        other = object.__new__(LutinState)
-        game = self._game
-        del self.__dict__["_game"]
-        try:
-            other.__dict__.update(copy.deepcopy(self.__dict__))
-        finally:
-            self._game = game
-        other._game = game
+        """Field by field (``copy_fields``: lists, lists of lists, dicts); the one field
+        that nests deeper, the expert mode's ``open_slots`` (a dict per seat), copied
+        to its dicts. Every other value held is immutable."""
+        other = copy_fields(self)
+        other.open_slots = [dict(d) for d in self.open_slots]
         return other
 
     # ---------------------------------------------------------------- legal actions
@@ -554,6 +551,63 @@ class LutinState(ExpertRules, GameState):
 
     def identity_of(self, pos: Pos) -> str | None:
         return self.known.get(pos)
+
+    # ---------------------------------------------------------------- for a search
+
+    def determinise(self, seat: int, rng: random.Random) -> LutinState:
+        """A copy where every card ``seat`` has not seen is drawn anew with ``rng``
+        (``GameState.determinise``). Base: the other seat's sealed hand cards, drawn
+        from its pioche as it was when the hand was chosen less the cards opened since
+        (public, L16, L17). Initiation: the unplayed positions of each deck that the
+        seat does not hold, drawn from that deck less the kinds shown (L15, L31).
+        Expert (its sealed tokens) is not sampled yet."""
+        if self.power:
+            raise NotImplementedError("Lutin & Troll expert: its tokens are not sampled yet")
+        other = self.clone()
+        other._history = [a.public() for a in self._history]
+        if self.initiation:
+            other.known = self._deal_unseen(seat, rng)
+            return other
+        mine = {key: card for key, card in self.secrets.items() if key[0] == seat}
+        for o in range(SEATS):
+            slots = sorted(k for (s, k) in self.secrets if s == o)
+            if o == seat or not slots:
+                continue
+            draw = rng.sample(_sorted(self.pool[o]), len(slots))
+            mine.update(((o, k), card) for k, card in zip(slots, draw, strict=True))
+            other.chosen[o] = [draw.count(k) for k in KINDS]
+        other.secrets = mine
+        return other
+
+    def _deal_unseen(self, seat: int, rng: random.Random) -> dict[Pos, str]:
+        known: dict[Pos, str] = {}
+        for t, deck in enumerate(DECKS):
+            if self.to_shuffle and deck.name in self.to_shuffle:
+                continue  # not shuffled yet: nothing dealt from it
+            positions = [Pos(deck.name, i) for i in range(len(COPY_NAMES))]
+            seen = {p: self.known[p] for p in self.hand_pos[t] if t == seat and p in self.known}
+            names = [n for n in COPY_NAMES if n not in seen.values()]
+            gone = Counter(_sorted(self.defausse[t]))
+            gone.update(c for s, c in self.table if s == t)
+            known.update(seen)
+            for p in (p for p in positions if p in self.gone_pos):
+                name = next(n for n in names if gone[kind(n)] > 0)  # any copy of its kind
+                gone[kind(name)] -= 1  # type: ignore[index]
+                names.remove(name)
+                known[p] = name
+            rng.shuffle(names)
+            unseen = [p for p in positions if p not in known]
+            known.update(zip(unseen, names, strict=True))
+        return known
+
+    def outlook(self, seat: int) -> float:
+        """Victory points (five win, L3), then hit points, of the seat against the
+        other's: 1 once won, 0 once lost."""
+        if self.phase == "over":
+            return 1.0 if self.winner == seat else 0.0
+        o = 1 - seat
+        lead = self.vp[seat] - self.vp[o] + 0.5 * (self.hp[seat] - self.hp[o]) / MAX_HP
+        return min(1.0, max(0.0, 0.5 + 0.5 * lead / WIN_VP))
 
     # ---------------------------------------------------------------- views
 

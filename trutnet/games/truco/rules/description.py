@@ -5,14 +5,24 @@ observation. A mixin of :class:`~trutnet.games.truco.rules.state.TrucoState`."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
+from itertools import combinations
 from typing import Any
 
 from trutnet.engine.api import Action, GameState
 from trutnet.engine.errors import IllegalAction
 from trutnet.engine.hidden import Holder, JointRandom, Pos, Shuffle, Step
 from trutnet.games.truco.rules.actions import Deal, Dealer, Discard, Play, Show
-from trutnet.games.truco.rules.cards import CARDS, DECK, DECK_NAME, POSITIONS
+from trutnet.games.truco.rules.cards import (
+    CARDS,
+    DECK,
+    DECK_NAME,
+    POSITIONS,
+    envido,
+    flor,
+    is_flor,
+)
 from trutnet.games.truco.rules.observation import TrucoObservation
 
 
@@ -93,6 +103,95 @@ class TrucoDescription(GameState):
 
     def identity_of(self, pos: Pos) -> str | None:
         return self.known.get(pos)
+
+    # ---------------------------------------------------------------- for a search
+
+    TRIES = 64  # random draws of one seat's hidden cards before trying every set
+
+    def determinise(self, seat: int, rng: random.Random) -> Any:
+        """A copy where every card ``seat`` has not seen is dealt anew with ``rng``
+        (``GameState.determinise``): it knows what it was dealt (and, the gallo, its
+        discard: K9) and every card face up (K21, K26); each other seat's hidden kept
+        cards are drawn from the rest to agree with what it said in this segment (a
+        flor or no flor, K16; a declared envido or flor value, K20:
+        :meth:`_draw_agreeing`); the stock and the other discards get what is left."""
+        other = self.clone()
+        other._history = [a.public() for a in self._history]
+        if self.phase in ("draw", "shuffle", "over"):  # no hand dealt: nothing hidden
+            other.known = {}
+            return other
+        seen = set(self.sight().get(seat, ())) | set(self.face_up)
+        known: dict[Pos, str] = {}
+        for p in seen:
+            card = self.face_up.get(p) or self.known.get(p)
+            if card is not None:
+                known[p] = card
+        taken = set(known.values())
+        pool = [c for c in CARDS if c not in taken]
+        declared = {s: v for s, v in self.declared if v >= 0}
+        for o in sorted(range(self.n), key=lambda s: (s not in self.flor_said, s)):
+            hidden = [p for p in self.dealt[o] if p not in known]
+            if o == seat or not hidden:
+                continue
+            shown = [known[p] for p in self.dealt[o] if p in known]
+            draw = self._draw_agreeing(o, shown, len(hidden), pool, declared.get(o), rng)
+            known.update(zip(hidden, draw, strict=True))
+            for card in draw:
+                pool.remove(card)
+        rng.shuffle(pool)
+        rest = [p for p in POSITIONS if p not in known]
+        known.update(zip(rest, pool, strict=True))
+        other.known = {p: known[p] for p in POSITIONS}
+        return other
+
+    def _draw_agreeing(
+        self,
+        seat: int,
+        shown: list[str],
+        count: int,
+        pool: list[str],
+        declared: int | None,
+        rng: random.Random,
+    ) -> list[str]:
+        """``count`` cards of ``pool`` that ``seat``, which showed ``shown``, could hold
+        (:meth:`_agrees`): up to :attr:`TRIES` random draws, then one of every agreeing
+        set; a random draw if none agrees."""
+        draw = rng.sample(pool, count)
+        for _ in range(self.TRIES):
+            if self._agrees(seat, shown + draw, declared):
+                return draw
+            draw = rng.sample(pool, count)
+        if count > 3:
+            return draw
+        fits = [
+            list(c)
+            for c in combinations(pool, count)
+            if self._agrees(seat, shown + list(c), declared)
+        ]
+        return rng.choice(fits) if fits else draw
+
+    def _agrees(self, seat: int, cards: list[str], declared: int | None) -> bool:
+        """Whether ``seat`` holding ``cards`` (its three kept ones) could have said what
+        it said in this segment: flor or not (K16), the value it declared (K20)."""
+        if len(cards) != 3:
+            return True
+        said = self.flor_said.get(seat)
+        if said is not None and self._game.flor and said != is_flor(cards):
+            return False
+        if declared is None:
+            return True
+        return (flor(cards) if self.decl_kind == "flor" else envido(cards)) == declared
+
+    def outlook(self, seat: int) -> float:
+        """Chicos (30 points each, K30) and points of the seat's side against the best
+        other's, scaled to the chicos that win: 1 once won, 0 once lost."""
+        teams = self._game.teams()
+        mine = next(t for t, seats in enumerate(teams) if seat in seats)
+        if self.phase == "over":
+            return 1.0 if self.winner == mine else 0.0
+        points = [30 * c + s for c, s in zip(self.chicos, self.scores, strict=True)]
+        best = max(p for t, p in enumerate(points) if t != mine)
+        return 0.5 + 0.5 * (points[mine] - best) / (30 * (self._game.chicos // 2 + 1))
 
     # ---------------------------------------------------------------- views
 

@@ -27,8 +27,9 @@ questions from :class:`~trutnet.games.trut.rules.state.TrutState`'s public field
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from trutnet.engine.api import Action
 from trutnet.engine.errors import HiddenCard, IllegalAction, NotationError
@@ -118,6 +119,11 @@ class TrutHidden:
         def _hedgehog_here(self) -> int | None: ...
 
     hedgehog_aside: Pos | None
+    longs: list[int]
+    petits: list[int]
+    target: int
+    winner: int | None
+    _history: list[Action]
     holdings: list[list[int]]
     next_stock: int
     discarded: list[int]
@@ -141,6 +147,43 @@ class TrutHidden:
         if any(c == card and p != pos for p, c in self.known.items()):
             raise IllegalAction("T1", f"{card} is already known at another position")
         self.known[pos] = card
+
+    def determinise(self, seat: int, rng: random.Random) -> Any:
+        """A copy where every card ``seat`` has not seen is dealt anew with ``rng``
+        (``GameState.determinise``): the seat knows its own hand (not during the
+        Fortial decision, T15) and every played card (T5); the stock, the others'
+        hands and la Chanson's discards (T19, its own too: not remembered here) are
+        drawn from the rest of the 32 cards. Deluxe (its pool, Falcon, Weasel...) is
+        not sampled yet."""
+        if self.deluxe:
+            raise NotImplementedError("Trut Deluxe cannot sample what a seat cannot see yet")
+        other = self.clone()  # type: ignore[attr-defined]
+        other._history = [a.public() for a in self._history]
+        if self.next_stock == 0:  # no hand dealt: nothing hidden in play
+            other.known = {}
+            return other
+        seen = [p for cards, _, _ in self.tricks for _, p, _ in cards]
+        seen += [p for _, p, _ in self.trick]
+        if not self.hidden_from_owner(seat):
+            seen += self.holdings[seat]
+        known = {p: self.known[p] for p in seen if p in self.known}
+        taken = set(known.values())
+        pool = [c for c in FULL_DECK if c not in taken]
+        rng.shuffle(pool)
+        unknown = [p for p in range(self.deck_size) if p not in known]
+        known.update(zip(unknown, pool, strict=True))
+        other.known = dict(sorted(known.items()))
+        return other
+
+    def outlook(self, seat: int) -> float:
+        """Petits and Longs (3 Petits a Long, D10) of the seat's team against the best
+        other team's, scaled to the target: 1 once won, 0 once lost."""
+        if self.phase == "over":
+            return 1.0 if self.winner == self.team_of[seat] else 0.0
+        points = [3 * long + petit for long, petit in zip(self.longs, self.petits, strict=True)]
+        mine = points[self.team_of[seat]]
+        best = max(p for t, p in enumerate(points) if t != self.team_of[seat])
+        return 0.5 + 0.5 * (mine - best) / (3 * self.target)
 
     def hidden_from_owner(self, seat: int) -> bool:
         """T15: during the Fortial decision, the opponents may not see their own cards."""

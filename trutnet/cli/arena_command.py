@@ -1,0 +1,132 @@
+"""``trutnet arena``: its arguments, the progress bar and the report.
+
+The games themselves are :mod:`trutnet.arena`: two bots, seeded games in both seat
+orders (teams in 4 and 6 players), in parallel processes, wins with a 95% interval
+and an Elo difference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from typing import Any
+
+from trutnet.cli.arguments import whole
+from trutnet.cli.games import ChoiceError, bots_of, describe, game_argument, game_of
+
+MAX_GAMES = 1_000_000
+MAX_JOBS = 64
+
+
+def add_arena_command(sub: Any, seed_type: Any, formatter: Any) -> None:
+    from trutnet.cli.table_commands import game_options
+
+    p = sub.add_parser(
+        "arena",
+        help="two bots play each other: wins with a 95%% interval and Elo",
+        description="Two bots play seeded games of one game against each other, in both "
+        "seat orders (each deal twice, each bot on each side; a team game has each bot "
+        "on every seat of its team), in parallel processes, and the wins of the first "
+        "are given with a 95%% confidence interval (Wilson) and the Elo difference. A "
+        "bot may carry its budget: search:samples=16, search:ms=100.",
+        formatter_class=formatter,
+    )
+    game_argument(p)
+    game_options(p, players=2)
+    p.add_argument(
+        "--bots",
+        required=True,
+        metavar="A,B",
+        help="the two bots, comma-separated (e.g. search,heuristic)",
+    )
+    p.add_argument(
+        "--games", type=whole(1, MAX_GAMES), default=100, help="how many games (%(default)s)"
+    )
+    p.add_argument(
+        "--seed",
+        type=seed_type,
+        default=0,
+        help="the run's seed: the same seed and options give the same games",
+    )
+    p.add_argument(
+        "--jobs",
+        type=whole(1, MAX_JOBS),
+        default=min(2, os.cpu_count() or 1),
+        help="processes playing games at once (%(default)s); the result is the same",
+    )
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def cmd_arena(args: argparse.Namespace) -> int:
+    from trutnet.arena import run, summarise
+
+    game = game_of(args)
+    kinds = args.bots.split(",")
+    if len(kinds) != 2:
+        raise ChoiceError(f"--bots: give two bots separated by a comma, not {args.bots!r}")
+    for kind in kinds:
+        bots_of(kind, game)  # a bot the game does not have is refused here
+    bots = (kinds[0], kinds[1])
+    bar = sys.stderr.isatty() and not args.json
+    started = time.perf_counter()
+
+    def progress(done: list[Any]) -> None:
+        a = sum(1 for o in done if o.winner is not None and o.winner == o.a_team)
+        b = sum(1 for o in done if o.winner is not None and o.winner != o.a_team)
+        filled = 30 * len(done) // args.games
+        rate = len(done) / max(time.perf_counter() - started, 1e-9)
+        print(
+            f"\r[{'#' * filled}{'.' * (30 - filled)}] {len(done)}/{args.games} games  "
+            f"{bots[0]} {a}  {bots[1]} {b}  {rate:.2f} games/s",
+            end="",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    outcomes = run(game, bots, args.games, args.seed, args.jobs, progress if bar else None)
+    if bar:
+        print("\r\033[K", end="", file=sys.stderr)
+    summary = summarise(game, bots, args.seed, outcomes)
+    summary["seconds"] = round(time.perf_counter() - started, 2)
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+        return 0
+    for line in report(game, summary):
+        print(line)
+    return 0
+
+
+def report(game: Any, summary: dict[str, Any]) -> list[str]:
+    """The summary in a few lines."""
+    name, details = describe(game)
+    a, b = summary["bots"]
+    wins = summary["wins"]
+    low, high = summary["ci95"]
+    lines = [
+        f"{name}, {details}, seed {summary['seed']}: {summary['games']} games, both seat orders",
+        f"  {a}: {wins['a']} wins   {b}: {wins['b']} wins"
+        + (f"   nobody: {wins['none']}" if wins["none"] else ""),
+        f"  {a} scores {100 * summary['share']:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%)",
+    ]
+    if summary["elo"] is not None:
+        elo_low, elo_high = summary["elo_ci95"]
+        span = (
+            f" (95% CI {_signed(elo_low)} to {_signed(elo_high)})"
+            if None not in (elo_low, elo_high)
+            else ""
+        )
+        lines.append(f"  Elo difference: {_signed(summary['elo'])}{span}")
+    for kind, timing in zip((a, b), summary["decisions"], strict=True):
+        if timing["count"]:
+            lines.append(
+                f"  {kind}: {timing['count']} decisions, median {timing['median_ms']:g} ms, "
+                f"p99 {timing['p99_ms']:g} ms of CPU"
+            )
+    return lines
+
+
+def _signed(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:+.0f}"
