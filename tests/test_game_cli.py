@@ -92,13 +92,15 @@ def test_a_bot_the_game_does_not_have_is_refused_naming_its_bots(command):
     assert code == 2 and out == ""
     assert err.splitlines() == [
         f"trutnet {command[0]}: error: the tokens game has no heuristic bot (its bots: greedy, "
-        f"search, random) (trutnet {command[0]} --help shows every option)"
+        f"search, random; or a level: easy, normal, hard) (trutnet {command[0]} --help shows"
+        " every option)"
     ]
     code, _, err = run(*command[:-1], "genius")  # Trut's bots, by default
     assert code == 2
     assert err.splitlines() == [
         f"trutnet {command[0]}: error: the trut game has no genius bot (its bots: heuristic, "
-        f"search, random) (trutnet {command[0]} --help shows every option)"
+        f"search, random; or a level: easy, normal, hard) (trutnet {command[0]} --help shows"
+        " every option)"
     ]
 
 

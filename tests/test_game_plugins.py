@@ -185,8 +185,15 @@ def test_the_bot_factory_gives_each_game_its_own_bots_and_everyone_the_random_on
     assert default_bot("tokens") == "greedy"
     with pytest.raises(BotError, match=r"the tokens game has no heuristic bot \(its bots: "):
         make_bot("tokens", "heuristic", random.Random(1))
-    with pytest.raises(BotError, match=r"no genius bot \(its bots: heuristic, search, random\)"):
+    with pytest.raises(
+        BotError,
+        match=r"no genius bot \(its bots: heuristic, search, random; or a level: easy, norm",
+    ):
         make_bot("trut", "genius", random.Random(1))
+    # a level names a bot: easy is random, normal the game's best own bot, hard search
+    assert type(make_bot("tokens", "easy", random.Random(1))).__name__ == "RandomBot"
+    assert type(make_bot("tokens", "normal", random.Random(1))).__name__ == "GreedyBot"
+    assert type(make_bot("trut", "hard", random.Random(1))).__name__ == "SearchBot"
     with pytest.raises(BotError, match="already has a greedy bot"):
         bots_base.register_bots("tokens", {"greedy": RandomBot})
 

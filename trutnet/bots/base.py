@@ -2,7 +2,8 @@
 
 A game plugin registers its bots by kind (:func:`register_bots`); every game also has
 the search bot (:mod:`trutnet.bots.search`, its playouts by the game's best own bot)
-and the random bot. A kind may carry options after a colon: the search bot's budget
+and the random bot, also named by level: ``easy`` (random), ``normal`` (the game's
+best own bot), ``hard`` (search). A kind may carry options after a colon: the search bot's budget
 (``search:samples=8``, ``search:ms=400``). :func:`make_bot` loads the game plugins
 (:mod:`trutnet.plugins`) when asked for a game whose bots it does not know yet.
 """
@@ -20,6 +21,8 @@ from trutnet.plugins import load_plugins
 
 RANDOM = "random"
 BEST = "best"  # a game's best bot, whichever it is (its first registered, else random)
+# Levels, wherever a bot is named: random play, the game's own best bot, the search bot
+LEVELS = {"easy": RANDOM, "normal": BEST, "hard": SEARCH}
 
 
 class Bot(Protocol):
@@ -90,8 +93,10 @@ def decide(bot: Bot, state: Any, seat: int, observation: Any = None) -> Action:
 
 
 def check_bot(game: str, kind: str) -> str:
-    """``kind`` if ``game`` has a bot of that kind (:data:`BEST`: the game's best);
-    :class:`BotError` naming the bots ``game`` has otherwise."""
+    """``kind`` if ``game`` has a bot of that kind (:data:`BEST`: the game's best; a
+    level of :data:`LEVELS`: its bot); :class:`BotError` naming the bots ``game`` has
+    otherwise."""
+    kind = LEVELS.get(kind, kind)
     if kind == BEST:
         return default_bot(game)
     base, options = split_kind(kind)
@@ -103,7 +108,8 @@ def check_bot(game: str, kind: str) -> str:
         return kind
     if options or (kind != RANDOM and kind not in _registered(game)):
         raise BotError(
-            f"the {game} game has no {kind} bot (its bots: {', '.join(bot_kinds(game))})"
+            f"the {game} game has no {kind} bot (its bots: {', '.join(bot_kinds(game))};"
+            f" or a level: {', '.join(LEVELS)})"
         )
     return kind
 

@@ -845,12 +845,17 @@ def _unreachable(bind: str, given: bool, announce: bool) -> str:
     return f"only this machine can reach the table ({why}){told}"
 
 
+PLAY_BOT = "hard"  # the level of the bots ``play`` seats unless told
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """Host a table with the terminal client: lobby, bots, then the game."""
     from trutnet.client.app import play_with_ui
 
     game = game_of(args)
-    bot_kind = bot_of(game, args.bot)
+    # a person plays against the strongest bot that decides fast enough (issue 21's
+    # goals: the search bot, tens of milliseconds a decision)
+    bot_kind = bot_of(game, args.bot or PLAY_BOT)
     if (problem := _store_error("play", args.store)) is not None:
         print(problem, file=sys.stderr)
         return 2
@@ -1496,8 +1501,8 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
     pp.add_argument(
         "--bot",
         metavar="KIND",
-        help="the bots seated (--bots, b in the lobby): a kind the game has (default: "
-        "its best; Trut: heuristic; every game: random)",
+        help="the bots seated (--bots, b in the lobby): a kind the game has, or a level: "
+        "easy (random), normal (the game's own best), hard (search; the default)",
     )
     _timing_options(pp)
 
