@@ -75,3 +75,23 @@ def test_a_bad_pair_of_bots_is_refused(capsys):
     assert "give two bots" in capsys.readouterr().err
     assert main(["arena", "--bots", "heuristic,genius", "--games", "2"]) == 2
     assert main(["arena", "--bots", "search:samples=0,heuristic", "--games", "2"]) == 2
+
+
+def test_bench_bots_times_each_bot_of_the_game(capsys):
+    """``trutnet bench bots``: every bot the game has, in every seat, and the CPU time of
+    its decisions with a choice (issue 21: the search bot's time is measured)."""
+    from trutnet.bots import bot_kinds
+
+    assert main(["bench", "bots", "--game", "trut", "--option", "players=2", "--games", "1",
+                 "--json"]) == 0  # fmt: skip
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["game"] == "trut" and figures["games"] == 1
+    assert set(figures["bots"]) == set(bot_kinds("trut"))
+    for kind, row in figures["bots"].items():
+        assert row["count"] > 10, kind  # a whole game of decisions
+        assert 0 <= row["median_ms"] <= row["p99_ms"], (kind, row)
+    from trutnet.arena import decision_report
+
+    said = decision_report(figures).splitlines()  # what it prints without --json
+    assert said[0].startswith("bots benchmark: trut, each bot in every seat, 1 games")
+    assert len(said) == 1 + len(figures["bots"]) and "search" in "".join(said)

@@ -170,3 +170,37 @@ def _timing(seconds: list[float]) -> dict[str, Any]:
         "median_ms": round(statistics.median(seconds) * 1000, 2),
         "p99_ms": round(p99 * 1000, 2),
     }
+
+
+def decision_times(game: Game, kinds: Sequence[str], games: int, seed: int) -> dict[str, Any]:
+    """``trutnet bench bots``: each bot of ``kinds`` in every seat for ``games`` seeded
+    games, one process, and the CPU time of its decisions that had a choice (median
+    and 99th percentile, as the arena counts them)."""
+    rows = {}
+    for kind in kinds:
+        times = [
+            t
+            for index, game_seed in enumerate(game_seeds(seed, games))
+            for side in play_one(
+                game.name, game.config_dict(), (kind, kind), index, game_seed
+            ).times
+            for t in side
+        ]
+        rows[kind] = _timing(sorted(times))
+    return {"game": game.name, "config": game.config_dict(), "games": games, "bots": rows}
+
+
+def decision_report(figures: dict[str, Any]) -> str:
+    lines = [
+        f"bots benchmark: {figures['game']}, each bot in every seat, {figures['games']} "
+        "games, CPU ms per decision with a choice"
+    ]
+    for kind, row in figures["bots"].items():
+        if not row["count"]:
+            lines.append(f"  {kind:<12} no decision with a choice")
+            continue
+        lines.append(
+            f"  {kind:<12} {row['count']:>6} decisions  median {row['median_ms']:>8.2f} ms"
+            f"  p99 {row['p99_ms']:>8.2f} ms"
+        )
+    return "\n".join(lines)

@@ -118,10 +118,17 @@ def _parser() -> argparse.ArgumentParser:
 
     bp = sub.add_parser("bench", help="print performance figures", formatter_class=HelpFormatter)
     bp.add_argument(
-        "target", choices=("engine", "crypto", "protocol", "network"), help="what to measure"
+        "target",
+        choices=("engine", "crypto", "protocol", "network", "bots"),
+        help="what to measure (bots: each bot's time per decision)",
     )
-    game_argument(bp, "engine, protocol, network: the game to measure")
-    bp.add_argument("--games", type=_positive, default=400, help="engine: games per row")
+    game_argument(bp, "engine, protocol, network, bots: the game to measure")
+    bp.add_argument(
+        "--games",
+        type=_positive,
+        default=None,
+        help="engine: games per row (400); bots: games per bot (4)",
+    )
     variant_option(bp)
     config_options(bp)
     bp.add_argument("--repeats", type=_positive, default=3, help="crypto: runs per row")
@@ -316,6 +323,14 @@ def _bench(args: argparse.Namespace) -> int:
     if args.target == "crypto" and args.game != DEFAULT_GAME:
         raise ChoiceError("the crypto benchmark plays no game (no --game)")
     game = game_of(args)
+    if args.target == "bots":
+        from trutnet.arena import decision_report, decision_times
+        from trutnet.bots import bot_kinds
+
+        kinds = bot_kinds(game.name)
+        figures = decision_times(game, kinds, args.games or 4, seed=1)
+        print(json.dumps(figures, sort_keys=True) if args.json else decision_report(figures))
+        return 0
     if args.target == "network":
         from trutnet.bench import network_bench as bench  # type: ignore[no-redef]
         from trutnet.cli.games import bot_of, config_arguments
@@ -338,7 +353,7 @@ def _bench(args: argparse.Namespace) -> int:
         from trutnet.bench import engine_bench as bench  # type: ignore[no-redef]
 
         options = {k: v for k, v in game.config_dict().items() if k != "players"}
-        figures = bench.run(game.name, games=args.games, config=options)
+        figures = bench.run(game.name, games=args.games or 400, config=options)
     print(json.dumps(figures, sort_keys=True) if args.json else bench.report(figures))
     return 0
 
