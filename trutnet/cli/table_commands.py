@@ -1295,7 +1295,7 @@ def table_id_arg(text: str) -> str:
 
 
 def broker_arg(text: str) -> str:
-    """A broker URL, ``mqtt://host:port``."""
+    """A broker URL, ``mqtt://host:port`` (or ``mqtts://host:port``, over TLS)."""
     try:
         parse_broker_url(text)
     except BrokerError as exc:
@@ -1477,7 +1477,9 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
         formatter_class=HelpFormatter,
     )
     _table_options(hp, 4, person_name())
-    hp.add_argument("--broker", type=broker_arg, help="use an external broker mqtt://host:port")
+    hp.add_argument(
+        "--broker", type=broker_arg, help="use an external broker mqtt://host:port (mqtts://: TLS)"
+    )
     hp.add_argument(
         "--bind",
         type=ipv4_arg,
@@ -1527,7 +1529,9 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
     )
     jp.add_argument("table_name", nargs="?", help="name of a table found on the LAN")
     game_argument(jp, "the game this seat plays (a table of another is refused)")
-    jp.add_argument("--broker", type=broker_arg, help="mqtt://host:port")
+    jp.add_argument(
+        "--broker", type=broker_arg, help="mqtt://host:port, or mqtts://host:port (TLS)"
+    )
     jp.add_argument("--table", type=table_id_arg, help="table id (32 hex digits)")
     jp.add_argument(
         "--name",
@@ -1560,7 +1564,9 @@ def add_network_commands(sub: Any, seed_type: Any) -> None:
         formatter_class=HelpFormatter,
     )
     wp.add_argument("table_name", nargs="?", help="name of a table found on the LAN")
-    wp.add_argument("--broker", type=broker_arg, help="mqtt://host:port")
+    wp.add_argument(
+        "--broker", type=broker_arg, help="mqtt://host:port, or mqtts://host:port (TLS)"
+    )
     wp.add_argument("--table", type=table_id_arg, help="table id (32 hex digits)")
     wp.add_argument(
         "--name",

@@ -34,7 +34,7 @@ from zeroconf import InterfaceChoice, IPVersion, ServiceBrowser, ServiceListener
 
 from trutnet.discovery.announce import SERVICE
 from trutnet.net import topics
-from trutnet.net.broker import Endpoint
+from trutnet.net.broker import Endpoint, tls_options
 from trutnet.protocol.lobby import check_announcement
 
 MAX_GAME = 32
@@ -173,7 +173,12 @@ async def _liveness(table: FoundTable, timeout: float) -> None:
         try:
             async with (
                 asyncio.timeout(timeout),
-                mqtt_client(table.endpoint.host, table.endpoint.port, timeout=timeout),
+                mqtt_client(
+                    table.endpoint.host,
+                    table.endpoint.port,
+                    timeout=timeout,
+                    **tls_options(table.endpoint),
+                ),
             ):
                 pass  # a private broker letting in anyone: not what was announced
         except Exception as exc:  # the broker is there if it says no

@@ -11,7 +11,8 @@
   expects (Mosquitto: PBKDF2-SHA512 ``$7$``; amqtt: Argon2), in a file of mode 0600
   in a 0700 folder that is removed as soon as the broker has read it.
 * :class:`ExternalBroker` is any MQTT 3.1.1/5 broker the group already runs
-  (Mosquitto, EMQX...), given as ``mqtt://host:port``.
+  (Mosquitto, EMQX...), given as ``mqtt://host:port``, or ``mqtts://host:port`` over
+  TLS (:func:`tls_options`: the certificate and host name checked).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 DEFAULT_PORT = 1883
@@ -40,23 +42,44 @@ class BrokerError(Exception):
 
 @dataclass(frozen=True)
 class Endpoint:
+    """Where a broker listens; ``tls``: over TLS (``mqtts://``), its certificate checked
+    against this machine's trusted authorities (``SSL_CERT_FILE`` adds one) and its
+    host name."""
+
     host: str
     port: int
+    tls: bool = False
 
     @property
     def url(self) -> str:
-        return f"mqtt://{self.host}:{self.port}"
+        return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
+
+
+TLS_PORT = 8883  # MQTT over TLS, by default
 
 
 def parse_broker_url(url: str) -> Endpoint:
     parts = urlsplit(url)
-    if parts.scheme != "mqtt" or not parts.hostname or parts.path not in ("", "/"):
-        raise BrokerError(f"a broker URL looks like mqtt://host:1883, not {url!r}")
+    scheme = parts.scheme
+    if scheme not in ("mqtt", "mqtts") or not parts.hostname or parts.path not in ("", "/"):
+        raise BrokerError(
+            f"a broker URL looks like mqtt://host:1883 (or mqtts://host:8883, TLS), not {url!r}"
+        )
     try:
-        port = parts.port or DEFAULT_PORT
+        port = parts.port or (TLS_PORT if scheme == "mqtts" else DEFAULT_PORT)
     except ValueError as exc:
         raise BrokerError(f"bad port in {url!r}") from exc
-    return Endpoint(parts.hostname, port)
+    return Endpoint(parts.hostname, port, scheme == "mqtts")
+
+
+def tls_options(endpoint: Endpoint) -> dict[str, Any]:
+    """The MQTT client's options to reach ``endpoint``: a TLS context that checks the
+    certificate and the host name for ``mqtts://``, nothing for ``mqtt://``."""
+    if not endpoint.tls:
+        return {}
+    import ssl
+
+    return {"tls_context": ssl.create_default_context()}
 
 
 class ExternalBroker:

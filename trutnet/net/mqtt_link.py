@@ -33,7 +33,7 @@ from typing import Any
 
 import aiomqtt
 
-from trutnet.net.broker import Endpoint
+from trutnet.net.broker import Endpoint, tls_options
 from trutnet.net.private import credentials, refusal, refused_message
 
 log = logging.getLogger("trutnet.net")
@@ -170,6 +170,7 @@ class MqttLink:
             clean_session=True,
             logger=client_log,
             **credentials(self.password),
+            **tls_options(endpoint),
         )
         async with contextlib.AsyncExitStack() as stack:
             stack.callback(release, client)

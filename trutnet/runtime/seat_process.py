@@ -43,7 +43,7 @@ from trutnet.crypto.identity import Identity
 from trutnet.engine.api import Action, Game
 from trutnet.keystore import KeyFileError, load_identity, load_or_create_identity, save_identity
 from trutnet.net import topics
-from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
+from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url, tls_options
 from trutnet.net.mqtt_link import MqttLink, mqtt_client
 from trutnet.net.private import credentials
 from trutnet.net.tasks import stop_tasks
@@ -517,12 +517,26 @@ async def probe_broker(
     try:
         async with (
             asyncio.timeout(timeout),
-            mqtt_client(endpoint.host, endpoint.port, timeout=timeout, **credentials(password)),
+            mqtt_client(
+                endpoint.host,
+                endpoint.port,
+                timeout=timeout,
+                **credentials(password),
+                **tls_options(endpoint),
+            ),
         ):
             pass
     except (aiomqtt.MqttError, OSError, TimeoutError) as exc:
         if refusal(exc):
             raise JoinError(refused_message(endpoint, password, command)) from None
+        if endpoint.tls and "CERTIFICATE_VERIFY_FAILED" in str(exc):
+            raise JoinError(
+                f"{where}: its TLS certificate is not one this machine trusts"
+                f" ({_reason(exc, timeout)}); trust its authority"
+                " (SSL_CERT_FILE=its-ca.pem) or ask for the broker's right address"
+            ) from None
+        if endpoint.tls and "SSL" in str(exc).upper():
+            raise JoinError(f"{where}: no TLS with it ({_reason(exc, timeout)})") from None
         raise JoinError(
             f"{where}: it does not answer as an MQTT broker ({_reason(exc, timeout)})"
         ) from None
@@ -569,7 +583,11 @@ async def lobby_announcement(
         async with (
             asyncio.timeout(timeout),
             mqtt_client(
-                endpoint.host, endpoint.port, timeout=min(timeout, 5), **credentials(password)
+                endpoint.host,
+                endpoint.port,
+                timeout=min(timeout, 5),
+                **credentials(password),
+                **tls_options(endpoint),
             ) as client,
         ):
             await client.subscribe(topics.lobby(table_id), qos=1)
@@ -637,7 +655,11 @@ async def watch_lobby(
     while not opened():
         try:
             async with mqtt_client(
-                endpoint.host, endpoint.port, timeout=5, **credentials(password)
+                endpoint.host,
+                endpoint.port,
+                timeout=5,
+                **credentials(password),
+                **tls_options(endpoint),
             ) as client:
                 await client.subscribe(topics.lobby(table_id), qos=1)
                 lost = None

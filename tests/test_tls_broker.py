@@ -1,0 +1,148 @@
+"""A table over a broker reached by TLS (``--broker mqtts://host:port``): a real
+Mosquitto with a TLS listener on loopback, its certificate signed by an authority made
+here, and peer processes that trust it through ``SSL_CERT_FILE``. A joiner that does
+not trust it is told so in one line, and never talks to the broker in clear.
+"""
+
+from __future__ import annotations
+
+import datetime
+import ipaddress
+import os
+import shutil
+import socket
+import subprocess
+import time
+
+import pytest
+
+from trutnet.net.broker import mosquitto_binary
+
+from .mosquitto import free_port
+from .network_helpers import EARLY, result_of, spawn, track
+
+pytestmark = [
+    pytest.mark.network,
+    pytest.mark.skipif(mosquitto_binary() is None, reason="needs Mosquitto"),
+]
+
+
+def _authority_and_server(folder):
+    """A certificate authority, and the broker's key and certificate (for 127.0.0.1)
+    signed by it, as PEM files in ``folder``."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    now = datetime.datetime.now(datetime.UTC)
+    day = datetime.timedelta(days=1)
+
+    def name(text):
+        return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, text)])
+
+    ca_key = ec.generate_private_key(ec.SECP256R1())
+    ca = (
+        x509.CertificateBuilder()
+        .subject_name(name("trutnet test authority"))
+        .issuer_name(name("trutnet test authority"))
+        .public_key(ca_key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - day)
+        .not_valid_after(now + day)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .add_extension(
+            x509.KeyUsage(False, False, False, False, False, True, True, False, False),
+            critical=True,
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
+    key = ec.generate_private_key(ec.SECP256R1())
+    server = (
+        x509.CertificateBuilder()
+        .subject_name(name("127.0.0.1"))
+        .issuer_name(ca.subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - day)
+        .not_valid_after(now + day)
+        .add_extension(
+            x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+            critical=False,
+        )
+        .sign(ca_key, hashes.SHA256())
+    )
+    pem = serialization.Encoding.PEM
+    (folder / "ca.pem").write_bytes(ca.public_bytes(pem))
+    (folder / "server.pem").write_bytes(server.public_bytes(pem))
+    (folder / "server.key").write_bytes(
+        key.private_bytes(pem, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    os.chmod(folder / "server.key", 0o600)
+
+
+@pytest.fixture
+def tls_broker(tmp_path):
+    """A Mosquitto that speaks MQTT over TLS only, on a free loopback port."""
+    _authority_and_server(tmp_path)
+    port = free_port()
+    conf = tmp_path / "mosquitto.conf"
+    lines = [
+        "per_listener_settings false",
+        f"listener {port} 127.0.0.1",
+        f"cafile {tmp_path / 'ca.pem'}",
+        f"certfile {tmp_path / 'server.pem'}",
+        f"keyfile {tmp_path / 'server.key'}",
+        "allow_anonymous true",
+        "persistence false",
+        "log_dest none",
+    ]
+    if os.geteuid() == 0:
+        lines.append("user root")
+    conf.write_text("\n".join(lines) + "\n")
+    broker = track(
+        subprocess.Popen(
+            [mosquitto_binary() or shutil.which("mosquitto") or "mosquitto", "-c", str(conf)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    )
+    deadline = time.monotonic() + 30
+    while True:  # up once it listens
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) == 0:
+                break
+        assert broker.poll() is None and time.monotonic() < deadline, "mosquitto did not start"
+        time.sleep(0.05)
+    yield f"mqtts://127.0.0.1:{port}", tmp_path / "ca.pem"
+    broker.terminate()
+    broker.wait(timeout=10)
+
+
+def test_a_table_plays_over_a_tls_broker_and_a_joiner_that_does_not_trust_it_is_told(
+    tls_broker, tmp_path, monkeypatch
+):
+    url, ca = tls_broker
+    # A joiner with this machine's usual authorities: the broker's is not among them
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    stranger = spawn(["join", "--bot", "heuristic", "--broker", url, "--table", "00" * 16])
+    _, err = stranger.communicate(timeout=60)
+    assert stranger.returncode != 0
+    said = [line for line in err.splitlines() if line.strip()]
+    assert len(said) == 1 and "TLS certificate is not one this machine trusts" in said[0], err
+
+    monkeypatch.setenv("SSL_CERT_FILE", str(ca))  # the peers trust the authority
+    common = ["--seed", "tls", "--json", "--broker", url]
+    host = spawn(["host", "--players", "2", "--variant", "gatinaise", "--no-announce",
+                  "--store", str(tmp_path / "host"), *common])  # fmt: skip
+    from trutnet.runtime.seat_process import announced_table
+
+    table, early = announced_table(host)
+    EARLY[host.pid] = early
+    joiner = spawn(["join", "--bot", "heuristic", "--table", table, "--name", "p1",
+                    "--store", str(tmp_path / "p1"), *common])  # fmt: skip
+    results = [result_of(p, timeout=300) for p in (host, joiner)]
+    assert results[0]["state_hash"] == results[1]["state_hash"]
+    assert all(r["halted"] is None and r["winner"] is not None for r in results), results
+    connected = [e for r in results for e in r["events"] if e["event"] == "connected"]
+    assert connected and all(e["broker"] == url for e in connected), connected
