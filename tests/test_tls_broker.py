@@ -10,9 +10,8 @@ import datetime
 import ipaddress
 import os
 import shutil
-import socket
 import subprocess
-import time
+import threading
 
 import pytest
 
@@ -95,7 +94,8 @@ def tls_broker(tmp_path):
         f"keyfile {tmp_path / 'server.key'}",
         "allow_anonymous true",
         "persistence false",
-        "log_dest none",
+        "log_dest stderr",  # unbuffered: read as it is written
+        "log_type information",
     ]
     if os.geteuid() == 0:
         lines.append("user root")
@@ -103,17 +103,21 @@ def tls_broker(tmp_path):
     broker = track(
         subprocess.Popen(
             [mosquitto_binary() or shutil.which("mosquitto") or "mosquitto", "-c", str(conf)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
         )
     )
-    deadline = time.monotonic() + 30
-    while True:  # up once it listens
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) == 0:
-                break
-        assert broker.poll() is None and time.monotonic() < deadline, "mosquitto did not start"
-        time.sleep(0.05)
+    up = threading.Event()
+
+    def read() -> None:  # its log, read to the end (a full pipe would stop it)
+        assert broker.stdout is not None
+        for line in broker.stdout:
+            if " running" in line:  # said once its listener is open
+                up.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    assert up.wait(30) and broker.poll() is None, "mosquitto did not start"
     yield f"mqtts://127.0.0.1:{port}", tmp_path / "ca.pem"
     broker.terminate()
     broker.wait(timeout=10)

@@ -81,6 +81,7 @@ class Outsider:
         self.client: aiomqtt.Client | None = None
         self.sent = 0
         self._changed = asyncio.Event()
+        self._came = asyncio.Event()  # set by every message
 
     # -- topics
     def topic(self, leaf: str) -> str:
@@ -133,6 +134,23 @@ class Outsider:
                 raise TimeoutError(f"{leaf}: the broker never passed the message on")
             await asyncio.sleep(0.02)
 
+    async def wait_answer(
+        self, leaf: str, since: int, said: bytes, answer: bytes, timeout: float = 30
+    ) -> None:
+        """Wait until, among the messages on ``leaf`` after the first ``since``, ``said``
+        came back and then ``answer`` (a peer answering what was said)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            later = self.seen.leaf(leaf)[since:]
+            if said in later and answer in later[later.index(said) + 1 :]:
+                return
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"{leaf}: no answer to what was said")
+            self._came.clear()
+            with contextlib.suppress(TimeoutError):  # the next message, whatever it is
+                await asyncio.wait_for(self._came.wait(), left)
+
     async def wait_leaf(self, leaf: str, timeout: float = 30) -> bytes:
         deadline = time.monotonic() + timeout
         while not self.seen.leaf(leaf):
@@ -152,6 +170,7 @@ class Outsider:
             leaf = topic[len(prefix) :] if topic.startswith(prefix) else "lobby"
             self.seen.messages.append((leaf, payload))
             self.seen.times.append(time.monotonic())
+            self._came.set()
             if leaf == "log":
                 try:
                     entry = parse_entry(payload, self.table_id)

@@ -461,7 +461,8 @@ def test_forged_lobby_announcement(broker, tmp_path):
     found: dict = {}
 
     async def attack(out: Outsider) -> None:
-        real = announcement_in(out, await out.wait_leaf("lobby"))
+        own = await out.wait_leaf("lobby")  # the host's announcement, as it publishes it
+        real = announcement_in(out, own)
         assert real is not None, "the host's own announcement does not check"
         found["control"] = await retained_lobby(out)  # what the lobby holds untouched
         forged = {**real, "broker": "mqtt://10.255.255.1:1883", "name": "Mallory's",
@@ -472,9 +473,10 @@ def test_forged_lobby_announcement(broker, tmp_path):
             "elsewhere": sign_announcement(out.identity, out.table_id, forged),
         }
         for forgery, payload in forgeries.items():
-            for _ in range(3):
+            for _ in range(3):  # each time, until the host has said its own again
+                before = len(out.seen.leaf("lobby"))
                 await out.publish("lobby", payload, retain=True)
-                await asyncio.sleep(0.2)
+                await out.wait_answer("lobby", before, payload, own)
             # The host says its own announcement again: what the lobby holds once it has
             # (or after 30 s, when it has not).
             deadline = time.monotonic() + 30

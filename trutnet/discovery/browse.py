@@ -34,7 +34,7 @@ from zeroconf import InterfaceChoice, IPVersion, ServiceBrowser, ServiceListener
 
 from trutnet.discovery.announce import SERVICE
 from trutnet.net import topics
-from trutnet.net.broker import Endpoint, tls_options
+from trutnet.net.broker import Endpoint
 from trutnet.protocol.lobby import check_announcement
 
 MAX_GAME = 32
@@ -174,10 +174,8 @@ async def _liveness(table: FoundTable, timeout: float) -> None:
             async with (
                 asyncio.timeout(timeout),
                 mqtt_client(
-                    table.endpoint.host,
-                    table.endpoint.port,
+                    table.endpoint,
                     timeout=timeout,
-                    **tls_options(table.endpoint),
                 ),
             ):
                 pass  # a private broker letting in anyone: not what was announced
@@ -188,7 +186,7 @@ async def _liveness(table: FoundTable, timeout: float) -> None:
     with contextlib.suppress(Exception):
         async with (
             asyncio.timeout(timeout),
-            mqtt_client(table.endpoint.host, table.endpoint.port, timeout=timeout) as client,
+            mqtt_client(table.endpoint, timeout=timeout) as client,
         ):
             table_id = bytes.fromhex(table.table)
             lobby = topics.lobby(table_id)

@@ -64,10 +64,11 @@ def release(client: aiomqtt.Client) -> None:
 
 
 @contextlib.asynccontextmanager
-async def mqtt_client(host: str, port: int, **options: Any) -> AsyncIterator[aiomqtt.Client]:
-    """``async with aiomqtt.Client(host, port, **options)``, then :func:`release`: the
-    one way this project opens a short MQTT connection."""
-    client = aiomqtt.Client(host, port, **options)
+async def mqtt_client(endpoint: Endpoint, **options: Any) -> AsyncIterator[aiomqtt.Client]:
+    """``async with aiomqtt.Client(...)`` to ``endpoint`` (over TLS for ``mqtts://``,
+    :func:`~trutnet.net.broker.tls_options`), then :func:`release`: the one way this
+    project opens a short MQTT connection."""
+    client = aiomqtt.Client(endpoint.host, endpoint.port, **options, **tls_options(endpoint))
     try:
         async with client:
             yield client

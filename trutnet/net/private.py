@@ -17,7 +17,7 @@ import sys
 import aiomqtt
 from aiomqtt.exceptions import MqttConnectError
 
-from trutnet.net.broker import TABLE_USER, Endpoint, tls_options
+from trutnet.net.broker import TABLE_USER, Endpoint
 
 PASSWORD_ENV = "TRUTNET_TABLE_PASSWORD"
 HOW = f"join --private, or set {PASSWORD_ENV}"
@@ -82,11 +82,9 @@ async def check_access(
     try:
         async with asyncio.timeout(timeout + 1):
             async with mqtt_client(
-                endpoint.host,
-                endpoint.port,
+                endpoint,
                 timeout=timeout,
                 **credentials(password),
-                **tls_options(endpoint),
             ):
                 return None
     except (aiomqtt.MqttError, OSError, TimeoutError) as exc:

@@ -43,7 +43,7 @@ from trutnet.crypto.identity import Identity
 from trutnet.engine.api import Action, Game
 from trutnet.keystore import KeyFileError, load_identity, load_or_create_identity, save_identity
 from trutnet.net import topics
-from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url, tls_options
+from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
 from trutnet.net.mqtt_link import MqttLink, mqtt_client
 from trutnet.net.private import credentials
 from trutnet.net.tasks import stop_tasks
@@ -518,11 +518,9 @@ async def probe_broker(
         async with (
             asyncio.timeout(timeout),
             mqtt_client(
-                endpoint.host,
-                endpoint.port,
+                endpoint,
                 timeout=timeout,
                 **credentials(password),
-                **tls_options(endpoint),
             ),
         ):
             pass
@@ -583,11 +581,9 @@ async def lobby_announcement(
         async with (
             asyncio.timeout(timeout),
             mqtt_client(
-                endpoint.host,
-                endpoint.port,
+                endpoint,
                 timeout=min(timeout, 5),
                 **credentials(password),
-                **tls_options(endpoint),
             ) as client,
         ):
             await client.subscribe(topics.lobby(table_id), qos=1)
@@ -655,11 +651,9 @@ async def watch_lobby(
     while not opened():
         try:
             async with mqtt_client(
-                endpoint.host,
-                endpoint.port,
+                endpoint,
                 timeout=5,
                 **credentials(password),
-                **tls_options(endpoint),
             ) as client:
                 await client.subscribe(topics.lobby(table_id), qos=1)
                 lost = None
