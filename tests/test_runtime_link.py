@@ -56,6 +56,50 @@ def test_a_link_started_twice_keeps_one_connection_and_gets_each_message_once(en
     assert asyncio.run(scenario()) == [bytes([k]) for k in range(5)]
 
 
+def test_a_cancelled_link_stops_even_when_its_disconnect_fails(endpoint, monkeypatch):
+    """aiomqtt's disconnect on the way out of a cancelled session may raise MqttError
+    in place of the CancelledError (seen: Ctrl-C in the lobby left ``trutnet play``
+    waiting for ever on the event loop's shutdown, its link connected again). A link
+    or a short connection told to stop stops, whatever its disconnect raises."""
+    import aiomqtt
+
+    from trutnet.net.mqtt_link import mqtt_client
+
+    leave = aiomqtt.Client.__aexit__
+
+    async def failing_exit(self, *exc_info):
+        await leave(self, *exc_info)
+        raise aiomqtt.MqttError("Disconnected during message iteration")
+
+    monkeypatch.setattr(aiomqtt.Client, "__aexit__", failing_exit)
+
+    async def scenario():
+        link = MqttLink([endpoint], ["t/cancel"], "cancelled")
+        await link.start()
+        await asyncio.wait_for(link.connected.wait(), 10)
+        link._task.cancel()  # as the event loop's shutdown does: once
+        try:
+            done, _ = await asyncio.wait({link._task}, timeout=30)
+            assert done and link._task.cancelled(), "the link connected again"
+        finally:
+            await link.close()  # the test fails rather than hang
+
+        inside = asyncio.Event()
+
+        async def short() -> None:
+            async with mqtt_client(endpoint, timeout=5):
+                inside.set()
+                await asyncio.Event().wait()
+
+        task = asyncio.create_task(short())
+        await asyncio.wait_for(inside.wait(), 10)
+        task.cancel()
+        done, _ = await asyncio.wait({task}, timeout=30)
+        assert done and task.cancelled()
+
+    asyncio.run(scenario())
+
+
 class DeafAtTheEnd:
     """Between a link and its reader: from the echo of ``seat``'s own ``result`` entry
     on, everything on the log topic is lost for ``seconds``. Results are signed in seat

@@ -62,6 +62,7 @@ from trutnet.net.broker import (
     ExternalBroker,
     parse_broker_url,
 )
+from trutnet.net.tasks import stop_tasks
 from trutnet.protocol.lobby import (
     MAX_NAME,
     LobbyError,
@@ -121,9 +122,18 @@ def _quiet_loop(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> Non
 
 
 def _run(coro: Any) -> Any:
+    """``asyncio.run(coro)``, then every task still running stopped, cancelled again
+    until it ends: ``asyncio.run`` cancels them once, and a task whose cancellation a
+    library swallowed (``asyncio.wait_for`` on Python 3.11 does, when what it waits
+    for completes at the same moment) would keep the command from ever ending."""
+
     async def wrapper() -> Any:
         asyncio.get_running_loop().set_exception_handler(_quiet_loop)
-        return await coro
+        try:
+            return await coro
+        finally:
+            others = asyncio.all_tasks() - {asyncio.current_task()}
+            await stop_tasks(*others)
 
     return asyncio.run(wrapper())
 

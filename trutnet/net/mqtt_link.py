@@ -63,6 +63,12 @@ def release(client: aiomqtt.Client) -> None:
     paho.on_socket_unregister_write = None
 
 
+def current_task_cancelling() -> bool:
+    """Whether the running task has been asked to stop (and not told to go on since)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
 @contextlib.asynccontextmanager
 async def mqtt_client(endpoint: Endpoint, **options: Any) -> AsyncIterator[aiomqtt.Client]:
     """``async with aiomqtt.Client(...)`` to ``endpoint`` (over TLS for ``mqtts://``,
@@ -72,6 +78,10 @@ async def mqtt_client(endpoint: Endpoint, **options: Any) -> AsyncIterator[aiomq
     try:
         async with client:
             yield client
+    except aiomqtt.MqttError as exc:  # the disconnect of a cancelled caller failed
+        if current_task_cancelling():
+            raise asyncio.CancelledError from exc
+        raise
     finally:
         release(client)
 
@@ -141,6 +151,12 @@ class MqttLink:
                     await self._session(endpoint)
                     delay = 0.1
                 except aiomqtt.MqttError as exc:
+                    # aiomqtt's disconnect on the way out of a cancelled session can
+                    # raise MqttError in place of the CancelledError: this task was
+                    # told to stop, so it stops (else it connects again, and the event
+                    # loop's shutdown waits for it for ever).
+                    if current_task_cancelling():
+                        raise asyncio.CancelledError from exc
                     if refusal(exc):
                         why = refused_message(endpoint, self.password)
                         if self.refused != why:
@@ -187,6 +203,8 @@ class MqttLink:
             self.connected.set()
             if self.on_connect is not None:
                 await self.on_connect()
+            if current_task_cancelling():  # a wait_for above swallowed it (Python 3.11)
+                raise asyncio.CancelledError
             async for message in client.messages:
                 payload = message.payload
                 if not isinstance(payload, bytes | bytearray):
