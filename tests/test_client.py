@@ -15,7 +15,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from trutnet.client.app import TableApp, play_with_ui
+from trutnet.client.app import TableApp, WatchApp, play_with_ui
 from trutnet.games.trut.rules import TrutConfig, TrutGame
 from trutnet.net.broker import EmbeddedBroker
 from trutnet.protocol.audit import audit
@@ -873,6 +873,42 @@ def test_b_in_a_game_is_not_about_seating_bots():
     ui.seat = SimpleNamespace(store=None, peer=object(), pending=None)
     press_b(None)
     assert ui.info.message == "'b' does nothing now (the keys you may use are shown)"
+
+
+def test_a_key_that_does_nothing_says_so_and_bound_keys_win():
+    """A typed key no binding takes says it does nothing (the key bar lists only the
+    keys that do something, and a silent screen leaves a person wondering); the quit
+    question stays on screen until y or n; bound keys are never taken by the catch-all."""
+    from types import SimpleNamespace
+
+    from prompt_toolkit.key_binding.key_processor import KeyPress
+    from prompt_toolkit.keys import Keys
+
+    ui = TableApp("Test table", 2, output=DummyOutput(), game="trut")
+    ui.seat = SimpleNamespace(store=None, peer=None, pending=None)
+    keys = ui._keys()
+
+    def press(key: str, data: str | None = None) -> None:
+        binding = keys.get_bindings_for_keys((key,))[-1]
+        typed = KeyPress(Keys(key) if len(key) > 1 else key, data or key)
+        binding.handler(SimpleNamespace(data=typed.data, key_sequence=[typed]))
+
+    press("x")
+    assert ui.info.message == "'x' does nothing here (? shows the keys)"
+    press("?")  # bound: the help, not the catch-all
+    assert ui.help and ui.info.message == "'x' does nothing here (? shows the keys)"
+    press("1")  # a card key of the game's
+    assert "does nothing here" not in ui.info.message
+    ui.info.confirm_quit = True
+    press("x")
+    assert ui.info.message.startswith("Quit the game? y/n")
+    ui.info.confirm_quit = False
+    ui.info.message = ""
+    press("c-left", "\x1b[1;5D")  # an escape sequence is not a typed key
+    assert ui.info.message == ""
+    watcher = WatchApp("Test table", output=DummyOutput())
+    watcher._keys().get_bindings_for_keys(("z",))[-1].handler(SimpleNamespace(data="z"))
+    assert watcher.info.message == "'z' does nothing here: you are watching (q leaves)"
 
 
 def test_the_log_shows_whole_entries_and_keeps_its_height():

@@ -44,6 +44,7 @@ from typing import Any
 from prompt_toolkit.application import Application
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
@@ -477,6 +478,15 @@ class TableApp:
         for key in self.frontend.keys if self.frontend is not None else ():
             if key != "enter":
                 kb.add(key)(self._game_key_handler(key))
+
+        @kb.add(Keys.Any)  # any key bound above wins over this one
+        def _other(event: KeyPressEvent) -> None:
+            typed = event.data
+            if self.info.confirm_quit:  # the question stays until y or n
+                self._say(QUIT)
+            elif len(typed) == 1 and typed.isprintable() and not typed.isspace():
+                self._say(f"'{typed}' does nothing here (? shows the keys)")
+
         return kb
 
     lobby_commands: asyncio.Queue[str] | None = None
@@ -664,6 +674,12 @@ class WatchApp(TableApp):
             step = 10 if event.key_sequence[0].key == "pagedown" else 1
             self.info.end_scroll = max(0, self.info.end_scroll - step)
             self.app.invalidate()
+
+        @kb.add(Keys.Any)
+        def _other(event: KeyPressEvent) -> None:
+            typed = event.data
+            if len(typed) == 1 and typed.isprintable() and not typed.isspace():
+                self._say(f"'{typed}' does nothing here: you are watching (q leaves)")
 
         return kb
 
