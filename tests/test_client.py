@@ -225,8 +225,9 @@ def test_trutnet_play_in_a_real_terminal_80x24_with_resize(tmp_path):
         seat = tmp_path / "trutnet" / "tables"
         folder = next(seat.iterdir()) / "seat-0"
         assert "Your seat's files are in:" in text
-        flat = text.replace("\n", "")  # the terminal wraps a long path
-        assert f"trutnet join --resume --store {folder}" in flat
+        # the person's only seat left mid-game: `join --resume` alone finds it
+        assert "  trutnet join --resume\n" in text, text
+        assert str(folder) in text.replace("\n", "")  # the folder, wrapped at 80 columns
         assert (folder / "log.bin").exists() and (folder / "secrets.json").exists()
     finally:
         term.close()
@@ -600,11 +601,11 @@ def test_a_person_quits_mid_game_and_comes_back_with_the_printed_command(tmp_pat
         text = first.wait_for(r"LEFT", 30)
         flat = text.replace("\n", "")  # a long path wraps at 80 columns
         command = re.search(
-            r"(trutnet join --resume --store \S+?)(trutnet join: interrupted)LEFT", flat
+            r"(trutnet join --resume(?: --store \S+?)?)(trutnet join: interrupted)LEFT", flat
         )
         assert command, text
         folder = tmp_path / "data" / "trutnet" / "tables" / f"{table}-join"
-        assert command.group(1) == f"trutnet join --resume --store {folder}"
+        assert command.group(1) == "trutnet join --resume"  # the only seat left: no --store
         assert f"Your seat's files are in:  {folder}" in flat
         second = Tmux(f"{env} {sys.executable} -m {command.group(1)}")  # python -m trutnet
         text = second.wait_for(rf"Your hand: \[1\]{CARD}", 90)
@@ -743,6 +744,9 @@ def test_the_message_on_leaving_mid_game_wraps_at_words(tmp_path):
         peer=SimpleNamespace(replica=SimpleNamespace(phase="play")),
     )
     ui.runtime = SimpleNamespace(seats=[me, *bots])
+    ui.resume_alone = True  # no other seat left mid-game: the short command
+    assert ui.left_message().splitlines()[3] == "  trutnet join --resume"
+    ui.resume_alone = False
     lines = ui.left_message().splitlines()
     assert lines[1] == f"  {folder.resolve()}"
     assert lines[3] == f"  trutnet join --resume --store {folder.resolve()}"

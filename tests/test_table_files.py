@@ -223,7 +223,7 @@ def test_games_lists_the_seats_left_and_the_saved_games(tmp_path, games):
     assert code == 2
     said = err.splitlines()
     assert said[0] == (
-        "trutnet join: error: --resume needs --store DIR; the seats you left mid-game:"
+        "trutnet join: error: you left several seats mid-game; say which with --store:"
     )
     assert f"    trutnet join --resume --store {left}" in said
 

@@ -344,12 +344,15 @@ def cmd_join(args: argparse.Namespace) -> int:
                 raise ChoiceError(
                     f"--resume needs --store DIR (no seat left mid-game in {data_dir() / 'tables'})"
                 )
-            print(
-                "trutnet join: error: --resume needs --store DIR; the seats you left mid-game:",
-                file=sys.stderr,
-            )
-            _print_seats(seats, sys.stderr)
-            return 2
+            if len(seats) > 1:
+                print(
+                    "trutnet join: error: you left several seats mid-game; say which with --store:",
+                    file=sys.stderr,
+                )
+                _print_seats(seats, sys.stderr)
+                return 2
+            args.store, about = seats[0]  # the one seat left mid-game: that one
+            print(f"trutnet join: back to the seat you left: {about}", file=sys.stderr)
         try:
             endpoints = [ExternalBroker(args.broker).start()] if args.broker else None
             person = None if (args.store / "identity.key").exists() else player_identity()
@@ -888,6 +891,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     table_id = table_id_for(identity.public, nonce)
     store = args.store or data_dir() / "tables" / table_id.hex()
     created = not store.exists()
+    ui.resume_alone = resume_alone(store)
     transcript = data_dir() / "games" / f"{table_id.hex()}.json"
     table_name = args.table_name or default_table_name(args.name)
     announcer = None
@@ -994,6 +998,7 @@ def _join_with_ui(
     ui = _screen(game, printable(announced["name"], 40) or f"table {table_id.hex()[:8]}", 0)
     ui.about = game_summary(ui.frontend.long_name, announced["variant"], announced["players"])
     ui.info.private, ui.info.table_seats = announced["private"], announced["players"]
+    ui.resume_alone = resume_alone(store)
     result = _run(
         play_with_ui(
             lambda hooks: join(
@@ -1026,6 +1031,7 @@ def _resume_with_ui(
     from trutnet.client.app import play_with_ui
 
     ui = _screen(game, "resumed table", 0)
+    ui.resume_alone = resume_alone(args.store)
     transcript = data_dir() / "games" / f"{loaded[1].replica.table_id.hex()}.json"
     result = _run(
         play_with_ui(
@@ -1131,6 +1137,13 @@ def unfinished_seats() -> list[tuple[Path, str]]:
                     found.append((seat, f"{_when(seat / 'log.bin')}  {about}"))
                 break
     return sorted(found, key=lambda f: f[1], reverse=True)
+
+
+def resume_alone(store: Path) -> bool:
+    """Whether ``trutnet join --resume`` alone (no ``--store``) would find the seat in
+    ``store`` once left: no other seat is left mid-game."""
+    here = store.resolve()
+    return all(seat.resolve() in (here, here / "seat-0") for seat, _ in unfinished_seats())
 
 
 def saved_games() -> list[tuple[Path, str]]:

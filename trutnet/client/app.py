@@ -490,6 +490,7 @@ class TableApp:
         return kb
 
     lobby_commands: asyncio.Queue[str] | None = None
+    resume_alone = False  # no other seat is left mid-game: ``join --resume`` finds this one
 
     def dismiss(self) -> bool:
         """Leave the last round's summary; True if the key is spent on it: it was on
@@ -550,9 +551,12 @@ class TableApp:
         lines = ["You left the table mid-game. Your seat's files are in:", f"  {folder}"]
         runtime = self.runtime
         bots = [s for s in runtime.seats[1:] if s.bot is not None] if runtime else []
+        # no other seat left mid-game: ``join --resume`` alone finds this one (a
+        # command that fits in 80 columns, where the folder's path does not)
+        store = "" if self.resume_alone else f" --store {shlex.quote(str(folder))}"
         lines += [
             "To come back to this game (as long as the others are still playing):",
-            f"  trutnet join --resume --store {shlex.quote(str(folder))}",
+            f"  trutnet join --resume{store}",
         ]
         if bots:
             them = "it" if len(bots) == 1 else "them"
