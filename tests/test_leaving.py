@@ -423,6 +423,17 @@ def test_what_a_stall_line_says_at_each_step_fits_80_columns():
     assert then == "Votes to abandon the game: Cid (1 of 2 needed)"
     assert said(replaceable=True)[1].startswith("A newcomer may take the seat, or the players")
     assert said()[1] == "The players wait for Bob, or vote to abandon the game"
+    # the game is over and Bob has not signed it: closed without him, the result stands
+    line, then = said(closing=True, vote_at=now + 80)
+    assert line == "⚠ Bob has not signed the result for 40s (left, or lost?)"
+    assert re.fullmatch(
+        r"Closed without Bob at \d\d:\d\d:\d\d \(in 80s\) unless Bob signs; the result stands",
+        then,
+    )
+    assert said(closing=True, left=True)[0] == "⚠ Bob left before signing the result, 40s ago"
+    _, then = said(closing=True, votes={2: "abandon"}, vote_at=now - 1)
+    assert then == "Votes to close the game without Bob: Cid (1 of 2 needed)"
+    assert said(closing=True)[1] == "The players wait for Bob, or close the game without them"
     line, then = stall_text(Stall(0, now - 9, None, False, [], {}, 1), names, 0)
     assert line == "" and then.startswith("The table has waited 9s for you: play")
     names[:] = ["A" * 32, "B" * 32, "C" * 32, "D" * 32]

@@ -538,14 +538,31 @@ def test_4p_a_seat_gone_before_the_first_deal_is_abandoned_never_replaced(phase)
         assert done.state.round_number() == replica.state.round_number()
 
 
-def test_a_finished_game_is_never_abandoned():
-    """Once the game is over (its last checkpoint, its result round), nothing is left to
-    abandon: a vote that names it is refused (its winner stands)."""
+@pytest.mark.parametrize("phase", ["checkpoint", "result"])
+def test_a_seat_gone_after_the_last_move_is_closed_out_and_the_winner_stands(phase):
+    """7.7: once the game is over (its last checkpoint, its result round), a seat that
+    never signs it does not hold the others until they give up: the ``abandon`` closes
+    the game without its signature, the stalled seat is blamed, and the winner stands
+    (no "abandoned, no winner"). A newcomer cannot take a seat there."""
+    from trutnet.protocol.replace import describe
+
     near_the_end = StartPosition((6, 6), (2, 2), 0)  # one hand from a winner
     table = new_memory_table(TrutGame(TrutConfig(2, start=near_the_end)), "end", ["heuristic"] * 2)
-    run_to(table, lambda t: t.peers[0].replica.phase == "result")
+    run_to(
+        table,
+        lambda t: t.peers[0].replica.phase == phase and t.peers[0].replica.state.is_terminal(),
+    )
+    table.kill(1)
     replica = table.peers[0].replica
-    assert replica.state.is_terminal()
-    assert not replica.can_abandon(0) and not replica.can_abandon(1)
-    with pytest.raises(LocalError, match="not waiting"):
-        table.peers[0].vote(1)
+    winner = replica.state.winning_team()
+    assert winner is not None
+    assert replica.can_abandon(1) and replica.closing_without(1) and not replica.can_void(1)
+    chief = table.peers[0]
+    wire = chief.abandon(1, [chief.vote(1)])
+    deliver(table, wire, (0,))
+    done = table.peers[0].replica
+    assert done.phase == "done" and done.abandoned is None
+    assert done.changes[-1].kind == "closed" and done.state.winning_team() == winner
+    assert done.blames[-1].seat == 1 and done.blames[-1].rule == "stalled"
+    assert "closed without seat 1's signature" in describe(done.changes[-1])
+    assert "the result stands" in describe(done.changes[-1])

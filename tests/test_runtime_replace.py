@@ -178,6 +178,39 @@ def test_without_partners_the_others_abandon():
     assert first.done() and first.waiting_for() == {1}  # the abandoned seat is not awaited
 
 
+def test_a_seat_that_never_signs_the_end_is_closed_out_and_the_winner_stands():
+    """7.7: the game is over and seat 2 never signs its result; the others vote, the
+    coordinator writes the ``abandon`` that closes the game, and its winner stands: the
+    seat result names it, and nobody waits for seat 2 any more."""
+    from trutnet.games.trut.rules import StartPosition
+    from trutnet.runtime.seat_process import _result
+
+    near_the_end = StartPosition((6, 6, 6), (2, 2, 2), 0)  # one hand from a winner
+    game = TrutGame(TrutConfig(3, start=near_the_end))
+    table = new_memory_table(game, "runtime-close", ["heuristic"] * 3)
+    while not (
+        table.peers[0].replica.phase == "result" and table.peers[0].replica.expected()[0] == 2
+    ):
+        assert step(table)
+    winner = table.peers[0].replica.state.winning_team()
+    assert winner is not None
+    first, events = runtime_for(table, 0)
+    second, _ = runtime_for(table, 1)
+
+    async def scenario():
+        await second._stalled(2, waited=1000.0)
+        vote = next(p for t, p in second.link.published if t == topics.vote(second.table_id))
+        await first._on_vote(vote)
+        await first._stalled(2, waited=1000.0)
+        return [p for t, p in first.link.published if t == topics.log(first.table_id)]
+
+    written = asyncio.run(scenario())
+    assert [parse_entry(w).type for w in written] == ["abandon"]
+    assert dict(events)["closed"]["voters"] == [0, 1]
+    assert first.done() and 2 not in first.waiting_for()
+    assert _result(first).winner == winner and first.replica.abandoned is None
+
+
 def test_a_partner_accepts_no_newcomer_by_default_and_the_game_is_abandoned():
     """An opponent's sockpuppet offers; the stalled seat's partner does not accept
     strangers unless told to (``--accept-taker``): after twice the void timeout the

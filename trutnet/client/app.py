@@ -740,6 +740,18 @@ def stall_text(stall: Stall, names: list[str], me: int | None) -> tuple[str, str
         listed = _listed(seats, names, me)
         return f"{listed} ({len(seats)} of {stall.needed} needed)" if seats else ""
 
+    if stall.closing:  # the game is over: only its signature on the result is missing
+        if stall.left:
+            said = f"⚠ {who} left before signing the result, {waited:.0f}s ago"
+        else:
+            said = f"⚠ {who} has not signed the result for {waited:.0f}s (left, or lost?)"
+        if votes("abandon"):
+            return said, f"Votes to close the game without {who}: {votes('abandon')}"
+        if stall.vote_at is None:
+            return said, f"The players wait for {who}, or close the game without them"
+        left = max(0.0, stall.vote_at - time.monotonic())
+        when = f"at {_clock(stall.vote_at)} (in {left:.0f}s) unless {who} signs"
+        return said, f"Closed without {who} {when}; the result stands"
     if stall.left:  # signed by the seat itself as its player quit
         said = f"⚠ {who} left the table {waited:.0f}s ago"
     elif stall.since_arrival:  # a spectator that came mid-stall knows only its own wait

@@ -83,7 +83,7 @@ class SeatChange:
     log index of the entry, the hand from which the taker plays (``void``), the voters,
     the coordinator, and the taker's identity key and name (``void``)."""
 
-    kind: str  # "replaced" or "abandoned"
+    kind: str  # "replaced", "abandoned", or "closed" (over already: the winner stands)
     seat: int
     entry: int
     hand: int
@@ -288,6 +288,12 @@ def describe(change: SeatChange) -> str:
     """One line for people (``trutnet verify``, screens): who voted, which seat, and who
     plays it from which hand, or that the game was abandoned."""
     voters = ", ".join(str(v) for v in change.voters)
+    if change.kind == "closed":
+        return (
+            f"entry {change.entry}: game closed without seat {change.seat}'s signature"
+            f" (blamed: the table waited for it after the last move); the result stands;"
+            f" voted by seats {voters}, written by seat {change.coordinator}"
+        )
     if change.kind == "abandoned":
         return (
             f"entry {change.entry}: game abandoned, no winner: the table waited for seat "

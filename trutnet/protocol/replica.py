@@ -191,9 +191,16 @@ class TableReplica(StalledSeats):
 
     @property
     def abandoned(self) -> SeatChange | None:
-        """The ``abandon`` that ended the game (7.7), if one did."""
-        last = self.changes[-1] if self.changes else None
+        """The ``abandon`` that ended the game with no winner (7.7), if one did."""
+        last = self.ended_without
         return last if last is not None and last.kind == "abandoned" else None
+
+    @property
+    def ended_without(self) -> SeatChange | None:
+        """The ``abandon`` that ended the game without a seat (7.7), if one did: with no
+        winner (``abandoned``), or once over, without its signature (``closed``)."""
+        last = self.changes[-1] if self.changes else None
+        return last if last is not None and last.kind in ("abandoned", "closed") else None
 
     def expected(self) -> tuple[int, tuple[str, ...]] | None:
         """The seat that must write the next entry (in an unordered round, the lowest

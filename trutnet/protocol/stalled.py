@@ -36,6 +36,9 @@ from trutnet.protocol.schema import Rejected, exact_fields, int_field
 # (7.7), and those in which it can only be abandoned: the keys round, a joint draw's.
 PLAYING = ("shuffle", "shares", "blind", "unblind", "game", "checkpoint")
 DRAWING = ("keys", "commit", "reveal")
+# The rounds after the last move (the final checkpoint, the result): a seat gone there
+# is closed out, and the game's winner stands (7.7).
+CLOSING = ("checkpoint", "result")
 
 
 class StalledSeats:
@@ -128,8 +131,22 @@ class StalledSeats:
         """Whether the game may be abandoned for ``seat`` (the seat the table waits for):
         while it plays, and also in the ``keys`` round and a joint draw's rounds, so a
         seat gone before the first card, or during a draw, does not hold the others until
-        they give up."""
-        return self._waiting_in_game(seat, (*PLAYING, *DRAWING))
+        they give up; and in the rounds after the last move, where the ``abandon``
+        closes the game without that seat's signature and the winner stands
+        (:meth:`closing_without`)."""
+        return self._waiting_in_game(seat, (*PLAYING, *DRAWING)) or self.closing_without(seat)
+
+    def closing_without(self, seat: int) -> bool:
+        """Whether the game is over and the table waits for ``seat``'s signature on it
+        (the final checkpoint, the result round): an ``abandon`` now closes the game
+        with its winner (7.7)."""
+        return (
+            seat in self.writers()
+            and self.n >= 2
+            and self.phase in CLOSING
+            and self.state is not None
+            and self.state.is_terminal()
+        )
 
     def can_void(self, seat: int) -> bool:
         """Whether ``seat`` (the seat the table waits for) may be replaced now (7.7): the
@@ -232,17 +249,21 @@ class StalledSeats:
         self._drive()
 
     def _on_abandon(self, entry: Entry, body: dict[str, Any]) -> None:
-        """The game ends here with no winner; the stalled seat is blamed."""
+        """The game ends here with no winner, or, when it was over already, with its
+        winner (closed without the stalled seat's signature); the stalled seat is blamed."""
         voters = self.check_abandon(entry.seat, entry.prev, body)
         stalled = body["seat"]
+        closed = self.closing_without(stalled)
+        kind = "closed" if closed else "abandoned"
         self.changes.append(
-            SeatChange("abandoned", stalled, len(self.log), self.round_number(), voters, entry.seat)
+            SeatChange(kind, stalled, len(self.log), self.round_number(), voters, entry.seat)
         )
         self.blames.append(
             Blame(
                 stalled,
                 "stalled",
-                f"the table waited for seat {stalled}; seats {list(voters)} abandoned the game",
+                f"the table waited for seat {stalled}; seats {list(voters)} "
+                + ("closed the game without its signature" if closed else "abandoned the game"),
                 tuple(body["votes"]),
             )
         )

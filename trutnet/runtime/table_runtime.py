@@ -121,6 +121,9 @@ class Stall:
     # nothing moved since this process caught up with a game already under way: ``since``
     # is when it came, and the table may have waited longer (no message says how long)
     since_arrival: bool = False
+    # the game is over and the seat has not signed it: an abandon closes the game
+    # without that signature, and its winner stands (7.7)
+    closing: bool = False
 
 
 @dataclass
@@ -298,6 +301,7 @@ class TableRuntime:
             needed,
             left,
             self._stalled_on_arrival(),
+            replica.closing_without(seat),
         )
 
     def _stalled_on_arrival(self) -> bool:
@@ -1055,8 +1059,8 @@ class TableRuntime:
         seats = set(range(replica.n)) - self.local_seats()
         if replica.halted is not None:
             seats.discard(replica.halted.seat)
-        if replica.abandoned is not None:  # 7.7: the stalled seat is not waited for
-            seats.discard(replica.abandoned.seat)
+        if replica.ended_without is not None:  # 7.7: the stalled seat is not waited for
+            seats.discard(replica.ended_without.seat)
         head = self.head()
         return {s for s in seats if self._done_heads.get(s) != head}
 
