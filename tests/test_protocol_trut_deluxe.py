@@ -47,11 +47,13 @@ def _knows_only_what_it_was_shown(table: MemoryTable) -> bool:
 
 @pytest.mark.parametrize(
     "players, variant",
-    # first to 7 Longs at 4, first to 5 (the shorter game) at the other counts
+    # first to 7 Longs at 4, first to 5 (the shorter game) at the other counts; at 6
+    # from 3 Longs each (the last hands: 6 seats' rounds cost the most)
     [(2, "gatinaise"), (3, "gatinaise"), (4, "classic"), (4, "gatinaise"), (6, "gatinaise")],
 )
 def test_whole_deluxe_games_over_the_table_with_full_crypto(players, variant):
-    game = TrutGame(TrutConfig(players, variant, deluxe=True, bonus_cards=True))
+    start = StartPosition((3, 3), (0, 0), 0) if players == 6 else None
+    game = TrutGame(TrutConfig(players, variant, deluxe=True, bonus_cards=True, start=start))
     table = play_memory_game(
         game, f"deluxe-{players}-{variant}", ["heuristic"] * players, _knows_only_what_it_was_shown
     )
