@@ -104,6 +104,11 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
                     continue
                 if ui.seat.pending:
                     continue
+                if obs.phase == "play" and "hint" not in seen and not ui.info.paused:
+                    pipe.send_text("i")  # the search bot's hint, from this seat's replica
+                    await until(lambda: ui.info.message.startswith("Hint: "))
+                    seen["hint"] = ui.info.message
+                    seen["legal"] = " ".join(str(a) for a in ui.observation().legal)
                 if obs.phase == "play" and "no trut" not in seen:
                     pipe.send_text("c")  # nothing to fold: the screen says why
                     await until(lambda: "Trut" in ui.info.message)
@@ -126,6 +131,8 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
     finally:
         broker.stop()
     assert result is not None and result.winner in (0, 1)
+    hinted = re.match(r"Hint: (.+?)(?: — | \(the only move)", seen["hint"])
+    assert hinted and hinted.group(1) in seen["legal"], (seen["hint"], seen["legal"])
     assert "Donneur" in seen["dealt"] and "Longs" in seen["dealt"] and "Petits" in seen["dealt"]
     assert "✓ verified:" in seen["dealt"]
     # The Trut shows in the state line, or (if the bot folded at once) in the log.
@@ -215,6 +222,8 @@ def test_trutnet_play_in_a_real_terminal_80x24_with_resize(tmp_path):
         first = " j Joue !" if "A Trut!" in text else " 1-3/←→+Enter play"
         assert bar.startswith(first) and bar.endswith("? help  q quit"), bar
         assert "p pass" not in bar and "s sing" not in bar
+        keys("i")  # a hint, in a real terminal: one line, at once
+        assert re.search(r"Hint: \S", wait_for("Hint: "))
         keys("q")
         wait_for("Quit the game")
         keys("n")

@@ -748,9 +748,17 @@ def test_a_lobby_announcement_counts_only_signed_by_the_tables_host():
         sign_announcement(mallory, lobby.table_id, {**elsewhere, "host": "x"}),
         sign_announcement(host, lobby.table_id, {**message, "status": "free"}),
         sign_announcement(host, lobby.table_id, {**message, "taken": "2"}),
+        sign_announcement(host, lobby.table_id, {**message, "hints": True}),  # only false
+        sign_announcement(host, lobby.table_id, {**message, "hints": "no"}),
         b"\x91" * 5000,
     ):
         with pytest.raises(LobbyError):
             check_announcement(bad, lobby.table_id)
     with pytest.raises(LobbyError):
         check_announcement(wire, b"\x02" * 16)  # another table
+    assert "hints" not in live  # said only when the host asks for none
+    quiet = announcement(lobby, "t", Endpoint("10.0.0.1", 1883), "open", hints=False)
+    assert (
+        check_announcement(sign_announcement(host, lobby.table_id, quiet), lobby.table_id)["hints"]
+        is False
+    )

@@ -323,6 +323,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                 inprocess_broker=args.inprocess_broker,
                 own_broker=isinstance(broker, EmbeddedBroker),
                 password=password,
+                hints=args.hints,
             )
         )
     finally:
@@ -905,7 +906,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             announcer.update(message, endpoint)
 
     ui.table_name = table_name
-    ui.info.private = password is not None
+    ui.info.private, ui.info.hints = password is not None, args.hints
     where = None if args.announce else (endpoint, table_id)
     ui.info.join_how = [_how_to_join(game, table_name, password is not None, where)]
     try:
@@ -928,6 +929,7 @@ def cmd_play(args: argparse.Namespace) -> int:
                     identity=identity,
                     own_broker=True,
                     password=password,
+                    hints=args.hints,
                 ),
                 ui,
                 transcript,
@@ -998,6 +1000,7 @@ def _join_with_ui(
     ui = _screen(game, printable(announced["name"], 40) or f"table {table_id.hex()[:8]}", 0)
     ui.about = game_summary(ui.frontend.long_name, announced["variant"], announced["players"])
     ui.info.private, ui.info.table_seats = announced["private"], announced["players"]
+    ui.info.hints = announced.get("hints", True)  # the host may ask for none
     ui.resume_alone = resume_alone(store)
     result = _run(
         play_with_ui(
@@ -1449,6 +1452,13 @@ def _table_options(p: argparse.ArgumentParser, players: int, name: str) -> None:
         dest="announce",
         action="store_false",
         help="do not announce the table with zeroconf",
+    )
+    p.add_argument(
+        "--no-hints",
+        dest="hints",
+        action="store_false",
+        help="ask the players not to use the search bot's hints (said in the lobby; "
+        "their screens then offer none)",
     )
 
 

@@ -51,6 +51,7 @@ from prompt_toolkit.styles import Style
 
 from trutnet.client.frontend import Cue, Frontend, NoFrontend, frontend_for
 from trutnet.client.view import (
+    HINT_KEY,
     TableInfo,
     abandoned_lines,
     end_lines,
@@ -475,6 +476,10 @@ class TableApp:
             if self.observation() is not None:  # in the lobby, Enter does nothing
                 self.game_key("enter")
 
+        @kb.add(HINT_KEY)  # a game's own key of that name, added below, wins
+        def _hint(event: KeyPressEvent) -> None:
+            self.hint()
+
         for key in self.frontend.keys if self.frontend is not None else ():
             if key != "enter":
                 kb.add(key)(self._game_key_handler(key))
@@ -535,6 +540,28 @@ class TableApp:
             self._say(press.say)
         else:
             self.app.invalidate()
+
+    def hint(self) -> None:
+        """Say what the search bot would play for this seat now, and why (one line),
+        from this seat's own replica: it knows what the person knows, no more."""
+        from trutnet.client.hint import BotError, hint_for
+
+        obs, peer, frontend = self.observation(), self.seat.peer, self.frontend
+        if not self.info.hints:
+            self._say("hints are off at this table (the host's choice, said in the lobby)")
+            return
+        if obs is None or peer is None or frontend is None or peer.replica.state is None:
+            self._say("the game has not started yet")
+            return
+        if not my_turn(frontend, obs, self.info):
+            self._say("a hint is for your turn")
+            return
+        try:
+            said = hint_for(frontend.game, peer.replica.state, peer.seat, len(peer.replica.log))
+        except BotError as exc:
+            self._say(f"no hint here: {exc}")
+            return
+        self._say(said.line(lambda action: frontend.action_words(action, obs)))
 
     def seat_folder(self) -> Path | None:
         """Where this seat's files are (its identity, secrets and log), if it has any."""

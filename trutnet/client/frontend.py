@@ -111,6 +111,10 @@ class Frontend(ABC):
     def prompt(self, obs: Any, info: TableInfo) -> str:
         """What this seat is asked to do now, with its keys ("Your turn: play …")."""
 
+    def action_words(self, action: str, obs: Any) -> str:
+        """An action of the notation as this screen says it (a hint names it so)."""
+        return action
+
     def deciding(self, obs: Any) -> str:
         """What the seat to act is deciding, after its name: "to play"."""
         return ""

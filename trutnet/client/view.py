@@ -84,6 +84,7 @@ class TableInfo:
     private: bool | None = None
     join_how: list[str] = field(default_factory=list)
     table_seats: int = 0
+    hints: bool = True  # the table lets a person ask the search bot for a hint (``i``)
 
 
 def plural(count: int, word: str) -> str:
@@ -159,6 +160,9 @@ def plain(lines: list[Line]) -> str:
 
 def help_lines(frontend: Frontend, spectator: bool) -> list[Line]:
     return [[("", line)] for line in frontend.help(spectator).splitlines()]
+
+
+HINT_KEY = "i"  # asks the search bot for a hint (a game's own key of that name wins)
 
 
 def my_turn(frontend: Frontend, obs: Any, info: TableInfo) -> bool:
@@ -367,6 +371,8 @@ def lobby_lines(info: TableInfo, table_name: str, players: int, game: str = "") 
             else "Open table: no password needed to join."
         )
         lines.append([("", f" {said}")])
+        hints = "on (i on your turn asks the search bot)" if info.hints else "off at this table"
+        lines.append([("", f" Hints: {hints}.")])
     for how in info.join_how:
         lines += [[("class:bold", row)] for row in wrap(" " + how, WIDTH, "  ")]
     if players == 0:  # a joiner: the host fills the seats and starts the table

@@ -179,6 +179,9 @@ ANNOUNCE_FIELDS = {"v", "game", "variant", "players", "taken", "name", "host", "
 # ``seated`` (optional): who has a seat so far, for a joiner's lobby screen; a host
 # leaves it out when the whole announcement would not fit MAX_ANNOUNCEMENT.
 SEATED = "seated"
+# ``hints`` (optional, present when false): the host asks that nobody use the search
+# bot's hints at this table (a wish the table cannot enforce: anyone may run a bot)
+HINTS = "hints"
 MAX_ANNOUNCEMENT = 2048
 
 
@@ -211,7 +214,7 @@ def check_announcement(wire: Any, table_id: bytes) -> dict[str, Any]:
     except MessageError as exc:
         raise LobbyError(f"not a signed announcement: {exc}") from exc
     body = entry.body
-    if entry.type != "lobby" or entry.seq != 0 or set(body) - {SEATED} != ANNOUNCE_FIELDS:
+    if entry.type != "lobby" or entry.seq != 0 or set(body) - {SEATED, HINTS} != ANNOUNCE_FIELDS:
         raise LobbyError("not a lobby announcement")
     nonce = body["nonce"]
     if not isinstance(nonce, bytes) or table_id_for(entry.author, nonce) != table_id:
@@ -226,6 +229,7 @@ def check_announcement(wire: Any, table_id: bytes) -> dict[str, Any]:
         or body["status"] not in ("open", "playing")
         or not isinstance(body["private"], bool)
         or (SEATED in body and not _seated_ok(body[SEATED], body["taken"]))
+        or (HINTS in body and body[HINTS] is not False)
     ):
         raise LobbyError("a malformed announcement")
     return {k: v for k, v in body.items() if k != "nonce"}

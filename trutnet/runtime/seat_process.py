@@ -49,6 +49,7 @@ from trutnet.net.private import credentials
 from trutnet.net.tasks import stop_tasks
 from trutnet.protocol.lobby import (
     ANNOUNCE_VERSION,
+    HINTS,
     MAX_ANNOUNCEMENT,
     SEATED,
     Lobby,
@@ -234,14 +235,17 @@ def announcement(
     status: str,
     private: bool = False,
     bots: Collection[int] | None = None,
+    hints: bool = True,
 ) -> dict[str, Any]:
     """The retained lobby message (also the zeroconf TXT content). ``private``: the
     broker wants the table password (never the password itself). ``bots``: the seats
-    the host gave its bots; with it, the message says who is seated (``seated``)."""
+    the host gave its bots; with it, the message says who is seated (``seated``).
+    ``hints`` False: the host asks that nobody use hints (``hints: false``)."""
     roster = lobby.roster()
     seated = {} if bots is None else {SEATED: [[n, s in bots] for s, n, _ in roster]}
     return {
         **seated,
+        **({} if hints else {HINTS: False}),
         "v": ANNOUNCE_VERSION,
         "nonce": lobby.nonce,
         "game": lobby.game.name,
@@ -276,6 +280,7 @@ async def host(
     identity: Identity | None = None,
     own_broker: bool = False,
     password: str | None = None,
+    hints: bool = True,
 ) -> SeatResult:
     """Host a table at ``endpoints[0]``; ``own_broker``: that broker is this process's
     embedded one, so a resumed host starts it again if it is gone (9.3). The table id
@@ -344,7 +349,9 @@ async def host(
 
     async def announce(status: str) -> None:
         bots = {lobby.keys.index(s.identity.public) for s in local if s.bot is not None}
-        message = announcement(lobby, table_name, endpoint, status, password is not None, bots)
+        message = announcement(
+            lobby, table_name, endpoint, status, password is not None, bots, hints
+        )
         if on_announce is not None:
             on_announce({k: v for k, v in message.items() if k not in ("nonce", SEATED)})
         signed = sign_announcement(host_seat.identity, table_id, message)

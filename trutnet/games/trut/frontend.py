@@ -134,6 +134,16 @@ class TrutFrontend(Frontend):
             word = "refuse" if obs.phase == "sing_agree" else "fold"
         return Press(word)
 
+    def action_words(self, action: str, obs: TrutObservation) -> str:
+        """``play 7♥ (key 2)``: a card of the hand as the screen shows it, with its key;
+        any other action in the notation's words (``trut``, ``pass``)."""
+        word, _, rest = action.partition(" ")
+        if word == "play":
+            for index, (_, card) in enumerate(obs.hand):
+                if card is not None and str(card) == rest:
+                    return f"play {screen.card_text(card)[1]} (key {index + 1})"
+        return action
+
     def _play(self, index: int, obs: TrutObservation) -> Press:
         if index >= len(obs.hand):
             return Press(say=f"you have {plural(len(obs.hand), 'card')}")

@@ -1,0 +1,86 @@
+"""Hints (issue 21, item 4): the ``i`` key asks the search bot what it would play for
+the person's seat, from the seat's own replica, and says why in one line; a table
+whose host asks for no hints says so in the lobby, and the key then asks nothing."""
+
+from __future__ import annotations
+
+import random
+import re
+from types import SimpleNamespace
+
+from prompt_toolkit.output import DummyOutput
+
+from trutnet.bots import make_bot
+from trutnet.bots.base import decide
+from trutnet.client.app import TableApp
+from trutnet.client.hint import Hint, hint_for
+from trutnet.client.view import TableInfo, lobby_lines, plain
+from trutnet.games.trut.rules import TrutConfig, TrutGame
+from trutnet.net.memory import new_memory_table, step
+
+
+def at_a_choice(seat: int = 0):
+    """A 2-player table whose ``seat`` has a card to play among several."""
+    table = new_memory_table(TrutGame(TrutConfig(2)), "hint", ["heuristic"] * 2)
+    while True:
+        replica = table.peers[seat].replica
+        state = replica.state
+        if (
+            state is not None
+            and replica.phase == "game"
+            and state.current_seat() == seat
+            and len(state.observation(seat).legal) > 1
+        ):
+            return table
+        assert step(table)
+
+
+def test_a_hint_is_the_search_bots_choice_at_the_seats_replica_and_says_why():
+    table = at_a_choice()
+    peer = table.peers[0]
+    state = peer.replica.state
+    hint = hint_for("trut", state, 0, seed=5, kind="search:samples=8")
+    expected = decide(make_bot("trut", "search:samples=8", random.Random(5)), state, 0)
+    assert hint.action == str(expected) and hint.samples == 8
+    assert hint.outlook is not None and 0 <= hint.outlook <= 1
+    assert hint.next_action is not None and hint.next_action != hint.action
+    line = hint.line()
+    assert line.startswith(f"Hint: {hint.action} — ") and "% outlook over 8 sampled deals" in line
+    assert f"; next best: {hint.next_action}, " in line
+    # the same seat, state and seed: the same hint (nothing but the seat's view in it)
+    assert hint_for("trut", state, 0, seed=5, kind="search:samples=8") == hint
+    assert (
+        Hint("play 7h", 0).line() == "Hint: play 7h (the only move, or the game's own bot's choice)"
+    )
+
+
+def test_the_key_asks_only_on_the_persons_turn_and_not_where_the_table_says_no():
+    table = at_a_choice()
+    ui = TableApp("Test table", 2, output=DummyOutput(), game="trut")
+    ui.seat = SimpleNamespace(store=None, peer=table.peers[0], pending=None)
+    ui.info.me = 0
+    ui.hint()
+    # a card as the hand shows it, with its key (or one of the game's words)
+    said = r"Hint: (play \S+[♠♥♦♣] \(key \d\)|trut|pass) — \d+% outlook over \d+ sampled deals"
+    assert re.match(said, ui.info.message), ui.info.message
+    ui.info.hints = False
+    ui.hint()
+    assert ui.info.message == "hints are off at this table (the host's choice, said in the lobby)"
+    other = TableApp("Test table", 2, output=DummyOutput(), game="trut")
+    other.seat = SimpleNamespace(store=None, peer=table.peers[1], pending=None)
+    other.info.me = 1
+    other.hint()
+    assert other.info.message == "a hint is for your turn"
+    lobby = TableApp("Test table", 2, output=DummyOutput(), game="trut")
+    lobby.seat = SimpleNamespace(store=None, peer=None, pending=None)
+    lobby.hint()
+    assert lobby.info.message == "the game has not started yet"
+
+
+def test_the_lobby_says_whether_hints_are_on():
+    info = TableInfo([], [], 0, private=False)
+    shown = plain(lobby_lines(info, "t", 2, "Trut"))
+    assert " Hints: on (i on your turn asks the search bot)." in shown
+    info.hints = False
+    shown = plain(lobby_lines(info, "t", 0, "Trut"))
+    assert " Hints: off at this table." in shown
