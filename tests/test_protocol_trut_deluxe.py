@@ -82,7 +82,13 @@ def test_the_falcon_is_shown_and_its_holder_alone_sees_the_partners_cards():
     are disclosed to its holder alone (shares sealed to a second viewer, 8.8)."""
     LOOKS.clear()
     game = TrutGame(TrutConfig(4, deluxe=True))
-    table = play_memory_game(game, "falcon-4", ["heuristic"] * 4, _knows_only_what_it_was_shown)
+
+    def until_seen(table: MemoryTable) -> bool:  # checked at every step, up to the look
+        _knows_only_what_it_was_shown(table)
+        state = table.peers[0].replica.state
+        return bool(LOOKS) and any(e["event"] == "falcon" for e in state.events)
+
+    table = play_memory_game(game, "falcon-4", ["heuristic"] * 4, until_seen)
     replicas = [p.replica for p in table.peers]
     assert not table.rejected and all(r.halted is None for r in replicas)
     shown = [e for e in replicas[0].state.events if e["event"] == "falcon"]
@@ -99,16 +105,30 @@ def test_the_nutria_and_the_hare_over_the_table(seed):
     an odd Nutria's two cards are shown to its player alone, who picks one by position
     (revealed); no replica learns the other."""
     game = TrutGame(TrutConfig(4, deluxe=True, bonus_cards=True, michao_hare=True))
-    table = play_memory_game(game, seed, ["random"] * 4, _knows_only_what_it_was_shown)
+
+    picked = [0, False]  # entries read so far, and whether one was a Nutria's pick
+
+    def seen(table: MemoryTable) -> bool:
+        events = [e["event"] for e in table.peers[0].replica.state.events]
+        if seed != "powers-22":
+            return "hare" in events
+        for wire in table.log[picked[0] :]:
+            picked[1] = picked[1] or parse_entry(wire).body.get("action", "").startswith("pick @")
+        picked[0] = len(table.log)
+        return picked[1] and "nutria" in events
+
+    def until_seen(table: MemoryTable) -> bool:  # checked at every step, up to the power
+        _knows_only_what_it_was_shown(table)
+        state = table.peers[0].replica.state
+        if state is None or state.trick:  # to the end of a trick
+            return False
+        return state.is_terminal() or seen(table)
+
+    table = play_memory_game(game, seed, ["random"] * 4, until_seen)
     replicas = [p.replica for p in table.peers]
     assert not table.rejected and all(r.halted is None for r in replicas)
     assert len({r.state.state_hash() for r in replicas}) == 1
-    acts = [parse_entry(w).body.get("action", "") for w in table.log]
-    events = [e["event"] for e in replicas[0].state.events]
-    if seed == "powers-22":
-        assert any(a.startswith("pick @") for a in acts) and "nutria" in events
-    else:
-        assert "hare" in events
+    assert seen(table)
 
 
 def _moved_cards(state, since: int) -> list[tuple[int, int, int]]:

@@ -331,6 +331,46 @@ def test_sync_requests_merge_and_are_answered_outside_the_receive_loop():
 
 
 @pytest.mark.network
+def test_a_log_that_parted_from_the_tables_is_answered_from_where_it_parted():
+    """9.2: a request for a head no one has (a spectator shown another entry than the
+    table's, 7.2) is answered, once asked again with the asker's log length, from the
+    asker's last position: the table's entry there shows where the logs parted. Without
+    a length, or from an asker ahead of this log, it is not this peer's to answer; a
+    malformed length is refused."""
+    from trutnet.protocol.untrusted import UntrustedInput
+    from trutnet.runtime.sync_answers import parse_sync_request, sync_request
+
+    runtime, _ = _runtime_at(30)
+    entries = runtime.seats[0].peer.replica.log.entries
+    elsewhere = b"\x05" * 32
+
+    async def scenario():
+        sender = asyncio.create_task(runtime._sync_sender())
+        runtime._on_sync(sync_request(elsewhere))  # no length: someone else may answer
+        runtime._on_sync(sync_request(elsewhere, len(entries) + 1))  # ahead of this log
+        assert not runtime._answers.pending
+        runtime._on_sync(sync_request(elsewhere, 25))
+        log = topics.log(runtime.table_id)
+        async with asyncio.timeout(30):
+            while sum(t == log for t, _ in runtime.link.published) < len(entries) - 24:
+                await asyncio.sleep(0.01)
+        sender.cancel()
+        await runtime._ask_sync()
+        await runtime._ask_sync()  # the same head again: with this log's length
+
+    asyncio.run(scenario())
+    sent = [p for t, p in runtime.link.published if t == topics.log(runtime.table_id)]
+    assert sent == [e.wire for e in entries[24:]]
+    asked = [p for t, p in runtime.link.published if t == topics.sync(runtime.table_id)]
+    assert [parse_sync_request(p) for p in asked[-2:]] == [
+        (runtime.head(), None),
+        (runtime.head(), len(entries)),
+    ]
+    for bad in ({"head": elsewhere, "at": -1}, {"head": elsewhere, "at": "5"}, {"at": 3}):
+        with pytest.raises(UntrustedInput):
+            parse_sync_request(msgpack.packb(bad, use_bin_type=True))
+
+
 def test_reachable_means_a_listener_and_not_a_connection_to_itself(endpoint, monkeypatch):
     from trutnet.runtime import table_runtime
 

@@ -271,24 +271,29 @@ def test_a_seat_that_equivocates_is_blamed_by_every_replica():
     assert result.status == "stopped", result
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="finding: an entry of a seat that equivocates shown to the spectator alone "
-    "is never contradicted there: its sync requests name a head no one else has, which "
-    "no peer answers (9.2), so it waits until it gives up, with no blame",
-)
 def test_a_spectator_shown_another_entry_than_the_players_learns_of_the_equivocation():
+    """Seat 0 shows the spectator alone another entry than seat 1's. The spectator's
+    sync requests name a head no one else has; asked again, a request carries its log's
+    length, and a peer answers from that position (9.2): the spectator gets the
+    table's entry there, holds both of seat 0's entries, and stops blaming seat 0
+    (7.2), as the players do (it waited until it gave up, with no blame)."""
     game = make_game("trut", {"players": 2})
     result = run_seed(game, 0, CLEAN, bots(game), sim_class=EquivocatingSim)
     assert result.status == "stopped", result
+    assert result.counts["parted_answered"] >= 1, result
 
 
 class NoVoidSim(Sim):
-    """The runtime without its answer to a sync request that names a head off its log
-    (``recent_void``, 7.8): the fault of a seat that resumes into an abandoned game."""
+    """The runtime without its answers to a sync request that names a head off its log
+    (``recent_void``, 7.8, and from where the logs parted, 9.2): the fault of a seat
+    that resumes into an abandoned game."""
 
     @staticmethod
     def _recent_void(replica: Any) -> None:
+        return None
+
+    @staticmethod
+    def _parting(at: Any, length: int) -> None:
         return None
 
 

@@ -1,6 +1,6 @@
 """Which peer answers a sync request, with which entries, and when (9.2; no I/O).
 
-A sync request is anonymous and 40 bytes, and any peer that has the head it names
+A sync request is anonymous and at most 48 bytes, and any peer that has the head it names
 could answer it with everything after that head. If every peer did, for every
 request, one outsider would make the whole table re-send its log over and over. So:
 
@@ -27,6 +27,11 @@ the runtime tells it what it asked, sent and saw (with a monotonic ``now``), and
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
+
+import msgpack
+
+from trutnet.protocol.untrusted import UntrustedInput, unpack
 
 RESEND = 1.0  # seconds before an entry is sent again as an answer
 STEP = 0.5  # seconds each rank waits after the one before it
@@ -34,6 +39,41 @@ MAX_PENDING = 16  # request positions kept; more are merged into the nearest one
 MAX_TRACKED = 8192  # entry ids remembered (far above a game's log)
 BATCH = 64  # positions handed out per call of ``due``
 NEVER = float("-inf")
+
+
+MAX_AT = 1 << 24  # a log length no table reaches
+
+
+def sync_request(head: bytes, at: int | None = None) -> bytes:
+    """A sync request: ``{head}``, or, asked again for the same head, ``{head, at}``
+    with the asker's log length (9.2)."""
+    body: dict[str, Any] = {"head": head} if at is None else {"head": head, "at": at}
+    return msgpack.packb(body, use_bin_type=True)
+
+
+def parse_sync_request(payload: Any) -> tuple[bytes, int | None]:
+    """``(head, at)`` of a sync request (``at`` None when not given);
+    :class:`~trutnet.protocol.untrusted.UntrustedInput` for anything else."""
+    request = unpack(payload, 256)
+    if not isinstance(request, dict) or set(request) not in ({"head"}, {"head", "at"}):
+        raise UntrustedInput("a sync request is {head: 32-byte id[, at: log length]}")
+    head, at = request["head"], request.get("at")
+    if not isinstance(head, bytes) or len(head) != 32:
+        raise UntrustedInput("a sync request is {head: 32-byte id[, at: log length]}")
+    if at is not None and (type(at) is not int or not 0 <= at <= MAX_AT):
+        raise UntrustedInput("a sync request's at is a log length")
+    return head, at
+
+
+def parting_position(at: int | None, length: int) -> int | None:
+    """Where to answer a request whose head is not in this log, from its ``at``: the
+    position of the asker's last entry, when this log reaches it (this log's entry
+    there differs from the asker's: one of the two logs parted there or before, as
+    when a seat showed the asker another entry than the table, 7.2); None otherwise
+    (no ``at``, or an asker ahead of this log)."""
+    if at is None or not 1 <= at <= length:
+        return None
+    return at - 1
 
 
 def rank(start: int, seats: set[int], players: int) -> int:

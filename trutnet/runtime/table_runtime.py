@@ -56,7 +56,13 @@ from trutnet.protocol.lobby import join_request
 from trutnet.protocol.spectator import Watchers
 from trutnet.protocol.table import Rejected, TablePeer
 from trutnet.protocol.untrusted import UntrustedInput, unpack
-from trutnet.runtime.sync_answers import SyncAnswers, rank
+from trutnet.runtime.sync_answers import (
+    SyncAnswers,
+    parse_sync_request,
+    parting_position,
+    rank,
+    sync_request,
+)
 from trutnet.store import PeerStore
 
 log = logging.getLogger("trutnet.runtime")
@@ -210,6 +216,7 @@ class TableRuntime:
         self._told_taken: set[int] = set()
         self._changes_seen = 0
         self._void_answered = 0.0
+        self._asked_head: bytes | None = None  # the head of this peer's last sync request
         self._void_pending: bytes | None = None  # a void to tell a peer off our log (7.8)
         self.on_over: Callable[[], None] | None = None  # the game is over (before lingering)
         self._stop_lingering = asyncio.Event()
@@ -442,8 +449,14 @@ class TableRuntime:
         await self._ask_sync()
 
     async def _ask_sync(self) -> None:
+        """Ask for what follows this log's head; asked again for the same head (nothing
+        came), with this log's length too, so that a log that parted from the table's
+        is answered from where it parted (9.2)."""
         self.stats.syncs_sent += 1
-        body = msgpack.packb({"head": self.head()}, use_bin_type=True)
+        head, replica = self.head(), self.replica
+        again = head == self._asked_head and replica is not None
+        self._asked_head = head
+        body = sync_request(head, len(replica.log) if again and replica is not None else None)
         await self.link.publish(topics.sync(self.table_id), body, wait=5)
 
     def _on_sync(self, payload: bytes) -> None:
@@ -452,12 +465,7 @@ class TableRuntime:
         asked for, each at most once a second whatever the number of requests
         (:class:`~trutnet.runtime.sync_answers.SyncAnswers`), at no more than
         ``SYNC_BYTES_PER_SECOND``."""
-        request = unpack(payload, 256)
-        if not isinstance(request, dict) or set(request) != {"head"}:
-            raise UntrustedInput("a sync request is {head: 32-byte id}")
-        head = request["head"]
-        if not isinstance(head, bytes) or len(head) != 32:
-            raise UntrustedInput("a sync request is {head: 32-byte id}")
+        head, at = parse_sync_request(payload)
         replica = self.replica
         if replica is None:
             if self.open_wire is None or head != GENESIS:
@@ -471,12 +479,19 @@ class TableRuntime:
                 # 7.8: maybe a replaced seat that wrote at its place: tell it (at most 1/s)
                 void = self.recent_void()
                 now = time.monotonic()
-                if void is not None and now - self._void_answered >= 1.0:
-                    self._void_answered = now
-                    self._void_pending = void
-                    self._sync_wanted.set()
-                return  # not in our log: someone else may answer
-            start += 1
+                if void is not None:
+                    if now - self._void_answered >= 1.0:
+                        self._void_answered = now
+                        self._void_pending = void
+                        self._sync_wanted.set()
+                    return
+                # the asker's log parted from ours (9.2): our entries from its last
+                # position on, which show it where (an equivocation's proof, 7.2)
+                start = parting_position(at, len(replica.log))
+                if start is None:
+                    return  # not in our log: someone else may answer
+            else:
+                start += 1
         if replica is not None and start < len(replica.log):
             self._behind_asked = time.monotonic()  # someone is catching up: linger for it
         seats = self.local_seats()

@@ -57,8 +57,6 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, ClassVar
 
-import msgpack
-
 from trutnet.bots import Bot, decide, make_bot
 from trutnet.crypto import Identity, SeededRandom
 from trutnet.engine.api import Game
@@ -68,8 +66,14 @@ from trutnet.protocol.replace import VoteError, coordinator, parse_vote, partner
 from trutnet.protocol.replica import TableReplica
 from trutnet.protocol.schema import LocalError, Rejected
 from trutnet.protocol.table import TablePeer
-from trutnet.protocol.untrusted import UntrustedInput, unpack
-from trutnet.runtime.sync_answers import SyncAnswers, rank
+from trutnet.protocol.untrusted import UntrustedInput
+from trutnet.runtime.sync_answers import (
+    SyncAnswers,
+    parse_sync_request,
+    parting_position,
+    rank,
+    sync_request,
+)
 from trutnet.sim.invariants import Violation, check_hidden, check_logs
 from trutnet.store import PeerStore
 
@@ -159,6 +163,7 @@ class Node:
     dishonest: bool = False
     last_progress: float = 0.0
     asked: float = float("-inf")
+    asked_head: bytes | None = None  # the head of its last sync request
     void_sent: float = float("-inf")
     buffer: dict[bytes, dict[bytes, bytes]] = field(default_factory=dict)
     answers: SyncAnswers = field(default_factory=SyncAnswers)
@@ -294,6 +299,7 @@ class Sim:
             random.Random(f"sim/{self.seed}/bot/{node.seat}/{node.life}"),
         )
         node.up, node.last_progress, node.asked = True, self.now, float("-inf")
+        node.asked_head = None  # a fresh process: its first request names the head alone
         node.void_sent = float("-inf")
         node.buffer, node.answers, node.votes, node.voted = {}, SyncAnswers(), {}, {}
 
@@ -541,8 +547,7 @@ class Sim:
         if (node.buffer or waited >= 2 * GAP) and self.now - node.asked >= GAP:
             node.asked = self.now
             self.counts["sync_asked"] += 1
-            body = msgpack.packb({"head": replica.log.head}, use_bin_type=True)
-            self._publish(node, "sync", body)
+            self._publish(node, "sync", self._sync_request(node))
         peer = node.peer
         assert peer is not None
         stalled = expected[0]
@@ -648,15 +653,20 @@ class Sim:
         node.votes.setdefault((vote.stalled, vote.head), {})[vote.voter] = wire
         return self._maybe_abandon(node, vote.stalled)
 
+    @staticmethod
+    def _sync_request(node: Node) -> bytes:
+        """The runtime's ``_ask_sync``: the head, and the log's length when the same
+        head is asked for again (9.2)."""
+        head = node.replica.log.head
+        again = head == node.asked_head
+        node.asked_head = head
+        return sync_request(head, len(node.replica.log) if again else None)
+
     def _on_sync(self, node: Node, payload: Any) -> bool:
         """Note a sync request (the runtime's ``_on_sync``); answers go by ``_on_send``."""
         try:
-            request = unpack(payload, 256)
+            head, at = parse_sync_request(payload)
         except UntrustedInput:
-            self.counts["refused"] += 1
-            return False
-        head = request.get("head") if isinstance(request, dict) else None
-        if not isinstance(head, bytes) or len(head) != 32 or set(request) != {"head"}:
             self.counts["refused"] += 1
             return False
         replica = node.replica
@@ -665,16 +675,28 @@ class Sim:
             # 7.8: maybe a seat that wrote at its place before a void or an abandon
             # overrode it: send that entry (at most once a second; the runtime's)
             void = self._recent_void(replica)
-            if void is not None and self.now - node.void_sent >= 1.0:
-                node.void_sent = self.now
-                self.counts["void_resent"] += 1
-                self._publish(node, "log", void)
-            return False  # not in this log: someone else may answer
-        start += 0 if head == GENESIS else 1
+            if void is not None:
+                if self.now - node.void_sent >= 1.0:
+                    node.void_sent = self.now
+                    self.counts["void_resent"] += 1
+                    self._publish(node, "log", void)
+                return False
+            start = self._parting(at, len(replica.log))  # 9.2: where the logs parted
+            if start is None:
+                return False  # not in this log: someone else may answer
+            self.counts["parted_answered"] += 1
+        else:
+            start += 0 if head == GENESIS else 1
         seats = {node.seat} if node.seat is not None else set()
         node.answers.asked(start, self.now, rank(start, seats, max(replica.n, 1)))
         self._at(0, "send", self.nodes.index(node))
         return False
+
+    @staticmethod
+    def _parting(at: int | None, length: int) -> int | None:
+        """Where a request for a head off this log is answered from (the runtime's
+        :func:`~trutnet.runtime.sync_answers.parting_position`)."""
+        return parting_position(at, length)
 
     @staticmethod
     def _recent_void(replica: TableReplica) -> bytes | None:
@@ -823,8 +845,7 @@ class Sim:
         index = self.nodes.index(node)
         self.counts["sync_asked"] += 1  # on connecting, as the runtime does
         node.asked = self.now
-        body = msgpack.packb({"head": node.replica.log.head}, use_bin_type=True)
-        self._publish(node, "sync", body)
+        self._publish(node, "sync", self._sync_request(node))
         self._at(TICK, "tick", index)
         self._at(0, "wake", index)
 
