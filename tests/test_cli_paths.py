@@ -137,9 +137,14 @@ def _named_transcript(path: Path, game_name: str, config: dict, names: list[str]
     [
         # the shorter games (first to 5 Longs, one chico): a whole game to verify
         ("trut", {"players": 2, "variant": "gatinaise"}, ["Ana", "Bob"]),
-        (
+        (  # Deluxe at 4 from 3 Longs each: its last hands, the costliest game here
             "trut",
-            {"players": 4, "variant": "gatinaise", "deluxe": True},
+            {
+                "players": 4,
+                "variant": "gatinaise",
+                "deluxe": True,
+                "start": {"longs": [3, 3], "petits": [0, 0], "dealer": 0},
+            },
             ["Ana", "Bob", "Cid", "Dee"],
         ),
         ("truco", {"players": 2, "chicos": 1}, ["Ana", "Bob"]),

@@ -370,11 +370,12 @@ def sim_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_command_runs_seeds_and_prints_a_json_summary():
-    result = sim_cli("--game", "trut", "--players", "2", "--seeds", "3", "--json")
+    # two hands of each run are enough to see the command work (--hands: "cut")
+    result = sim_cli("--game", "trut", "--players", "2", "--seeds", "3", "--hands", "2", "--json")
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout)
     assert summary["runs"] == 3 and summary["failed"] == 0
-    assert summary["finished"] + summary["abandoned"] == 3
+    assert summary["finished"] + summary["abandoned"] + summary["cut"] == 3
     assert summary["game"] == "trut" and summary["config"]["players"] == 2
     assert {"runs_per_second", "hands_per_second", "counts"} <= set(summary)
 

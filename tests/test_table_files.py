@@ -15,7 +15,7 @@ import pytest
 
 from trutnet.cli import main, table_commands
 from trutnet.crypto.identity import Identity
-from trutnet.games.trut.rules import TrutConfig, TrutGame
+from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
 from trutnet.net.broker import EmbeddedBroker
 from trutnet.net.memory import play_memory_game
 from trutnet.protocol.lobby import (
@@ -35,10 +35,12 @@ from .test_person_path import person_env, run_cli
 
 @pytest.fixture(scope="module")
 def games():
-    """Three whole games (in memory, full crypto): each peer's log, and its table id."""
+    """Three whole games (in memory, full crypto; each from 5 Longs apiece, its last
+    hands): each peer's log, and its table id."""
     played = []
+    near_the_end = TrutConfig(2, start=StartPosition((5, 5), (0, 0), 0))
     for seed in ("files-1", "files-2", "files-3"):
-        table = play_memory_game(TrutGame(TrutConfig(2)), seed, ["heuristic"] * 2)
+        table = play_memory_game(TrutGame(near_the_end), seed, ["heuristic"] * 2)
         assert table.peers[0].replica.phase == "done"
         played.append(table.peers[0])
     return played
