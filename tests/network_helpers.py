@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import subprocess
@@ -47,8 +49,19 @@ def spawn(args: list[str]) -> subprocess.Popen[str]:
     )
 
 
+PIPE_BYTES = 1 << 20  # Linux's default ceiling for a pipe (/proc/sys/fs/pipe-max-size)
+
+
 def track(proc: subprocess.Popen[str]) -> subprocess.Popen[str]:
+    """Kill ``proc`` after the test; widen its output pipes to 1 MiB first. A test
+    reads a peer's output when it needs it (often only at its end, several peers in
+    turn): a peer whose 64 KiB pipe filled meanwhile would block on its next line and
+    stall the whole table (a spectator did, in a test that never read it)."""
     SPAWNED.append(proc)
+    for pipe in (proc.stdout, proc.stderr):
+        if pipe is not None and hasattr(fcntl, "F_SETPIPE_SZ"):
+            with contextlib.suppress(OSError):  # over the ceiling: the pipe keeps its size
+                fcntl.fcntl(pipe.fileno(), fcntl.F_SETPIPE_SZ, PIPE_BYTES)
     return proc
 
 

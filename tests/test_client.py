@@ -108,7 +108,9 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
                     pipe.send_text("i")  # the search bot's hint, from this seat's replica
                     await until(lambda: ui.info.message.startswith("Hint: "))
                     seen["hint"] = ui.info.message
-                    seen["legal"] = " ".join(str(a) for a in ui.observation().legal)
+                    now = ui.observation()  # each legal move as the hint words it
+                    said = [ui.frontend.action_words(str(a), now) for a in now.legal]
+                    seen["legal"] = " | ".join(said)
                 if obs.phase == "play" and "no trut" not in seen:
                     pipe.send_text("c")  # nothing to fold: the screen says why
                     await until(lambda: "Trut" in ui.info.message)
@@ -132,7 +134,7 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
         broker.stop()
     assert result is not None and result.winner in (0, 1)
     hinted = re.match(r"Hint: (.+?)(?: — | \(the only move)", seen["hint"])
-    assert hinted and hinted.group(1) in seen["legal"], (seen["hint"], seen["legal"])
+    assert hinted and hinted.group(1) in seen["legal"].split(" | "), (seen["hint"], seen["legal"])
     assert "Donneur" in seen["dealt"] and "Longs" in seen["dealt"] and "Petits" in seen["dealt"]
     assert "✓ verified:" in seen["dealt"]
     # The Trut shows in the state line, or (if the bot folded at once) in the log.

@@ -116,6 +116,20 @@ def test_a_seat_that_never_comes_back_is_abandoned_by_the_others_votes(name):
     assert result.sim_seconds >= 30.0
 
 
+def test_clocks_that_drift_fire_each_peers_timers_on_its_own_clock_and_the_table_ends():
+    """Each process's clock runs at its own rate (``--drift``): a fast one votes before
+    the void timeout has passed in simulated time, a slow one later; the votes still
+    meet, the table ends abandoned, and no invariant breaks. No drift, no draw: the
+    runs without it are the runs as they were."""
+    drifting = dataclasses.replace(CLEAN, kill=0.05, gone=1.0, void_timeout=30.0, drift=0.5)
+    result = run("trut", 1, drifting)
+    assert result.violation is None, result
+    assert result.status == "abandoned", result
+    steady = run("trut", 1, dataclasses.replace(drifting, drift=0.0))
+    assert steady.status == "abandoned" and result.sim_seconds != steady.sim_seconds
+    assert steady.sim_seconds >= 30.0 and result.sim_seconds >= 30.0 / 1.5
+
+
 def test_the_team_game_waits_twice_the_void_timeout_before_abandoning():
     game = make_game("trut", {"players": 4})
     faults = dataclasses.replace(CLEAN, kill=0.02, gone=1.0, void_timeout=30.0)

@@ -35,6 +35,9 @@ from trutnet.sim import (
 
 MAX_SEEDS = 1_000_000
 _rate = bounded(float, "a probability", lambda p: 0 <= p <= 1, "must be 0..1, not {text}")
+_drift = bounded(
+    float, "a clock rate", lambda d: 0 <= d < 1, "must be 0 up to 1 (not 1), not {text}"
+)
 _seconds = bounded(
     float, "a number of seconds", lambda s: 0 <= s <= 3600, "must be 0..3600 s, not {text}"
 )
@@ -105,6 +108,13 @@ def add_sim_command(sub: Any, seed_type: Any, formatter: Any) -> None:
         p.add_argument(
             flag, type=_rate, default=getattr(default, field), help=f"{what} (%(default)s)"
         )
+    p.add_argument(
+        "--drift",
+        type=_drift,
+        default=default.drift,
+        help="each process's clock runs fast or slow by up to this rate, so that its "
+        "timers (sync, votes, giving up) fire early or late: 0.05 is 5%% (%(default)s)",
+    )
     p.add_argument(
         "--delay",
         type=_seconds,
@@ -204,6 +214,7 @@ def faults_of(args: argparse.Namespace) -> Faults:
         split_for=args.split_for,
         restart=args.broker_restart,
         restart_for=args.broker_down,
+        drift=args.drift,
     )
 
 

@@ -19,7 +19,9 @@ redone here without asyncio:
   :class:`~trutnet.runtime.sync_answers.SyncAnswers` (one peer for the table, by rank;
   each entry at most once per second);
 * a sync request naming a head off its log gets the last ``void``/``abandon`` (7.8,
-  the runtime's ``recent_void``): a seat that wrote at its place learns it was overridden;
+  the runtime's ``recent_void``): a seat that wrote at its place learns it was
+  overridden; asked again with the asker's log length, it is answered from there (9.2),
+  so a log that parted from the table's learns where;
 * a seat the table waits for ``void_timeout`` seconds (twice that in a team game, where
   the runtime first waits for a newcomer's offer) gets every other seat's vote to
   abandon, and the coordinator writes the ``abandon`` once a quorum agrees (7.7);
@@ -30,11 +32,12 @@ loss and duplication per copy, reordering (a further delay of up to a second), a
 killed (its memory lost, its files kept; sometimes between saving an entry it wrote
 and sending it) and restarted from its store, a peer that never comes back, hostile
 messages (random bytes, damaged or replayed entries) on every topic, a partition (the
-processes split in two groups that hear nothing of each other for a while), and a
-broker that restarts (every message in flight lost, and none passes until it is back).
+processes split in two groups that hear nothing of each other for a while), a
+broker that restarts (every message in flight lost, and none passes until it is back),
+and clocks that drift (each process's timers count on its own clock, which runs fast
+or slow by up to ``Faults.drift``).
 
-Not modelled yet: a torn write of the store, clock drift (every peer reads the
-one simulated clock), a peer's computing time (signing and checking take no simulated
+Not modelled yet: a torn write of the store, a peer's computing time (signing and checking take no simulated
 time), newcomers taking a seat (``void``), more than one seat down at once, the byte
 budget of sync answers and the bound of the buffer of early entries, the stall
 notices, the signed ``done`` and lingering (a peer whose game is over keeps answering
@@ -110,6 +113,7 @@ class Faults:
     split_for: float = 20.0  # ...for up to this many seconds
     restart: float = 0.0  # per entry written: the broker restarts...
     restart_for: float = 5.0  # ...and is back after up to this many seconds
+    drift: float = 0.0  # each process's clock runs at 1 ± up to this rate
 
     # the command-line flag of each field (``trutnet sim``)
     FLAGS: ClassVar[dict[str, str]] = {
@@ -130,6 +134,7 @@ class Faults:
         "split_for": "--split-for",
         "restart": "--broker-restart",
         "restart_for": "--broker-down",
+        "drift": "--drift",
     }
 
     def flags(self) -> list[str]:
@@ -162,6 +167,7 @@ class Node:
     gave_up: bool = False  # stopped after ``give_up`` seconds without progress
     dishonest: bool = False
     last_progress: float = 0.0
+    rate: float = 1.0  # how fast its clock runs (``Faults.drift``): its timers' unit
     asked: float = float("-inf")
     asked_head: bytes | None = None  # the head of its last sync request
     void_sent: float = float("-inf")
@@ -244,15 +250,24 @@ class Sim:
         self.table_id = table_id_for(ids[0].public, self.nonce)
         self.keys = [i.public for i in ids]
         self.nodes: list[Node] = []
+        # each process's clock rate, from a stream of its own (no drift: no draw, and
+        # every other fault as drawn before drift existed)
+        clocks = random.Random(f"sim/{seed}/drift")
+        rates = [
+            1.0 + clocks.uniform(-faults.drift, faults.drift) if faults.drift else 1.0
+            for _ in range(players + 1)
+        ]
         for seat, identity in enumerate(ids):
             store = PeerStore(directory / f"seat-{seat}")
             node = Node(f"seat {seat}", seat, identity, None, store, None, life=-1)
+            node.rate = rates[seat]
             self.nodes.append(node)
             self._start(node, fresh=True)
         if spectator:
             identity = self._identity("spectator")
             peer = self._make_peer(identity, -1, "spectator")
             self.nodes.append(Node("spectator", None, identity, peer, None, None))
+            self.nodes[-1].rate = rates[players]
         self.gone = False
         # a partition or a broker down: each process's group, until when (a broker
         # down puts every process in a group of its own)
@@ -536,7 +551,7 @@ class Sim:
     def _on_tick(self, node: Node, _: Any) -> bool:
         """Idle: ask for what is missing, vote on a stalled seat (the runtime's ``_idle``)."""
         self._at(TICK, "tick", self.nodes.index(node))
-        waited = self.now - node.last_progress
+        waited = self._elapsed(node, node.last_progress)  # on its own clock
         replica = node.replica
         expected = replica.expected()
         if waited < GAP or expected is None:
@@ -544,7 +559,7 @@ class Sim:
         if waited >= self.faults.give_up:
             self._give_up(node)
             return False
-        if (node.buffer or waited >= 2 * GAP) and self.now - node.asked >= GAP:
+        if (node.buffer or waited >= 2 * GAP) and self._elapsed(node, node.asked) >= GAP:
             node.asked = self.now
             self.counts["sync_asked"] += 1
             self._publish(node, "sync", self._sync_request(node))
@@ -562,6 +577,10 @@ class Sim:
             self.counts["released"] += 1
             self._at(0, "wake", self.nodes.index(node))
         return changed
+
+    def _elapsed(self, node: Node, since: float) -> float:
+        """Seconds since ``since`` (simulated time) as ``node``'s own clock counts them."""
+        return (self.now - since) * node.rate
 
     def _give_up(self, node: Node) -> None:
         """The runtime's ``give_up_after``: a peer that saw no progress that long stops.
@@ -594,7 +613,7 @@ class Sim:
             return False
         key = (stalled, replica.log.head)
         said = node.voted.get(key)
-        if said is not None and self.now - said < VOTE_AGAIN:
+        if said is not None and self._elapsed(node, said) < VOTE_AGAIN:
             return False
         if said is None:
             try:
