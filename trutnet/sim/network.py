@@ -37,8 +37,9 @@ broker that restarts (every message in flight lost, and none passes until it is 
 and clocks that drift (each process's timers count on its own clock, which runs fast
 or slow by up to ``Faults.drift``).
 
-Not modelled yet: a torn write of the store, a peer's computing time (signing and checking take no simulated
-time), newcomers taking a seat (``void``), more than one seat down at once, the byte
+Not modelled yet: a torn write of the store, a peer's computing time (signing and
+checking take no simulated time), newcomers taking a seat (``void``), more than one
+seat down at once, the byte
 budget of sync answers and the bound of the buffer of early entries, the stall
 notices, the signed ``done`` and lingering (a peer whose game is over keeps answering
 until the run ends, as while a person's end screen is up), the transcripts saved at
