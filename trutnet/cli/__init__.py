@@ -150,6 +150,21 @@ def _parser() -> argparse.ArgumentParser:
     )
     vp.add_argument("file", type=Path, help="a transcript (the game's .json file)")
 
+    rp = sub.add_parser(
+        "replay",
+        help="step through a saved game on the spectator's screen",
+        description="Read a saved game as a spectator (every signature, proof and move "
+        "checked) and step through it move by move: ←/→ a move, ↑/↓ a round, Home/End, "
+        "q leaves. Only what a spectator sees is shown: no hand.",
+    )
+    rp.add_argument("file", type=Path, help="a transcript (the game's .json file)")
+    rp.add_argument("--at", type=_move_number, default=1, help="start at this move (1: the first)")
+    rp.add_argument(
+        "--print",
+        action="store_true",
+        help="print that move's screen and stop (what it does when the output is not a terminal)",
+    )
+
     add_network_commands(sub, _seed)
     from trutnet.cli.sim_command import add_sim_command
 
@@ -251,6 +266,40 @@ def _say(line: str, width: int = 80) -> None:
 
     indent = " " * (len(line) - len(line.lstrip(" ")) + 4)
     print(textwrap.fill(line, width, subsequent_indent=indent, break_long_words=False))
+
+
+def _move_number(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a move number, not {text[:20]!r}") from None
+    if not 1 <= number <= 1_000_000:
+        raise argparse.ArgumentTypeError(f"a move number from 1, not {number}")
+    return number
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from trutnet.client.replay import ReplayScreen, frame_text, load_replay
+    from trutnet.store import StoreError, load_transcript
+
+    try:
+        table_id, wires = load_transcript(args.file)
+        replay = load_replay(table_id, wires)
+    except (StoreError, ValueError) as exc:
+        print(f"trutnet replay: {exc}", file=sys.stderr)
+        return 2 if isinstance(exc, StoreError) else 1
+    if replay.failure is not None:
+        print(
+            f"trutnet replay: the transcript stops verifying at {replay.failure}; "
+            "replayed up to there",
+            file=sys.stderr,
+        )
+    at = min(args.at, len(replay.frames)) - 1
+    if args.print or not sys.stdout.isatty():
+        print(frame_text(replay, at))
+    else:
+        ReplayScreen(replay, at).app.run()
+    return 1 if replay.failure is not None else 0
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -414,6 +463,8 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             return _selfplay(args, parser)
         if args.command == "verify":
             return _verify(args)
+        if args.command == "replay":
+            return _replay(args)
         if args.command == "sim":
             from trutnet.cli.sim_command import cmd_sim
 

@@ -85,6 +85,7 @@ class TableInfo:
     join_how: list[str] = field(default_factory=list)
     table_seats: int = 0
     hints: bool = True  # the table lets a person ask the search bot for a hint (``i``)
+    replaying: bool = False  # a saved game (``trutnet replay``): no clock, no game keys
 
 
 def plural(count: int, word: str) -> str:
@@ -194,6 +195,15 @@ def _watchers_line(info: TableInfo, width: int = WIDTH) -> Line:
 def _turn_line(frontend: Frontend, obs: Any, info: TableInfo) -> Line:
     """The waiting line: what this screen waits for, or what it is asked."""
     spin = SPINNER[int(info.waiting_seconds * 8) % len(SPINNER)]
+    if info.replaying:  # a saved game: what comes next, with no clock
+        if info.paused:
+            return [("class:turn", " ▷ The round is over: → goes on")]
+        if obs.to_act is None:
+            return [("", "")]
+        if obs.to_act < 0:
+            return [("class:dim", f" ▷ Next: {frontend.chance_step}")]
+        doing = frontend.deciding(obs)
+        return [("class:dim", f" ▷ Next: {seat_name(info, obs.to_act)} {doing}".rstrip())]
     if info.alert:  # the table is in trouble: say that rather than wait in silence
         return [("class:warn", f" {info.alert}")]
     if info.paused:
@@ -264,6 +274,8 @@ def round_over_lines(
 
 
 def _who(info: TableInfo) -> str:
+    if info.replaying:
+        return "replay"
     if info.me is None:
         return "watching"
     return f"you: {info.names[info.me] if info.names else ''}"

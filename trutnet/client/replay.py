@@ -1,0 +1,244 @@
+"""``trutnet replay FILE``: a saved game, move by move, on the spectator's screen.
+
+:func:`load_replay` reads a transcript as a spectator does (every signature, proof
+and move checked, entry by entry) and keeps a :class:`Frame` after each event of the
+game: the game's state then (a clone), the narration so far, what was verified so
+far, and whether a round had just ended (its summary is a frame of its own). A
+transcript that fails a check is replayed up to that entry, and every frame after it
+is missing: the screen says where and why. Nothing is shown that a spectator could
+not see: the frames hold the spectator's replica, which has no key to any hand.
+
+:class:`ReplayScreen` draws a frame in the client's own frame (the table, the log,
+the verification line) with the replay's key bar at the bottom: ←/→ a move, ↑/↓ a
+round, Home/End, ? the game's help, q leaves. :func:`frame_text` is one frame as
+plain text, for ``--print``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from prompt_toolkit.application import Application
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.layout import HSplit, Layout, Window
+from prompt_toolkit.layout.controls import FormattedTextControl
+
+from trutnet.client.frontend import Cue, Frontend, NoFrontend, frontend_for
+from trutnet.client.view import (
+    Line,
+    TableInfo,
+    end_lines,
+    fit,
+    help_lines,
+    plain,
+    table_lines,
+)
+from trutnet.crypto.identity import fingerprint
+from trutnet.protocol.envelope import MessageError
+from trutnet.protocol.spectator import Spectator
+from trutnet.protocol.table import Rejected
+
+KEYS = " ←/→ move  ↑/↓ round  Home/End  ? help  q quit"
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The game after one of its events, as a spectator saw it then."""
+
+    state: Any  # a clone of the game's state
+    log: int  # narration lines so far (of :attr:`Replay.log`)
+    round: int  # the round it belongs to (0: the first)
+    round_ends: bool  # the round had just ended: its summary
+    verified: tuple[int, int, int, int]  # shuffles, reveals, openings, card searches
+
+
+@dataclass
+class Replay:
+    """Every frame of a saved game, the narration, the players, and the first entry
+    that failed a check (if any)."""
+
+    frontend: Frontend
+    names: list[str]
+    fingerprints: list[str]
+    frames: list[Frame] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    failure: str | None = None  # "entry 123: why", when the transcript does not verify
+    entries: int = 0
+
+    def round_start(self, index: int, step: int) -> int:
+        """The first frame of the round after (``step`` 1) or before (-1) the one of
+        frame ``index`` (of its own round, going back from inside it)."""
+        here = self.frames[index].round
+        if step > 0:
+            later = [i for i, f in enumerate(self.frames) if f.round > here]
+            return later[0] if later else len(self.frames) - 1
+        first = next(i for i, f in enumerate(self.frames) if f.round == here)
+        if first < index:
+            return first
+        earlier = [i for i, f in enumerate(self.frames) if f.round == here - 1]
+        return earlier[0] if earlier else 0
+
+
+def load_replay(table_id: bytes, wires: list[bytes]) -> Replay:
+    """Read ``wires`` as a spectator, keeping a frame after each event.
+    :class:`ValueError` when not even the table's opening can be read, or no screen
+    knows the game."""
+    spectator = Spectator(table_id)
+    replay: Replay | None = None
+    seen = 0
+    for number, wire in enumerate(wires):
+        try:
+            spectator.receive(wire)
+        except (Rejected, MessageError) as exc:
+            if replay is None:
+                raise ValueError(f"entry {number}: {exc}") from exc
+            replay.failure = f"entry {number}: {exc}"
+            break
+        replica = spectator.replica
+        state = replica.state
+        if state is None:
+            continue
+        if replay is None:
+            try:
+                frontend = frontend_for(state.game.name)
+            except NoFrontend as exc:
+                raise ValueError(str(exc)) from exc
+            replay = Replay(frontend, list(replica.names), [fingerprint(k) for k in replica.seats])
+        replay.entries = number + 1
+        frontend = replay.frontend
+        events = frontend.events(state)
+        if len(events) == seen:
+            continue
+        info = TableInfo(replay.names, replay.fingerprints, None)
+        ends = False
+        for event in events[seen:]:
+            replay.log += frontend.narrate(event, state, names=replay.names)
+            ends = ends or frontend.follow(event, state, info) is Cue.ROUND_ENDS
+        seen = len(events)
+        replay.frames.append(
+            Frame(state.clone(), len(replay.log), state.round_number(), ends, _verified(replica))
+        )
+    if replay is None or not replay.frames:
+        raise ValueError("the transcript holds no game to replay")
+    if replica_halted := spectator.replica.halted:
+        replay.failure = replay.failure or f"the table stopped: {replica_halted}"
+    return replay
+
+
+def _verified(replica: Any) -> tuple[int, int, int, int]:
+    kinds = [e.type for e in replica.log.entries]
+    reveals = sum(e.type == "act" and "shares" in e.body for e in replica.log.entries)
+    searches = kinds.count("blind") // max(1, len(replica.seats))
+    return kinds.count("shuffle"), reveals, kinds.count("unseal"), searches
+
+
+def frame_lines(replay: Replay, index: int) -> list[Line]:
+    """Frame ``index`` in the client's frame, with the replay's key bar and where it is."""
+    frame = replay.frames[index]
+    frontend = replay.frontend
+    info = TableInfo(replay.names, replay.fingerprints, None, replaying=True)
+    info.log = replay.log[: frame.log][-50:]
+    shuffles, reveals, openings, searches = frame.verified
+    info.shuffles_verified, info.reveals_verified = shuffles, reveals
+    info.openings_verified, info.searches_verified = openings, searches
+    info.paused = frame.round_ends
+    if replay.failure is not None and index == len(replay.frames) - 1:
+        info.blame = f"the transcript stops verifying here: {replay.failure}"
+    obs = frontend.spectator_observation(frame.state)
+    if obs.to_act is None and not info.paused:
+        lines = end_lines(frontend, obs, info)
+    else:
+        lines = table_lines(frontend, obs, info)
+    where = f"  move {index + 1}/{len(replay.frames)}"
+    lines[-1] = fit([("class:dim", KEYS), ("class:bold", where)])
+    return lines
+
+
+def frame_text(replay: Replay, index: int) -> str:
+    return plain(frame_lines(replay, index))
+
+
+class ReplayScreen:
+    """The replay on a full terminal screen; ``at``: the first frame shown."""
+
+    def __init__(self, replay: Replay, at: int = 0, input: Any = None, output: Any = None) -> None:
+        self.replay = replay
+        self.index = max(0, min(at, len(replay.frames) - 1))
+        self.help = False
+        control = FormattedTextControl(self._fragments, focusable=True, show_cursor=False)
+        self.app: Application[None] = Application(
+            layout=Layout(HSplit([Window(control, wrap_lines=False)])),
+            key_bindings=self._keys(),
+            full_screen=True,
+            input=input,
+            output=output,
+            mouse_support=False,
+        )
+
+    def move(self, step: int) -> None:
+        self.index = max(0, min(self.index + step, len(self.replay.frames) - 1))
+
+    def lines(self) -> list[Line]:
+        if self.help:
+            return help_lines(self.replay.frontend, spectator=True)
+        return frame_lines(self.replay, self.index)
+
+    def _fragments(self) -> StyleAndTextTuples:
+        out: StyleAndTextTuples = []
+        for line in self.lines():
+            out += [*line, ("", "\n")]
+        return out
+
+    def _keys(self) -> KeyBindings:
+        kb = KeyBindings()
+        last = len(self.replay.frames) - 1
+
+        def on(*keys: str) -> Any:
+            def bind(handler: Any) -> Any:
+                for key in keys:
+                    kb.add(key)(handler)
+                return handler
+
+            return bind
+
+        @on("right", "l", " ")
+        def _next(event: KeyPressEvent) -> None:
+            self.move(1)
+
+        @on("left", "h")
+        def _back(event: KeyPressEvent) -> None:
+            self.move(-1)
+
+        @on("down", "n")
+        def _next_round(event: KeyPressEvent) -> None:
+            self.index = self.replay.round_start(self.index, 1)
+
+        @on("up", "p")
+        def _round_back(event: KeyPressEvent) -> None:
+            self.index = self.replay.round_start(self.index, -1)
+
+        @on("home", "g")
+        def _start(event: KeyPressEvent) -> None:
+            self.index = 0
+
+        @on("end", "G")
+        def _end(event: KeyPressEvent) -> None:
+            self.index = last
+
+        @on("?")
+        def _help(event: KeyPressEvent) -> None:
+            self.help = not self.help
+
+        @on("escape")
+        def _escape(event: KeyPressEvent) -> None:
+            self.help = False
+
+        @on("q", "c-c")
+        def _quit(event: KeyPressEvent) -> None:
+            with contextlib.suppress(Exception):
+                event.app.exit()
+
+        return kb
