@@ -412,3 +412,16 @@ def test_a_table_not_announced_says_how_to_join_by_broker_and_id(tmp_path, scree
     term.keys("q")
     status, _ = term.exit_status(timeout=60)
     assert status == 0
+
+
+def test_no_help_shows_a_doubled_percent_sign(capsys):
+    """argparse %-formats a help string but not a description: a description that
+    doubles its % shows "95%%" (the arena's did)."""
+    from trutnet.cli import _parser, main
+
+    commands = next(a for a in _parser()._actions if a.dest == "command").choices
+    for name in commands:
+        with pytest.raises(SystemExit):
+            main([name, "--help"])
+        out = capsys.readouterr().out
+        assert "%%" not in out and "%(" not in out, (name, out)

@@ -30,7 +30,7 @@ def add_arena_command(sub: Any, seed_type: Any, formatter: Any) -> None:
         description="Two bots play seeded games of one game against each other, in both "
         "seat orders (each deal twice, each bot on each side; a team game has each bot "
         "on every seat of its team), in parallel processes, and the wins of the first "
-        "are given with a 95%% confidence interval (Wilson) and the Elo difference. A "
+        "are given with a 95% confidence interval (Wilson) and the Elo difference. A "
         "bot may carry its budget: search:samples=16, search:ms=100.",
         formatter_class=formatter,
     )
