@@ -220,6 +220,7 @@ def test_games_lists_the_seats_left_and_the_saved_games(tmp_path, games):
     assert f"    trutnet join --resume --store {left}" in lines
     assert f"    trutnet join --resume --store {joined}" in lines
     assert f"    {saved}" in lines  # the path on a line of its own
+    assert any(line.startswith("Saved games (trutnet replay FILE steps") for line in lines)
     assert any(line.startswith("  ") and "trut: seat 0, seat 1" in line for line in lines), out
     code, _, err, _ = run_cli(["join", "--resume"], env, tmp_path)
     assert code == 2

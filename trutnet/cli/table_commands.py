@@ -1178,7 +1178,7 @@ def cmd_games(args: argparse.Namespace) -> int:
         print("Seats you left mid-game (come back with the command under each):")
         _print_seats(seats)
     if games:
-        print("Saved games (trutnet verify FILE checks one):")
+        print("Saved games (trutnet replay FILE steps through one; verify FILE checks it):")
         for path, about in games:
             print(f"  {about}")
             print(f"    {path}")
