@@ -82,6 +82,17 @@ def test_the_command_prints_a_move_and_refuses_what_is_not_a_game(saved, tmp_pat
         main(["replay", str(saved), "--at", "0"])
 
 
+def test_without_a_file_it_replays_the_newest_saved_game(saved, tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert main(["replay", "--print"]) == 2
+    assert "trutnet replay: no saved game in " in capsys.readouterr().err
+    newest = tmp_path / "trutnet" / "games" / "newest.json"
+    newest.write_bytes(saved.read_bytes())
+    assert main(["replay", "--print", "--at", "2"]) == 0
+    captured = capsys.readouterr()
+    assert f"the newest saved game, {newest}" in captured.err and "move 2/" in captured.out
+
+
 @pytest.mark.network
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
 def test_stepping_through_a_saved_game_in_a_real_terminal(saved, tmp_path):

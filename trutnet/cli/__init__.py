@@ -157,7 +157,13 @@ def _parser() -> argparse.ArgumentParser:
         "checked) and step through it move by move: ←/→ a move, ↑/↓ a round, Home/End, "
         "q leaves. Only what a spectator sees is shown: no hand.",
     )
-    rp.add_argument("file", type=Path, help="a transcript (the game's .json file)")
+    rp.add_argument(
+        "file",
+        type=Path,
+        nargs="?",
+        help="a transcript (the game's .json file); without it, the newest saved game "
+        "(trutnet games lists them)",
+    )
     rp.add_argument("--at", type=_move_number, default=1, help="start at this move (1: the first)")
     rp.add_argument(
         "--print",
@@ -282,6 +288,15 @@ def _replay(args: argparse.Namespace) -> int:
     from trutnet.client.replay import ReplayScreen, frame_text, load_replay
     from trutnet.store import StoreError, load_transcript
 
+    if args.file is None:  # the newest saved game
+        from trutnet.cli.table_commands import data_dir
+
+        saved = sorted((data_dir() / "games").glob("*.json"), key=lambda p: p.stat().st_mtime)
+        if not saved:
+            print(f"trutnet replay: no saved game in {data_dir() / 'games'}", file=sys.stderr)
+            return 2
+        args.file = saved[-1]
+        print(f"trutnet replay: the newest saved game, {args.file}", file=sys.stderr)
     try:
         table_id, wires = load_transcript(args.file)
         replay = load_replay(table_id, wires)
