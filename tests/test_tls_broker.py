@@ -1,7 +1,9 @@
 """A table over a broker reached by TLS (``--broker mqtts://host:port``): a real
 Mosquitto with a TLS listener on loopback, its certificate signed by an authority made
-here, and peer processes that trust it through ``SSL_CERT_FILE``. A joiner that does
-not trust it is told so in one line, and never talks to the broker in clear.
+here; the host trusts it through ``SSL_CERT_FILE``, the joiner pins the broker's own
+certificate (``mqtts://host:port#sha256=HEX``). A joiner that does not trust it, or
+pins another certificate, is told so in one line, and never talks to the broker in
+clear.
 """
 
 from __future__ import annotations
@@ -135,18 +137,58 @@ def test_a_table_plays_over_a_tls_broker_and_a_joiner_that_does_not_trust_it_is_
     said = [line for line in err.splitlines() if line.strip()]
     assert len(said) == 1 and "TLS certificate is not one this machine trusts" in said[0], err
 
-    monkeypatch.setenv("SSL_CERT_FILE", str(ca))  # the peers trust the authority
-    common = ["--seed", "tls", "--json", "--broker", url]
+    # Pinned to another certificate: refused in one line, before any MQTT is sent
+    wrong = f"{url}#sha256={'0' * 64}"
+    stranger = spawn(["join", "--bot", "heuristic", "--broker", wrong, "--table", "00" * 16])
+    _, err = stranger.communicate(timeout=60)
+    said = [line for line in err.splitlines() if line.strip()]
+    assert stranger.returncode != 0 and len(said) == 1, err
+    assert "shows a TLS certificate that is not the pinned one" in said[0], err
+
+    monkeypatch.setenv("SSL_CERT_FILE", str(ca))  # the host trusts the authority
+    common = ["--seed", "tls", "--json"]
     host = spawn(["host", "--players", "2", "--variant", "gatinaise", "--no-announce",
-                  "--store", str(tmp_path / "host"), *common])  # fmt: skip
+                  "--broker", url, "--store", str(tmp_path / "host"), *common])  # fmt: skip
     from trutnet.runtime.seat_process import announced_table
 
     table, early = announced_table(host)
     EARLY[host.pid] = early
+    # the joiner trusts no authority for it, but pins the broker's own certificate
+    monkeypatch.delenv("SSL_CERT_FILE")
+    pinned = f"{url}#sha256={_fingerprint(ca.parent / 'server.pem')}"
     joiner = spawn(["join", "--bot", "heuristic", "--table", table, "--name", "p1",
-                    "--store", str(tmp_path / "p1"), *common])  # fmt: skip
+                    "--broker", pinned, "--store", str(tmp_path / "p1"), *common])  # fmt: skip
     results = [result_of(p, timeout=300) for p in (host, joiner)]
     assert results[0]["state_hash"] == results[1]["state_hash"]
     assert all(r["halted"] is None and r["winner"] is not None for r in results), results
-    connected = [e for r in results for e in r["events"] if e["event"] == "connected"]
-    assert connected and all(e["broker"] == url for e in connected), connected
+    brokers = [{e["broker"] for e in r["events"] if e["event"] == "connected"} for r in results]
+    assert brokers == [{url}, {pinned}], brokers
+
+
+def _fingerprint(pem_file) -> str:
+    """The SHA-256 of a certificate's DER encoding, as a pin says it."""
+    import hashlib
+    import ssl
+
+    return hashlib.sha256(ssl.PEM_cert_to_DER_cert(pem_file.read_text())).hexdigest()
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("mqtts://h#sha256=" + "AB:" * 31 + "AB", "mqtts://h:8883#sha256=" + "ab" * 32),
+        ("mqtts://h:9#sha256=" + "0" * 64, "mqtts://h:9#sha256=" + "0" * 64),
+        ("mqtt://h#sha256=" + "0" * 64, None),  # a pin needs TLS
+        ("mqtts://h#sha1=" + "0" * 40, None),
+        ("mqtts://h#sha256=" + "0" * 63, None),
+    ],
+)
+def test_a_pin_is_64_hex_digits_of_sha256_on_mqtts_only(url, said):
+    from trutnet.net.broker import BrokerError, parse_broker_url
+
+    if said is None:
+        with pytest.raises(BrokerError, match="a pinned broker looks like"):
+            parse_broker_url(url)
+    else:
+        endpoint = parse_broker_url(url)
+        assert endpoint.url == said and endpoint.address == said.split("#")[0]

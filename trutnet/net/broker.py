@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import functools
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -49,9 +51,19 @@ class Endpoint:
     host: str
     port: int
     tls: bool = False
+    # ``mqtts://host:port#sha256=HEX``: the broker's certificate is this one (SHA-256
+    # of its DER encoding), whoever signed it and whatever name it bears
+    pin: str | None = None
 
     @property
     def url(self) -> str:
+        """The URL that reaches it as this process does, its pin included."""
+        pinned = f"#sha256={self.pin}" if self.pin else ""
+        return f"{self.address}{pinned}"
+
+    @property
+    def address(self) -> str:
+        """``mqtt[s]://host:port``, without the pin (what an announcement says)."""
         return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
 
 
@@ -69,17 +81,62 @@ def parse_broker_url(url: str) -> Endpoint:
         port = parts.port or (TLS_PORT if scheme == "mqtts" else DEFAULT_PORT)
     except ValueError as exc:
         raise BrokerError(f"bad port in {url!r}") from exc
-    return Endpoint(parts.hostname, port, scheme == "mqtts")
+    pin = None
+    if parts.fragment:
+        pin = parts.fragment.removeprefix("sha256=").replace(":", "").lower()
+        if (
+            scheme != "mqtts"
+            or not parts.fragment.startswith("sha256=")
+            or not re.fullmatch(r"[0-9a-f]{64}", pin)
+        ):
+            raise BrokerError(
+                "a pinned broker looks like mqtts://host:8883#sha256=HEX (the SHA-256 of its "
+                f"certificate, 64 hex digits), not {url[:120]!r}"
+            )
+    return Endpoint(parts.hostname, port, scheme == "mqtts", pin)
 
 
 def tls_options(endpoint: Endpoint) -> dict[str, Any]:
     """The MQTT client's options to reach ``endpoint``: a TLS context that checks the
-    certificate and the host name for ``mqtts://``, nothing for ``mqtt://``."""
+    certificate and the host name for ``mqtts://``, or, pinned, that trusts the pinned
+    certificate alone (:func:`pinned_context`: it reads the broker's certificate
+    first, a blocking call); nothing for ``mqtt://``."""
     if not endpoint.tls:
         return {}
     import ssl
 
+    if endpoint.pin:
+        return {"tls_context": pinned_context(endpoint.host, endpoint.port, endpoint.pin)}
     return {"tls_context": ssl.create_default_context()}
+
+
+@functools.lru_cache(maxsize=16)
+def pinned_context(host: str, port: int, pin: str, timeout: float = 10.0) -> Any:
+    """A TLS context that trusts exactly the certificate whose SHA-256 is ``pin``.
+
+    The broker's certificate is read once (no check yet) and compared with the pin;
+    the context then holds that certificate as its only trust anchor (a partial chain:
+    the certificate itself, whoever signed it), with no host-name check (the pin names
+    the certificate). A broker that shows another certificate later, the one read
+    included, fails the handshake. :class:`BrokerError` when it is not the pinned one,
+    or cannot be read (not cached: the next connection reads it again)."""
+    import ssl
+
+    try:
+        pem = ssl.get_server_certificate((host, port), timeout=timeout)
+    except (OSError, ssl.SSLError) as exc:
+        raise BrokerError(f"cannot read the TLS certificate of {host}:{port}: {exc}") from exc
+    der = ssl.PEM_cert_to_DER_cert(pem)
+    shown = hashlib.sha256(der).hexdigest()
+    if shown != pin:
+        raise BrokerError(
+            f"the broker at {host}:{port} shows a TLS certificate that is not the pinned one"
+            f" (sha256 {shown[:16]}…, pinned {pin[:16]}…)"
+        )
+    context = ssl.create_default_context(cadata=pem)
+    context.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN
+    context.check_hostname = False
+    return context
 
 
 class ExternalBroker:

@@ -33,7 +33,7 @@ from typing import Any
 
 import aiomqtt
 
-from trutnet.net.broker import Endpoint, tls_options
+from trutnet.net.broker import BrokerError, Endpoint, tls_options
 from trutnet.net.private import credentials, refusal, refused_message
 
 log = logging.getLogger("trutnet.net")
@@ -69,12 +69,29 @@ def current_task_cancelling() -> bool:
     return task is not None and task.cancelling() > 0
 
 
+class PinError(aiomqtt.MqttError):
+    """The broker's TLS certificate is not the pinned one, or could not be read."""
+
+
+async def tls_for(endpoint: Endpoint) -> dict[str, Any]:
+    """:func:`~trutnet.net.broker.tls_options` off the event loop (a pinned broker's
+    certificate is read first); :class:`PinError` for a certificate that is not the
+    pinned one."""
+    if not endpoint.pin:
+        return tls_options(endpoint)
+    try:
+        return await asyncio.to_thread(tls_options, endpoint)
+    except BrokerError as exc:
+        raise PinError(str(exc)) from None
+
+
 @contextlib.asynccontextmanager
 async def mqtt_client(endpoint: Endpoint, **options: Any) -> AsyncIterator[aiomqtt.Client]:
     """``async with aiomqtt.Client(...)`` to ``endpoint`` (over TLS for ``mqtts://``,
     :func:`~trutnet.net.broker.tls_options`), then :func:`release`: the one way this
     project opens a short MQTT connection."""
-    client = aiomqtt.Client(endpoint.host, endpoint.port, **options, **tls_options(endpoint))
+    tls = await tls_for(endpoint)
+    client = aiomqtt.Client(endpoint.host, endpoint.port, **options, **tls)
     try:
         async with client:
             yield client
@@ -157,8 +174,9 @@ class MqttLink:
                     # loop's shutdown waits for it for ever).
                     if current_task_cancelling():
                         raise asyncio.CancelledError from exc
-                    if refusal(exc):
-                        why = refused_message(endpoint, self.password)
+                    if isinstance(exc, PinError) or refusal(exc):
+                        why = str(exc) if isinstance(exc, PinError) else ""
+                        why = why or refused_message(endpoint, self.password)
                         if self.refused != why:
                             log.warning("%s: %s", self.name, why)
                         self.refused = why
@@ -187,7 +205,7 @@ class MqttLink:
             clean_session=True,
             logger=client_log,
             **credentials(self.password),
-            **tls_options(endpoint),
+            **await tls_for(endpoint),
         )
         async with contextlib.AsyncExitStack() as stack:
             stack.callback(release, client)

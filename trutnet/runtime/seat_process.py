@@ -44,7 +44,7 @@ from trutnet.engine.api import Action, Game
 from trutnet.keystore import KeyFileError, load_identity, load_or_create_identity, save_identity
 from trutnet.net import topics
 from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
-from trutnet.net.mqtt_link import MqttLink, mqtt_client
+from trutnet.net.mqtt_link import MqttLink, PinError, mqtt_client
 from trutnet.net.private import credentials
 from trutnet.net.tasks import stop_tasks
 from trutnet.protocol.lobby import (
@@ -255,7 +255,7 @@ def announcement(
         "name": name,
         "host": roster[0][2],
         "table": lobby.table_id.hex(),
-        "broker": endpoint.url,
+        "broker": endpoint.address,  # at most 64 characters (9.1): no pin
         "status": status,
         "private": private,
     }
@@ -534,6 +534,8 @@ async def probe_broker(
     except (aiomqtt.MqttError, OSError, TimeoutError) as exc:
         if refusal(exc):
             raise JoinError(refused_message(endpoint, password, command)) from None
+        if isinstance(exc, PinError):  # not the pinned certificate: nothing was sent
+            raise JoinError(f"{where}: {exc}") from None
         if endpoint.tls and "CERTIFICATE_VERIFY_FAILED" in str(exc):
             raise JoinError(
                 f"{where}: its TLS certificate is not one this machine trusts"
