@@ -3,7 +3,8 @@ built-in plugins, so a game is tested the day it registers: seeded games apply e
 legal action and end, the notation round-trips and a record replays; its declaration
 builds it; a table of protocol peers with full crypto plays its first round with every
 replica on one hash and no seat, nor a spectator, knowing a card it was not shown, and
-the transcript so far verifies; its screen, for a seat and for a spectator, fits 80x24.
+the transcript so far verifies and replays; its screen, for a seat and for a spectator,
+fits 80x24.
 Each game's own suites test its rules; this one tests that it is a game of the table.
 """
 
@@ -100,6 +101,14 @@ def test_a_table_of_peers_plays_its_first_round_and_the_transcript_verifies(name
     assert report.entries == len(replica.log.entries), report.failure
     assert report.failure is None or report.failure.startswith("the transcript ends before")
     assert check_hidden(name, None, report.replica) is None  # what a spectator learns
+    # and `trutnet replay` steps through it, every step on the spectator's 80x24 screen
+    from trutnet.client.replay import frame_text, load_replay
+
+    replay = load_replay(replica.table_id, [e.wire for e in replica.log.entries])
+    assert replay.failure is None and replay.frames
+    for index in range(len(replay.frames)):
+        rows = frame_text(replay, index).splitlines()
+        assert len(rows) <= 24 and all(len(r) <= 80 for r in rows), (name, index, rows)
 
 
 @pytest.mark.parametrize("name", GAMES)

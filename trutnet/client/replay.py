@@ -41,7 +41,7 @@ from trutnet.protocol.envelope import MessageError
 from trutnet.protocol.spectator import Spectator
 from trutnet.protocol.table import Rejected
 
-KEYS = " ←/→ move  ↑/↓ round  Home/End  ? help  q quit"
+KEYS = " ←/→ move  ↑/↓ {round}  Home/End  ? help  q quit"  # the game's word for a round
 
 
 @dataclass(frozen=True)
@@ -153,7 +153,8 @@ def frame_lines(replay: Replay, index: int) -> list[Line]:
     else:
         lines = table_lines(frontend, obs, info)
     where = f"  move {index + 1}/{len(replay.frames)}"
-    lines[-1] = fit([("class:dim", KEYS), ("class:bold", where)])
+    keys = KEYS.format(round=frontend.round_word)
+    lines[-1] = fit([("class:dim", keys), ("class:bold", where)])
     return lines
 
 
