@@ -13,6 +13,7 @@ import contextlib
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 from typing import Any
@@ -392,6 +393,10 @@ def test_the_command_runs_seeds_and_prints_a_json_summary():
     assert summary["finished"] + summary["abandoned"] + summary["cut"] == 3
     assert summary["game"] == "trut" and summary["config"]["players"] == 2
     assert {"runs_per_second", "hands_per_second", "counts"} <= set(summary)
+    # a hand's cost: its sequential steps (an entry, or a round of them) and its bytes
+    assert summary["hands"] >= 3 and 5 < summary["steps_per_hand"] < summary["entries"]
+    assert summary["bytes_per_hand"] * summary["hands"] <= summary["counts"]["bytes"]
+    assert summary["bytes_per_hand"] > 1000
 
 
 SEED_11 = ["--game", "lutin", "--seed", "11", "--loss", "0.2", "--kill", "0.02", "--json"]
@@ -423,6 +428,7 @@ def test_the_summary_line_names_runs_faults_and_rates():
     assert "\n" not in line
     assert line.startswith("Lutin & Troll") and "1 runs: " in line and "lost " in line
     assert "runs/s" in line and "hands per simulated s" in line
+    assert re.search(r"; a hand: [\d.]+ sequential steps, \d+ KiB published$", line), line
 
 
 @pytest.mark.parametrize(
@@ -430,6 +436,7 @@ def test_the_summary_line_names_runs_faults_and_rates():
     [
         (["--seedz", "3"], "unrecognized arguments: --seedz 3; did you mean --seed?"),
         (["--loss", "2"], "argument --loss: must be 0..1, not 2"),
+        (["--drift", "1"], "argument --drift: must be 0 to below 1, not 1"),
         (["--seeds", "0"], "argument --seeds: must be 1..1000000, not 0"),
         (["--game", "nope"], "unknown game 'nope'"),
         (["--without", "3-1"], "argument --without: not fault numbers like 1-4,7: '3-1'"),

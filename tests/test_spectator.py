@@ -64,7 +64,8 @@ def log_reveals(entries, n, replica):
 @pytest.mark.parametrize(
     "config,bot,hands",
     [
-        (TrutConfig(3), "heuristic", 99),  # a whole game from the first-Donneur draw
+        # a whole game (the shorter one, first to 5) from the first-Donneur draw
+        (TrutConfig(3, "gatinaise"), "heuristic", 99),
         (TrutConfig(4, start=StartPosition((6, 5), (2, 0), 1)), "singing", 3),  # Fortial
         (TrutConfig(4, "gatinaise", start=StartPosition((1, 2), (2, 2), 1)), "singing", 2),
     ],

@@ -35,9 +35,7 @@ from trutnet.sim import (
 
 MAX_SEEDS = 1_000_000
 _rate = bounded(float, "a probability", lambda p: 0 <= p <= 1, "must be 0..1, not {text}")
-_drift = bounded(
-    float, "a clock rate", lambda d: 0 <= d < 1, "must be 0 up to 1 (not 1), not {text}"
-)
+_drift = bounded(float, "a clock rate", lambda d: 0 <= d < 1, "must be 0 to below 1, not {text}")
 _seconds = bounded(
     float, "a number of seconds", lambda s: 0 <= s <= 3600, "must be 0..3600 s, not {text}"
 )
@@ -294,5 +292,7 @@ def summary_line(game: Any, summary: dict[str, Any]) -> str:
         f"{summary['abandoned']} abandoned, {cut}{summary['failed']} failed; "
         f"faults: {faults}; "
         f"{summary['runs_per_second']:g} runs/s, {summary['hands_per_second']:g} hands/s "
-        f"({summary['hands_per_sim_second']:g} hands per simulated s)"
+        f"({summary['hands_per_sim_second']:g} hands per simulated s); a hand: "
+        f"{summary['steps_per_hand']:g} sequential steps, "
+        f"{summary['bytes_per_hand'] / 1024:.0f} KiB published"
     )

@@ -198,11 +198,14 @@ class RunResult:
     hands: int
     entries: int
     sim_seconds: float
-    counts: dict[str, int]
+    counts: dict[str, int]  # "bytes": every payload published, once per publish
     violation: str | None
     digest: str  # SHA-256 of every peer's log, in order: the same seed, the same digest
     note: str = ""
     injected: tuple[int, ...] = ()  # the numbers of the faults injected, in order
+    # the log's sequential steps: an entry, or an unordered round (its entries name
+    # one head): what a table waits for one after another, whatever the network
+    steps: int = 0
     wall_seconds: float = 0.0
 
     def as_dict(self) -> dict[str, Any]:
@@ -396,6 +399,7 @@ class Sim:
                     (self.now + delay, self._order, topic, index, node.life, payload),
                 )
             self.counts["messages"] += copies
+        self.counts["bytes"] += len(payload)  # what the broker is sent, once
 
     def _wrote(self, node: Node, wire: bytes) -> None:
         """``node`` signed ``wire`` (applied and saved): it may die now, else it sends it."""
@@ -848,6 +852,7 @@ class Sim:
             status=status,
             hands=hands,
             entries=len(longest.log) if longest is not None else 0,
+            steps=len({e.prev for e in longest.log.entries}) if longest is not None else 0,
             sim_seconds=round(self.now, 6),
             counts=dict(sorted(self.counts.items())),
             violation=None if self.violation is None else str(self.violation),
@@ -914,6 +919,8 @@ def summarise(results: Sequence[RunResult], wall: float) -> dict[str, Any]:
         "failed_seeds": [r.seed for r in results if r.status == "failed"],
         "hands": hands,
         "entries": sum(r.entries for r in results),
+        "steps_per_hand": round(sum(r.steps for r in results) / hands, 1) if hands else 0.0,
+        "bytes_per_hand": round(faults["bytes"] / hands) if hands else 0,
         "counts": dict(sorted(faults.items())),
         "sim_seconds": round(sim_seconds, 3),
         "hands_per_sim_second": round(hands / sim_seconds, 3) if sim_seconds else 0.0,
