@@ -45,8 +45,8 @@ def test_a_hint_is_the_search_bots_choice_at_the_seats_replica_and_says_why():
     assert hint.outlook is not None and 0 <= hint.outlook <= 1
     assert hint.next_action is not None and hint.next_action != hint.action
     line = hint.line()
-    assert line.startswith(f"Hint: {hint.action} — ") and "% outlook over 8 sampled deals" in line
-    assert f"; next best: {hint.next_action}, " in line
+    assert line.startswith(f"Hint: {hint.action} — ") and "% over 8 deals" in line
+    assert f" (next best: {hint.next_action}, " in line and line.endswith("%)")
     # the same seat, state and seed: the same hint (nothing but the seat's view in it)
     assert hint_for("trut", state, 0, seed=5, kind="search:samples=8") == hint
     assert (
@@ -61,8 +61,9 @@ def test_the_key_asks_only_on_the_persons_turn_and_not_where_the_table_says_no()
     ui.info.me = 0
     ui.hint()
     # a card as the hand shows it, with its key (or one of the game's words)
-    said = r"Hint: (play \S+[♠♥♦♣] \(key \d\)|trut|pass) — \d+% outlook over \d+ sampled deals"
+    said = r"Hint: (play \S+[♠♥♦♣] \(key \d\)|trut|pass) — \d+% over \d+ deals"
     assert re.match(said, ui.info.message), ui.info.message
+    assert len(ui.info.message) < 80  # the message row, whole
     ui.info.hints = False
     ui.hint()
     assert ui.info.message == "hints are off at this table (the host's choice, said in the lobby)"

@@ -1,5 +1,6 @@
 """A hint for the person at a seat: what the search bot would play now, and why, in
-one line ("Hint: play 7h — 71% outlook over 24 sampled deals; next best: play 2c, 55%").
+one line ("Hint: play 7h — 71% over 24 deals (next best: play 2c, 55%)": the mean
+outlook, 0 lost to 100% won, of each move over the deals sampled).
 
 The search bot is asked at the seat's own replica state, from which it samples only
 what the seat may see (``GameState.determinise``): a hint knows no more than the
@@ -35,10 +36,10 @@ class Hint:
     def line(self, words: Any = str) -> str:
         """The hint in one line; ``words`` says an action as the screen does."""
         said = f"Hint: {words(self.action)}"
-        if self.samples and self.outlook is not None:
-            said += f" — {self.outlook:.0%} outlook over {self.samples} sampled deals"
+        if self.samples and self.outlook is not None:  # 80 columns: a few words only
+            said += f" — {self.outlook:.0%} over {self.samples} deals"
             if self.next_action is not None and self.next_outlook is not None:
-                said += f"; next best: {words(self.next_action)}, {self.next_outlook:.0%}"
+                said += f" (next best: {words(self.next_action)}, {self.next_outlook:.0%})"
         elif self.samples == 0:
             said += " (the only move, or the game's own bot's choice)"
         return said
