@@ -199,13 +199,21 @@ class RecordingLink(MqttLink):
     def __init__(self) -> None:
         super().__init__([Endpoint("127.0.0.1", 1)], [], "unit")
         self.published: list[tuple[str, bytes]] = []
+        self._more = asyncio.Event()  # set at each publish
 
     async def start(self) -> None:
         pass
 
     async def publish(self, topic, payload, retain=False, wait=30.0):
         self.published.append((topic, payload))
+        self._more.set()
         return True
+
+    async def until_published(self, topic: str, count: int) -> None:
+        """Return once ``count`` messages went to ``topic`` (woken by each publish)."""
+        while sum(t == topic for t, _ in self.published) < count:
+            self._more.clear()
+            await self._more.wait()
 
 
 def _runtime_at(entries: int, seat: int = 0):
@@ -351,9 +359,8 @@ def test_a_log_that_parted_from_the_tables_is_answered_from_where_it_parted():
         assert not runtime._answers.pending
         runtime._on_sync(sync_request(elsewhere, 25))
         log = topics.log(runtime.table_id)
-        async with asyncio.timeout(30):
-            while sum(t == log for t, _ in runtime.link.published) < len(entries) - 24:
-                await asyncio.sleep(0.01)
+        async with asyncio.timeout(30):  # the answer's entries, published by the sender
+            await runtime.link.until_published(log, len(entries) - 24)
         sender.cancel()
         await runtime._ask_sync()
         await runtime._ask_sync()  # the same head again: with this log's length

@@ -156,6 +156,20 @@ def test_a_newcomer_process_takes_the_seat_when_the_partner_agrees():
     assert len({p.replica.state.state_hash() for p in table.peers}) == 1
 
 
+def votes_then_written(first, second, stalled: int) -> list[bytes]:
+    """``second`` votes on ``stalled``, ``first`` (the coordinator) takes that vote
+    and votes too: what ``first`` then writes to the log."""
+
+    async def scenario():
+        await second._stalled(stalled, waited=1000.0)
+        vote = next(p for t, p in second.link.published if t == topics.vote(second.table_id))
+        await first._on_vote(vote)
+        await first._stalled(stalled, waited=1000.0)
+        return [p for t, p in first.link.published if t == topics.log(first.table_id)]
+
+    return asyncio.run(scenario())
+
+
 def test_without_partners_the_others_abandon():
     table = new_memory_table(TrutGame(TrutConfig(3)), "runtime-abandon", ["heuristic"] * 3)
     while not (
@@ -165,14 +179,7 @@ def test_without_partners_the_others_abandon():
     first, events = runtime_for(table, 0)
     second, _ = runtime_for(table, 1)
 
-    async def scenario():
-        await second._stalled(2, waited=1000.0)
-        vote = next(p for t, p in second.link.published if t == topics.vote(second.table_id))
-        await first._on_vote(vote)
-        await first._stalled(2, waited=1000.0)
-        return [p for t, p in first.link.published if t == topics.log(first.table_id)]
-
-    written = asyncio.run(scenario())
+    written = votes_then_written(first, second, 2)
     assert [parse_entry(w).type for w in written] == ["abandon"]
     assert dict(events)["abandoned"]["voters"] == [0, 1]
     assert first.done() and first.waiting_for() == {1}  # the abandoned seat is not awaited
@@ -197,14 +204,7 @@ def test_a_seat_that_never_signs_the_end_is_closed_out_and_the_winner_stands():
     first, events = runtime_for(table, 0)
     second, _ = runtime_for(table, 1)
 
-    async def scenario():
-        await second._stalled(2, waited=1000.0)
-        vote = next(p for t, p in second.link.published if t == topics.vote(second.table_id))
-        await first._on_vote(vote)
-        await first._stalled(2, waited=1000.0)
-        return [p for t, p in first.link.published if t == topics.log(first.table_id)]
-
-    written = asyncio.run(scenario())
+    written = votes_then_written(first, second, 2)
     assert [parse_entry(w).type for w in written] == ["abandon"]
     assert dict(events)["closed"]["voters"] == [0, 1]
     assert first.done() and 2 not in first.waiting_for()

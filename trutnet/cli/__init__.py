@@ -274,14 +274,9 @@ def _say(line: str, width: int = 80) -> None:
     print(textwrap.fill(line, width, subsequent_indent=indent, break_long_words=False))
 
 
-def _move_number(text: str) -> int:
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a move number, not {text[:20]!r}") from None
-    if not 1 <= number <= 1_000_000:
-        raise argparse.ArgumentTypeError(f"a move number from 1, not {number}")
-    return number
+_move_number = bounded(
+    int, "a move number", lambda n: 1 <= n <= 1_000_000, "a move from 1, not {text}"
+)
 
 
 def _replay(args: argparse.Namespace) -> int:

@@ -61,6 +61,7 @@ from trutnet.client.view import (
     no_screen_lines,
     plain,
     table_lines,
+    verified_counts,
     watch_wait_lines,
 )
 from trutnet.crypto.identity import fingerprint
@@ -250,14 +251,12 @@ class TableApp:
                 self._summary_until = time.monotonic() + (self.summary_seconds or SUMMARY_SECONDS)
         self._events_seen = len(events)
         info.log = info.log[-50:]
-        counts = [e.type for e in replica.log.entries]
-        info.shuffles_verified = counts.count("shuffle")
-        info.reveals_verified = sum(  # plays: decisions that carry the player's share
-            e.type == "act" and "shares" in e.body for e in replica.log.entries
-        )
-        info.openings_verified = counts.count("unseal")
-        seats = max(1, len(replica.seats))
-        info.searches_verified = counts.count("blind") // seats  # one round a Locate
+        (
+            info.shuffles_verified,
+            info.reveals_verified,
+            info.openings_verified,
+            info.searches_verified,
+        ) = verified_counts(replica)
         if replica.halted is not None:
             info.blame = str(replica.halted)
         since = runtime._last_progress if runtime is not None else time.monotonic()

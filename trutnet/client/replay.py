@@ -35,6 +35,7 @@ from trutnet.client.view import (
     help_lines,
     plain,
     table_lines,
+    verified_counts,
 )
 from trutnet.crypto.identity import fingerprint
 from trutnet.protocol.envelope import MessageError
@@ -119,20 +120,15 @@ def load_replay(table_id: bytes, wires: list[bytes]) -> Replay:
             ends = ends or frontend.follow(event, state, info) is Cue.ROUND_ENDS
         seen = len(events)
         replay.frames.append(
-            Frame(state.clone(), len(replay.log), state.round_number(), ends, _verified(replica))
+            Frame(
+                state.clone(), len(replay.log), state.round_number(), ends, verified_counts(replica)
+            )
         )
     if replay is None or not replay.frames:
         raise ValueError("the transcript holds no game to replay")
     if replica_halted := spectator.replica.halted:
         replay.failure = replay.failure or f"the table stopped: {replica_halted}"
     return replay
-
-
-def _verified(replica: Any) -> tuple[int, int, int, int]:
-    kinds = [e.type for e in replica.log.entries]
-    reveals = sum(e.type == "act" and "shares" in e.body for e in replica.log.entries)
-    searches = kinds.count("blind") // max(1, len(replica.seats))
-    return kinds.count("shuffle"), reveals, kinds.count("unseal"), searches
 
 
 def frame_lines(replay: Replay, index: int) -> list[Line]:

@@ -163,6 +163,17 @@ def help_lines(frontend: Frontend, spectator: bool) -> list[Line]:
     return [[("", line)] for line in frontend.help(spectator).splitlines()]
 
 
+def verified_counts(replica: Any) -> tuple[int, int, int, int]:
+    """What a replica has checked so far, for the verification line: shuffles, reveals
+    (decisions that carry the player's share), sealed choices opened, card searches
+    (one round of blindings a Locate)."""
+    entries = replica.log.entries
+    kinds = [e.type for e in entries]
+    reveals = sum(e.type == "act" and "shares" in e.body for e in entries)
+    searches = kinds.count("blind") // max(1, len(replica.seats))
+    return kinds.count("shuffle"), reveals, kinds.count("unseal"), searches
+
+
 HINT_KEY = "i"  # asks the search bot for a hint (a game's own key of that name wins)
 
 
