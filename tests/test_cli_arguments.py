@@ -9,7 +9,7 @@ import math
 import pytest
 
 from trutnet import cli
-from trutnet.cli import games, table_commands
+from trutnet.cli import games, table_arguments
 from trutnet.cli.arguments import bounded, whole
 
 CASES = [
@@ -17,12 +17,12 @@ CASES = [
     (cli._positive, {"1": 1, "1000000": 1_000_000}, "x", ("0", "must be 1..1000000, not 0")),
     (cli._seed, {"0": 0, str(2**64 - 1): 2**64 - 1}, "7.5", ("-1", "must be 0..2^64-1")),
     (cli._delay, {"0": 0.0, "1000": 1000.0}, "fast", ("1000.5", "must be 0..1000 ms, not 1000.5")),
-    (table_commands.count_arg, {"0": 0, "5": 5}, "", ("6", "must be 0..5, not 6")),
-    (table_commands.port_arg, {"0": 0, "65535": 65535}, "http",
+    (table_arguments.count_arg, {"0": 0, "5": 5}, "", ("6", "must be 0..5, not 6")),
+    (table_arguments.port_arg, {"0": 0, "65535": 65535}, "http",
      ("65536", "a port is 0..65535, not 65536")),
     (games._players, {"1": 1, "16": 16}, "four",
      ("17", "invalid choice: 17 (a table has 1..16 seats)")),
-    (table_commands._seconds, {"0.5": 0.5, "9999999": 9_999_999.0}, "5s",
+    (table_arguments.seconds_arg, {"0.5": 0.5, "9999999": 9_999_999.0}, "5s",
      ("nan", "must be above 0 and finite, not nan")),
 ]  # fmt: skip
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 
-from trutnet.cli.table_commands import _printer, logfmt
+from trutnet.cli.running import logfmt
+from trutnet.cli.running import printer as _printer
 
 
 def test_an_event_is_one_line_of_key_value_pairs(capsys):

@@ -248,7 +248,7 @@ def test_a_table_is_live_only_if_its_signed_announcement_names_the_txt_game(monk
 def test_tables_names_each_tables_game_and_how_to_join_it(monkeypatch, capsys):
     import argparse
 
-    from trutnet.cli import table_commands
+    from trutnet.cli import lan_tables
     from trutnet.discovery import browse
 
     tables = []
@@ -260,11 +260,11 @@ def test_tables_names_each_tables_game_and_how_to_join_it(monkeypatch, capsys):
         tables.append(table)
     monkeypatch.setattr(browse, "live_tables", lambda timeout=2.0, interfaces=None: tables)
     args = argparse.Namespace(timeout=0.1, interface=None, json=True, watch=False)
-    assert table_commands.cmd_tables(args) == 0
+    assert lan_tables.cmd_tables(args) == 0
     listed = json.loads(capsys.readouterr().out)
     assert [t["game"] for t in listed] == ["tokens", "trut"]
     args.json = False
-    assert table_commands.cmd_tables(args) == 0
+    assert lan_tables.cmd_tables(args) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[:3] == [  # three lines a table, at most 80 columns; --json has every field
         "tokens table   tokens classic, seats 1/2, open",

@@ -198,7 +198,7 @@ def test_join_refuses_a_table_of_another_game_in_one_line(tokens_table):
 def test_a_table_announces_its_variant_and_the_options_that_are_on():
     """9.1: ``trutnet tables`` and a joiner's lobby say how a table plays, not only
     which game: a Deluxe table is not listed as plain classic Trut."""
-    from trutnet.cli.table_commands import _about
+    from trutnet.cli.play_command import _about
     from trutnet.games.truco.rules.game import TrucoGame
     from trutnet.games.trut.rules import TrutConfig, TrutGame
     from trutnet.protocol.lobby import announced_variant

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from trutnet.cli import main
-from trutnet.cli.table_commands import person_name
+from trutnet.cli.folders import person_name
 from trutnet.crypto.identity import fingerprint
 from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
 from trutnet.net.broker import EmbeddedBroker, Endpoint
@@ -585,7 +585,7 @@ def test_a_broker_that_dies_mid_game_ends_both_seats_with_one_line(tmp_path):
 
 
 def test_a_notice_from_the_network_never_prints_as_a_result(capsys):
-    from trutnet.cli.table_commands import _printer
+    from trutnet.cli.running import printer as _printer
 
     _printer(True, "p1")("notice", {"event": "result", "who": "host", "state_hash": "00"})
     line = json.loads(capsys.readouterr().out)
@@ -982,7 +982,7 @@ def test_selfplay_prints_the_seed_a_person_can_run_again(capsys):
 
 
 def test_folders_are_created_private_and_existing_ones_are_fixed(tmp_path, monkeypatch):
-    from trutnet.cli.table_commands import data_dir, player_identity
+    from trutnet.cli.folders import data_dir, player_identity
     from trutnet.keystore import save_identity
     from trutnet.store import PeerStore
 

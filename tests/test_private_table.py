@@ -254,7 +254,7 @@ def test_a_seat_resumed_at_a_private_table_is_asked_its_password(monkeypatch, ca
     --private) at a private table asks for its password on a terminal instead of ending
     with "it needs the table password"; without a terminal it still says why."""
     import trutnet.net.private as private
-    from trutnet.cli import table_commands
+    from trutnet.cli import passwords
 
     endpoint = Endpoint("127.0.0.1", 1883)
 
@@ -264,13 +264,13 @@ def test_a_seat_resumed_at_a_private_table_is_asked_its_password(monkeypatch, ca
     monkeypatch.setattr(private, "check_access", check_access)
     typed = iter(["guess", SECRET])
     monkeypatch.setattr(private, "table_password", lambda prompt="": next(typed))
-    monkeypatch.setattr(table_commands, "_typed", lambda: True)
-    assert table_commands._let_in(endpoint, None) == SECRET
+    monkeypatch.setattr(passwords, "password_typed", lambda: True)
+    assert passwords.let_in(endpoint, None) == SECRET
     said = capsys.readouterr().err.splitlines()
     assert said == [
         "This table is private: type its password.",
         "Wrong table password; type it again.",
     ]
-    monkeypatch.setattr(table_commands, "_typed", lambda: False)
-    with pytest.raises(table_commands.JoinError, match="is private: it needs the table password"):
-        table_commands._let_in(endpoint, None)
+    monkeypatch.setattr(passwords, "password_typed", lambda: False)
+    with pytest.raises(passwords.JoinError, match="is private: it needs the table password"):
+        passwords.let_in(endpoint, None)

@@ -532,7 +532,7 @@ def test_the_cli_loop_keeps_the_mqtt_socket_race_off_screen_and_shows_anything_e
     """A broker that resets the connection can close paho's socket before the loop
     registers it (``add_writer`` on a dead fd): that is reported by the link itself, not
     as a traceback on a person's screen. Any other loop error is still shown."""
-    from trutnet.cli.table_commands import _quiet_loop
+    from trutnet.cli.running import quiet_loop as _quiet_loop
 
     shown: list[dict] = []
 
@@ -566,7 +566,7 @@ def test_paho_lines_about_a_lost_socket_do_not_reach_stderr():
 
     code = (
         "import logging\n"
-        "import trutnet.cli.table_commands\n"
+        "import trutnet.cli.running\n"
         "from trutnet.net.mqtt_link import client_log\n"
         "client_log.error('failed to receive on socket: reset')\n"
         "logging.getLogger('mqtt').error('failed to receive on socket: default client')\n"

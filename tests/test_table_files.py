@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from trutnet.cli import main, table_commands
+from trutnet.cli import folders, join_command, main
 from trutnet.crypto.identity import Identity
 from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
 from trutnet.net.broker import EmbeddedBroker
@@ -93,7 +93,7 @@ def test_a_resumed_seats_transcript_is_named_by_its_table(tmp_path, games, monke
     for peer in games[:2]:
         args = SimpleNamespace(store=tmp_path / peer.replica.table_id.hex() / "seat-0")
         loaded = (None, peer, None, False)
-        table_commands._resume_with_ui(args, None, loaded, "trut")  # type: ignore[arg-type]
+        join_command._resume_with_ui(args, None, loaded, "trut")  # type: ignore[arg-type]
     assert [p.name for p in asked] == [f"{p.replica.table_id.hex()}.json" for p in games[:2]]
 
 
@@ -121,7 +121,7 @@ def _result(peer, halted: str | None = None) -> SeatResult:
 
 def test_the_table_folder_is_removed_once_the_game_is_saved(tmp_path, games, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    tables = table_commands.data_dir() / "tables"
+    tables = folders.data_dir() / "tables"
     peer = games[0]
     table = tables / peer.replica.table_id.hex()
     seat = _seat_folder(table, peer)
@@ -131,16 +131,16 @@ def test_the_table_folder_is_removed_once_the_game_is_saved(tmp_path, games, mon
     assert size > 50_000, size  # a short game's seat: log and secrets
     # a transcript that lacks the game's end: the folder stays
     short = save_transcript(tmp_path / "short.json", peer.replica.table_id, entries[:-1])
-    assert table_commands.tidy_table_folder(seat, short, _result(peer)) == table
+    assert folders.tidy_table_folder(seat, short, _result(peer)) == table
     # a table that stopped without its end (gave up): the folder stays, to come back
     halted = _result(peer, "no progress: gave up")
-    assert table_commands.tidy_table_folder(seat, transcript, halted) == table
+    assert folders.tidy_table_folder(seat, transcript, halted) == table
     # a --store of the person's own, outside trutnet's folder: never removed
     own = _seat_folder(tmp_path / "mine", peer)
-    assert table_commands.tidy_table_folder(own, transcript, _result(peer)) == own.resolve()
+    assert folders.tidy_table_folder(own, transcript, _result(peer)) == own.resolve()
     assert own.exists()
     # saved and whole: removed, the transcript kept
-    assert table_commands.tidy_table_folder(seat, transcript, _result(peer)) is None
+    assert folders.tidy_table_folder(seat, transcript, _result(peer)) is None
     assert not table.exists() and transcript.exists() and tables.exists()
     print(f"table folder: {size} bytes before, 0 after")
 
@@ -297,7 +297,7 @@ def test_a_replica_tells_apart_the_names_an_open_entry_repeats():
 def test_default_names_are_personal_and_need_no_quoting(monkeypatch):
     monkeypatch.setenv("USER", "alex")
     monkeypatch.setenv("LOGNAME", "alex")
-    assert table_commands.person_name() == "alex"
+    assert folders.person_name() == "alex"
     assert default_table_name("alex") == "alex-table"
     assert default_table_name("Anne Marie O'Neil") == "Anne-Marie-O-Neil-table"
     assert default_table_name("José") == "José-table"

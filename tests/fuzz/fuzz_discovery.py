@@ -27,7 +27,7 @@ import msgpack
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 with atheris.instrument_imports(include=["trutnet"]):
-    from trutnet.cli import table_commands
+    from trutnet.cli import lan_tables
     from trutnet.crypto.identity import Identity, fingerprint
     from trutnet.discovery import browse
     from trutnet.discovery.announce import SERVICE
@@ -154,7 +154,7 @@ def check(data: bytes) -> None:
     with contextlib.redirect_stdout(io.StringIO()):
         for as_json in (True, False):
             args = argparse.Namespace(timeout=0.0, interface=None, json=as_json, watch=False)
-            table_commands.cmd_tables(args)
+            lan_tables.cmd_tables(args)
         browse.pick_table(None)
         browse.pick_table("Ana's table")
 

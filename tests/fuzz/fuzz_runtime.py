@@ -25,7 +25,7 @@ import msgpack
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 with atheris.instrument_imports(include=["trutnet"]):
-    from trutnet.cli.table_commands import _printer
+    from trutnet.cli.running import printer as _printer
     from trutnet.crypto import SeededRandom
     from trutnet.crypto.identity import Identity, fingerprint
     from trutnet.net import topics

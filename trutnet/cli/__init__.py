@@ -1,8 +1,9 @@
 """The ``trutnet`` command line: :func:`main`, every command's arguments, and
 ``selfplay``, ``verify`` and ``bench`` themselves (``sim`` and ``arena`` in modules of
 their own). The commands that sit at a table
-over the network (``host``, ``join``, ``play``, ``tables``, ``selfplay --transport
-mqtt``) live in :mod:`trutnet.cli.table_commands`; which game a command plays
+over the network have a module each (``host_command``, ``join_command``,
+``play_command``, ``watch_command``, ``lan_tables``, ``selfplay_mqtt``), their
+arguments in :mod:`trutnet.cli.table_arguments`; which game a command plays
 (``--game``, its options, its bots) in :mod:`trutnet.cli.games`. The game plugins
 are loaded first (:mod:`trutnet.plugins`); no game is named here.
 
@@ -22,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from trutnet.cli.arguments import bounded, meant, whole
+from trutnet.cli.arguments import Refused, bounded, meant, whole
 from trutnet.cli.games import (
     DEFAULT_GAME,
     ChoiceError,
@@ -68,12 +69,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"trutnet {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    from trutnet.cli.table_commands import (
-        HelpFormatter,
-        add_network_commands,
-        broker_arg,
-        folder_arg,
-    )
+    from trutnet.cli.running import HelpFormatter
+    from trutnet.cli.table_arguments import add_network_commands, broker_arg, folder_arg
 
     sp = sub.add_parser(
         "selfplay",
@@ -193,7 +190,7 @@ def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.transport == "memory":
         return _selfplay_memory(args, game, bots)
     if args.transport == "mqtt":
-        from trutnet.cli.table_commands import cmd_selfplay_mqtt
+        from trutnet.cli.selfplay_mqtt import cmd_selfplay_mqtt
 
         return cmd_selfplay_mqtt(args, game, bots)
     echo = print if args.verbose and not args.json else None
@@ -284,7 +281,7 @@ def _replay(args: argparse.Namespace) -> int:
     from trutnet.store import StoreError, load_transcript
 
     if args.file is None:  # the newest saved game
-        from trutnet.cli.table_commands import data_dir
+        from trutnet.cli.folders import data_dir
 
         saved = sorted((data_dir() / "games").glob("*.json"), key=lambda p: p.stat().st_mtime)
         if not saved:
@@ -484,19 +481,28 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
             return cmd_arena(args)
         if args.command in ("host", "join", "tables", "play", "watch", "games"):
-            from trutnet.cli import table_commands
+            from trutnet.cli.folders import cmd_games
+            from trutnet.cli.host_command import cmd_host
+            from trutnet.cli.join_command import cmd_join
+            from trutnet.cli.lan_tables import cmd_tables
+            from trutnet.cli.play_command import cmd_play
+            from trutnet.cli.running import install_signal_exit
+            from trutnet.cli.watch_command import cmd_watch
 
-            table_commands.install_signal_exit()
+            install_signal_exit()
             handler = {
-                "host": table_commands.cmd_host,
-                "join": table_commands.cmd_join,
-                "tables": table_commands.cmd_tables,
-                "play": table_commands.cmd_play,
-                "watch": table_commands.cmd_watch,
-                "games": table_commands.cmd_games,
+                "host": cmd_host,
+                "join": cmd_join,
+                "tables": cmd_tables,
+                "play": cmd_play,
+                "watch": cmd_watch,
+                "games": cmd_games,
             }[args.command]
             return handler(args)
         return _bench(args)
+    except Refused as exc:  # a table command's one line
+        print(exc, file=sys.stderr)
+        return exc.status
     except ChoiceError as exc:  # an argument that cannot be had: said as argparse says it
         prog = f"trutnet {args.command}"
         print(f"{prog}: error: {exc} ({prog} --help shows every option)", file=sys.stderr)

@@ -22,7 +22,7 @@ MAX_JOBS = 64
 
 
 def add_arena_command(sub: Any, seed_type: Any, formatter: Any) -> None:
-    from trutnet.cli.table_commands import game_options
+    from trutnet.cli.games import game_options
 
     p = sub.add_parser(
         "arena",

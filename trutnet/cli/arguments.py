@@ -1,5 +1,6 @@
 """Numbers from the command line: one parser-maker for every bounded number option, and
-the suggestion for a misspelt word (:func:`meant`).
+the suggestion for a misspelt word (:func:`meant`), and :class:`Refused`, the one line
+that ends a command that cannot go on.
 
 Each option's type is made by :func:`bounded`: the text is converted (``int`` or
 ``float``), a text that is no number gets ``not <what>: 'text'``, and a number out of
@@ -14,6 +15,15 @@ from collections.abc import Callable
 from typing import TypeVar
 
 N = TypeVar("N", int, float)
+
+
+class Refused(Exception):
+    """A command that cannot go on: its one line (printed on stderr by :func:`main`)
+    and its exit status (1: the table cannot be had; 2: an argument or a file)."""
+
+    def __init__(self, line: str, status: int = 1) -> None:
+        super().__init__(line)
+        self.status = status
 
 
 def bounded(

@@ -1,0 +1,108 @@
+"""``trutnet host``: a table without a screen (bots in empty seats), on the embedded
+broker or ``--broker``, its events one line each (``--json``: JSON).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from trutnet.bots import default_bot
+from trutnet.cli.folders import store_error
+from trutnet.cli.games import ChoiceError, bot_of, game_of
+from trutnet.cli.passwords import password_for
+from trutnet.cli.running import finish, printer, run_to_end, runtime_options
+from trutnet.discovery.interfaces import lan_address, reachable
+from trutnet.net.broker import BrokerError, EmbeddedBroker, Endpoint, ExternalBroker
+from trutnet.runtime.seat_process import JoinError, host, probe_broker
+
+
+def _broker_event(
+    broker: EmbeddedBroker | ExternalBroker, endpoint: Endpoint, private: bool
+) -> dict[str, Any]:
+    kind = broker.kind if isinstance(broker, EmbeddedBroker) else "external"
+    return {"broker": endpoint.url, "kind": kind, "private": private}
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    from trutnet.net.private import PasswordError
+
+    game = game_of(args)
+    bot_kind = default_bot(game.name)  # the bots seated in empty seats: the game's best
+    host_bot = bot_of(game, args.bot)
+    if not 0 <= args.bots < game.num_players():
+        raise ChoiceError(f"--bots is 0..{game.num_players() - 1}")
+    if (problem := store_error("host", args.store)) is not None:
+        print(problem, file=sys.stderr)
+        return 2
+    given_bind = args.bind is not None
+    args.bind = args.bind or lan_address()
+    if args.inprocess_broker:
+        args.broker, args.announce = f"mqtt://{args.bind}:{args.port}", False
+    if not args.broker and not reachable(args.bind):  # friends cannot reach it: say so
+        why = unreachable(args.bind, given_bind, args.announce)
+        print(f"trutnet host: {why}", file=sys.stderr)
+    try:
+        password = password_for(args, confirm=True)
+        broker = (
+            ExternalBroker(args.broker)
+            if args.broker
+            else EmbeddedBroker(args.bind, args.port, password=password)
+        )
+        endpoint = broker.start()
+        if args.broker and not args.inprocess_broker:
+            run_to_end(probe_broker(endpoint, password=password))
+    except (BrokerError, PasswordError, JoinError) as exc:
+        print(f"trutnet host: {exc}", file=sys.stderr)
+        return 2 if isinstance(exc, BrokerError) else 1
+    emit = printer(args.json, "host")
+    announcer = None
+    if args.announce and not args.broker:
+        from trutnet.discovery.announce import TableAnnouncer
+
+        announcer = TableAnnouncer(args.bind)
+    said: list[bool] = []
+    try:
+
+        def on_announce(message: dict[str, Any]) -> None:
+            emit("table", message)
+            if not said:  # which broker serves the table, once, after the first line
+                said.append(True)
+                emit("broker", _broker_event(broker, endpoint, password is not None))
+            if announcer is not None:
+                announcer.update(message, endpoint)
+
+        result = run_to_end(
+            host(
+                game,
+                [endpoint],
+                name=args.name,
+                table_name=args.table_name,
+                bots=args.bots,
+                bot_kind=bot_kind,
+                host_bot=host_bot,
+                store=args.store,
+                seed=args.seed,
+                options=runtime_options(args),
+                on_event=emit,
+                on_announce=on_announce,
+                inprocess_broker=args.inprocess_broker,
+                own_broker=isinstance(broker, EmbeddedBroker),
+                password=password,
+                hints=args.hints,
+            )
+        )
+    finally:
+        if announcer is not None:
+            announcer.close()
+        broker.stop()
+    return finish(result, args.json)
+
+
+def unreachable(bind: str, given: bool, announce: bool) -> str:
+    """One line: the table's broker is bound where only this machine reaches it (and
+    its announcement, made on that address alone, is seen by this machine alone)."""
+    why = "--bind " + bind if given else f"this machine has no LAN interface up, only {bind}"
+    told = "; it is announced to this machine only" if announce else ""
+    return f"only this machine can reach the table ({why}){told}"

@@ -1,0 +1,234 @@
+"""``trutnet join``: take a seat at a table found on the LAN (or ``--broker`` and
+``--table``), on the screen or as a bot (``--bot``), and ``--resume`` a seat left
+mid-game. A table of another game, a full one or a wrong password is refused in one
+line (exit status 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from trutnet.cli.folders import (
+    data_dir,
+    player_identity,
+    print_seats,
+    resume_alone,
+    store_error,
+    unfinished_seats,
+)
+from trutnet.cli.games import ChoiceError, bot_of, game_named
+from trutnet.cli.lan_tables import table_asked, wrong_game
+from trutnet.cli.on_screen import game_over, seat_screen
+from trutnet.cli.passwords import let_in, password_for, password_to_enter
+from trutnet.cli.running import finish, printer, run_to_end, runtime_options
+from trutnet.engine.api import Game
+from trutnet.net.broker import BrokerError, Endpoint, ExternalBroker
+from trutnet.runtime.seat_process import (
+    JoinError,
+    WrongGame,
+    join,
+    load_seat,
+    lobby_announcement,
+    probe_broker,
+    resume,
+)
+from trutnet.store import StoreError
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+
+    emit = printer(args.json, args.name)
+    game = game_named(args.game)  # the game asked for; a table of another is refused
+    if args.resume:
+        return _resume_seat(args, game, emit)
+    if args.bot is not None:
+        bot_of(game, args.bot)
+    if (args.broker is None) != (args.table is None):
+        raise ChoiceError("--broker and --table go together")
+    if (problem := store_error("join", args.store)) is not None:
+        print(problem, file=sys.stderr)
+        return 2
+    endpoint, table_id, private = table_asked(args, "join", game.name)
+    args.password = password_to_enter(args, endpoint, private, "join")
+    store = args.store
+    if store is None and args.bot is None:  # a person: the seat's files for --resume
+        store = data_dir() / "tables" / f"{table_id.hex()}-join"
+    created = store is not None and not store.exists()
+    try:
+        run_to_end(probe_broker(endpoint, password=args.password))
+        if args.bot is None:  # a person plays: the terminal client, once a host is seen
+            announced = run_to_end(
+                lobby_announcement(table_id, endpoint, args.lobby_timeout, args.password)
+            )
+            if announced["game"] != game.name:
+                raise WrongGame(table_id, announced["game"], game.name)
+            status = announced["status"]
+            if status != "open":
+                raise JoinError(f"table {table_id.hex()} is {status}: every seat is taken")
+            return _join_with_ui(args, table_id, endpoint, store, announced)
+        # A bot asks for its seat at once; join() watches for the host meanwhile.
+        return finish(
+            run_to_end(
+                join(
+                    table_id,
+                    [endpoint],
+                    args.name,
+                    args.bot,
+                    store,
+                    args.seed,
+                    runtime_options(args),
+                    emit,
+                    fallback=args.fallback or "",
+                    lobby_timeout=args.lobby_timeout,
+                    password=args.password,
+                    game=game.name,
+                )
+            ),
+            args.json,
+        )
+    except WrongGame as exc:
+        print(f"trutnet join: {wrong_game(exc)}", file=sys.stderr)
+        return 1
+    except JoinError as exc:
+        print(f"trutnet join: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        # A seat that never sat (no log) leaves no folder behind.
+        if created and store is not None and not (store / "log.bin").exists():
+            shutil.rmtree(store, ignore_errors=True)
+
+
+def _resume_seat(args: argparse.Namespace, game: Game, emit: Any) -> int:
+    """``join --resume``: the seat in ``--store`` (or the one seat left mid-game), back
+    at its table, on the screen or played by ``--bot``."""
+    from trutnet.net.private import PasswordError
+
+    if args.store is None:  # which seats it could be: say them, with their commands
+        seats = unfinished_seats()
+        if not seats:
+            raise ChoiceError(
+                f"--resume needs --store DIR (no seat left mid-game in {data_dir() / 'tables'})"
+            )
+        if len(seats) > 1:
+            print(
+                "trutnet join: error: you left several seats mid-game; say which with --store:",
+                file=sys.stderr,
+            )
+            print_seats(seats, sys.stderr)
+            return 2
+        args.store, about = seats[0]  # the one seat left mid-game: that one
+        print(f"trutnet join: back to the seat you left: {about}", file=sys.stderr)
+    try:
+        endpoints = [ExternalBroker(args.broker).start()] if args.broker else None
+        person = None if (args.store / "identity.key").exists() else player_identity()
+        loaded = load_seat(args.store, person)  # checked before anything starts, read once
+        args.password = password_for(args)
+    except (BrokerError, StoreError, PasswordError) as exc:
+        print(f"trutnet join: {exc}", file=sys.stderr)
+        return 2
+    state = loaded[1].replica.state
+    if state is not None:  # the seat's own files say which game it plays
+        if "game" in getattr(args, "given", ()) and state.game.name != game.name:
+            raise ChoiceError(f"the seat in {args.store} plays {state.game.name}, not {game.name}")
+        game = state.game
+    if args.bot is not None:
+        bot_of(game, args.bot)
+    try:
+        args.password = let_in((endpoints or [loaded[2]])[0], args.password)
+    except (JoinError, PasswordError) as exc:
+        print(f"trutnet join: {exc}", file=sys.stderr)
+        return 1
+    if args.bot is None:  # the person takes their seat back, on screen
+        return _resume_with_ui(args, endpoints, loaded, game.name)
+    return finish(
+        run_to_end(
+            resume(
+                args.store,
+                endpoints,
+                args.bot,
+                runtime_options(args),
+                emit,
+                name=args.name,
+                loaded=loaded,
+                password=args.password,
+            )
+        ),
+        args.json,
+    )
+
+
+def _join_with_ui(
+    args: argparse.Namespace,
+    table_id: bytes,
+    endpoint: Endpoint,
+    store: Path,
+    announced: dict[str, Any],
+) -> int:
+    from trutnet.client.app import play_with_ui
+    from trutnet.client.view import game_summary
+    from trutnet.discovery.browse import printable
+
+    transcript = data_dir() / "games" / f"{table_id.hex()}.json"
+    game = announced["game"]
+    ui = seat_screen(game, printable(announced["name"], 40) or f"table {table_id.hex()[:8]}", 0)
+    ui.about = game_summary(ui.frontend.long_name, announced["variant"], announced["players"])
+    ui.info.private, ui.info.table_seats = announced["private"], announced["players"]
+    ui.info.hints = announced.get("hints", True)  # the host may ask for none
+    ui.resume_alone = resume_alone(store)
+    result = run_to_end(
+        play_with_ui(
+            lambda hooks: join(
+                table_id,
+                [endpoint],
+                args.name,
+                None,
+                store,
+                args.seed,
+                runtime_options(args),
+                fallback=args.fallback or "",
+                hooks=hooks,
+                identity=player_identity(),
+                password=args.password,
+                lobby_timeout=args.lobby_timeout,
+                game=game,
+            ),
+            ui,
+            transcript,
+        )
+    )
+    if result is not None:
+        game_over(result, ui, store)
+    return 0
+
+
+def _resume_with_ui(
+    args: argparse.Namespace, endpoints: list[Endpoint] | None, loaded: Any, game: str
+) -> int:
+    from trutnet.client.app import play_with_ui
+
+    ui = seat_screen(game, "resumed table", 0)
+    ui.resume_alone = resume_alone(args.store)
+    transcript = data_dir() / "games" / f"{loaded[1].replica.table_id.hex()}.json"
+    result = run_to_end(
+        play_with_ui(
+            lambda hooks: resume(
+                args.store,
+                endpoints,
+                None,
+                runtime_options(args),
+                hooks=hooks,
+                name=args.name,
+                loaded=loaded,
+                password=args.password,
+            ),
+            ui,
+            transcript,
+        )
+    )
+    if result is not None:
+        game_over(result, ui, args.store)
+    return 0

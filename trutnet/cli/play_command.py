@@ -1,0 +1,137 @@
+"""``trutnet play``: host a table and play it on the terminal: the lobby (bots,
+friends joining with the command it shows), then the game; a table that never
+opened leaves no folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from typing import Any
+
+from trutnet.cli.folders import data_dir, player_identity, resume_alone, store_error
+from trutnet.cli.games import DEFAULT_GAME, ChoiceError, bot_of, describe, game_of
+from trutnet.cli.host_command import unreachable
+from trutnet.cli.lan_tables import shell_word
+from trutnet.cli.on_screen import game_over, seat_screen
+from trutnet.cli.passwords import password_for
+from trutnet.cli.running import run_to_end, runtime_options
+from trutnet.discovery.interfaces import lan_address, reachable
+from trutnet.engine.api import Game
+from trutnet.net.broker import BrokerError, EmbeddedBroker, Endpoint
+from trutnet.protocol.lobby import default_table_name, table_id_for
+from trutnet.runtime.seat_process import host
+
+PLAY_BOT = "hard"  # the level of the bots ``play`` seats unless told
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    """Host a table with the terminal client: lobby, bots, then the game."""
+    from trutnet.client.app import play_with_ui
+
+    game = game_of(args)
+    # a person plays against the strongest bot that decides fast enough (issue 21's
+    # goals: the search bot, tens of milliseconds a decision)
+    bot_kind = bot_of(game, args.bot or PLAY_BOT)
+    if (problem := store_error("play", args.store)) is not None:
+        print(problem, file=sys.stderr)
+        return 2
+    ui = seat_screen(game.name, table_name="", players=game.num_players(), about=_about(game))
+    if not 0 <= args.bots < game.num_players():
+        raise ChoiceError(f"--bots is 0..{game.num_players() - 1}")
+    from trutnet.net.private import PasswordError
+
+    bind = args.bind or lan_address()
+    if not reachable(bind):  # friends cannot reach it: the lobby says so, in one line
+        ui.info.message = unreachable(bind, args.bind is not None, args.announce)
+    try:
+        password = password_for(args, confirm=True)
+        broker = EmbeddedBroker(bind, args.port, password=password)
+        endpoint = broker.start()
+    except (BrokerError, PasswordError) as exc:
+        print(f"trutnet play: {exc}", file=sys.stderr)
+        return 2
+    identity, nonce = player_identity(), os.urandom(16)
+    table_id = table_id_for(identity.public, nonce)
+    store = args.store or data_dir() / "tables" / table_id.hex()
+    created = not store.exists()
+    ui.resume_alone = resume_alone(store)
+    transcript = data_dir() / "games" / f"{table_id.hex()}.json"
+    table_name = args.table_name or default_table_name(args.name)
+    announcer = None
+    if args.announce:
+        from trutnet.discovery.announce import TableAnnouncer
+
+        announcer = TableAnnouncer(bind)
+
+    def on_announce(message: dict[str, Any]) -> None:
+        if announcer is not None:
+            announcer.update(message, endpoint)
+
+    ui.table_name = table_name
+    ui.info.private, ui.info.hints = password is not None, args.hints
+    where = None if args.announce else (endpoint, table_id)
+    ui.info.join_how = [_how_to_join(game, table_name, password is not None, where)]
+    try:
+        result = run_to_end(
+            play_with_ui(
+                lambda hooks: host(
+                    game,
+                    [endpoint],
+                    name=args.name,
+                    table_name=table_name,
+                    bots=args.bots,
+                    bot_kind=bot_kind,
+                    host_bot=None,
+                    store=store,
+                    seed=args.seed,
+                    options=runtime_options(args),
+                    nonce=nonce,
+                    hooks=hooks,
+                    on_announce=on_announce,
+                    identity=identity,
+                    own_broker=True,
+                    password=password,
+                    hints=args.hints,
+                ),
+                ui,
+                transcript,
+            )
+        )
+    finally:
+        if announcer is not None:
+            announcer.close()
+        broker.stop()
+        # A table that never opened (the person left the lobby) leaves no folder.
+        if created and not (store / "seat-0" / "log.bin").exists():
+            shutil.rmtree(store, ignore_errors=True)
+    if result is not None:
+        game_over(result, ui, store / "seat-0")
+    return 0
+
+
+def _how_to_join(
+    game: Game, table_name: str, private: bool, where: tuple[Endpoint, bytes] | None
+) -> str:
+    """The host's lobby line that tells friends how to join: the command, by the
+    table's name when it is announced on the LAN, else (``where``) by its broker and
+    table id."""
+    words = ["trutnet", "join", shell_word(table_name) if where is None else ""]
+    words += ["--game", game.name] if game.name != DEFAULT_GAME else []
+    if where is not None:
+        words += ["--broker", where[0].url, "--table", where[1].hex()]
+    words += ["--private"] if private else []
+    how = " ".join(w for w in words if w)
+    if where is None:
+        return f"Friends join with: {how}"
+    return f"Not announced on the LAN; friends join with: {how}"
+
+
+def _about(game: Game) -> str:
+    """The lobby's line about the table's game: ``Trut (classic), 4 players``."""
+    from trutnet.client.view import game_summary
+    from trutnet.protocol.lobby import announced_variant
+
+    return game_summary(describe(game)[0], announced_variant(game), game.num_players())

@@ -1,0 +1,139 @@
+"""How a table command runs in this process and reports: :func:`run_to_end` (the
+event loop, every task stopped at the end), one line per event (:func:`printer`, as
+text or JSON with ``--json``), the last line (:func:`finish`), the runtime's options
+from the arguments, the help's defaults (:class:`HelpFormatter`), SIGTERM as exit 143,
+and the MQTT client's own debugging lines kept off a person's screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import re
+import signal
+import sys
+from typing import Any
+
+from trutnet.net.tasks import stop_tasks
+from trutnet.runtime.seat_process import SeatResult
+from trutnet.runtime.table_runtime import Options
+from trutnet.selfplay import side_name
+
+
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """``--help`` shows each option's default, except when there is none to show (no
+    default, or an on/off flag)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        default = action.default
+        said = "(default:" in (action.help or "")  # the help says it in its own words
+        if action.nargs == 0 or default in (None, argparse.SUPPRESS, [], "") or said:
+            return action.help or ""
+        return super()._get_help_string(action) or ""
+
+
+def quiet_loop(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """Keep the MQTT client's known races off a person's screen; anything else is shown.
+
+    aiomqtt leaves a disconnect future unretrieved when a session is cancelled, and
+    hands paho's socket to ``add_reader``/``add_writer`` from another thread, so that a
+    socket the broker has just reset can be closed before the loop registers it (an
+    ``OSError``/``KeyError`` in that callback). Either way the link reports the lost
+    connection itself, in one line."""
+    exception = context.get("exception")
+    if "MqttCodeError" in repr(exception) or "MqttError" in repr(exception):
+        return
+    handle = repr(context.get("handle"))
+    if isinstance(exception, (OSError, KeyError, ValueError)) and (
+        "add_writer" in handle or "add_reader" in handle
+    ):
+        return
+    loop.default_exception_handler(context)
+
+
+def run_to_end(coro: Any) -> Any:
+    """``asyncio.run(coro)``, then every task still running stopped, cancelled again
+    until it ends: ``asyncio.run`` cancels them once, and a task whose cancellation a
+    library swallowed (``asyncio.wait_for`` on Python 3.11 does, when what it waits
+    for completes at the same moment) would keep the command from ever ending."""
+
+    async def wrapper() -> Any:
+        asyncio.get_running_loop().set_exception_handler(quiet_loop)
+        try:
+            return await coro
+        finally:
+            others = asyncio.all_tasks() - {asyncio.current_task()}
+            await stop_tasks(*others)
+
+    return asyncio.run(wrapper())
+
+
+def printer(as_json: bool, who: str) -> Any:
+    """One line per event. ``event`` and ``who`` are ours: data (a notice from the
+    network, say) can never pass for another event, such as a ``result``."""
+
+    def emit(kind: str, data: dict[str, Any]) -> None:
+        if as_json:
+            print(json.dumps({**data, "event": kind, "who": who}, default=str), flush=True)
+        else:
+            print(f"[{who}] {kind}: {logfmt(data)}".rstrip(), flush=True)
+
+    return emit
+
+
+def logfmt(data: dict[str, Any]) -> str:
+    """An event's fields for a person, one ``key=value`` each: a word as it is, any
+    other text quoted (so a name with spaces or "=" stays one value), numbers, flags
+    and lists as JSON; a character that is not printable (a terminal escape sent by
+    someone on the network) is written as ``\\uXXXX``."""
+    words = []
+    for key, value in data.items():
+        if isinstance(value, str) and value and re.fullmatch(r"[\w.:/@+-]+", value):
+            text = value
+        else:
+            text = json.dumps(value, default=str, ensure_ascii=False)
+        text = "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in text)  # no escapes
+        words.append(f"{key}={text}")
+    return " ".join(words)
+
+
+def finish(result: SeatResult, as_json: bool) -> int:
+    if as_json:
+        print(json.dumps({"event": "result", **result.to_dict()}), flush=True)
+    elif result.halted:  # not a game over: say so, and why
+        print(
+            f"the table stopped in hand {result.hands}, after {result.entries} entries: "
+            f"{result.halted}"
+        )
+    else:
+        print(
+            f"game over: {side_name(result.teams, result.winner)} wins, {result.hands} hands, "
+            f"{result.entries} entries, state {result.state_hash[:16]}"
+        )
+    return 0 if result.halted is None else 1
+
+
+def runtime_options(args: argparse.Namespace) -> Options:
+    return Options(
+        stall_timeout=args.stall_timeout,
+        void_timeout=args.void_timeout,
+        takers=tuple(args.accept_taker),
+        give_up_after=args.give_up_after,
+        # a newcomer or a spectator left with no broker gives up like one with no host
+        follow_timeout=getattr(args, "lobby_timeout", Options.follow_timeout),
+        linger=args.linger,
+        stamp_entries=getattr(args, "stamp_entries", False),
+    )
+
+
+def install_signal_exit() -> None:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+
+
+# The MQTT client's own lines (paho's "failed to receive on socket: ...", through
+# aiomqtt's default "mqtt" logger, for every client a command opens) are for debugging:
+# a command reports a lost broker itself, in one line.
+for _name in ("aiomqtt", "mqtt"):
+    logging.getLogger(_name).setLevel(logging.CRITICAL)

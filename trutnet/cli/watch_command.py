@@ -1,0 +1,84 @@
+"""``trutnet watch``: follow a table as a spectator, on the screen, or its events
+one JSON line each (``--json``); the transcript of a watched game is saved too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from trutnet.cli.folders import data_dir, player_identity
+from trutnet.cli.games import ChoiceError
+from trutnet.cli.lan_tables import table_asked
+from trutnet.cli.on_screen import game_over
+from trutnet.cli.passwords import password_to_enter
+from trutnet.cli.running import finish, printer, run_to_end
+from trutnet.net.broker import Endpoint
+from trutnet.runtime.seat_process import JoinError, lobby_status, probe_broker
+from trutnet.runtime.table_runtime import Options
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    """Follow a table as a spectator: on screen, or its events with ``--json``."""
+    from trutnet.runtime.watch import watch
+
+    if (args.broker is None) != (args.table is None):
+        raise ChoiceError("--broker and --table go together")
+    endpoint, table_id, private = table_asked(args, "watch")
+    password = password_to_enter(args, endpoint, private, "watch")
+    options = Options(stall_timeout=args.stall_timeout, give_up_after=args.give_up_after)
+    try:
+        run_to_end(probe_broker(endpoint, password=password, command="watch"))
+        run_to_end(
+            lobby_status(table_id, endpoint, args.lobby_timeout, password)
+        )  # a host is there
+        if args.json:
+            emit = printer(True, args.name)
+            start = watch(
+                table_id,
+                [endpoint],
+                args.name,
+                player_identity(),
+                options,
+                emit,
+                password=password,
+                lobby_timeout=args.lobby_timeout,
+            )
+            return finish(run_to_end(start), True)
+        return _watch_with_ui(args, table_id, endpoint, password, options)
+    except JoinError as exc:
+        print(f"trutnet watch: {exc}", file=sys.stderr)
+        return 1
+
+
+def _watch_with_ui(
+    args: argparse.Namespace,
+    table_id: bytes,
+    endpoint: Endpoint,
+    password: str | None,
+    options: Options,
+) -> int:
+    from trutnet.client.app import WatchApp, play_with_ui
+    from trutnet.runtime.watch import watch
+
+    transcript = data_dir() / "games" / f"{table_id.hex()}-watched.json"
+    ui = WatchApp(f"table {table_id.hex()[:8]}")
+    result = run_to_end(
+        play_with_ui(
+            lambda hooks: watch(
+                table_id,
+                [endpoint],
+                args.name,
+                player_identity(),
+                options,
+                hooks=hooks,
+                password=password,
+                lobby_timeout=args.lobby_timeout,
+            ),
+            ui,
+            transcript,
+        )
+    )
+    if result is not None:
+        game_over(result, ui)
+    return 0
