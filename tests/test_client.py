@@ -19,8 +19,8 @@ from trutnet.client.app import TableApp, WatchApp, play_with_ui
 from trutnet.games.trut.rules import TrutConfig, TrutGame
 from trutnet.net.broker import EmbeddedBroker
 from trutnet.protocol.audit import audit
+from trutnet.runtime.options import Options
 from trutnet.runtime.seat_process import host
-from trutnet.runtime.table_runtime import Options
 from trutnet.store import load_transcript
 
 CARD = r"(?:10|[789JQKA])[♣♦♥♠]"
@@ -846,7 +846,7 @@ def test_a_key_pressed_as_a_hand_ends_shows_its_summary_and_plays_nothing():
     ui = TableApp("memory", 2, output=DummyOutput(), game="trut")
     ui.seat = SimpleNamespace(peer=peers[0], identity=identities[0], store=None, pending=None)
     ui.runtime = SimpleNamespace(  # type: ignore[assignment]
-        watchers=Watchers(b"t"), caught_up=True, _last_progress=time.monotonic(), wake=lambda: None
+        watchers=Watchers(b"t"), caught_up=True, last_progress=time.monotonic(), wake=lambda: None
     )
 
     def hand_ended() -> bool:

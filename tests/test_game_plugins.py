@@ -250,7 +250,7 @@ def test_the_frame_shows_another_games_table(tokens):
     watchers = Watchers(table_id)
     watchers.receive(fingerprint(eve.public), watcher_message(eve, table_id, "Eve"))
     runtime = SimpleNamespace(
-        watchers=watchers, caught_up=True, _last_progress=time.monotonic(), wake=lambda: None
+        watchers=watchers, caught_up=True, last_progress=time.monotonic(), wake=lambda: None
     )
     player = TableApp("memory", 2, output=DummyOutput(), game="tokens", about="Tokens, 2 players")
     assert "Game: Tokens, 2 players" in player.screen_text()  # the lobby says which game

@@ -393,7 +393,7 @@ def test_what_a_stall_line_says_at_each_step_fits_80_columns():
     names are cut to 80 columns, never wrapped off the screen."""
     from trutnet.client.app import stall_text
     from trutnet.client.view import fit, plain
-    from trutnet.runtime.table_runtime import Stall
+    from trutnet.runtime.table_health import Stall
 
     now = time.monotonic()
     names = ["Ana", "Bob", "Cid", "Dan"]

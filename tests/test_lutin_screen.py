@@ -42,7 +42,7 @@ def test_a_whole_game_on_the_screen(variant):
     table = MemoryTable(peers, identities=identities)
     table.bots = [make_bot("lutin", "heuristic", random.Random(s)) for s in range(2)]
     runtime = SimpleNamespace(
-        watchers=Watchers(table_id), caught_up=True, _last_progress=time.monotonic(),
+        watchers=Watchers(table_id), caught_up=True, last_progress=time.monotonic(),
         wake=lambda: None,
     )  # fmt: skip
     player = TableApp("memory", 2, output=DummyOutput(), game="lutin", about="Lutin & Troll")

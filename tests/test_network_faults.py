@@ -17,8 +17,8 @@ from trutnet.net.broker import EmbeddedBroker
 from trutnet.net.faults import FaultyInbox
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.protocol.lobby import table_id_for
+from trutnet.runtime.options import Options
 from trutnet.runtime.seat_process import announced_table, host, join
-from trutnet.runtime.table_runtime import Options
 from trutnet.store import PeerStore
 
 from .mosquitto import free_port

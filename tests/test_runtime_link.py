@@ -18,8 +18,10 @@ from trutnet.net.broker import EmbeddedBroker, Endpoint
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.protocol.envelope import MessageError, parse_entry
 from trutnet.protocol.lobby import table_id_for
+from trutnet.runtime.local_seat import LocalSeat
+from trutnet.runtime.options import Options
 from trutnet.runtime.seat_process import Hooks, host, join
-from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
+from trutnet.runtime.table_runtime import TableRuntime
 
 from .network_helpers import seconds
 
@@ -269,14 +271,14 @@ def test_done_counts_only_a_seats_own_signature_at_our_head():
         b"\x91" * 900 + b"\xc0",
     ):
         with pytest.raises((UntrustedInput, MessageError)):
-            runtime._on_done(topic, junk)
+            runtime.end.read(topic, junk)
     assert runtime.waiting_for() == {1}
     stale = runtime.seats[0].peer.replica.log.entries[3].id
-    runtime._on_done(topic, msgpack.packb([_done_wire(other, table_id, 1, stale).wire]))
+    runtime.end.read(topic, msgpack.packb([_done_wire(other, table_id, 1, stale).wire]))
     assert runtime.waiting_for() == {1}  # done at another point of the log: not done
-    runtime._on_done(topic, msgpack.packb([_done_wire(other, table_id, 1, head).wire]))
+    runtime.end.read(topic, msgpack.packb([_done_wire(other, table_id, 1, head).wire]))
     assert runtime.waiting_for() == set()
-    signed = msgpack.unpackb(runtime._done_message())
+    signed = msgpack.unpackb(runtime.end.message())
     assert [parse_entry(w).author for w in signed] == [table.identities[0].public]
 
 
@@ -318,7 +320,7 @@ def test_sync_requests_merge_and_are_answered_outside_the_receive_loop():
     later = msgpack.packb({"head": entries[20].id}, use_bin_type=True)
 
     async def scenario():
-        sender = asyncio.create_task(runtime._sync_sender())
+        sender = asyncio.create_task(runtime.sync.serve())
         for _ in range(200):  # the amplification attack: 200 requests from genesis
             runtime._on_sync(request)
             runtime._on_sync(later)
@@ -326,8 +328,8 @@ def test_sync_requests_merge_and_are_answered_outside_the_receive_loop():
         log = topics.log(runtime.table_id)
         async with asyncio.timeout(30):  # until the sender has answered and is idle again
             while (
-                runtime._sync_wanted.is_set()
-                or runtime._answers.pending
+                runtime.sync.wanted.is_set()
+                or runtime.sync.answers.pending
                 or sum(t == log for t, _ in runtime.link.published) < len(entries)
             ):
                 await asyncio.sleep(0.01)
@@ -353,17 +355,17 @@ def test_a_log_that_parted_from_the_tables_is_answered_from_where_it_parted():
     elsewhere = b"\x05" * 32
 
     async def scenario():
-        sender = asyncio.create_task(runtime._sync_sender())
+        sender = asyncio.create_task(runtime.sync.serve())
         runtime._on_sync(sync_request(elsewhere))  # no length: someone else may answer
         runtime._on_sync(sync_request(elsewhere, len(entries) + 1))  # ahead of this log
-        assert not runtime._answers.pending
+        assert not runtime.sync.answers.pending
         runtime._on_sync(sync_request(elsewhere, 25))
         log = topics.log(runtime.table_id)
         async with asyncio.timeout(30):  # the answer's entries, published by the sender
             await runtime.link.until_published(log, len(entries) - 24)
         sender.cancel()
-        await runtime._ask_sync()
-        await runtime._ask_sync()  # the same head again: with this log's length
+        await runtime.sync.ask()
+        await runtime.sync.ask()  # the same head again: with this log's length
 
     asyncio.run(scenario())
     sent = [p for t, p in runtime.link.published if t == topics.log(runtime.table_id)]
@@ -379,12 +381,12 @@ def test_a_log_that_parted_from_the_tables_is_answered_from_where_it_parted():
 
 
 def test_reachable_means_a_listener_and_not_a_connection_to_itself(endpoint, monkeypatch):
-    from trutnet.runtime import table_runtime
+    from trutnet.runtime import succession
 
     from .mosquitto import free_port
 
-    assert asyncio.run(table_runtime.reachable(endpoint))
-    assert not asyncio.run(table_runtime.reachable(Endpoint("127.0.0.1", free_port())))
+    assert asyncio.run(succession.reachable(endpoint))
+    assert not asyncio.run(succession.reachable(Endpoint("127.0.0.1", free_port())))
 
     class SelfConnected:  # what a TCP simultaneous open onto its own port looks like
         def get_extra_info(self, name):
@@ -399,8 +401,8 @@ def test_reachable_means_a_listener_and_not_a_connection_to_itself(endpoint, mon
     async def self_connect(host, port):
         return None, SelfConnected()
 
-    monkeypatch.setattr(table_runtime.asyncio, "open_connection", self_connect)
-    assert not asyncio.run(table_runtime.reachable(Endpoint("127.0.0.1", 40000)))
+    monkeypatch.setattr(succession.asyncio, "open_connection", self_connect)
+    assert not asyncio.run(succession.reachable(Endpoint("127.0.0.1", 40000)))
 
 
 @pytest.mark.network
@@ -454,7 +456,7 @@ def test_the_embedded_broker_dies_at_once_with_a_killed_host(busy, broker_kind):
 
 
 def table_runtime_reachable(endpoint):
-    from trutnet.runtime.table_runtime import reachable
+    from trutnet.runtime.succession import reachable
 
     return reachable(endpoint)
 
@@ -655,17 +657,17 @@ def test_a_finished_peer_lingers_while_a_peer_behind_still_asks_for_the_log():
     done = msgpack.packb(
         [_done_wire(table.identities[1], runtime.table_id, 1, runtime.head()).wire]
     )
-    runtime._on_done(topics.done(runtime.table_id, "OTHER"), done)
+    runtime.end.read(topics.done(runtime.table_id, "OTHER"), done)
     assert runtime.waiting_for() == set()
     runtime.options = Options(gap_timeout=0.05, linger=seconds(60))
-    assert not runtime.catching_up()
+    assert not runtime.sync.catching_up()
     runtime._on_sync(msgpack.packb({"head": runtime.head()}, use_bin_type=True))
-    assert not runtime.catching_up()  # a peer level with us needs nothing
+    assert not runtime.sync.catching_up()  # a peer level with us needs nothing
     runtime._on_sync(msgpack.packb({"head": b"\x05" * 32}, use_bin_type=True))
-    assert not runtime.catching_up()  # a head not in our log: someone else's answer
+    assert not runtime.sync.catching_up()  # a head not in our log: someone else's answer
     behind = replica.log.entries[200].id
     runtime._on_sync(msgpack.packb({"head": behind}, use_bin_type=True))
-    assert runtime.catching_up()
+    assert runtime.sync.catching_up()
 
     steps: asyncio.Queue[str] = asyncio.Queue()  # each lingering step re-subscribes once
 
@@ -680,8 +682,8 @@ def test_a_finished_peer_lingers_while_a_peer_behind_still_asks_for_the_log():
             runtime._on_sync(msgpack.packb({"head": behind}, use_bin_type=True))
             await asyncio.wait_for(steps.get(), 30)  # one more lingering step went by
             assert not lingering.done()
-        assert any(t == runtime.done_topic for t, _ in runtime.link.published)  # said done
-        runtime._behind_asked = float("-inf")  # it has caught up: no more requests
+        assert any(t == runtime.end.topic for t, _ in runtime.link.published)  # said done
+        runtime.sync.behind_asked = float("-inf")  # it has caught up: no more requests
         await asyncio.wait_for(lingering, 30)
 
     asyncio.run(scenario())
@@ -713,11 +715,11 @@ def test_a_seat_that_says_it_left_is_shown_as_left_and_only_by_its_own_key():
         notice(table.identities[stalled], stalled, {**said, "extra": 1}),
     ):
         with pytest.raises((UntrustedInput, MessageError)):
-            runtime._on_notice(forged)
+            runtime.notices.read(forged)
     assert runtime.stall().seat == stalled and not runtime.stall().left
-    runtime._on_notice(notice(table.identities[stalled], stalled, said))
+    runtime.notices.read(notice(table.identities[stalled], stalled, said))
     assert runtime.stall().left
-    runtime.left[stalled] = 3  # it left long ago and has written since: back, not left
+    runtime.notices.left[stalled] = 3  # it left long ago and has written since: back, not left
     assert any(e.seat == stalled for e in replica.log.entries[3:])
     assert not runtime.stall().left
 

@@ -14,7 +14,9 @@ from trutnet.net import topics
 from trutnet.net.memory import new_memory_table, step
 from trutnet.protocol.envelope import parse_entry
 from trutnet.protocol.replace import make_vote, parse_vote
-from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
+from trutnet.runtime.local_seat import LocalSeat
+from trutnet.runtime.options import Options
+from trutnet.runtime.table_runtime import TableRuntime
 
 
 class RecordingLink:
@@ -29,6 +31,9 @@ class RecordingLink:
 
     def endpoints(self) -> list:
         return []
+
+    def use_endpoints(self, endpoints) -> None:
+        self._endpoints = endpoints
 
     async def publish(self, topic: str, payload: bytes, retain: bool = False, wait=None) -> bool:
         self.published.append((topic, payload))
@@ -101,9 +106,9 @@ def test_forged_votes_are_dropped_and_never_overwrite_a_real_one():
         return forged
 
     forged = asyncio.run(scenario())
-    assert runtime.votes == {(1, head): {0: real}}
+    assert runtime.replacement.votes == {(1, head): {0: real}}
     assert len(runtime.stats.rejected) == len(forged) + 1
-    assert all(w not in runtime.votes[(1, head)].values() for w in forged)
+    assert all(w not in runtime.replacement.votes[(1, head)].values() for w in forged)
 
 
 def test_a_newcomer_process_takes_the_seat_when_the_partner_agrees():

@@ -276,7 +276,7 @@ def test_every_screen_of_a_spectator_is_public_and_fits_80x24():
     def attach(ui, peer, me):
         ui.seat = SimpleNamespace(peer=peer, identity=me, store=None, pending=None)
         ui.runtime = SimpleNamespace(
-            watchers=watchers, caught_up=True, _last_progress=time.monotonic()
+            watchers=watchers, caught_up=True, last_progress=time.monotonic()
         )
 
     spectator = Spectator(table_id)
@@ -396,8 +396,8 @@ def test_a_spectators_saved_transcript_verifies(tmp_path, capsys):
 
     from trutnet.cli import main
     from trutnet.games.trut.rules import TrutConfig, TrutGame
+    from trutnet.runtime.options import Options
     from trutnet.runtime.seat_process import Hooks, host
-    from trutnet.runtime.table_runtime import Options
     from trutnet.runtime.watch import watch
 
     broker = EmbeddedBroker()
@@ -509,7 +509,7 @@ def test_a_spectator_there_before_the_game_is_never_catching_up():
     only once what came live has been read."""
     from trutnet.crypto.identity import Identity
     from trutnet.protocol.spectator import Spectator
-    from trutnet.runtime.table_runtime import LocalSeat
+    from trutnet.runtime.local_seat import LocalSeat
     from trutnet.runtime.watch import WatchRuntime
 
     from .test_runtime_link import RecordingLink, play_memory_game_entries

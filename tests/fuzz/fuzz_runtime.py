@@ -34,7 +34,9 @@ with atheris.instrument_imports(include=["trutnet"]):
     from trutnet.protocol.replace import make_vote
     from trutnet.protocol.spectator import watcher_message
     from trutnet.protocol.table import TablePeer
-    from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
+    from trutnet.runtime.local_seat import LocalSeat
+    from trutnet.runtime.options import Options
+    from trutnet.runtime.table_runtime import TableRuntime
 
 from tests.fuzz import common
 
@@ -58,6 +60,9 @@ class FakeLink:
 
     def endpoints(self) -> list[Endpoint]:
         return list(self._endpoints) if not callable(self._endpoints) else self._endpoints()
+
+    def use_endpoints(self, endpoints: object) -> None:
+        self._endpoints = endpoints
 
     async def publish(
         self, topic: str, payload: bytes, retain: bool = False, wait: float = 30

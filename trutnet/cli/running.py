@@ -17,8 +17,8 @@ import sys
 from typing import Any
 
 from trutnet.net.tasks import stop_tasks
+from trutnet.runtime.options import Options
 from trutnet.runtime.seat_process import SeatResult
-from trutnet.runtime.table_runtime import Options
 from trutnet.selfplay import side_name
 
 

@@ -66,8 +66,10 @@ from trutnet.client.view import (
 )
 from trutnet.crypto.identity import fingerprint
 from trutnet.net.tasks import stop_tasks
+from trutnet.runtime.local_seat import LocalSeat
 from trutnet.runtime.seat_process import Hooks, SeatResult, WrongGame
-from trutnet.runtime.table_runtime import Connection, LocalSeat, Stall, TableRuntime
+from trutnet.runtime.table_health import Connection, Stall
+from trutnet.runtime.table_runtime import TableRuntime
 
 STYLE = Style.from_dict(
     {
@@ -259,7 +261,7 @@ class TableApp:
         ) = verified_counts(replica)
         if replica.halted is not None:
             info.blame = str(replica.halted)
-        since = runtime._last_progress if runtime is not None else time.monotonic()
+        since = runtime.last_progress if runtime is not None else time.monotonic()
         info.waiting_seconds = time.monotonic() - since
         info.step = automatic_step(replica, info.me, info.names, frontend)
         # The summary waits for a key while a key could act; the game's last one gives
@@ -873,7 +875,7 @@ async def _run_screen(
     if game not in done:  # the person quit during the game, or the table is another's
         if ui.runtime is not None and ui.refused is None:  # say so to the others, briefly
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(ui.runtime.say_leaving(), 3)
+                await asyncio.wait_for(ui.runtime.notices.say_leaving(), 3)
         await stop_tasks(game)
         if ui.refused is not None:
             raise ui.refused

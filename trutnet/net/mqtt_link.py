@@ -135,6 +135,11 @@ class MqttLink:
     def endpoints(self) -> Sequence[Endpoint]:
         return self._endpoints() if callable(self._endpoints) else self._endpoints
 
+    def use_endpoints(self, endpoints: Callable[[], Sequence[Endpoint]]) -> None:
+        """From the next connection on, try the brokers ``endpoints()`` lists (a table's
+        fallbacks, once its ``open`` entry names them), in that order."""
+        self._endpoints = endpoints
+
     async def start(self) -> None:
         """Connect in the background; a second call does nothing (one connection per
         link, so every message arrives once)."""

@@ -60,7 +60,9 @@ from trutnet.protocol.lobby import (
     sign_announcement,
 )
 from trutnet.protocol.table import Rejected, TablePeer
-from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
+from trutnet.runtime.local_seat import LocalSeat
+from trutnet.runtime.options import Options
+from trutnet.runtime.table_runtime import TableRuntime
 from trutnet.store import PeerStore, StoreError
 
 LOBBY_TIMEOUT = 15.0  # seconds a joiner waits for its table's host to be seen (lobby)
@@ -209,11 +211,13 @@ def _result(runtime: TableRuntime) -> SeatResult:
         stats=dict(runtime.stats.__dict__, rejected=len(runtime.stats.rejected)),
         hand_ms=[
             round((b - a) * 1000, 1)
-            for a, b in zip(runtime.hand_started, runtime.hand_started[1:], strict=False)
+            for a, b in zip(
+                runtime.stamps.hand_started, runtime.stamps.hand_started[1:], strict=False
+            )
         ],
         teams=[list(t) for t in replica.state.game.teams()],
-        plays_signed=runtime.plays_signed,
-        cards_known=runtime.cards_known,
+        plays_signed=runtime.stamps.plays_signed,
+        cards_known=runtime.stamps.cards_known,
         **_stamps(runtime),
     )
 
@@ -222,8 +226,8 @@ def _stamps(runtime: TableRuntime) -> dict[str, Any]:
     if not runtime.options.stamp_entries or runtime.replica is None:
         return {}
     return {
-        "entries_signed": runtime.entries_signed,
-        "entries_applied": runtime.entries_applied,
+        "entries_signed": runtime.stamps.entries_signed,
+        "entries_applied": runtime.stamps.entries_applied,
         "log": [e.wire.hex() for e in runtime.replica.log.entries],
     }
 
@@ -762,7 +766,7 @@ async def resume(
     link = MqttLink(endpoints, [], f"resume-{table_id.hex()[:8]}", password=password)
     runtime = TableRuntime(table_id, link, [seat, *host_bots(store, table_id)], options, on_event)
     if own_broker and endpoints[0] == stored_endpoint:  # restarted if no broker answers
-        runtime.own_broker = stored_endpoint
+        runtime.succession.own_broker = stored_endpoint
     hooks.attach(runtime, seat)
     try:
         await runtime.run()

@@ -34,6 +34,8 @@ from trutnet.net.mqtt_link import MqttLink
 from trutnet.net.tasks import stop_tasks
 from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry
 from trutnet.protocol.spectator import Spectator, watcher_message
+from trutnet.runtime.local_seat import LocalSeat
+from trutnet.runtime.options import Options
 from trutnet.runtime.seat_process import (
     LOBBY_TIMEOUT,
     Hooks,
@@ -42,7 +44,7 @@ from trutnet.runtime.seat_process import (
     _result,
     watch_lobby,
 )
-from trutnet.runtime.table_runtime import LocalSeat, Options, TableRuntime
+from trutnet.runtime.table_runtime import TableRuntime
 
 PRESENCE_EVERY = 0.5  # seconds at most between two presences naming a new head...
 # ...or sooner, once the log has moved this many entries: a fast table (bots) must not
@@ -81,10 +83,10 @@ class WatchRuntime(TableRuntime):
 
     async def _on_connect(self) -> None:
         endpoint = self.link.endpoint
-        self._connected_once = True
+        self.connected_once = True
         self.on_event("connected", {"broker": endpoint.url if endpoint else None})
         await self.link.publish(self.watcher_topic, self.watcher_wire, retain=True, wait=5)
-        await self._ask_sync()
+        await self.sync.ask()
 
     async def run(self, join_names: bool = False) -> None:
         presence = asyncio.create_task(self._renew_presence())
@@ -168,13 +170,13 @@ class WatchRuntime(TableRuntime):
             "caught_up", {"entries": len(replica.log), "hand": replica.round_number() + 1}
         )
 
-    def _stalled_on_arrival(self) -> bool:
+    def stalled_on_arrival(self) -> bool:
         """A spectator that came after the game began and has seen no entry since it
         caught up cannot tell how long the table has waited: only since when it is here."""
         return (
             not self._before_the_game
             and self._caught_up_at is not None
-            and self._last_progress <= self._caught_up_at
+            and self.last_progress <= self._caught_up_at
         )
 
     async def leave(self) -> None:

@@ -1,0 +1,45 @@
+"""A seat's notices to the table (docs/protocol.md 7.7), on the ``notice`` topic: a
+stall report (the seat the table waits for, since which entry, for how long) or that
+the seat's own player left. A notice is signed by its seat's key and changes nothing
+anyone accepts; a screen shows it. :func:`read_notice` checks one from the network.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from trutnet.protocol.envelope import parse_entry
+from trutnet.protocol.untrusted import UntrustedInput
+
+MAX_NOTICE_BYTES = 1024
+STALL_FIELDS = {"kind", "seat", "waiting_for", "since_entry", "seconds"}
+LEFT_FIELDS = {"kind", "seat", "since_entry"}
+
+
+def read_notice(payload: bytes, table_id: bytes, seats: list[bytes]) -> tuple[int, dict[str, Any]]:
+    """The seat that signed a notice of table ``table_id`` (``seats``: the seats' keys)
+    and its body; :class:`UntrustedInput` for anything else."""
+    if len(payload) > MAX_NOTICE_BYTES:
+        raise UntrustedInput(f"a notice is at most {MAX_NOTICE_BYTES} bytes")
+    entry = parse_entry(payload, table_id)
+    if entry.seat >= len(seats) or seats[entry.seat] != entry.author:
+        raise UntrustedInput("a notice signed by a key that is not the seat's")
+    body = entry.body
+    if entry.type == "notice" and body.get("kind") == "left":
+        if set(body) != LEFT_FIELDS or body["seat"] != entry.seat:
+            raise UntrustedInput("a seat says only that it left itself")
+        if type(body["since_entry"]) is not int or not 0 <= body["since_entry"] <= 10**6:
+            raise UntrustedInput("a leaving notice names the entry it left at")
+        return entry.seat, dict(body)
+    if (
+        entry.type != "notice"
+        or set(body) != STALL_FIELDS
+        or body["kind"] != "stall"
+        or type(body["seat"]) is not int
+        or type(body["since_entry"]) is not int
+        or type(body["seconds"]) is not int
+        or not isinstance(body["waiting_for"], list)
+        or not all(isinstance(k, str) and len(k) <= 16 for k in body["waiting_for"])
+    ):
+        raise UntrustedInput("a notice is a stall report")
+    return entry.seat, dict(body)

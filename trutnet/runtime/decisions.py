@@ -1,0 +1,72 @@
+"""What a local seat owes the table now, as one signed entry (docs/protocol.md 7):
+an automatic step of the protocol, its bot's decision, or the decision its person
+queued on the screen (``LocalSeat.pending``). A person's decision takes one path from
+the key press to the signed entry, and is never lost without a word: one the table
+moved past (no longer legal, or no longer this seat's turn) is dropped with a
+``decision_refused`` event saying why, which the screen shows in one line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from trutnet.bots import decide
+from trutnet.protocol.table import LocalError, Rejected
+
+if TYPE_CHECKING:
+    from trutnet.runtime.local_seat import LocalSeat
+
+STALE = "the table moved on: it is not a legal move now"
+NOT_YOURS = "it is not this seat's decision any more"
+
+
+def owed_entry(seat: LocalSeat, on_event: Callable[[str, dict[str, Any]], None]) -> bytes | None:
+    """The entry ``seat`` signs now (its peer has applied it), or None: nothing owed,
+    or the person's queued decision refused (said with ``on_event``)."""
+    peer = seat.peer
+    if peer is None:
+        return None
+    wire = peer.next_automatic()
+    if wire is None and peer.decide():
+        state = peer.replica.state
+        assert state is not None
+        if seat.bot is not None:
+            return peer.act(str(decide(seat.bot, state, peer.seat)))
+        if seat.pending is not None:
+            return _person_decision(seat, on_event)
+    elif wire is None and seat.pending is not None and seat.bot is None:
+        refuse(seat, NOT_YOURS, on_event)
+    return wire
+
+
+def _person_decision(
+    seat: LocalSeat, on_event: Callable[[str, dict[str, Any]], None]
+) -> bytes | None:
+    """Sign the decision the person queued, if it is still legal; else say why it
+    was not sent (the table moved on between the key press and now)."""
+    peer = seat.peer
+    assert peer is not None and peer.replica.state is not None and seat.pending is not None
+    action, seat.pending = seat.pending, None
+    if action not in {str(a) for a in peer.replica.state.legal_actions(peer.seat)}:
+        refuse(seat, STALE, on_event, action)
+        return None
+    try:
+        return peer.act(action)
+    except (LocalError, Rejected) as exc:
+        refuse(seat, str(exc), on_event, action)
+        return None
+
+
+def refuse(
+    seat: LocalSeat,
+    why: str,
+    on_event: Callable[[str, dict[str, Any]], None],
+    action: str | None = None,
+) -> None:
+    """The ``decision_refused`` event: the person's queued decision was not sent."""
+    if action is None:
+        action, seat.pending = seat.pending, None
+    peer = seat.peer
+    seat_index = peer.seat if peer is not None else None
+    on_event("decision_refused", {"seat": seat_index, "action": action, "why": why})
