@@ -514,7 +514,7 @@ def killed_joiner(tmp_path, seed):
 def test_a_player_killed_mid_game_comes_back_on_screen(tmp_path):
     """`trutnet join --resume --store DIR` without --bot: the person's seat, killed with
     kill -9, is played on screen again from its files, and the game ends on one hash."""
-    from trutnet.runtime.seat_process import resume
+    from trutnet.runtime.resuming import resume
 
     from .network_helpers import result_of
 

@@ -358,7 +358,7 @@ def test_a_seat_at_a_table_of_another_game_stops_with_one_line(tokens):
 
     from trutnet.client.app import TableApp, play_with_ui
     from trutnet.net.memory import new_memory_table
-    from trutnet.runtime.seat_process import WrongGame
+    from trutnet.runtime.lobby_watch import WrongGame
 
     table = new_memory_table(TokensGame(1), "other-game", ["random", "random"])
     stopped = []

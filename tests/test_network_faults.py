@@ -262,7 +262,7 @@ def _events(result, kind):
 def _replays_to(store, result):
     """The seat's files (a journal: a late entry that a void overrode stays in it,
     7.6, 7.8) replay to the log and state it ended with."""
-    from trutnet.runtime.seat_process import load_seat
+    from trutnet.runtime.resuming import load_seat
 
     _, peer, _, _ = load_seat(store)
     assert len(peer.replica.log) == result["entries"]

@@ -31,7 +31,7 @@ from trutnet.crypto.identity import fingerprint
 from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
 from trutnet.net.broker import EmbeddedBroker, Endpoint
 from trutnet.net.memory import play_memory_game
-from trutnet.runtime import seat_process
+from trutnet.runtime import lobby_watch, seat_process
 from trutnet.store import save_transcript
 
 from .network_helpers import EARLY, result_of, seconds, timer, track, wait_for_event
@@ -443,13 +443,13 @@ def test_lobby_announcement_reading_is_strict_and_never_raises():
     table = lobby.table_id
     body = seat_process.announcement(lobby, "t", Endpoint("127.0.0.1", 1883), "open")
     good = sign_announcement(host_key, table, body)
-    assert seat_process._lobby_status(good, table) == "open"
-    assert seat_process._lobby_status(b"", table) is None  # cleared by the host's will
+    assert lobby_watch._lobby_status(good, table) == "open"
+    assert lobby_watch._lobby_status(b"", table) is None  # cleared by the host's will
     forged = sign_announcement(other, table, body)  # not the table's own host (7.10)
-    assert seat_process._lobby_status(forged, table) is None
+    assert lobby_watch._lobby_status(forged, table) is None
     unsigned = packb({"table": table.hex(), "status": "open"})
     for junk in (unsigned, b"\xc1", b"\x91" * 5000, b"\xdd\xff\xff\xff\xff", b"\x00" * 70000):
-        assert seat_process._lobby_status(junk, table) is None
+        assert lobby_watch._lobby_status(junk, table) is None
 
 
 @pytest.mark.network

@@ -724,6 +724,27 @@ def test_a_seat_that_says_it_left_is_shown_as_left_and_only_by_its_own_key():
     assert not runtime.stall().left
 
 
+def test_the_stall_a_screen_shows_is_computed_at_the_time_given():
+    """The health room reads no clock: ``stall_at(table, now)`` says nothing before the
+    stall timeout has passed since the table's last progress, then names the seat
+    waited for and when this process votes (twice the void timeout for a seat with a
+    partner, once without: 7.7); no sleep, the times are given."""
+    from trutnet.runtime.table_health import stall_at
+
+    runtime, _ = _runtime_at(12)
+    replica = runtime.seats[0].peer.replica
+    stalled = replica.expected()[0]
+    runtime.options = Options(stall_timeout=30.0, void_timeout=100.0)
+    runtime.running = True
+    since = runtime.last_progress
+    assert stall_at(runtime, since + 29.9) is None
+    stall = stall_at(runtime, since + 30.0)
+    assert stall is not None and stall.seat == stalled and stall.since == since
+    mine = runtime.local_seats()
+    assert stall.vote_at == (since + 100.0 if stalled not in mine and mine else None)
+    assert stall.votes == {} and stall.offers == [] and not stall.left
+
+
 def test_a_persons_decision_that_the_table_outran_is_refused_aloud():
     """A person's key press is queued (``LocalSeat.pending``) and signed at the next
     write. If the table moved on meanwhile (the move is no longer legal, or it is not

@@ -15,7 +15,8 @@ from trutnet.cli.passwords import password_for
 from trutnet.cli.running import finish, printer, run_to_end, runtime_options
 from trutnet.discovery.interfaces import lan_address, reachable
 from trutnet.net.broker import BrokerError, EmbeddedBroker, Endpoint, ExternalBroker
-from trutnet.runtime.seat_process import JoinError, host, probe_broker
+from trutnet.runtime.lobby_watch import JoinError, probe_broker
+from trutnet.runtime.seat_process import host
 
 
 def _broker_event(

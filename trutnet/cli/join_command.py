@@ -27,15 +27,9 @@ from trutnet.cli.passwords import let_in, password_for, password_to_enter
 from trutnet.cli.running import finish, printer, run_to_end, runtime_options
 from trutnet.engine.api import Game
 from trutnet.net.broker import BrokerError, Endpoint, ExternalBroker
-from trutnet.runtime.seat_process import (
-    JoinError,
-    WrongGame,
-    join,
-    load_seat,
-    lobby_announcement,
-    probe_broker,
-    resume,
-)
+from trutnet.runtime.lobby_watch import JoinError, WrongGame, lobby_announcement, probe_broker
+from trutnet.runtime.resuming import load_seat, resume
+from trutnet.runtime.seat_process import join
 from trutnet.store import StoreError
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from trutnet.cli.arguments import Refused
 from trutnet.cli.games import DEFAULT_GAME
 from trutnet.net.broker import Endpoint, parse_broker_url
-from trutnet.runtime.seat_process import WrongGame
+from trutnet.runtime.lobby_watch import WrongGame
 
 
 class OtherGames(Exception):

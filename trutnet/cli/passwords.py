@@ -12,7 +12,7 @@ import sys
 from trutnet.cli.arguments import Refused
 from trutnet.cli.running import run_to_end
 from trutnet.net.broker import Endpoint
-from trutnet.runtime.seat_process import JoinError
+from trutnet.runtime.lobby_watch import JoinError
 
 PASSWORD_TRIES = 3  # a password typed wrong (or two that differ) is asked again, this often
 

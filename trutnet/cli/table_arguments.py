@@ -17,7 +17,7 @@ from trutnet.cli.games import game_argument, game_options
 from trutnet.cli.running import HelpFormatter
 from trutnet.net.broker import BrokerError, parse_broker_url
 from trutnet.protocol.lobby import LobbyError, check_fallback, check_name
-from trutnet.runtime.seat_process import LOBBY_TIMEOUT
+from trutnet.runtime.lobby_watch import LOBBY_TIMEOUT
 
 seconds_arg = bounded(
     float,  # a duration: a finite number of seconds above zero (refuses nan and inf)

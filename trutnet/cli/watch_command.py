@@ -14,8 +14,8 @@ from trutnet.cli.on_screen import game_over
 from trutnet.cli.passwords import password_to_enter
 from trutnet.cli.running import finish, printer, run_to_end
 from trutnet.net.broker import Endpoint
+from trutnet.runtime.lobby_watch import JoinError, lobby_status, probe_broker
 from trutnet.runtime.options import Options
-from trutnet.runtime.seat_process import JoinError, lobby_status, probe_broker
 
 
 def cmd_watch(args: argparse.Namespace) -> int:

@@ -66,8 +66,9 @@ from trutnet.client.view import (
 )
 from trutnet.crypto.identity import fingerprint
 from trutnet.net.tasks import stop_tasks
+from trutnet.runtime.lobby_watch import WrongGame
 from trutnet.runtime.local_seat import LocalSeat
-from trutnet.runtime.seat_process import Hooks, SeatResult, WrongGame
+from trutnet.runtime.seat_process import Hooks, SeatResult
 from trutnet.runtime.table_health import Connection, Stall
 from trutnet.runtime.table_runtime import TableRuntime
 

@@ -3,15 +3,15 @@
 * :func:`host` seats the host and its bots, announces the table (a retained lobby
   message that the host's last will clears, and zeroconf when asked), seats joiners
   from signed join requests as they come, then opens the table and plays.
-* :func:`join` asks for a seat until the ``open`` entry names it, then plays.
-* :func:`resume` brings a seat back from its store after a crash; a host's seat
-  brings back the bots it seated too (their keys are kept beside its own,
-  :func:`host_bots`).
+* :func:`join` asks for a seat until the ``open`` entry names it, then plays, while
+  :func:`~trutnet.runtime.lobby_watch.watch_lobby` follows the host's announcement.
+* A seat back from its files: :mod:`trutnet.runtime.resuming`.
 
 Each of them returns a :class:`SeatResult` once the game is over. A join that
 cannot go on (no broker at the address, no host at the table, the table already
 full or its host gone before it opened, a table of another game than the one asked
-for) raises :class:`JoinError`, whose message is one line for a person.
+for) raises :class:`~trutnet.runtime.lobby_watch.JoinError`, whose message is one
+line for a person.
 
 Bots are made by game and kind (:func:`trutnet.bots.make_bot`): a joiner's bot once
 the table's ``open`` entry has said which game it plays (:class:`TableBot`).
@@ -28,8 +28,6 @@ import contextlib
 import json
 import os
 import random
-import re
-import socket
 import subprocess
 import time
 from collections.abc import Callable, Collection
@@ -41,11 +39,10 @@ from trutnet.bots import BEST, Bot, check_bot, decide, make_bot
 from trutnet.crypto import SeededRandom
 from trutnet.crypto.identity import Identity
 from trutnet.engine.api import Action, Game
-from trutnet.keystore import KeyFileError, load_identity, load_or_create_identity, save_identity
+from trutnet.keystore import load_or_create_identity, save_identity
 from trutnet.net import topics
-from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
-from trutnet.net.mqtt_link import MqttLink, PinError, mqtt_client
-from trutnet.net.private import credentials
+from trutnet.net.broker import Endpoint
+from trutnet.net.mqtt_link import MqttLink
 from trutnet.net.tasks import stop_tasks
 from trutnet.protocol.lobby import (
     ANNOUNCE_VERSION,
@@ -55,32 +52,15 @@ from trutnet.protocol.lobby import (
     Lobby,
     LobbyError,
     announced_variant,
-    check_announcement,
     default_table_name,
     sign_announcement,
 )
-from trutnet.protocol.table import Rejected, TablePeer
+from trutnet.protocol.table import TablePeer
+from trutnet.runtime.lobby_watch import LOBBY_TIMEOUT, JoinError, WrongGame, watch_lobby
 from trutnet.runtime.local_seat import LocalSeat
 from trutnet.runtime.options import Options
 from trutnet.runtime.table_runtime import TableRuntime
-from trutnet.store import PeerStore, StoreError
-
-LOBBY_TIMEOUT = 15.0  # seconds a joiner waits for its table's host to be seen (lobby)
-PROBE_TIMEOUT = 5.0  # seconds to reach a broker before saying it cannot be reached
-
-
-class JoinError(Exception):
-    """A join that cannot go on; the message says what and why, in one line."""
-
-
-class WrongGame(JoinError):
-    """The table plays another game than the one this seat asked for."""
-
-    def __init__(self, table_id: bytes, game: str, asked: str, name: str | None = None) -> None:
-        label = f"table {name!r}" if name else f"table {table_id.hex()}"  # as the person named it
-        super().__init__(f"{label} plays {game}, not {asked}")
-        self.game = game
-        self.asked = asked
+from trutnet.store import PeerStore
 
 
 class TableBot:
@@ -485,322 +465,6 @@ async def join(
         await stop_tasks(watcher, playing)
         await link.close()
     return _result(runtime)
-
-
-def _reason(exc: BaseException, timeout: float) -> str:
-    """Why a connection failed, in a person's words."""
-    if isinstance(exc, TimeoutError):
-        return f"no answer within {timeout:g} s"
-    if isinstance(exc, ConnectionRefusedError):
-        return "connection refused (nothing listens on that port)"
-    if isinstance(exc, socket.gaierror):
-        return "unknown host name"
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror[0].lower() + exc.strerror[1:]
-    text = re.sub(r"^\[Errno \d+\] ", "", str(exc)) or type(exc).__name__
-    return text[0].lower() + text[1:]
-
-
-async def probe_broker(
-    endpoint: Endpoint,
-    timeout: float = PROBE_TIMEOUT,
-    password: str | None = None,
-    command: str = "join",
-) -> None:
-    """Connect to the MQTT broker at ``endpoint`` (with a private table's ``password``)
-    and leave; :class:`JoinError` saying why when that does not work within
-    ``timeout`` seconds, or when the broker refuses our password (or our lack of one:
-    the message says what to give ``command``)."""
-    import aiomqtt
-
-    from trutnet.net.private import refusal, refused_message
-
-    where = f"cannot reach the broker at {endpoint.url}"
-    try:
-        _, writer = await asyncio.wait_for(
-            asyncio.open_connection(endpoint.host, endpoint.port), timeout
-        )
-    except (OSError, TimeoutError) as exc:
-        raise JoinError(f"{where}: {_reason(exc, timeout)}") from None
-    writer.close()
-    with contextlib.suppress(Exception):
-        await writer.wait_closed()
-    try:
-        async with (
-            asyncio.timeout(timeout),
-            mqtt_client(
-                endpoint,
-                timeout=timeout,
-                **credentials(password),
-            ),
-        ):
-            pass
-    except (aiomqtt.MqttError, OSError, TimeoutError) as exc:
-        if refusal(exc):
-            raise JoinError(refused_message(endpoint, password, command)) from None
-        if isinstance(exc, PinError):  # not the pinned certificate: nothing was sent
-            raise JoinError(f"{where}: {exc}") from None
-        if endpoint.tls and "CERTIFICATE_VERIFY_FAILED" in str(exc):
-            raise JoinError(
-                f"{where}: its TLS certificate is not one this machine trusts"
-                f" ({_reason(exc, timeout)}); trust its authority"
-                " (SSL_CERT_FILE=its-ca.pem) or ask for the broker's right address"
-            ) from None
-        if endpoint.tls and "SSL" in str(exc).upper():
-            raise JoinError(f"{where}: no TLS with it ({_reason(exc, timeout)})") from None
-        raise JoinError(
-            f"{where}: it does not answer as an MQTT broker ({_reason(exc, timeout)})"
-        ) from None
-
-
-def _announcement(payload: bytes, table_id: bytes) -> dict[str, Any] | None:
-    """The host's retained lobby announcement (its status, "open" or "playing", its
-    game...), or None when there is none (cleared by the host's last will) or it is
-    not one the table's own host signed (7.10). Only used to tell a person why a join
-    cannot go on, and which game the table plays."""
-    if not payload:
-        return None
-    try:
-        return check_announcement(payload, table_id)
-    except LobbyError:  # forged, of another table, malformed: as good as none
-        return None
-
-
-def _lobby_status(payload: bytes, table_id: bytes) -> str | None:
-    """The status of the host's lobby announcement in ``payload`` (see
-    :func:`_announcement`)."""
-    announced = _announcement(payload, table_id)
-    return None if announced is None else str(announced["status"])
-
-
-async def lobby_status(
-    table_id: bytes, endpoint: Endpoint, timeout: float, password: str | None = None
-) -> str:
-    """Wait up to ``timeout`` s for the host's lobby announcement of ``table_id`` at
-    ``endpoint``; its status, or :class:`JoinError` when no host is there."""
-    announced = await lobby_announcement(table_id, endpoint, timeout, password)
-    return str(announced["status"])
-
-
-async def lobby_announcement(
-    table_id: bytes, endpoint: Endpoint, timeout: float, password: str | None = None
-) -> dict[str, Any]:
-    """Wait up to ``timeout`` s for the host's lobby announcement of ``table_id`` at
-    ``endpoint`` (its status, game, variant, seats...); :class:`JoinError` when no host
-    is there."""
-    import aiomqtt
-
-    try:
-        async with (
-            asyncio.timeout(timeout),
-            mqtt_client(
-                endpoint,
-                timeout=min(timeout, 5),
-                **credentials(password),
-            ) as client,
-        ):
-            await client.subscribe(topics.lobby(table_id), qos=1)
-            async for message in client.messages:
-                payload = message.payload
-                announced = _announcement(payload if isinstance(payload, bytes) else b"", table_id)
-                if announced is not None:
-                    return announced
-    except TimeoutError:
-        pass
-    except aiomqtt.MqttError as exc:
-        raise JoinError(f"lost the broker at {endpoint.url}: {_reason(exc, timeout)}") from None
-    raise JoinError(
-        f"no host answers for table {table_id.hex()} at {endpoint.url} "
-        f"(waited {timeout:g} s): the table id is wrong, or its host has left"
-    )
-
-
-async def watch_lobby(
-    table_id: bytes,
-    endpoint: Endpoint,
-    seat: LocalSeat,
-    timeout: float = LOBBY_TIMEOUT,
-    password: str | None = None,
-    spectator: bool = False,
-    game: str | None = None,
-    on_roster: Callable[[list[tuple[int, str, str]]], None] | None = None,
-    on_status: Callable[[str], None] | None = None,
-) -> None:
-    """Until ``seat`` is seated (the host's ``open`` names it; a ``spectator``'s: until
-    it has the ``open``), watch the table's lobby announcement: :class:`JoinError` when
-    no host has been there for ``timeout`` s (never came, or left: its last will clears
-    the announcement), when the table has been playing without this seat for
-    ``timeout`` s (every seat taken; not for a spectator), or when the broker cannot be
-    reached again for ``timeout`` s; :class:`WrongGame` at once when the host announces
-    another game than ``game``. ``on_roster``: who the host says is seated, as it
-    changes: (seat, name, ``"bot"`` for a bot the host seated, else ``""``);
-    ``on_status``: the table's status (``open``, ``playing``...) as it changes."""
-    import aiomqtt
-
-    loop = asyncio.get_running_loop()
-    status: str | None = None
-    seen: str | None = None
-    since = loop.time()
-    lost: float | None = None  # since when the broker cannot be reached
-
-    def opened() -> bool:
-        return seat.peer is not None and seat.peer.replica.state is not None
-
-    def check() -> None:
-        if opened() or loop.time() - since < timeout:
-            return
-        if status is None:
-            if seen is None:
-                raise JoinError(
-                    f"no host answers for table {table_id.hex()} at {endpoint.url} "
-                    f"(waited {timeout:g} s): the table id is wrong, or its host has left"
-                )
-            raise JoinError(f"the host of table {table_id.hex()} left before the game started")
-        if status != "open" and not spectator:
-            raise JoinError(
-                f"table {table_id.hex()} is {status} without this seat: every seat is taken"
-            )
-
-    while not opened():
-        try:
-            async with mqtt_client(
-                endpoint,
-                timeout=5,
-                **credentials(password),
-            ) as client:
-                await client.subscribe(topics.lobby(table_id), qos=1)
-                lost = None
-                messages = aiter(client.messages)
-                while not opened():
-                    try:
-                        message = await asyncio.wait_for(anext(messages), 0.5)
-                    except TimeoutError:
-                        check()
-                        continue
-                    payload = message.payload
-                    announced = _announcement(
-                        payload if isinstance(payload, bytes) else b"", table_id
-                    )
-                    if game is not None and announced is not None and announced["game"] != game:
-                        raise WrongGame(table_id, announced["game"], game)
-                    if on_roster is not None and announced is not None and SEATED in announced:
-                        on_roster(
-                            [
-                                (s, n, "bot" if bot else "")
-                                for s, (n, bot) in enumerate(announced[SEATED])
-                            ]
-                        )
-                    now = None if announced is None else str(announced["status"])
-                    if now != status:
-                        status, since = now, loop.time()
-                        seen = seen or now
-                        if now is not None and on_status is not None:
-                            on_status(now)
-                    check()
-        except aiomqtt.MqttError as exc:
-            lost = lost if lost is not None else loop.time()
-            if loop.time() - lost >= timeout:
-                why = _reason(exc, timeout)
-                raise JoinError(f"lost the broker at {endpoint.url} (host gone?): {why}") from None
-            await asyncio.sleep(1)
-
-
-def load_seat(
-    store: Path, person: Identity | None = None
-) -> tuple[Identity, TablePeer, Endpoint, bool]:
-    """A crashed seat's identity, its peer restored from its secrets and log, the
-    broker it last used and whether that broker was its own embedded one;
-    :class:`StoreError` naming what is missing or wrong. A person's seat keeps no key
-    in its folder (its key is the player's own): ``person`` is that key."""
-    if not store.is_dir():
-        raise StoreError(f"cannot resume from {store}: no such folder")
-    if not (store / "secrets.json").exists() and not (store / "log.bin").exists():
-        raise StoreError(f"cannot resume from {store}: no seat's files there")
-    try:
-        key_file = store / "identity.key"
-        identity = person if person is not None and not key_file.exists() else None
-        identity = identity or load_identity(key_file)
-        files = PeerStore(store)
-        peer = TablePeer.restore(identity, files.load_secrets(), files.entries(), os.urandom)
-        fields = (store / "table.txt").read_text().split()
-        endpoint, own_broker = parse_broker_url(fields[1]), fields[2:] == ["own-broker"]
-    except (KeyFileError, StoreError) as exc:
-        raise StoreError(f"cannot resume from {store}: {exc}") from exc
-    except OSError as exc:
-        why = exc.strerror or type(exc).__name__
-        raise StoreError(f"cannot resume from {store}: {why.lower()}") from exc
-    except (IndexError, KeyError, ValueError, TypeError, BrokerError, Rejected) as exc:
-        raise StoreError(f"cannot resume from {store}: not a seat's files ({exc})") from exc
-    return identity, peer, endpoint, own_broker
-
-
-async def resume(
-    store: Path,
-    endpoints: list[Endpoint] | None = None,
-    bot_kind: str | None = BEST,
-    options: Options | None = None,
-    on_event: Callable[[str, dict[str, Any]], None] | None = None,
-    hooks: Hooks | None = None,
-    name: str = "resumed",
-    loaded: tuple[Identity, TablePeer, Endpoint, bool] | None = None,
-    password: str | None = None,
-) -> SeatResult:
-    """A seat back from a crash: identity, secrets and log from ``store`` (or
-    ``loaded``, what :func:`load_seat` read); played by a bot, or (``bot_kind`` None)
-    by a person through ``hooks``."""
-    hooks = hooks or Hooks()
-    peer_store = PeerStore(store)
-    identity, peer, stored_endpoint, own_broker = loaded or load_seat(store)
-    table_id = peer.replica.table_id
-    endpoints = endpoints or [stored_endpoint]
-    state = peer.replica.state
-    bot: Bot | None = None
-    if bot_kind and state is not None:
-        bot = make_bot(state.game.name, bot_kind, random.Random())
-    elif bot_kind:  # it crashed before the table opened: the game is the table's
-        bot = TableBot(bot_kind, random.Random())
-    seat = LocalSeat(identity, name, bot, peer_store, peer)
-    if isinstance(bot, TableBot):
-        bot.seat = seat
-    peer.on_secrets = peer_store.save_secrets
-    link = MqttLink(endpoints, [], f"resume-{table_id.hex()[:8]}", password=password)
-    runtime = TableRuntime(table_id, link, [seat, *host_bots(store, table_id)], options, on_event)
-    if own_broker and endpoints[0] == stored_endpoint:  # restarted if no broker answers
-        runtime.succession.own_broker = stored_endpoint
-    hooks.attach(runtime, seat)
-    try:
-        await runtime.run()
-    finally:
-        await link.close()
-    return _result(runtime)
-
-
-def host_bots(store: Path, table_id: bytes) -> list[LocalSeat]:
-    """The bots that a host seated, back from their folders beside the host's own
-    (``seat-0``: ``bot-1``, ``bot-2``...), each played by the kind it was seated as;
-    none for another seat's folder. A bot folder that cannot be read is skipped: the
-    table then waits for that seat as for any other (7.7)."""
-    if store.name != "seat-0":
-        return []
-    bots = []
-    for folder in sorted(store.parent.glob("bot-*")):
-        if not (folder / "identity.key").exists() or not (folder / "secrets.json").exists():
-            continue
-        try:
-            identity = load_identity(folder / "identity.key")
-            files = PeerStore(folder)
-            peer = TablePeer.restore(identity, files.load_secrets(), files.entries(), os.urandom)
-            state = peer.replica.state
-            kind_file = folder / "bot.txt"
-            kind = kind_file.read_text().strip() if kind_file.exists() else BEST
-            if peer.replica.table_id != table_id or state is None:
-                continue
-            bot = make_bot(state.game.name, kind or BEST, random.Random())
-        except (KeyFileError, StoreError, OSError, ValueError, KeyError, TypeError, Rejected):
-            continue  # ValueError: a bot kind that this version lacks too (BotError)
-        peer.on_secrets = files.save_secrets
-        bots.append(LocalSeat(identity, folder.name, bot, files, peer))
-    return bots
 
 
 def announced_table(proc: subprocess.Popen[str], timeout: float = 60.0) -> tuple[str, list[str]]:

@@ -34,16 +34,10 @@ from trutnet.net.mqtt_link import MqttLink
 from trutnet.net.tasks import stop_tasks
 from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry
 from trutnet.protocol.spectator import Spectator, watcher_message
+from trutnet.runtime.lobby_watch import LOBBY_TIMEOUT, JoinError, watch_lobby
 from trutnet.runtime.local_seat import LocalSeat
 from trutnet.runtime.options import Options
-from trutnet.runtime.seat_process import (
-    LOBBY_TIMEOUT,
-    Hooks,
-    JoinError,
-    SeatResult,
-    _result,
-    watch_lobby,
-)
+from trutnet.runtime.seat_process import Hooks, SeatResult, _result
 from trutnet.runtime.table_runtime import TableRuntime
 
 PRESENCE_EVERY = 0.5  # seconds at most between two presences naming a new head...

@@ -1,0 +1,262 @@
+"""A joiner's view of a table before it sits (asyncio, I/O edge): whether the broker
+answers (:func:`probe_broker`, one line saying why not), the host's signed lobby
+announcement (:func:`lobby_announcement`: its status, game, seats), and
+:func:`watch_lobby`, which follows it until the seat is seated. A join that cannot go
+on raises :class:`JoinError`, whose message is one line for a person; a table of
+another game than the one asked for, :class:`WrongGame`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import socket
+from collections.abc import Callable
+from typing import Any
+
+from trutnet.net import topics
+from trutnet.net.broker import Endpoint
+from trutnet.net.mqtt_link import PinError, mqtt_client
+from trutnet.net.private import credentials
+from trutnet.protocol.lobby import (
+    SEATED,
+    LobbyError,
+    check_announcement,
+)
+from trutnet.runtime.local_seat import LocalSeat
+
+LOBBY_TIMEOUT = 15.0  # seconds a joiner waits for its table's host to be seen (lobby)
+PROBE_TIMEOUT = 5.0  # seconds to reach a broker before saying it cannot be reached
+
+
+class JoinError(Exception):
+    """A join that cannot go on; the message says what and why, in one line."""
+
+
+class WrongGame(JoinError):
+    """The table plays another game than the one this seat asked for."""
+
+    def __init__(self, table_id: bytes, game: str, asked: str, name: str | None = None) -> None:
+        label = f"table {name!r}" if name else f"table {table_id.hex()}"  # as the person named it
+        super().__init__(f"{label} plays {game}, not {asked}")
+        self.game = game
+        self.asked = asked
+
+
+def _reason(exc: BaseException, timeout: float) -> str:
+    """Why a connection failed, in a person's words."""
+    if isinstance(exc, TimeoutError):
+        return f"no answer within {timeout:g} s"
+    if isinstance(exc, ConnectionRefusedError):
+        return "connection refused (nothing listens on that port)"
+    if isinstance(exc, socket.gaierror):
+        return "unknown host name"
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror[0].lower() + exc.strerror[1:]
+    text = re.sub(r"^\[Errno \d+\] ", "", str(exc)) or type(exc).__name__
+    return text[0].lower() + text[1:]
+
+
+async def probe_broker(
+    endpoint: Endpoint,
+    timeout: float = PROBE_TIMEOUT,
+    password: str | None = None,
+    command: str = "join",
+) -> None:
+    """Connect to the MQTT broker at ``endpoint`` (with a private table's ``password``)
+    and leave; :class:`JoinError` saying why when that does not work within
+    ``timeout`` seconds, or when the broker refuses our password (or our lack of one:
+    the message says what to give ``command``)."""
+    import aiomqtt
+
+    from trutnet.net.private import refusal, refused_message
+
+    where = f"cannot reach the broker at {endpoint.url}"
+    try:
+        _, writer = await asyncio.wait_for(
+            asyncio.open_connection(endpoint.host, endpoint.port), timeout
+        )
+    except (OSError, TimeoutError) as exc:
+        raise JoinError(f"{where}: {_reason(exc, timeout)}") from None
+    writer.close()
+    with contextlib.suppress(Exception):
+        await writer.wait_closed()
+    try:
+        async with (
+            asyncio.timeout(timeout),
+            mqtt_client(
+                endpoint,
+                timeout=timeout,
+                **credentials(password),
+            ),
+        ):
+            pass
+    except (aiomqtt.MqttError, OSError, TimeoutError) as exc:
+        if refusal(exc):
+            raise JoinError(refused_message(endpoint, password, command)) from None
+        if isinstance(exc, PinError):  # not the pinned certificate: nothing was sent
+            raise JoinError(f"{where}: {exc}") from None
+        if endpoint.tls and "CERTIFICATE_VERIFY_FAILED" in str(exc):
+            raise JoinError(
+                f"{where}: its TLS certificate is not one this machine trusts"
+                f" ({_reason(exc, timeout)}); trust its authority"
+                " (SSL_CERT_FILE=its-ca.pem) or ask for the broker's right address"
+            ) from None
+        if endpoint.tls and "SSL" in str(exc).upper():
+            raise JoinError(f"{where}: no TLS with it ({_reason(exc, timeout)})") from None
+        raise JoinError(
+            f"{where}: it does not answer as an MQTT broker ({_reason(exc, timeout)})"
+        ) from None
+
+
+def _announcement(payload: bytes, table_id: bytes) -> dict[str, Any] | None:
+    """The host's retained lobby announcement (its status, "open" or "playing", its
+    game...), or None when there is none (cleared by the host's last will) or it is
+    not one the table's own host signed (7.10). Only used to tell a person why a join
+    cannot go on, and which game the table plays."""
+    if not payload:
+        return None
+    try:
+        return check_announcement(payload, table_id)
+    except LobbyError:  # forged, of another table, malformed: as good as none
+        return None
+
+
+def _lobby_status(payload: bytes, table_id: bytes) -> str | None:
+    """The status of the host's lobby announcement in ``payload`` (see
+    :func:`_announcement`)."""
+    announced = _announcement(payload, table_id)
+    return None if announced is None else str(announced["status"])
+
+
+async def lobby_status(
+    table_id: bytes, endpoint: Endpoint, timeout: float, password: str | None = None
+) -> str:
+    """Wait up to ``timeout`` s for the host's lobby announcement of ``table_id`` at
+    ``endpoint``; its status, or :class:`JoinError` when no host is there."""
+    announced = await lobby_announcement(table_id, endpoint, timeout, password)
+    return str(announced["status"])
+
+
+async def lobby_announcement(
+    table_id: bytes, endpoint: Endpoint, timeout: float, password: str | None = None
+) -> dict[str, Any]:
+    """Wait up to ``timeout`` s for the host's lobby announcement of ``table_id`` at
+    ``endpoint`` (its status, game, variant, seats...); :class:`JoinError` when no host
+    is there."""
+    import aiomqtt
+
+    try:
+        async with (
+            asyncio.timeout(timeout),
+            mqtt_client(
+                endpoint,
+                timeout=min(timeout, 5),
+                **credentials(password),
+            ) as client,
+        ):
+            await client.subscribe(topics.lobby(table_id), qos=1)
+            async for message in client.messages:
+                payload = message.payload
+                announced = _announcement(payload if isinstance(payload, bytes) else b"", table_id)
+                if announced is not None:
+                    return announced
+    except TimeoutError:
+        pass
+    except aiomqtt.MqttError as exc:
+        raise JoinError(f"lost the broker at {endpoint.url}: {_reason(exc, timeout)}") from None
+    raise JoinError(
+        f"no host answers for table {table_id.hex()} at {endpoint.url} "
+        f"(waited {timeout:g} s): the table id is wrong, or its host has left"
+    )
+
+
+async def watch_lobby(
+    table_id: bytes,
+    endpoint: Endpoint,
+    seat: LocalSeat,
+    timeout: float = LOBBY_TIMEOUT,
+    password: str | None = None,
+    spectator: bool = False,
+    game: str | None = None,
+    on_roster: Callable[[list[tuple[int, str, str]]], None] | None = None,
+    on_status: Callable[[str], None] | None = None,
+) -> None:
+    """Until ``seat`` is seated (the host's ``open`` names it; a ``spectator``'s: until
+    it has the ``open``), watch the table's lobby announcement: :class:`JoinError` when
+    no host has been there for ``timeout`` s (never came, or left: its last will clears
+    the announcement), when the table has been playing without this seat for
+    ``timeout`` s (every seat taken; not for a spectator), or when the broker cannot be
+    reached again for ``timeout`` s; :class:`WrongGame` at once when the host announces
+    another game than ``game``. ``on_roster``: who the host says is seated, as it
+    changes: (seat, name, ``"bot"`` for a bot the host seated, else ``""``);
+    ``on_status``: the table's status (``open``, ``playing``...) as it changes."""
+    import aiomqtt
+
+    loop = asyncio.get_running_loop()
+    status: str | None = None
+    seen: str | None = None
+    since = loop.time()
+    lost: float | None = None  # since when the broker cannot be reached
+
+    def opened() -> bool:
+        return seat.peer is not None and seat.peer.replica.state is not None
+
+    def check() -> None:
+        if opened() or loop.time() - since < timeout:
+            return
+        if status is None:
+            if seen is None:
+                raise JoinError(
+                    f"no host answers for table {table_id.hex()} at {endpoint.url} "
+                    f"(waited {timeout:g} s): the table id is wrong, or its host has left"
+                )
+            raise JoinError(f"the host of table {table_id.hex()} left before the game started")
+        if status != "open" and not spectator:
+            raise JoinError(
+                f"table {table_id.hex()} is {status} without this seat: every seat is taken"
+            )
+
+    while not opened():
+        try:
+            async with mqtt_client(
+                endpoint,
+                timeout=5,
+                **credentials(password),
+            ) as client:
+                await client.subscribe(topics.lobby(table_id), qos=1)
+                lost = None
+                messages = aiter(client.messages)
+                while not opened():
+                    try:
+                        message = await asyncio.wait_for(anext(messages), 0.5)
+                    except TimeoutError:
+                        check()
+                        continue
+                    payload = message.payload
+                    announced = _announcement(
+                        payload if isinstance(payload, bytes) else b"", table_id
+                    )
+                    if game is not None and announced is not None and announced["game"] != game:
+                        raise WrongGame(table_id, announced["game"], game)
+                    if on_roster is not None and announced is not None and SEATED in announced:
+                        on_roster(
+                            [
+                                (s, n, "bot" if bot else "")
+                                for s, (n, bot) in enumerate(announced[SEATED])
+                            ]
+                        )
+                    now = None if announced is None else str(announced["status"])
+                    if now != status:
+                        status, since = now, loop.time()
+                        seen = seen or now
+                        if now is not None and on_status is not None:
+                            on_status(now)
+                    check()
+        except aiomqtt.MqttError as exc:
+            lost = lost if lost is not None else loop.time()
+            if loop.time() - lost >= timeout:
+                why = _reason(exc, timeout)
+                raise JoinError(f"lost the broker at {endpoint.url} (host gone?): {why}") from None
+            await asyncio.sleep(1)

@@ -1,0 +1,123 @@
+"""A seat back from its files after a crash or a quit (docs/protocol.md 9.4):
+:func:`load_seat` reads and checks them (a :class:`~trutnet.store.StoreError` naming
+what is missing or wrong), :func:`resume` plays on; a host's seat brings back the
+bots it seated too (their keys are kept beside its own, :func:`host_bots`).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from trutnet.bots import BEST, Bot, make_bot
+from trutnet.crypto.identity import Identity
+from trutnet.keystore import KeyFileError, load_identity
+from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
+from trutnet.net.mqtt_link import MqttLink
+from trutnet.protocol.table import Rejected, TablePeer
+from trutnet.runtime.local_seat import LocalSeat
+from trutnet.runtime.options import Options
+from trutnet.runtime.seat_process import Hooks, SeatResult, TableBot, _result
+from trutnet.runtime.table_runtime import TableRuntime
+from trutnet.store import PeerStore, StoreError
+
+
+def load_seat(
+    store: Path, person: Identity | None = None
+) -> tuple[Identity, TablePeer, Endpoint, bool]:
+    """A crashed seat's identity, its peer restored from its secrets and log, the
+    broker it last used and whether that broker was its own embedded one;
+    :class:`StoreError` naming what is missing or wrong. A person's seat keeps no key
+    in its folder (its key is the player's own): ``person`` is that key."""
+    if not store.is_dir():
+        raise StoreError(f"cannot resume from {store}: no such folder")
+    if not (store / "secrets.json").exists() and not (store / "log.bin").exists():
+        raise StoreError(f"cannot resume from {store}: no seat's files there")
+    try:
+        key_file = store / "identity.key"
+        identity = person if person is not None and not key_file.exists() else None
+        identity = identity or load_identity(key_file)
+        files = PeerStore(store)
+        peer = TablePeer.restore(identity, files.load_secrets(), files.entries(), os.urandom)
+        fields = (store / "table.txt").read_text().split()
+        endpoint, own_broker = parse_broker_url(fields[1]), fields[2:] == ["own-broker"]
+    except (KeyFileError, StoreError) as exc:
+        raise StoreError(f"cannot resume from {store}: {exc}") from exc
+    except OSError as exc:
+        why = exc.strerror or type(exc).__name__
+        raise StoreError(f"cannot resume from {store}: {why.lower()}") from exc
+    except (IndexError, KeyError, ValueError, TypeError, BrokerError, Rejected) as exc:
+        raise StoreError(f"cannot resume from {store}: not a seat's files ({exc})") from exc
+    return identity, peer, endpoint, own_broker
+
+
+async def resume(
+    store: Path,
+    endpoints: list[Endpoint] | None = None,
+    bot_kind: str | None = BEST,
+    options: Options | None = None,
+    on_event: Callable[[str, dict[str, Any]], None] | None = None,
+    hooks: Hooks | None = None,
+    name: str = "resumed",
+    loaded: tuple[Identity, TablePeer, Endpoint, bool] | None = None,
+    password: str | None = None,
+) -> SeatResult:
+    """A seat back from a crash: identity, secrets and log from ``store`` (or
+    ``loaded``, what :func:`load_seat` read); played by a bot, or (``bot_kind`` None)
+    by a person through ``hooks``."""
+    hooks = hooks or Hooks()
+    peer_store = PeerStore(store)
+    identity, peer, stored_endpoint, own_broker = loaded or load_seat(store)
+    table_id = peer.replica.table_id
+    endpoints = endpoints or [stored_endpoint]
+    state = peer.replica.state
+    bot: Bot | None = None
+    if bot_kind and state is not None:
+        bot = make_bot(state.game.name, bot_kind, random.Random())
+    elif bot_kind:  # it crashed before the table opened: the game is the table's
+        bot = TableBot(bot_kind, random.Random())
+    seat = LocalSeat(identity, name, bot, peer_store, peer)
+    if isinstance(bot, TableBot):
+        bot.seat = seat
+    peer.on_secrets = peer_store.save_secrets
+    link = MqttLink(endpoints, [], f"resume-{table_id.hex()[:8]}", password=password)
+    runtime = TableRuntime(table_id, link, [seat, *host_bots(store, table_id)], options, on_event)
+    if own_broker and endpoints[0] == stored_endpoint:  # restarted if no broker answers
+        runtime.succession.own_broker = stored_endpoint
+    hooks.attach(runtime, seat)
+    try:
+        await runtime.run()
+    finally:
+        await link.close()
+    return _result(runtime)
+
+
+def host_bots(store: Path, table_id: bytes) -> list[LocalSeat]:
+    """The bots that a host seated, back from their folders beside the host's own
+    (``seat-0``: ``bot-1``, ``bot-2``...), each played by the kind it was seated as;
+    none for another seat's folder. A bot folder that cannot be read is skipped: the
+    table then waits for that seat as for any other (7.7)."""
+    if store.name != "seat-0":
+        return []
+    bots = []
+    for folder in sorted(store.parent.glob("bot-*")):
+        if not (folder / "identity.key").exists() or not (folder / "secrets.json").exists():
+            continue
+        try:
+            identity = load_identity(folder / "identity.key")
+            files = PeerStore(folder)
+            peer = TablePeer.restore(identity, files.load_secrets(), files.entries(), os.urandom)
+            state = peer.replica.state
+            kind_file = folder / "bot.txt"
+            kind = kind_file.read_text().strip() if kind_file.exists() else BEST
+            if peer.replica.table_id != table_id or state is None:
+                continue
+            bot = make_bot(state.game.name, kind or BEST, random.Random())
+        except (KeyFileError, StoreError, OSError, ValueError, KeyError, TypeError, Rejected):
+            continue  # ValueError: a bot kind that this version lacks too (BotError)
+        peer.on_secrets = files.save_secrets
+        bots.append(LocalSeat(identity, folder.name, bot, files, peer))
+    return bots
