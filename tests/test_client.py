@@ -20,7 +20,7 @@ from trutnet.games.trut.rules import TrutConfig, TrutGame
 from trutnet.net.broker import EmbeddedBroker
 from trutnet.protocol.audit import audit
 from trutnet.runtime.options import Options
-from trutnet.runtime.seat_process import host
+from trutnet.runtime.seat_process import HostSetup, host
 from trutnet.store import load_transcript
 
 CARD = r"(?:10|[789JQKA])[♣♦♥♠]"
@@ -57,13 +57,15 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
                     lambda hooks: host(
                         TrutGame(TrutConfig(2)),
                         [endpoint],
-                        name="Me",
-                        bots=1,
-                        host_bot=None,
-                        seed="ui-test",
+                        HostSetup(
+                            name="Me",
+                            bots=1,
+                            host_bot=None,
+                            seed="ui-test",
+                            store=tmp_path / "store",
+                            options=Options(linger=5),
+                        ),
                         hooks=hooks,
-                        store=tmp_path / "store",
-                        options=Options(linger=5),
                     ),
                     ui,
                     transcript,

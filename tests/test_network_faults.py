@@ -18,7 +18,7 @@ from trutnet.net.faults import FaultyInbox
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.protocol.lobby import table_id_for
 from trutnet.runtime.options import Options
-from trutnet.runtime.seat_process import announced_table, host, join
+from trutnet.runtime.seat_process import HostSetup, JoinSetup, announced_table, host, join
 from trutnet.store import PeerStore
 
 from .mosquitto import free_port
@@ -154,15 +154,13 @@ def test_dropped_duplicated_and_reordered_messages_still_end_on_one_hash():
                 host(
                     TrutGame(TrutConfig(3, start=StartPosition((5, 5, 5), (1, 1, 1), 0))),
                     [endpoint],
-                    bots=1,
-                    seed="faults",
-                    identity=host_key,
-                    nonce=nonce,
-                    options=options,
+                    HostSetup(
+                        bots=1, seed="faults", identity=host_key, nonce=nonce, options=options
+                    ),
                 )
             )
             guest = asyncio.create_task(  # join waits for the host's lobby
-                join(table_id, [endpoint], "guest", seed="faults", options=options)
+                join(table_id, [endpoint], JoinSetup(name="guest", seed="faults", options=options))
             )
             return await asyncio.wait_for(asyncio.gather(host_task, guest), 300)
         finally:

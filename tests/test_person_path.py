@@ -1031,8 +1031,8 @@ async def test_bots_seated_by_the_host_get_full_random_keys(monkeypatch):
     task = asyncio.create_task(
         seat_process.host(
             TrutGame(TrutConfig(4)),
-            [Endpoint("127.0.0.1", free_port())],  # no broker: the lobby is enough
-            bots=3,
+            [Endpoint("127.0.0.1", free_port())],
+            seat_process.HostSetup(bots=3),
         )
     )
     async with asyncio.timeout(30):  # until the three bots have their keys

@@ -20,7 +20,7 @@ from trutnet.protocol.envelope import MessageError, parse_entry
 from trutnet.protocol.lobby import table_id_for
 from trutnet.runtime.local_seat import LocalSeat
 from trutnet.runtime.options import Options
-from trutnet.runtime.seat_process import Hooks, host, join
+from trutnet.runtime.seat_process import Hooks, HostSetup, JoinSetup, host, join
 from trutnet.runtime.table_runtime import TableRuntime
 
 from .network_helpers import seconds
@@ -174,16 +174,30 @@ def test_a_finished_peer_stays_until_the_others_have_the_whole_log(endpoint):
         config = TrutConfig(3, start=StartPosition((5, 5, 5), (1, 1, 1), 0))
         lobby = Hooks(on_lobby=lambda roster: rosters.append([name for _, name, _ in roster]))
         hosting = asyncio.create_task(
-            host(TrutGame(config), [endpoint], seed="linger", identity=host_key, nonce=nonce,
-                 options=options, on_event=on("host"), hooks=lobby)
-        )  # fmt: skip
+            host(
+                TrutGame(config),
+                [endpoint],
+                HostSetup(seed="linger", identity=host_key, nonce=nonce, options=options),
+                on_event=on("host"),
+                hooks=lobby,
+            )
+        )
         deaf_guest = asyncio.create_task(
-            join(table_id, [endpoint], "deaf", seed="linger", options=options,
-                 on_event=on("deaf"), hooks=Hooks(on_runtime=guest_runtime))
-        )  # fmt: skip
+            join(
+                table_id,
+                [endpoint],
+                JoinSetup(name="deaf", seed="linger", options=options),
+                on_event=on("deaf"),
+                hooks=Hooks(on_runtime=guest_runtime),
+            )
+        )
         await seated("deaf")  # seats go by arrival: the deaf guest takes seat 1
-        other = join(table_id, [endpoint], "other", seed="linger", options=options,
-                     on_event=on("other"))  # fmt: skip
+        other = join(
+            table_id,
+            [endpoint],
+            JoinSetup(name="other", seed="linger", options=options),
+            on_event=on("other"),
+        )
         return await asyncio.wait_for(asyncio.gather(hosting, deaf_guest, other), 120)
 
     results = asyncio.run(scenario())
@@ -491,7 +505,11 @@ def test_a_host_says_its_announcement_again_when_someone_clears_it(endpoint):
         import aiomqtt
 
         hosting = asyncio.create_task(
-            host(TrutGame(TrutConfig(2)), [endpoint], identity=host_key, nonce=nonce, host_bot=None)
+            host(
+                TrutGame(TrutConfig(2)),
+                [endpoint],
+                HostSetup(identity=host_key, nonce=nonce, host_bot=None),
+            )
         )
         async with aiomqtt.Client(endpoint.host, endpoint.port) as outsider:
             before = await retained_until(outsider, lambda p: bool(p))  # the host is up

@@ -397,7 +397,7 @@ def test_a_spectators_saved_transcript_verifies(tmp_path, capsys):
     from trutnet.cli import main
     from trutnet.games.trut.rules import TrutConfig, TrutGame
     from trutnet.runtime.options import Options
-    from trutnet.runtime.seat_process import Hooks, host
+    from trutnet.runtime.seat_process import Hooks, HostSetup, host
     from trutnet.runtime.watch import watch
 
     broker = EmbeddedBroker()
@@ -410,9 +410,7 @@ def test_a_spectators_saved_transcript_verifies(tmp_path, capsys):
             host(
                 TrutGame(TrutConfig(2)),
                 [endpoint],
-                bots=1,
-                seed="watch-transcript",
-                options=Options(linger=5),
+                HostSetup(bots=1, seed="watch-transcript", options=Options(linger=5)),
                 on_announce=lambda m: tables.append(m["table"]),
             )
         )

@@ -16,7 +16,7 @@ from trutnet.cli.running import finish, printer, run_to_end, runtime_options
 from trutnet.discovery.interfaces import lan_address, reachable
 from trutnet.net.broker import BrokerError, EmbeddedBroker, Endpoint, ExternalBroker
 from trutnet.runtime.lobby_watch import JoinError, probe_broker
-from trutnet.runtime.seat_process import host
+from trutnet.runtime.seat_process import HostSetup, host
 
 
 def _broker_event(
@@ -78,20 +78,22 @@ def cmd_host(args: argparse.Namespace) -> int:
             host(
                 game,
                 [endpoint],
-                name=args.name,
-                table_name=args.table_name,
-                bots=args.bots,
-                bot_kind=bot_kind,
-                host_bot=host_bot,
-                store=args.store,
-                seed=args.seed,
-                options=runtime_options(args),
+                HostSetup(
+                    name=args.name,
+                    table_name=args.table_name,
+                    bots=args.bots,
+                    bot_kind=bot_kind,
+                    host_bot=host_bot,
+                    store=args.store,
+                    seed=args.seed,
+                    options=runtime_options(args),
+                    inprocess_broker=args.inprocess_broker,
+                    own_broker=isinstance(broker, EmbeddedBroker),
+                    password=password,
+                    hints=args.hints,
+                ),
                 on_event=emit,
                 on_announce=on_announce,
-                inprocess_broker=args.inprocess_broker,
-                own_broker=isinstance(broker, EmbeddedBroker),
-                password=password,
-                hints=args.hints,
             )
         )
     finally:

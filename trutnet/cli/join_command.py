@@ -29,7 +29,7 @@ from trutnet.engine.api import Game
 from trutnet.net.broker import BrokerError, Endpoint, ExternalBroker
 from trutnet.runtime.lobby_watch import JoinError, WrongGame, lobby_announcement, probe_broker
 from trutnet.runtime.resuming import load_seat, resume
-from trutnet.runtime.seat_process import join
+from trutnet.runtime.seat_process import JoinSetup, join
 from trutnet.store import StoreError
 
 
@@ -70,16 +70,18 @@ def cmd_join(args: argparse.Namespace) -> int:
                 join(
                     table_id,
                     [endpoint],
-                    args.name,
-                    args.bot,
-                    store,
-                    args.seed,
-                    runtime_options(args),
-                    emit,
-                    fallback=args.fallback or "",
-                    lobby_timeout=args.lobby_timeout,
-                    password=args.password,
-                    game=game.name,
+                    JoinSetup(
+                        name=args.name,
+                        bot_kind=args.bot,
+                        store=store,
+                        seed=args.seed,
+                        options=runtime_options(args),
+                        fallback=args.fallback or "",
+                        lobby_timeout=args.lobby_timeout,
+                        password=args.password,
+                        game=game.name,
+                    ),
+                    on_event=emit,
                 )
             ),
             args.json,
@@ -178,17 +180,19 @@ def _join_with_ui(
             lambda hooks: join(
                 table_id,
                 [endpoint],
-                args.name,
-                None,
-                store,
-                args.seed,
-                runtime_options(args),
-                fallback=args.fallback or "",
+                JoinSetup(
+                    name=args.name,
+                    bot_kind=None,
+                    store=store,
+                    seed=args.seed,
+                    options=runtime_options(args),
+                    fallback=args.fallback or "",
+                    identity=player_identity(),
+                    password=args.password,
+                    lobby_timeout=args.lobby_timeout,
+                    game=game,
+                ),
                 hooks=hooks,
-                identity=player_identity(),
-                password=args.password,
-                lobby_timeout=args.lobby_timeout,
-                game=game,
             ),
             ui,
             transcript,

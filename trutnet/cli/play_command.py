@@ -8,9 +8,9 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import sys
 from typing import Any
 
+from trutnet.cli.arguments import Refused
 from trutnet.cli.folders import data_dir, player_identity, resume_alone, store_error
 from trutnet.cli.games import DEFAULT_GAME, ChoiceError, bot_of, describe, game_of
 from trutnet.cli.host_command import unreachable
@@ -22,7 +22,7 @@ from trutnet.discovery.interfaces import lan_address, reachable
 from trutnet.engine.api import Game
 from trutnet.net.broker import BrokerError, EmbeddedBroker, Endpoint
 from trutnet.protocol.lobby import default_table_name, table_id_for
-from trutnet.runtime.seat_process import host
+from trutnet.runtime.seat_process import HostSetup, host
 
 PLAY_BOT = "hard"  # the level of the bots ``play`` seats unless told
 
@@ -36,23 +36,14 @@ def cmd_play(args: argparse.Namespace) -> int:
     # goals: the search bot, tens of milliseconds a decision)
     bot_kind = bot_of(game, args.bot or PLAY_BOT)
     if (problem := store_error("play", args.store)) is not None:
-        print(problem, file=sys.stderr)
-        return 2
+        raise Refused(problem, 2)
     ui = seat_screen(game.name, table_name="", players=game.num_players(), about=_about(game))
     if not 0 <= args.bots < game.num_players():
         raise ChoiceError(f"--bots is 0..{game.num_players() - 1}")
-    from trutnet.net.private import PasswordError
-
     bind = args.bind or lan_address()
     if not reachable(bind):  # friends cannot reach it: the lobby says so, in one line
         ui.info.message = unreachable(bind, args.bind is not None, args.announce)
-    try:
-        password = password_for(args, confirm=True)
-        broker = EmbeddedBroker(bind, args.port, password=password)
-        endpoint = broker.start()
-    except (BrokerError, PasswordError) as exc:
-        print(f"trutnet play: {exc}", file=sys.stderr)
-        return 2
+    broker, endpoint, password = _own_broker(args, bind)
     identity, nonce = player_identity(), os.urandom(16)
     table_id = table_id_for(identity.public, nonce)
     store = args.store or data_dir() / "tables" / table_id.hex()
@@ -80,21 +71,23 @@ def cmd_play(args: argparse.Namespace) -> int:
                 lambda hooks: host(
                     game,
                     [endpoint],
-                    name=args.name,
-                    table_name=table_name,
-                    bots=args.bots,
-                    bot_kind=bot_kind,
-                    host_bot=None,
-                    store=store,
-                    seed=args.seed,
-                    options=runtime_options(args),
-                    nonce=nonce,
+                    HostSetup(
+                        name=args.name,
+                        table_name=table_name,
+                        bots=args.bots,
+                        bot_kind=bot_kind,
+                        host_bot=None,
+                        store=store,
+                        seed=args.seed,
+                        options=runtime_options(args),
+                        nonce=nonce,
+                        identity=identity,
+                        own_broker=True,
+                        password=password,
+                        hints=args.hints,
+                    ),
                     hooks=hooks,
                     on_announce=on_announce,
-                    identity=identity,
-                    own_broker=True,
-                    password=password,
-                    hints=args.hints,
                 ),
                 ui,
                 transcript,
@@ -110,6 +103,19 @@ def cmd_play(args: argparse.Namespace) -> int:
     if result is not None:
         game_over(result, ui, store / "seat-0")
     return 0
+
+
+def _own_broker(args: argparse.Namespace, bind: str) -> tuple[EmbeddedBroker, Endpoint, str | None]:
+    """The table's embedded broker at ``bind``, with a private table's password (typed
+    twice); :class:`Refused` (exit status 2) when it cannot start."""
+    from trutnet.net.private import PasswordError
+
+    try:
+        password = password_for(args, confirm=True)
+        broker = EmbeddedBroker(bind, args.port, password=password)
+        return broker, broker.start(), password
+    except (BrokerError, PasswordError) as exc:
+        raise Refused(f"trutnet play: {exc}", 2) from None
 
 
 def _how_to_join(

@@ -245,215 +245,277 @@ def announcement(
     }
 
 
+@dataclass(frozen=True)
+class HostSetup:
+    """How a host sits at the table it opens. ``own_broker``: the table's broker is
+    this process's embedded one, so a resumed host starts it again if it is gone (9.3).
+    The table id is bound to the host's key by ``nonce`` (7.10; random unless given or
+    seeded). ``password``: a private table's password (for the broker, never
+    announced). ``bot_kind``: the bots seated in empty seats; ``host_bot``: the host
+    seat's bot (None: a person plays it); :data:`~trutnet.bots.BEST` is the game's
+    best. ``hints`` False: the host asks that nobody use hints."""
+
+    name: str = "Host"
+    table_name: str = ""  # empty: NAME-table
+    bots: int = 0  # bots seated at once
+    bot_kind: str = BEST
+    host_bot: str | None = BEST
+    store: Path | None = None
+    seed: str | None = None  # deterministic keys and randomness (tests only)
+    options: Options | None = None
+    nonce: bytes | None = None
+    identity: Identity | None = None
+    own_broker: bool = False
+    password: str | None = None
+    hints: bool = True
+    inprocess_broker: bool = False  # measurement only: the broker in this event loop
+
+
+class _HostedTable:
+    """A table this process hosts, from its lobby to its ``open`` entry."""
+
+    def __init__(
+        self,
+        game: Game,
+        endpoints: list[Endpoint],
+        setup: HostSetup,
+        on_event: Callable[[str, dict[str, Any]], None] | None,
+        on_announce: Callable[[dict[str, Any]], None] | None,
+    ) -> None:
+        seed, store = setup.seed, setup.store
+        self.game, self.setup, self.endpoint = game, setup, endpoints[0]
+        self.on_event = on_event or (lambda *_: None)
+        self.on_announce = on_announce
+        nonce = setup.nonce or (SeededRandom(f"{seed}/table")(16) if seed else os.urandom(16))
+        self.table_name = setup.table_name or default_table_name(setup.name)
+        host_bot = setup.host_bot
+        self.host_seat = LocalSeat(
+            setup.identity or _identity(store / "seat-0" if store else None, seed, "host"),
+            setup.name,
+            make_bot(game.name, host_bot, _bot_random(seed, "bot0")) if host_bot else None,
+            PeerStore(store / "seat-0") if store else None,
+            rng=_rng(seed, "seat0"),
+        )
+        self.lobby = Lobby(game, self.host_seat.identity, setup.name, nonce)
+        table_id = self.table_id = self.lobby.table_id
+        if store is not None:
+            marker = " own-broker" if setup.own_broker else ""
+            (store / "seat-0" / "table.txt").write_text(
+                f"{table_id.hex()} {self.endpoint.url}{marker}\n"
+            )
+        self.local = [self.host_seat]
+        for _ in range(min(setup.bots, game.num_players() - 1)):
+            self.seat_bot()
+        self.link = MqttLink(
+            endpoints,
+            [topics.join(table_id), topics.lobby(table_id)],
+            f"host-{table_id.hex()[:8]}",
+            will=(topics.lobby(table_id), b""),
+            password=setup.password,
+        )
+        self.runtime = TableRuntime(table_id, self.link, self.local, setup.options, on_event)
+        self.announced: bytes | None = None  # the retained announcement, as signed
+
+    def seat_bot(self) -> None:
+        """Seat a bot of the setup's kind in the next empty seat."""
+        setup, k = self.setup, len(self.local) - 1
+        folder = setup.store / f"bot-{k}" if setup.store else None
+        bot = LocalSeat(
+            _identity(None, setup.seed, f"bot{k}"),  # no seed: a fresh 32-byte random key
+            f"Bot {k + 1}",
+            make_bot(self.game.name, setup.bot_kind, _bot_random(setup.seed, f"bot{k + 1}")),
+            PeerStore(folder) if folder else None,
+            rng=_rng(setup.seed, f"bot{k}"),
+        )
+        if folder is not None:  # kept, so that the host's resume brings its bots back too
+            save_identity(bot.identity, folder / "identity.key")
+            (folder / "bot.txt").write_text(f"{setup.bot_kind}\n")
+        self.lobby.seat(bot.identity.public, bot.name)
+        self.local.append(bot)
+
+    async def announce(self) -> None:
+        """Publish the table's signed announcement (retained), as the lobby is now."""
+        lobby, setup = self.lobby, self.setup
+        status = "open" if not lobby.full else "playing"
+        bots = {lobby.keys.index(s.identity.public) for s in self.local if s.bot is not None}
+        private = setup.password is not None
+        message = announcement(
+            lobby, self.table_name, self.endpoint, status, private, bots, setup.hints
+        )
+        if self.on_announce is not None:
+            self.on_announce({k: v for k, v in message.items() if k not in ("nonce", SEATED)})
+        signed = sign_announcement(self.host_seat.identity, self.table_id, message)
+        if len(signed) > MAX_ANNOUNCEMENT:  # long names: the roster is left out
+            del message[SEATED]
+            signed = sign_announcement(self.host_seat.identity, self.table_id, message)
+        self.announced = signed
+        await self.link.publish(topics.lobby(self.table_id), signed, retain=True)
+
+    async def fill(self, hooks: Hooks) -> None:
+        """Seat joiners (and the bots the person asks for) until every seat is taken."""
+        lobby, link = self.lobby, self.link
+        await self.announce()  # full at once: bots only
+        hooks.lobby(lobby.roster())
+        while not lobby.full:
+            seated = len(lobby.keys)
+            getters = [asyncio.create_task(link.inbox.get())]
+            if hooks.commands is not None:
+                getters.append(asyncio.create_task(hooks.commands.get()))
+            done, pending = await asyncio.wait(getters, return_when=asyncio.FIRST_COMPLETED)
+            for task in pending:
+                task.cancel()
+            for task in done:
+                await self._take(task.result())
+            if len(lobby.keys) != seated:  # only a new seat changes what is announced
+                hooks.lobby(lobby.roster())
+                await self.announce()
+
+    async def _take(self, item: Any) -> None:
+        """One lobby message, or the person's command ``"bot"``."""
+        lobby, table_id = self.lobby, self.table_id
+        if item == "bot":  # the host seats a bot in the next empty seat
+            if not lobby.full:
+                self.seat_bot()
+                self.on_event("joined", {"seat": len(self.local) - 1, "name": self.local[-1].name})
+            return
+        topic, payload = item
+        if topic == topics.lobby(table_id) and self.announced and payload != self.announced:
+            # someone cleared or overwrote our retained announcement: say it again
+            await self.link.publish(topics.lobby(table_id), self.announced, retain=True)
+            return
+        if topic != topics.join(table_id) or lobby.full:
+            return
+        try:
+            seat = lobby.receive(payload)
+        except LobbyError as exc:
+            self.on_event("join_refused", {"error": str(exc)})
+            return
+        self.on_event("joined", {"seat": seat, "name": lobby.names[seat]})
+
+    async def open(self) -> None:
+        """Every seat taken: each local seat's peer, then the signed ``open`` entry."""
+        body = self.lobby.open_body()
+        for seat_index, key in enumerate(body["seats"]):
+            for seat in self.local:
+                if seat.identity.public == key:
+                    rng = seat.rng or os.urandom
+                    seat.peer = TablePeer(seat.identity, seat_index, self.table_id, rng)
+                    if seat.store is not None:
+                        seat.peer.on_secrets = seat.store.save_secrets
+                        seat.store.save_secrets(seat.peer.secrets())
+        host_peer = self.host_seat.peer
+        assert host_peer is not None
+        open_wire = host_peer.open_table(
+            self.game, body["seats"], body["names"], body["fallbacks"], nonce=self.lobby.nonce
+        )
+        runtime = self.runtime
+        runtime.open_wire = open_wire
+        runtime.ingest(open_wire)
+        for seat in self.local:
+            runtime.persist(seat)
+        await self.link.publish(topics.log(self.table_id), open_wire)
+
+
 async def host(
     game: Game,
     endpoints: list[Endpoint],
-    name: str = "Host",
-    table_name: str = "",
-    bots: int = 0,
-    bot_kind: str = BEST,
-    host_bot: str | None = BEST,
-    store: Path | None = None,
-    seed: str | None = None,
-    options: Options | None = None,
+    setup: HostSetup | None = None,
+    *,
+    hooks: Hooks | None = None,
     on_event: Callable[[str, dict[str, Any]], None] | None = None,
     on_announce: Callable[[dict[str, Any]], None] | None = None,
-    nonce: bytes | None = None,
-    inprocess_broker: bool = False,
-    hooks: Hooks | None = None,
-    identity: Identity | None = None,
-    own_broker: bool = False,
-    password: str | None = None,
-    hints: bool = True,
 ) -> SeatResult:
-    """Host a table at ``endpoints[0]``; ``own_broker``: that broker is this process's
-    embedded one, so a resumed host starts it again if it is gone (9.3). The table id
-    is bound to the host's key by ``nonce`` (7.10; random unless given or seeded);
-    ``password``: a private table's password (for the broker, never announced).
-    ``bot_kind``: the bots seated in empty seats; ``host_bot``: the host seat's bot
-    (None: a person plays it); :data:`~trutnet.bots.BEST` is the game's best."""
+    """Host a table of ``game`` at ``endpoints[0]`` as ``setup`` says, and play it;
+    ``on_announce``: each announcement, as it is published."""
+    setup = setup or HostSetup()
     hooks = hooks or Hooks()
     in_loop = None
-    if inprocess_broker:  # measurement only: the broker shares this peer's event loop
+    if setup.inprocess_broker:  # measurement only: the broker shares this peer's loop
         from amqtt.broker import Broker
 
         from trutnet.net.broker_main import broker_config
 
         in_loop = Broker(broker_config(endpoints[0].host, endpoints[0].port))
         await in_loop.start()
-    nonce = nonce or (SeededRandom(f"{seed}/table")(16) if seed else os.urandom(16))
-    table_name = table_name or default_table_name(name)
-    host_seat = LocalSeat(
-        identity or _identity(store / "seat-0" if store else None, seed, "host"),
-        name,
-        make_bot(game.name, host_bot, _bot_random(seed, "bot0")) if host_bot else None,
-        PeerStore(store / "seat-0") if store else None,
-        rng=_rng(seed, "seat0"),
-    )
-    lobby = Lobby(game, host_seat.identity, name, nonce)
-    table_id = lobby.table_id
-    if store is not None:
-        marker = " own-broker" if own_broker else ""
-        (store / "seat-0" / "table.txt").write_text(
-            f"{table_id.hex()} {endpoints[0].url}{marker}\n"
-        )
-    local = [host_seat]
-
-    def seat_bot() -> None:
-        k = len(local) - 1
-        folder = store / f"bot-{k}" if store else None
-        bot = LocalSeat(
-            _identity(None, seed, f"bot{k}"),  # without a seed: a fresh 32-byte random key
-            f"Bot {k + 1}",
-            make_bot(game.name, bot_kind, _bot_random(seed, f"bot{k + 1}")),
-            PeerStore(folder) if folder else None,
-            rng=_rng(seed, f"bot{k}"),
-        )
-        if folder is not None:  # kept, so that the host's resume brings its bots back too
-            save_identity(bot.identity, folder / "identity.key")
-            (folder / "bot.txt").write_text(f"{bot_kind}\n")
-        lobby.seat(bot.identity.public, bot.name)
-        local.append(bot)
-
-    for _ in range(min(bots, game.num_players() - 1)):
-        seat_bot()
-    link = MqttLink(
-        endpoints,
-        [topics.join(table_id), topics.lobby(table_id)],
-        f"host-{table_id.hex()[:8]}",
-        will=(topics.lobby(table_id), b""),
-        password=password,
-    )
-    runtime = TableRuntime(table_id, link, local, options, on_event)
-    hooks.attach(runtime, host_seat)
-    await link.start()
-    endpoint = endpoints[0]
-
-    announced: list[bytes] = []
-
-    async def announce(status: str) -> None:
-        bots = {lobby.keys.index(s.identity.public) for s in local if s.bot is not None}
-        message = announcement(
-            lobby, table_name, endpoint, status, password is not None, bots, hints
-        )
-        if on_announce is not None:
-            on_announce({k: v for k, v in message.items() if k not in ("nonce", SEATED)})
-        signed = sign_announcement(host_seat.identity, table_id, message)
-        if len(signed) > MAX_ANNOUNCEMENT:  # long names: the roster is left out
-            del message[SEATED]
-            signed = sign_announcement(host_seat.identity, table_id, message)
-        announced[:] = [signed]
-        await link.publish(topics.lobby(table_id), signed, retain=True)
-
-    await announce("open" if not lobby.full else "playing")  # full at once: bots only
-    hooks.lobby(lobby.roster())
-    while not lobby.full:
-        seated = len(lobby.keys)
-        getters = [asyncio.create_task(link.inbox.get())]
-        if hooks.commands is not None:
-            getters.append(asyncio.create_task(hooks.commands.get()))
-        done, pending = await asyncio.wait(getters, return_when=asyncio.FIRST_COMPLETED)
-        for task in pending:
-            task.cancel()
-        for task in done:
-            item = task.result()
-            if item == "bot":  # the host seats a bot in the next empty seat
-                if not lobby.full:
-                    seat_bot()
-                    (on_event or (lambda *_: None))(
-                        "joined", {"seat": len(local) - 1, "name": local[-1].name}
-                    )
-                continue
-            topic, payload = item
-            if topic == topics.lobby(table_id) and announced and payload != announced[0]:
-                # someone cleared or overwrote our retained announcement: say it again
-                await link.publish(topics.lobby(table_id), announced[0], retain=True)
-                continue
-            if topic != topics.join(table_id) or lobby.full:
-                continue
-            try:
-                seat = lobby.receive(payload)
-            except LobbyError as exc:
-                (on_event or (lambda *_: None))("join_refused", {"error": str(exc)})
-                continue
-            (on_event or (lambda *_: None))("joined", {"seat": seat, "name": lobby.names[seat]})
-        if len(lobby.keys) != seated:  # only a new seat changes what is announced
-            hooks.lobby(lobby.roster())
-            await announce("open" if not lobby.full else "playing")
-    body = lobby.open_body()
-    for seat_index, key in enumerate(body["seats"]):
-        for seat in local:
-            if seat.identity.public == key:
-                seat.peer = TablePeer(seat.identity, seat_index, table_id, seat.rng or os.urandom)
-                if seat.store is not None:
-                    seat.peer.on_secrets = seat.store.save_secrets
-                    seat.store.save_secrets(seat.peer.secrets())
-    host_peer = host_seat.peer
-    assert host_peer is not None
-    open_wire = host_peer.open_table(
-        game, body["seats"], body["names"], body["fallbacks"], nonce=lobby.nonce
-    )
-    runtime.open_wire = open_wire
-    runtime.ingest(open_wire)
-    for seat in local:
-        runtime._persist(seat)
-    await link.publish(topics.log(table_id), open_wire)
+    table = _HostedTable(game, endpoints, setup, on_event, on_announce)
+    hooks.attach(table.runtime, table.host_seat)
+    await table.link.start()
+    await table.fill(hooks)
+    await table.open()
     try:
-        await runtime.run()
+        await table.runtime.run()
     finally:
         with contextlib.suppress(Exception):
-            await link.publish(topics.lobby(table_id), b"", retain=True, wait=2)
-        await link.close()
+            await table.link.publish(topics.lobby(table.table_id), b"", retain=True, wait=2)
+        await table.link.close()
         if in_loop is not None:
             await in_loop.shutdown()
-    return _result(runtime)
+    return _result(table.runtime)
+
+
+@dataclass(frozen=True)
+class JoinSetup:
+    """How a joiner sits at a table. ``bot_kind``: the bot that plays the seat (None:
+    a person, through the hooks); ``game``: the game the seat asks for (a table of
+    another is refused; None: whatever the table plays); ``fallback``: where this seat
+    hosts the table if its broker is lost (9.3); ``lobby_timeout``: see
+    :func:`~trutnet.runtime.lobby_watch.watch_lobby`."""
+
+    name: str = "Player"
+    bot_kind: str | None = BEST
+    store: Path | None = None
+    seed: str | None = None  # deterministic keys and randomness (tests only)
+    options: Options | None = None
+    fallback: str = ""
+    identity: Identity | None = None
+    password: str | None = None
+    lobby_timeout: float = LOBBY_TIMEOUT
+    game: str | None = None
 
 
 async def join(
     table_id: bytes,
     endpoints: list[Endpoint],
-    name: str = "Player",
-    bot_kind: str | None = BEST,
-    store: Path | None = None,
-    seed: str | None = None,
-    options: Options | None = None,
-    on_event: Callable[[str, dict[str, Any]], None] | None = None,
-    fallback: str = "",
+    setup: JoinSetup | None = None,
+    *,
     hooks: Hooks | None = None,
-    identity: Identity | None = None,
-    password: str | None = None,
-    lobby_timeout: float = LOBBY_TIMEOUT,
-    game: str | None = None,
+    on_event: Callable[[str, dict[str, Any]], None] | None = None,
 ) -> SeatResult:
-    """Ask for a seat at ``table_id`` and play it; :class:`JoinError` when the table
-    cannot be joined (see :func:`watch_lobby`). ``game``: the game the seat asks for
-    (a table of another is refused); None: whatever the table plays."""
+    """Ask for a seat at ``table_id`` as ``setup`` says, and play it;
+    :class:`JoinError` when the table cannot be joined (see :func:`watch_lobby`)."""
+    setup = setup or JoinSetup()
     hooks = hooks or Hooks()
-    label = f"join-{name}"
+    label, seed, store, game = f"join-{setup.name}", setup.seed, setup.store, setup.game
     bot = None
-    if bot_kind:
+    if setup.bot_kind:
         if game is not None:
-            check_bot(game, bot_kind)  # BotError now, not at the first decision
-        bot = TableBot(bot_kind, _bot_random(seed, label), game)
+            check_bot(game, setup.bot_kind)  # BotError now, not at the first decision
+        bot = TableBot(setup.bot_kind, _bot_random(seed, label), game)
     seat = LocalSeat(
-        identity or _identity(store, seed, label),
-        name,
+        setup.identity or _identity(store, seed, label),
+        setup.name,
         bot,
         PeerStore(store) if store else None,
         rng=_rng(seed, label),
-        fallback=fallback,
+        fallback=setup.fallback,
     )
     if bot is not None:
         bot.seat = seat
     if store is not None:
         (store / "table.txt").write_text(f"{table_id.hex()} {endpoints[0].url}\n")
-    link = MqttLink(endpoints, [], f"join-{table_id.hex()[:8]}", password=password)
-    runtime = TableRuntime(table_id, link, [seat], options, on_event)
+    link = MqttLink(endpoints, [], f"join-{table_id.hex()[:8]}", password=setup.password)
+    runtime = TableRuntime(table_id, link, [seat], setup.options, on_event)
     hooks.attach(runtime, seat)
     playing = asyncio.create_task(runtime.run(join_names=True))
     watcher = asyncio.create_task(
         watch_lobby(
-            table_id, endpoints[0], seat, lobby_timeout, password, game=game, on_roster=hooks.lobby
+            table_id,
+            endpoints[0],
+            seat,
+            setup.lobby_timeout,
+            setup.password,
+            game=game,
+            on_roster=hooks.lobby,
         )
     )
     try:

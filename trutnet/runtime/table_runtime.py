@@ -272,7 +272,7 @@ class TableRuntime:
                 continue
             if any(seat is o for o in opened):
                 advanced = True
-                self._persist(seat)
+                self.persist(seat)
                 continue
             try:
                 entry = peer.receive(wire)
@@ -297,7 +297,7 @@ class TableRuntime:
                 continue
             self.stamps.applied(entry)
             advanced = True
-            self._persist(seat)
+            self.persist(seat)
         if advanced:
             self.stamps.moved(self.replica)
             self.touch()
@@ -327,7 +327,7 @@ class TableRuntime:
         for prev in [p for p in self.buffer if p != head and replica.log.index_of(p) is not None]:
             del self.buffer[prev]
 
-    def _persist(self, seat: LocalSeat) -> None:
+    def persist(self, seat: LocalSeat) -> None:
         if seat.store is None or seat.peer is None:
             return
         stored = seat.store.count()
@@ -361,7 +361,7 @@ class TableRuntime:
                 continue
             self.stamps.signed(wire, peer.replica)
             self.stamps.note_cards(self.replica)
-            self._persist(seat)
+            self.persist(seat)
             for other in self.seats:  # the other local seats take it now
                 if other is not seat and other.peer is not None:
                     self.ingest(wire)
@@ -393,7 +393,7 @@ class TableRuntime:
         for wire in wires:
             self.ingest(wire)
         for seat in self.seats:
-            self._persist(seat)
+            self.persist(seat)
 
     # --------------------------------------------------------------- loops
 
@@ -545,7 +545,7 @@ class TableRuntime:
                 self.ingest(wire)
                 break
         for seat in self.seats:
-            self._persist(seat)
+            self.persist(seat)
         self.touch()
 
     async def _idle(self) -> None:
