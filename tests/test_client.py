@@ -15,7 +15,9 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from trutnet.client.app import TableApp, WatchApp, play_with_ui
+from trutnet.client.app import TableApp
+from trutnet.client.playing import play_with_ui
+from trutnet.client.watch_app import WatchApp
 from trutnet.games.trut.rules import TrutConfig, TrutGame
 from trutnet.net.broker import EmbeddedBroker
 from trutnet.protocol.audit import audit

@@ -237,7 +237,8 @@ def test_the_frame_shows_another_games_table(tokens):
     Trut's (title line with "you:", waiting line, log, spectators' line, verification
     line, message line, key bar, quit question, end screen) around Tokens' table area,
     prompts, keys and narration."""
-    from trutnet.client.app import TableApp, WatchApp
+    from trutnet.client.app import TableApp
+    from trutnet.client.watch_app import WatchApp
     from trutnet.crypto import Identity, SeededRandom
     from trutnet.crypto.identity import fingerprint
     from trutnet.net.memory import MemoryTable, make_table, step, table_nonce
@@ -329,7 +330,8 @@ def test_a_seat_shows_no_screen_for_a_table_of_another_game(tokens):
     """A person who asked for Trut at a table whose ``open`` names Tokens (a host
     that announced one game and opened another): no Trut keys on a Tokens table, one
     line saying which game it is; a spectator follows whatever the table plays."""
-    from trutnet.client.app import TableApp, WatchApp
+    from trutnet.client.app import TableApp
+    from trutnet.client.watch_app import WatchApp
     from trutnet.net.memory import new_memory_table
 
     table = new_memory_table(TokensGame(1), "other-game", ["random", "random"])
@@ -356,7 +358,8 @@ def test_a_seat_at_a_table_of_another_game_stops_with_one_line(tokens):
 
     from prompt_toolkit.input import create_pipe_input
 
-    from trutnet.client.app import TableApp, play_with_ui
+    from trutnet.client.app import TableApp
+    from trutnet.client.playing import play_with_ui
     from trutnet.net.memory import new_memory_table
     from trutnet.runtime.lobby_watch import WrongGame
 

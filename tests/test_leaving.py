@@ -391,7 +391,7 @@ def test_what_a_stall_line_says_at_each_step_fits_80_columns():
     vote (when, or that a newcomer may take a partner's seat), an offer, the votes for
     a newcomer or to abandon; the seat's own screen keeps its prompt; 32-character
     names are cut to 80 columns, never wrapped off the screen."""
-    from trutnet.client.app import stall_text
+    from trutnet.client.table_lines import stall_text
     from trutnet.client.view import fit, plain
     from trutnet.runtime.table_health import Stall
 

@@ -81,7 +81,7 @@ def test_several_games_resumed_by_the_same_host_keep_every_transcript(tmp_path, 
 def test_a_resumed_seats_transcript_is_named_by_its_table(tmp_path, games, monkeypatch):
     """``join --resume`` of two tables' host seats (both folders named ``seat-0``): two
     names, the table ids."""
-    import trutnet.client.app
+    import trutnet.client.playing
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     asked = []
@@ -89,7 +89,7 @@ def test_a_resumed_seats_transcript_is_named_by_its_table(tmp_path, games, monke
     async def screen(start, ui, transcript):
         asked.append(transcript)
 
-    monkeypatch.setattr(trutnet.client.app, "play_with_ui", screen)
+    monkeypatch.setattr(trutnet.client.playing, "play_with_ui", screen)
     for peer in games[:2]:
         args = SimpleNamespace(store=tmp_path / peer.replica.table_id.hex() / "seat-0")
         loaded = (None, peer, None, False)

@@ -29,7 +29,8 @@ def rows_of(ui) -> list[str]:
 
 
 def test_a_whole_match_played_by_keys():
-    from trutnet.client.app import TableApp, WatchApp
+    from trutnet.client.app import TableApp
+    from trutnet.client.watch_app import WatchApp
     from trutnet.crypto import Identity, SeededRandom
     from trutnet.net.memory import MemoryTable, make_table, step, table_nonce
     from trutnet.protocol.spectator import Spectator, Watchers

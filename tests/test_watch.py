@@ -258,7 +258,8 @@ def test_every_screen_of_a_spectator_is_public_and_fits_80x24():
     from prompt_toolkit.output import DummyOutput
 
     from trutnet.bots import make_bot
-    from trutnet.client.app import TableApp, WatchApp
+    from trutnet.client.app import TableApp
+    from trutnet.client.watch_app import WatchApp
     from trutnet.crypto import Identity, SeededRandom
     from trutnet.games.trut.rules import TrutConfig, TrutGame
     from trutnet.net.memory import MemoryTable, make_table, step, table_nonce

@@ -164,7 +164,7 @@ def _join_with_ui(
     store: Path,
     announced: dict[str, Any],
 ) -> int:
-    from trutnet.client.app import play_with_ui
+    from trutnet.client.playing import play_with_ui
     from trutnet.client.view import game_summary
     from trutnet.discovery.browse import printable
 
@@ -206,7 +206,7 @@ def _join_with_ui(
 def _resume_with_ui(
     args: argparse.Namespace, endpoints: list[Endpoint] | None, loaded: Any, game: str
 ) -> int:
-    from trutnet.client.app import play_with_ui
+    from trutnet.client.playing import play_with_ui
 
     ui = seat_screen(game, "resumed table", 0)
     ui.resume_alone = resume_alone(args.store)

@@ -29,7 +29,7 @@ PLAY_BOT = "hard"  # the level of the bots ``play`` seats unless told
 
 def cmd_play(args: argparse.Namespace) -> int:
     """Host a table with the terminal client: lobby, bots, then the game."""
-    from trutnet.client.app import play_with_ui
+    from trutnet.client.playing import play_with_ui
 
     game = game_of(args)
     # a person plays against the strongest bot that decides fast enough (issue 21's

@@ -58,7 +58,8 @@ def _watch_with_ui(
     password: str | None,
     options: Options,
 ) -> int:
-    from trutnet.client.app import WatchApp, play_with_ui
+    from trutnet.client.playing import play_with_ui
+    from trutnet.client.watch_app import WatchApp
     from trutnet.runtime.watch import watch
 
     transcript = data_dir() / "games" / f"{table_id.hex()}-watched.json"

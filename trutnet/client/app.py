@@ -22,10 +22,9 @@ to abandon, and an abandoned game's end (also for a seat that comes back after i
 The seat keeps answering the others' syncs while its end screen is up, so that a
 seat resumed later learns how the game ended.
 
-:class:`WatchApp` is the same frame for a spectator (``trutnet watch``): the table as
-everyone sees it, no keys for actions, and q or Ctrl-C (interrupted: 130) leaves at
-once (there is no seat to abandon). Its front-end is the one of the game the table
-turns out to play. The players' screens list the spectators.
+The same frame for a spectator is :class:`~trutnet.client.watch_app.WatchApp`; the
+lines about the table's health are :mod:`trutnet.client.table_lines`; a seat process
+runs beside the screen in :func:`~trutnet.client.playing.play_with_ui`.
 """
 
 from __future__ import annotations
@@ -33,11 +32,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shlex
-import sys
 import textwrap
 import time
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +48,14 @@ from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
 from trutnet.client.frontend import Cue, Frontend, NoFrontend, frontend_for
+from trutnet.client.hint import hint_said
+from trutnet.client.table_lines import (
+    _listed,
+    abandoned_text,
+    automatic_step,
+    lost_text,
+    stall_text,
+)
 from trutnet.client.view import (
     HINT_KEY,
     TableInfo,
@@ -62,14 +68,10 @@ from trutnet.client.view import (
     plain,
     table_lines,
     verified_counts,
-    watch_wait_lines,
 )
 from trutnet.crypto.identity import fingerprint
-from trutnet.net.tasks import stop_tasks
 from trutnet.runtime.lobby_watch import WrongGame
 from trutnet.runtime.local_seat import LocalSeat
-from trutnet.runtime.seat_process import Hooks, SeatResult
-from trutnet.runtime.table_health import Connection, Stall
 from trutnet.runtime.table_runtime import TableRuntime
 
 STYLE = Style.from_dict(
@@ -94,23 +96,6 @@ OFFLINE = "not sent: no connection to the table; play again once the broker is b
 GAME_ENDED = "not sent: the others ended this game; there is nothing to play"
 QUIT = "Quit the game? y/n (y leaves the table, n stays)"
 SUMMARY_SECONDS = 5.0  # how long a finished round stays by itself where no key can act
-
-# Automatic steps (nobody decides: each seat's program writes them), as people say them;
-# a game's front-end may name them in its own words (Frontend.step_label).
-STEPS = {
-    "open": "Opening the table",
-    "keys": "Exchanging keys",
-    "commit": "Drawing at random",
-    "reveal": "Drawing at random",
-    "shuffle": "Shuffling",
-    "shares": "Dealing",
-    "blind": "Looking for a card",
-    "unblind": "Looking for a card",
-    "checkpoint": "Closing the round",
-    "result": "Signing the result",
-    "unseal": "Opening a sealed choice",
-}
-DECISIONS = ("act", "seal")  # entries a seat writes because it decided something
 
 
 class TableApp:
@@ -544,26 +529,8 @@ class TableApp:
             self.app.invalidate()
 
     def hint(self) -> None:
-        """Say what the search bot would play for this seat now, and why (one line),
-        from this seat's own replica: it knows what the person knows, no more."""
-        from trutnet.client.hint import BotError, hint_for
-
-        obs, peer, frontend = self.observation(), self.seat.peer, self.frontend
-        if not self.info.hints:
-            self._say("hints are off at this table (the host's choice, said in the lobby)")
-            return
-        if obs is None or peer is None or frontend is None or peer.replica.state is None:
-            self._say("the game has not started yet")
-            return
-        if not my_turn(frontend, obs, self.info):
-            self._say("a hint is for your turn")
-            return
-        try:
-            said = hint_for(frontend.game, peer.replica.state, peer.seat, len(peer.replica.log))
-        except BotError as exc:
-            self._say(f"no hint here: {exc}")
-            return
-        self._say(said.line(lambda action: frontend.action_words(action, obs)))
+        """Say what the search bot would play for this seat now, and why (one line)."""
+        self._say(hint_said(self.info, self.frontend, self.observation(), self.seat.peer))
 
     def seat_folder(self) -> Path | None:
         """Where this seat's files are (its identity, secrets and log), if it has any."""
@@ -625,265 +592,3 @@ class TableApp:
         self.finished.set()
         if self.app.is_running:
             asyncio.get_running_loop().call_soon(self._exit)
-
-
-class WatchApp(TableApp):
-    """The screen of a spectator: the public view, no keys for actions; q or Ctrl-C
-    stops watching at once. The game is the one the table's ``open`` names. A finished
-    round goes by itself after a moment (a spectator's keys take no action)."""
-
-    summary_seconds = SUMMARY_SECONDS
-
-    def __init__(self, table_name: str, input: Any = None, output: Any = None) -> None:
-        super().__init__(table_name, 0, input, output, game=None)  # known once open
-
-    def observation(self) -> Any:
-        state = self._state()
-        frontend = None if state is None else self._frontend(state)
-        return None if frontend is None else frontend.spectator_observation(state)
-
-    def _behind(self) -> bool:
-        runtime = self.runtime
-        return runtime is not None and not getattr(runtime, "caught_up", True)
-
-    def _refresh(self) -> None:
-        super()._refresh()
-        peer = self.seat.peer
-        reading = self._behind() and not self.info.offline  # no broker: nothing to read
-        if peer is not None and reading and peer.replica.state is not None:
-            entries = len(peer.replica.log)
-            self.info.message = f"Catching up with the table's log: {entries} entries read…"
-        elif self.info.message.startswith("Catching up"):
-            self.info.message = ""
-
-    def lines(self) -> list[Any]:
-        if self.help and self.frontend is not None:
-            return help_lines(self.frontend, spectator=True)
-        self._refresh()
-        obs = self.observation()
-        if obs is None:
-            if self._state() is not None:
-                return no_screen_lines(self.info, self.table_name, self.info.message)
-            return watch_wait_lines(self.info, self.table_name)
-        assert self.frontend is not None
-        if self.info.abandoned:
-            return abandoned_lines(self.frontend, obs, self.info)
-        if obs.to_act is None and not self.info.paused:
-            return end_lines(self.frontend, obs, self.info)
-        return table_lines(self.frontend, obs, self.info)
-
-    def _keys(self) -> KeyBindings:
-        kb = KeyBindings()
-
-        @kb.add("q")
-        @kb.add("c-c")
-        def _quit(event: KeyPressEvent) -> None:
-            self._exit(interrupted=event.key_sequence[0].key == "c-c")
-
-        @kb.add("?")
-        def _help(event: KeyPressEvent) -> None:
-            self.help = not self.help
-            self.app.invalidate()
-
-        @kb.add("escape")
-        def _escape(event: KeyPressEvent) -> None:
-            self.help = False
-            self.app.invalidate()
-
-        @kb.add("enter")
-        @kb.add(" ")
-        def _continue(event: KeyPressEvent) -> None:
-            self.dismiss()
-
-        @kb.add("up")
-        @kb.add("pageup")
-        def _up(event: KeyPressEvent) -> None:
-            self.info.end_scroll += 10 if event.key_sequence[0].key == "pageup" else 1
-            self.app.invalidate()
-
-        @kb.add("down")
-        @kb.add("pagedown")
-        def _down(event: KeyPressEvent) -> None:
-            step = 10 if event.key_sequence[0].key == "pagedown" else 1
-            self.info.end_scroll = max(0, self.info.end_scroll - step)
-            self.app.invalidate()
-
-        @kb.add(Keys.Any)
-        def _other(event: KeyPressEvent) -> None:
-            typed = event.data
-            if len(typed) == 1 and typed.isprintable() and not typed.isspace():
-                self._say(f"'{typed}' does nothing here: you are watching (q leaves)")
-
-        return kb
-
-    def left_message(self) -> str:
-        return "You stopped watching; the game goes on without you."
-
-
-def _name(seat: int, names: list[str], me: int | None, you: str = "you") -> str:
-    if seat == me:
-        return you
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
-
-
-def _listed(seats: Any, names: list[str], me: int | None) -> str:
-    """``Ana``, ``you and Cid``, ``Ana, Cid and Dan``."""
-    said = [_name(v, names, me) for v in seats]
-    return " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
-
-
-def abandoned_text(change: Any, names: list[str], me: int | None) -> str:
-    """Why the table abandoned the game (7.7), in one sentence."""
-    who = _name(change.seat, names, me)
-    voters = _listed(change.voters, names, me) or "the others"
-    return f"The table waited for {who} (stalled) and {voters} voted to abandon the game."
-
-
-def _clock(at: float) -> str:
-    """A ``time.monotonic()`` instant as the wall clock says it: ``14:02:10``."""
-    return time.strftime("%H:%M:%S", time.localtime(time.time() + at - time.monotonic()))
-
-
-def lost_text(lost: Connection, spectator: bool) -> tuple[str, str]:
-    """A lost broker: what was lost, that it is retrying; what to do meanwhile."""
-    waited = time.monotonic() - lost.since
-    if lost.ever:
-        said = f"✗ Lost the broker at {lost.url} (host gone?): retrying… {waited:.0f}s"
-    else:
-        said = f"✗ Cannot reach the broker at {lost.url}: retrying… {waited:.0f}s"
-    then = f"Wait for the host to come back; gives up at {_clock(lost.give_up_at)}"
-    return said, then if spectator else f"{then}; nothing you play is sent"
-
-
-def stall_text(stall: Stall, names: list[str], me: int | None) -> tuple[str, str]:
-    """A stalled seat: who, for how long (the waiting line's place); what happens
-    next, or the votes on it (the message row's). Only the second for this screen's
-    own seat: its prompt stays."""
-    waited = time.monotonic() - stall.since
-    who = _name(stall.seat, names, me, "You")
-    if stall.seat == me:
-        return "", f"The table has waited {waited:.0f}s for you: play, or it may be abandoned"
-
-    def votes(what: str) -> str:
-        seats = [v for v, said in sorted(stall.votes.items()) if said == what]
-        listed = _listed(seats, names, me)
-        return f"{listed} ({len(seats)} of {stall.needed} needed)" if seats else ""
-
-    if stall.closing:  # the game is over: only its signature on the result is missing
-        if stall.left:
-            said = f"⚠ {who} left before signing the result, {waited:.0f}s ago"
-        else:
-            said = f"⚠ {who} has not signed the result for {waited:.0f}s (left, or lost?)"
-        if votes("abandon"):
-            return said, f"Votes to close the game without {who}: {votes('abandon')}"
-        if stall.vote_at is None:
-            return said, f"The players wait for {who}, or close the game without them"
-        left = max(0.0, stall.vote_at - time.monotonic())
-        when = f"at {_clock(stall.vote_at)} (in {left:.0f}s) unless {who} signs"
-        return said, f"Closed without {who} {when}; the result stands"
-    if stall.left:  # signed by the seat itself as its player quit
-        said = f"⚠ {who} left the table {waited:.0f}s ago"
-    elif stall.since_arrival:  # a spectator that came mid-stall knows only its own wait
-        said = f"⚠ No move from {who} since you came, {waited:.0f}s ago"
-    else:  # no word: a quit without one, a crash, or a lost connection
-        said = f"⚠ No move from {who} for {waited:.0f}s (left, or lost?)"
-    if votes("abandon"):
-        return said, f"Votes to abandon the game: {votes('abandon')}"
-    if votes("newcomer"):
-        return said, f"Votes for a newcomer to take the seat: {votes('newcomer')}"
-    if stall.offers:
-        return said, f"{', '.join(stall.offers)} offers to take {who}'s seat"
-    if stall.vote_at is not None:
-        left = max(0.0, stall.vote_at - time.monotonic())
-        when = f"at {_clock(stall.vote_at)} (in {left:.0f}s) unless {who} is back"
-        if stall.replaceable:  # a partner may accept a newcomer's offer first (7.7)
-            return said, f"Abandoned {when} or a newcomer takes the seat"
-        return said, f"Abandoned (no winner) {when}"
-    if stall.replaceable:
-        return said, "A newcomer may take the seat, or the players abandon the game"
-    return said, f"The players wait for {who}, or vote to abandon the game"
-
-
-def automatic_step(
-    replica: Any, me: int | None, names: list[str], frontend: Frontend | None = None
-) -> str:
-    """The automatic step the table waits for, and whose program writes it:
-    ``Shuffling (Bot 1)``; empty when a seat has a decision to make (or at the end)."""
-    try:
-        expected = replica.expected()
-    except AssertionError:  # a state the replica cannot name a writer for
-        return ""
-    if expected is None or expected[1][0] in DECISIONS:
-        return ""
-    seat, (kind, *_) = expected
-    state = replica.state
-    if kind == "checkpoint" and state is not None and state.is_terminal():
-        label = "Closing the game"
-    else:
-        own = frontend.step_label(kind, state) if frontend is not None and state else None
-        label = own or STEPS.get(kind, "Waiting")
-    who = "you" if seat == me else (names[seat] if 0 <= seat < len(names) else f"seat {seat}")
-    return f"{label} ({who})"
-
-
-async def play_with_ui(
-    start: Callable[[Hooks], Awaitable[SeatResult]],
-    ui: TableApp,
-    transcript: Path | None = None,
-) -> SeatResult | None:
-    """Run a seat process (``host`` or ``join``) with the screen; None if the person quit.
-
-    Raises :class:`WrongGame` when the table turns out to play another game than the
-    one the person asked for (a host that announced one game and opened another): the
-    seat stops at once rather than leave the table waiting for keys it cannot take."""
-    commands: asyncio.Queue[Any] = asyncio.Queue()
-    ui.lobby_commands = commands
-
-    def saved(path: Path) -> None:
-        ui.info.transcript = str(path)
-        ui.app.invalidate()
-
-    hooks = Hooks(
-        on_runtime=ui.attach,
-        on_lobby=ui.set_lobby,
-        commands=commands,
-        transcript=transcript,
-        on_saved=saved,
-    )
-    try:
-        result = await _run_screen(start, ui, hooks)
-    finally:
-        for error in ui.screen_errors:  # the screen is gone: the full story, once each
-            print(f"the screen failed (the game went on):\n{error}", file=sys.stderr)
-    if ui.interrupted:  # Ctrl-C: the command ends as interrupted (one line, 130)
-        raise KeyboardInterrupt
-    if result is not None and ui.info.abandoned:  # before "game over: nobody wins"
-        said = ui.info.abandoned
-        print(f"game abandoned: {said[0].lower()}{said[1:]}", file=sys.stderr)
-    return result
-
-
-async def _run_screen(
-    start: Callable[[Hooks], Awaitable[SeatResult]], ui: TableApp, hooks: Hooks
-) -> SeatResult | None:
-    game = asyncio.create_task(start(hooks))
-    screen = asyncio.create_task(ui.app.run_async())
-    done, _ = await asyncio.wait([game, screen], return_when=asyncio.FIRST_COMPLETED)
-    if game not in done and ui.info.status == "over":
-        if ui.runtime is not None:  # quit on the end screen: stop helping the others
-            ui.runtime.stop_lingering()
-        return await game
-    if game not in done:  # the person quit during the game, or the table is another's
-        if ui.runtime is not None and ui.refused is None:  # say so to the others, briefly
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(ui.runtime.notices.say_leaving(), 3)
-        await stop_tasks(game)
-        if ui.refused is not None:
-            raise ui.refused
-        print(ui.left_message(), file=sys.stderr)
-        return None
-    result = game.result()
-    ui.info.status = "over"
-    ui.app.invalidate()
-    await screen
-    return result

@@ -61,3 +61,22 @@ def hint_for(game: str, state: Any, seat: int, seed: int = 0, kind: str = HINT_B
 
 
 __all__ = ["HINT_BOT", "BotError", "Hint", "hint_for"]
+
+
+def hint_said(info: Any, frontend: Any, observation: Any, peer: Any) -> str:
+    """What the hint key says now, in one line: the search bot's choice for this seat
+    from its own replica (it knows what the person knows, no more), or why there is
+    none (hints off at this table, no game yet, not this seat's turn)."""
+    from trutnet.client.view import my_turn
+
+    if not info.hints:
+        return "hints are off at this table (the host's choice, said in the lobby)"
+    if observation is None or peer is None or frontend is None or peer.replica.state is None:
+        return "the game has not started yet"
+    if not my_turn(frontend, observation, info):
+        return "a hint is for your turn"
+    try:
+        said = hint_for(frontend.game, peer.replica.state, peer.seat, len(peer.replica.log))
+    except BotError as exc:
+        return f"no hint here: {exc}"
+    return said.line(lambda action: frontend.action_words(action, observation))
