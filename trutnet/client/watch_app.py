@@ -1,6 +1,8 @@
-"""A spectator's screen (:class:`WatchApp`): the table as the public log shows it,
-hidden cards face down, the seats' notices and the table's health; its keys only
-move through what was said and leave (a spectator plays nothing).
+"""A spectator's screen (``trutnet watch``, :class:`WatchApp`): the same frame as a
+seat's, the table as everyone sees it (hidden cards face down), no keys for actions,
+and q or Ctrl-C (interrupted: 130) leaves at once (there is no seat to abandon). Its
+front-end is the one of the game the table turns out to play. The players' screens
+list the spectators.
 """
 
 from __future__ import annotations
