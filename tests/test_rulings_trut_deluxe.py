@@ -188,7 +188,7 @@ def test_T26_the_kept_specials_are_carried_into_the_first_deck():
     refused(state, "deal " + " ".join(FULL_DECK_TEXT), "T26")  # 32 cards: the specials lack
     refused(state, "deal " + " ".join([*FULL_DECK_TEXT, "A", "C"]), "T26")  # not the kept ones
     state.apply("deal " + " ".join([*FULL_DECK_TEXT, "A", "B"]))
-    assert state.deck_size == 34 and state._stock_left() == 28
+    assert state.deck_size == 34 and state.stock_left() == 28
 
 
 def _random_chooser(seed: int):

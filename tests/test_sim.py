@@ -254,8 +254,8 @@ class ForkingSim(Sim):
         first, second = peer.act(legal[0]), twin.act(legal[1])
         self.forked = True
         self._persist(node)
-        self._publish(node, "log", first, to={1})
-        self._publish(node, "log", second, to={2})
+        self.publish(node, "log", first, to={1})
+        self.publish(node, "log", second, to={2})
         return True
 
     def _twin_rng(self) -> Any:
@@ -362,7 +362,7 @@ def test_the_pure_checks_accept_one_log_and_refuse_a_leak():
     sims: list[Sim] = []
     result = run("trut", 4, dataclasses.replace(CLEAN, hands=1), on_sim=sims.append)
     assert result.status == "cut", result
-    replicas = sims[0]._replicas()
+    replicas = sims[0].replicas()
     assert check_logs(replicas) is None
     name, replica = replicas[1]
     assert check_hidden(name, 1, replica) is None

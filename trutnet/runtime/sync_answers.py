@@ -196,3 +196,14 @@ class SyncAnswers:
             if oldest >= self._pending[start][1]:
                 del self._pending[start]
         return send, wake
+
+
+def recent_void(replica: Any, limit: int) -> bytes | None:
+    """The last ``void`` or ``abandon`` of ``replica``'s log, if it is among the last
+    ``limit`` entries: what a replaced seat that wrote at its place needs (7.8)."""
+    if not replica.changes:
+        return None
+    index = replica.changes[-1].entry
+    if len(replica.log) - index > limit:
+        return None
+    return replica.log.entries[index].wire

@@ -22,6 +22,7 @@ from trutnet.runtime.sync_answers import (
     parse_sync_request,
     parting_position,
     rank,
+    recent_void,
     sync_request,
 )
 
@@ -98,16 +99,10 @@ class SyncServer:
         self.wanted.set()
 
     def recent_void(self) -> bytes | None:
-        """The last ``void`` or ``abandon`` in the log, if it is among the last
-        :data:`MAX_SYNC_ANSWER` entries: what a replaced seat that wrote at its place
-        needs (7.8)."""
+        """What a replaced seat that wrote at its place needs (7.8): the last ``void``
+        or ``abandon``, if it is among the last :data:`MAX_SYNC_ANSWER` entries."""
         replica = self.table.replica
-        if replica is None or not replica.changes:
-            return None
-        index = replica.changes[-1].entry
-        if len(replica.log) - index > MAX_SYNC_ANSWER:
-            return None
-        return replica.log.entries[index].wire
+        return None if replica is None else recent_void(replica, MAX_SYNC_ANSWER)
 
     def log_wire(self, position: int) -> bytes | None:
         """The wire of log entry ``position`` (past the log's end: the entries held in the

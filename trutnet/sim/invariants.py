@@ -86,3 +86,24 @@ def check_hidden(name: str, seat: int | None, replica: TableReplica) -> Violatio
                 who = "a spectator" if seat is None else f"seat {seat}"
                 return Violation("leak", f"{name} ({who}) knows {pos} = {card}, not shown to it")
     return None
+
+
+def check_step(
+    name: str,
+    seat: int | None,
+    replica: TableReplica,
+    replicas: Sequence[tuple[str, TableReplica]],
+    dishonest: Collection[int],
+) -> Violation | None:
+    """Every invariant after a step that changed ``name``'s ``replica``: the logs
+    (:func:`check_logs`, when two of them part or a replica stopped) and what it knows
+    of hidden cards (:func:`check_hidden`)."""
+    for _, other in replicas:
+        shorter, longer = sorted((replica, other), key=lambda r: len(r.log))
+        if len(shorter.log) and longer.log.index_of(shorter.log.head) != len(shorter.log) - 1:
+            return check_logs(replicas, dishonest)
+    if replica.halted is not None:
+        violation = check_logs(replicas, dishonest)
+        if violation is not None:
+            return violation
+    return check_hidden(name, seat, replica)

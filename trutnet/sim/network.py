@@ -19,7 +19,7 @@ redone here without asyncio:
   :class:`~trutnet.runtime.sync_answers.SyncAnswers` (one peer for the table, by rank;
   each entry at most once per second);
 * a sync request naming a head off its log gets the last ``void``/``abandon`` (7.8,
-  the runtime's ``recent_void``): a seat that wrote at its place learns it was
+  the runtime's ``SyncServer.recent_void``): a seat that wrote at its place learns it was
   overridden; asked again with the asker's log length, it is answered from there (9.2),
   so a log that parted from the table's learns where;
 * a seat the table waits for ``void_timeout`` seconds (twice that in a team game, where
@@ -27,24 +27,15 @@ redone here without asyncio:
   abandon, and the coordinator writes the ``abandon`` once a quorum agrees (7.7);
 * a peer without progress for ``give_up`` seconds stops (``give_up_after``).
 
-Faults (:class:`Faults`): a delay per message (a fixed part plus an exponential one),
-loss and duplication per copy, reordering (a further delay of up to a second), a peer
-killed (its memory lost, its files kept; sometimes between saving an entry it wrote
-and sending it) and restarted from its store, a peer that never comes back, hostile
-messages (random bytes, damaged or replayed entries) on every topic, a partition (the
-processes split in two groups that hear nothing of each other for a while), a
-broker that restarts (every message in flight lost, and none passes until it is back),
-and clocks that drift (each process's timers count on its own clock, which runs fast
-or slow by up to ``Faults.drift``).
+Faults: :mod:`trutnet.sim.faults`.
 
 Not modelled yet: a torn write of the store, a peer's computing time (signing and
 checking take no simulated time), newcomers taking a seat (``void``), more than one
-seat down at once, the byte
-budget of sync answers and the bound of the buffer of early entries, the stall
-notices, the signed ``done`` and lingering (a peer whose game is over keeps answering
-until the run ends, as while a person's end screen is up), the transcripts saved at
-the end, and a person's screen (only the replicas are checked). The spectator is a
-peer that holds no seat, not the ``watch`` command's runtime.
+seat down at once, the byte budget of sync answers and the bound of the buffer of
+early entries, the stall notices, the signed ``done`` and lingering (a peer whose game
+is over keeps answering until the run ends, as while a person's end screen is up), the
+transcripts saved at the end, and a person's screen (only the replicas are checked).
+The spectator is a peer that holds no seat, not the ``watch`` command's runtime.
 """
 
 from __future__ import annotations
@@ -52,23 +43,21 @@ from __future__ import annotations
 import hashlib
 import heapq
 import random
-import tempfile
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
-from trutnet.bots import Bot, decide, make_bot
+from trutnet.bots import decide, make_bot
 from trutnet.crypto import Identity, SeededRandom
 from trutnet.engine.api import Game
 from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry
 from trutnet.protocol.lobby import table_id_for
-from trutnet.protocol.replace import VoteError, coordinator, parse_vote, partners, pick_quorum
+from trutnet.protocol.replace import partners
 from trutnet.protocol.replica import TableReplica
-from trutnet.protocol.schema import LocalError, Rejected
+from trutnet.protocol.schema import Rejected
 from trutnet.protocol.table import TablePeer
 from trutnet.protocol.untrusted import UntrustedInput
 from trutnet.runtime.sync_answers import (
@@ -76,150 +65,20 @@ from trutnet.runtime.sync_answers import (
     parse_sync_request,
     parting_position,
     rank,
+    recent_void,
     sync_request,
 )
-from trutnet.sim.invariants import Violation, check_hidden, check_logs
+from trutnet.sim.faults import Faults, hostile_payload
+from trutnet.sim.invariants import Violation, check_step
+from trutnet.sim.outcome import run_result, waiting_text
+from trutnet.sim.records import Node, RunResult, SimFailure
+from trutnet.sim.votes import Ballots
 from trutnet.store import PeerStore
 
 GAP = 0.5  # seconds without progress before a peer asks for what it lacks (gap_timeout)
 TICK = 0.5  # how often an idle peer looks again
-VOTE_AGAIN = 2.0  # a vote is said again this often (the runtime's)
 MAX_ANSWER = 2000  # positions a sync answer may reach past its request (MAX_SYNC_ANSWER)
 TOPICS = ("log", "sync", "vote")
-
-
-@dataclass(frozen=True)
-class Faults:
-    """What the simulated network and peers do wrong, and the timeouts and bound.
-
-    Rates are probabilities: ``loss``, ``dup`` and ``reorder`` per copy of a message
-    (one copy per receiver); ``kill`` and ``junk`` per entry a seat writes; ``gone``
-    that a killed peer never comes back (at most one per run). The defaults are a
-    mild mix of every fault (``trutnet sim``'s); :data:`CLEAN` has none."""
-
-    delay: float = 0.02  # mean of the exponential part of a message's delay, seconds
-    base: float = 0.002  # the fixed part
-    loss: float = 0.02
-    dup: float = 0.01
-    reorder: float = 0.02
-    kill: float = 0.002
-    gone: float = 0.2
-    junk: float = 0.005
-    down: float = 30.0  # a killed peer restarts after up to this many seconds
-    void_timeout: float = 120.0  # the runtime's default
-    give_up: float = 900.0  # a peer without progress this long stops (give_up_after)
-    bound: float = 3600.0  # simulated seconds a table may take to end
-    hands: int = 0  # stop each table once this many hands are over (0: play it out)
-    split: float = 0.0  # per entry written: the processes split in two groups...
-    split_for: float = 20.0  # ...for up to this many seconds
-    restart: float = 0.0  # per entry written: the broker restarts...
-    restart_for: float = 5.0  # ...and is back after up to this many seconds
-    drift: float = 0.0  # each process's clock runs at 1 ± up to this rate
-
-    # the command-line flag of each field (``trutnet sim``)
-    FLAGS: ClassVar[dict[str, str]] = {
-        "delay": "--delay",
-        "base": "--base-delay",
-        "loss": "--loss",
-        "dup": "--dup",
-        "reorder": "--reorder",
-        "kill": "--kill",
-        "gone": "--gone",
-        "junk": "--junk",
-        "down": "--down",
-        "void_timeout": "--void-timeout",
-        "give_up": "--give-up",
-        "bound": "--bound",
-        "hands": "--hands",
-        "split": "--split",
-        "split_for": "--split-for",
-        "restart": "--broker-restart",
-        "restart_for": "--broker-down",
-        "drift": "--drift",
-    }
-
-    def flags(self) -> list[str]:
-        """The command-line options that give these faults (those not at their default)."""
-        out: list[str] = []
-        default = Faults()
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value != getattr(default, f.name):
-                out += [self.FLAGS[f.name], f"{value:g}"]
-        return out
-
-
-CLEAN = Faults(loss=0, dup=0, reorder=0, kill=0, gone=0, junk=0)
-
-
-@dataclass
-class Node:
-    """One simulated process: a seat (or the spectator), its files, what it waits for."""
-
-    name: str
-    seat: int | None  # None: the spectator
-    identity: Identity
-    peer: TablePeer | None
-    store: PeerStore | None
-    bot: Bot | None
-    life: int = 0  # how many times it started
-    up: bool = True
-    gone: bool = False  # killed for good
-    gave_up: bool = False  # stopped after ``give_up`` seconds without progress
-    dishonest: bool = False
-    last_progress: float = 0.0
-    rate: float = 1.0  # how fast its clock runs (``Faults.drift``): its timers' unit
-    asked: float = float("-inf")
-    asked_head: bytes | None = None  # the head of its last sync request
-    void_sent: float = float("-inf")
-    buffer: dict[bytes, dict[bytes, bytes]] = field(default_factory=dict)
-    answers: SyncAnswers = field(default_factory=SyncAnswers)
-    votes: dict[tuple[int, bytes], dict[int, bytes]] = field(default_factory=dict)
-    voted: dict[tuple[int, bytes], float] = field(default_factory=dict)
-
-    @property
-    def replica(self) -> TableReplica:
-        assert self.peer is not None
-        return self.peer.replica
-
-
-@dataclass
-class RunResult:
-    """One seed's run: how it ended, and what happened on the way. ``finished``;
-    ``abandoned`` (7.7); ``cut`` (``Faults.hands`` hands were over); ``gave_up``: a seat
-    died for good where 7.7 cannot abandon the table (before the open, or once the game
-    is over: its last checkpoint, the ``result`` round), and every other
-    peer stopped after ``Faults.give_up`` seconds, as the runtime does (``note`` says
-    where); ``stopped`` (every replica stopped blaming a seat played dishonestly);
-    ``failed`` (an invariant broke: ``violation``)."""
-
-    seed: int
-    status: str
-    hands: int
-    entries: int
-    sim_seconds: float
-    counts: dict[str, int]  # "bytes": every payload published, once per publish
-    violation: str | None
-    digest: str  # SHA-256 of every peer's log, in order: the same seed, the same digest
-    note: str = ""
-    injected: tuple[int, ...] = ()  # the numbers of the faults injected, in order
-    # the log's sequential steps: an entry, or an unordered round (its entries name
-    # one head): what a table waits for one after another, whatever the network
-    steps: int = 0
-    wall_seconds: float = 0.0
-
-    def as_dict(self) -> dict[str, Any]:
-        out = {f.name: getattr(self, f.name) for f in fields(self)}
-        del out["wall_seconds"]  # the only figure a replay does not reproduce
-        return out
-
-
-class SimFailure(Exception):
-    """An invariant broke: the run stops there."""
-
-    def __init__(self, violation: Violation) -> None:
-        super().__init__(str(violation))
-        self.violation = violation
 
 
 Event = tuple[float, int, str, int, int, Any]  # time, order, kind, node, its life, payload
@@ -278,6 +137,7 @@ class Sim:
         self.groups: list[int] = []
         self.cut_until = float("-inf")
         self.violation: Violation | None = None
+        self.ballots = Ballots(self)  # the votes on a stalled seat (7.7)
         self.status = ""
         self.note = ""
 
@@ -334,7 +194,7 @@ class Sim:
         host = self.nodes[0]
         assert host.peer is not None
         wire = host.peer.open_table(self.game, self.keys, nonce=self.nonce)
-        self._wrote(host, wire)
+        self.wrote(host, wire)
         for index in range(len(self.nodes)):
             self._at(TICK, "tick", index)
         try:
@@ -374,9 +234,7 @@ class Sim:
 
     # ------------------------------------------------------------ network
 
-    def _publish(
-        self, sender: Node, topic: str, payload: bytes, to: set[int] | None = None
-    ) -> None:
+    def publish(self, sender: Node, topic: str, payload: bytes, to: set[int] | None = None) -> None:
         """Send ``payload`` to every other process (``to``: to those nodes only)."""
         faults, rng = self.faults, self.rng
         apart = self.now < self.cut_until
@@ -401,7 +259,7 @@ class Sim:
             self.counts["messages"] += copies
         self.counts["bytes"] += len(payload)  # what the broker is sent, once
 
-    def _wrote(self, node: Node, wire: bytes) -> None:
+    def wrote(self, node: Node, wire: bytes) -> None:
         """``node`` signed ``wire`` (applied and saved): it may die now, else it sends it."""
         self._persist(node)
         self._progress(node)
@@ -412,7 +270,7 @@ class Sim:
         if self._maybe_kill(node):
             return  # died between saving the entry and sending it
         node.answers.published(hashlib.sha256(wire).digest(), self.now, False)
-        self._publish(node, "log", wire)
+        self.publish(node, "log", wire)
 
     def _inject(self, kind: str) -> bool:
         """The next fault drawn, of ``kind``: injected (True), or skipped because its
@@ -451,16 +309,7 @@ class Sim:
         rng = self.rng
         target = rng.randrange(len(self.nodes))
         topic = rng.choice(TOPICS)
-        kind = rng.randrange(4)
-        if kind == 0:
-            payload = rng.randbytes(rng.randrange(1, 200))
-        elif kind == 1:  # one byte of a real entry changed
-            at = rng.randrange(len(wire))
-            payload = wire[:at] + bytes([wire[at] ^ (1 + rng.randrange(255))]) + wire[at + 1 :]
-        elif kind == 2:
-            payload = wire[: rng.randrange(len(wire))]
-        else:
-            payload = wire  # replayed, maybe on the wrong topic
+        payload = hostile_payload(rng, wire)
         self._order += 1
         heapq.heappush(
             self.queue,
@@ -550,13 +399,13 @@ class Sim:
             if wire is None:
                 break
             wrote = True
-            self._wrote(node, wire)
+            self.wrote(node, wire)
         return wrote
 
     def _on_tick(self, node: Node, _: Any) -> bool:
         """Idle: ask for what is missing, vote on a stalled seat (the runtime's ``_idle``)."""
         self._at(TICK, "tick", self.nodes.index(node))
-        waited = self._elapsed(node, node.last_progress)  # on its own clock
+        waited = self.elapsed(node, node.last_progress)  # on its own clock
         replica = node.replica
         expected = replica.expected()
         if waited < GAP or expected is None:
@@ -564,10 +413,10 @@ class Sim:
         if waited >= self.faults.give_up:
             self._give_up(node)
             return False
-        if (node.buffer or waited >= 2 * GAP) and self._elapsed(node, node.asked) >= GAP:
+        if (node.buffer or waited >= 2 * GAP) and self.elapsed(node, node.asked) >= GAP:
             node.asked = self.now
             self.counts["sync_asked"] += 1
-            self._publish(node, "sync", self._sync_request(node))
+            self.publish(node, "sync", self._sync_request(node))
         peer = node.peer
         assert peer is not None
         stalled = expected[0]
@@ -583,7 +432,7 @@ class Sim:
             self._at(0, "wake", self.nodes.index(node))
         return changed
 
-    def _elapsed(self, node: Node, since: float) -> float:
+    def elapsed(self, node: Node, since: float) -> float:
         """Seconds since ``since`` (simulated time) as ``node``'s own clock counts them."""
         return (self.now - since) * node.rate
 
@@ -612,70 +461,10 @@ class Sim:
         return True
 
     def _vote(self, node: Node, stalled: int) -> bool:
-        replica, peer = node.replica, node.peer
-        assert peer is not None
-        if not replica.can_abandon(stalled):
-            return False
-        key = (stalled, replica.log.head)
-        said = node.voted.get(key)
-        if said is not None and self._elapsed(node, said) < VOTE_AGAIN:
-            return False
-        if said is None:
-            try:
-                wire = peer.vote(stalled, None)
-            except LocalError:
-                return False
-            node.votes.setdefault(key, {})[node.seat or 0] = wire
-            self.counts["votes"] += 1
-        else:
-            wire = node.votes[key][node.seat or 0]
-        node.voted[key] = self.now
-        self._publish(node, "vote", wire)
-        return self._maybe_abandon(node, stalled)
-
-    def _maybe_abandon(self, node: Node, stalled: int) -> bool:
-        replica, peer = node.replica, node.peer
-        assert peer is not None
-        if replica.state is None or not replica.can_abandon(stalled):
-            return False
-        if coordinator(stalled, replica.team_of) != node.seat or not peer.seated():
-            return False
-        key = (stalled, replica.log.head)
-        chosen = pick_quorum(
-            node.votes.get(key, {}),
-            {},
-            self.table_id,
-            replica.seats,
-            replica.team_of,
-            key[1],
-            stalled,
-            replica.round_number(),
-        )
-        if chosen is None:
-            return False
-        try:
-            wire = peer.abandon(stalled, chosen[1])
-        except VoteError:
-            return False
-        self.counts["abandon_written"] += 1
-        self._wrote(node, wire)
-        return True
+        return self.ballots.vote(node, stalled)
 
     def _on_vote(self, node: Node, wire: Any) -> bool:
-        replica = node.replica
-        if replica.state is None:
-            return False
-        try:
-            vote = parse_vote(wire, self.table_id, replica.seats)
-        except (VoteError, MessageError):
-            self.counts["refused"] += 1
-            return False
-        except Exception as exc:  # the runtime survives it; it is still a finding
-            raise SimFailure(
-                Violation("crash", f"{node.name}: a vote broke parse_vote: {type(exc).__name__}")
-            ) from exc
-        node.votes.setdefault((vote.stalled, vote.head), {})[vote.voter] = wire
-        return self._maybe_abandon(node, vote.stalled)
+        return self.ballots.read(node, wire)
 
     @staticmethod
     def _sync_request(node: Node) -> bytes:
@@ -703,7 +492,7 @@ class Sim:
                 if self.now - node.void_sent >= 1.0:
                     node.void_sent = self.now
                     self.counts["void_resent"] += 1
-                    self._publish(node, "log", void)
+                    self.publish(node, "log", void)
                 return False
             start = self._parting(at, len(replica.log))  # 9.2: where the logs parted
             if start is None:
@@ -724,14 +513,8 @@ class Sim:
 
     @staticmethod
     def _recent_void(replica: TableReplica) -> bytes | None:
-        """The last ``void``/``abandon`` of the log if among its last entries (the
-        runtime's ``recent_void``)."""
-        if not replica.changes:
-            return None
-        index = replica.changes[-1].entry
-        if len(replica.log) - index > MAX_ANSWER:
-            return None
-        return replica.log.entries[index].wire
+        """The runtime's: the last ``void``/``abandon`` among the log's last entries."""
+        return recent_void(replica, MAX_ANSWER)
 
     def _on_send(self, node: Node, _: Any) -> bool:
         replica = node.replica
@@ -754,7 +537,7 @@ class Sim:
             assert wire is not None
             node.answers.published(hashlib.sha256(wire).digest(), self.now, True)
             self.counts["resent"] += 1
-            self._publish(node, "log", wire)
+            self.publish(node, "log", wire)
         if positions:
             self._at(0, "send", self.nodes.index(node))
         if wake is not None:
@@ -775,7 +558,7 @@ class Sim:
         if node.seat is not None:
             self._at(0, "wake", self.nodes.index(node))
 
-    def _replicas(self) -> list[tuple[str, TableReplica]]:
+    def replicas(self) -> list[tuple[str, TableReplica]]:
         return [(n.name, n.replica) for n in self.nodes if n.up and n.peer is not None]
 
     def dishonest(self) -> set[int]:
@@ -783,17 +566,8 @@ class Sim:
 
     def _check(self, node: Node) -> None:
         """Every invariant, after a step that changed ``node``'s replica."""
-        replica = node.replica
-        violation = None
-        for _, other in self._replicas():
-            shorter, longer = sorted((replica, other), key=lambda r: len(r.log))
-            if len(shorter.log) and longer.log.index_of(shorter.log.head) != len(shorter.log) - 1:
-                violation = check_logs(self._replicas(), self.dishonest())
-                break
-        if violation is None and replica.halted is not None:
-            violation = check_logs(self._replicas(), self.dishonest())
-        if violation is None:
-            violation = check_hidden(node.name, node.seat, replica)
+        replicas = self.replicas()
+        violation = check_step(node.name, node.seat, node.replica, replicas, self.dishonest())
         if violation is not None:
             raise SimFailure(violation)
 
@@ -805,62 +579,10 @@ class Sim:
         return all(n.gone or n.gave_up or (n.up and self._over(n.replica)) for n in self.nodes)
 
     def _waiting(self) -> str:
-        parts = []
-        for node in self.nodes:
-            if node.gone or node.gave_up:
-                parts.append(f"{node.name}: {'gone' if node.gone else 'gave up'}")
-            elif not node.up:
-                parts.append(f"{node.name}: down")
-            else:
-                replica = node.replica
-                parts.append(f"{node.name}: {len(replica.log)} entries, waits {replica.expected()}")
-        return f"no end after {self.faults.bound:g} simulated s ({'; '.join(parts)})"
+        return waiting_text(self)
 
     def _result(self, wall: float) -> RunResult:
-        digest = hashlib.sha256()
-        for node in self.nodes:
-            digest.update(node.name.encode())
-            if node.store is not None:
-                for wire in node.store.entries():
-                    digest.update(hashlib.sha256(wire).digest())
-            elif node.peer is not None:
-                for entry in node.replica.log.entries:
-                    digest.update(entry.id)
-        live = [r for _, r in self._replicas()]
-        longest = max(live, key=lambda r: len(r.log)) if live else None
-        hands = 0
-        if longest is not None and longest.state is not None:
-            state = longest.state
-            hands = state.round_number() + (1 if state.is_terminal() else 0)  # those over
-        status = self.status
-        if not status and any(n.gave_up for n in self.nodes):
-            status = "gave_up"
-        elif not status and longest is not None:
-            if self.violation is None and any(r.halted is not None for r in live):
-                status = "stopped"
-            elif longest.abandoned is not None:
-                status = "abandoned"
-            else:
-                status = "finished"
-            if status in ("finished", "abandoned"):
-                states = {r.state.state_hash() for r in live if r.state is not None}
-                if len(states) > 1 or any(len(r.log) != len(longest.log) for r in live):
-                    status = "failed"
-                    self.violation = Violation("split", "the table ended with different logs")
-        return RunResult(
-            seed=self.seed,
-            status=status,
-            hands=hands,
-            entries=len(longest.log) if longest is not None else 0,
-            steps=len({e.prev for e in longest.log.entries}) if longest is not None else 0,
-            sim_seconds=round(self.now, 6),
-            counts=dict(sorted(self.counts.items())),
-            violation=None if self.violation is None else str(self.violation),
-            digest=digest.hexdigest(),
-            note=self.note,
-            injected=tuple(self.injected),
-            wall_seconds=wall,
-        )
+        return run_result(self, wall)
 
     # ------------------------------------------------------------ restarts
 
@@ -870,123 +592,6 @@ class Sim:
         index = self.nodes.index(node)
         self.counts["sync_asked"] += 1  # on connecting, as the runtime does
         node.asked = self.now
-        self._publish(node, "sync", self._sync_request(node))
+        self.publish(node, "sync", self._sync_request(node))
         self._at(TICK, "tick", index)
         self._at(0, "wake", index)
-
-
-def run_seed(
-    game: Game,
-    seed: int,
-    faults: Faults,
-    bots: Sequence[str],
-    spectator: bool = True,
-    sim_class: type[Sim] = Sim,
-    on_sim: Callable[[Sim], None] | None = None,
-    without: frozenset[int] = frozenset(),
-) -> RunResult:
-    """One seeded run of ``game`` in a temporary folder (on ``/dev/shm`` when there is
-    one: the stores fsync every entry); ``without``: the numbers of the faults drawn
-    that are not injected (:func:`shrink`)."""
-    shm = Path("/dev/shm")
-    base = str(shm) if shm.is_dir() else None
-    with tempfile.TemporaryDirectory(prefix="trutnet-sim-", dir=base) as folder:
-        sim = sim_class(game, seed, faults, bots, Path(folder), spectator, without)
-        if on_sim is not None:
-            on_sim(sim)
-        return sim.run()
-
-
-def summarise(results: Sequence[RunResult], wall: float) -> dict[str, Any]:
-    """The one summary of many runs (``trutnet sim``)."""
-    statuses = Counter(r.status for r in results)
-    faults: Counter[str] = Counter()
-    for r in results:
-        faults.update(r.counts)
-    hands = sum(r.hands for r in results)
-    sim_seconds = sum(r.sim_seconds for r in results)
-    # every run's every log, in order: the same seeds and options, the same digest
-    digest = hashlib.sha256("".join(r.digest for r in results).encode()).hexdigest()
-    return {
-        "digest": digest,
-        "runs": len(results),
-        "finished": statuses["finished"],
-        "abandoned": statuses["abandoned"],
-        "cut": statuses["cut"],
-        "gave_up": statuses["gave_up"],
-        "stopped": statuses["stopped"],
-        "failed": statuses["failed"],
-        "failed_seeds": [r.seed for r in results if r.status == "failed"],
-        "hands": hands,
-        "entries": sum(r.entries for r in results),
-        "steps_per_hand": round(sum(r.steps for r in results) / hands, 1) if hands else 0.0,
-        "bytes_per_hand": round(faults["bytes"] / hands) if hands else 0,
-        "counts": dict(sorted(faults.items())),
-        "sim_seconds": round(sim_seconds, 3),
-        "hands_per_sim_second": round(hands / sim_seconds, 3) if sim_seconds else 0.0,
-        "wall_seconds": round(wall, 3),
-        "runs_per_second": round(len(results) / wall, 3) if wall else 0.0,
-        "hands_per_second": round(hands / wall, 3) if wall else 0.0,
-    }
-
-
-def shrink(
-    game: Game,
-    failed: RunResult,
-    faults: Faults,
-    bots: Sequence[str],
-    budget: int = 20,
-    sim_class: type[Sim] = Sim,
-    without: frozenset[int] = frozenset(),
-) -> tuple[frozenset[int], RunResult, int]:
-    """A shorter fault schedule for a failing seed: the faults it drew that can be left
-    out (by number, :meth:`Sim._inject`) while the run still fails with the same kind of
-    violation, by delta debugging over the faults injected, within ``budget`` runs.
-    Returns the numbers left out, the shrunk run and the runs made. A fault left out
-    changes what comes after it (the numbers are drawn in a new order), so the result
-    is a smaller failing schedule, not the smallest."""
-    assert failed.violation is not None
-    kind = failed.violation.split(":", 1)[0]
-    best, runs, chunks = failed, 0, 2
-    while runs < budget and len(best.injected) >= 1:
-        candidates = list(best.injected)
-        size = max(1, len(candidates) // chunks)
-        parts = [candidates[i : i + size] for i in range(0, len(candidates), size)]
-        for part in parts:
-            if runs >= budget:
-                break
-            trial = without | frozenset(part)
-            runs += 1
-            result = run_seed(game, failed.seed, faults, bots, sim_class=sim_class, without=trial)
-            if result.violation is not None and result.violation.split(":", 1)[0] == kind:
-                without, best = trial, result
-                chunks = max(chunks - 1, 2)
-                break
-        else:
-            if size == 1:
-                break  # no single fault can be left out
-            chunks = min(chunks * 2, len(candidates))
-    return without, best, runs
-
-
-def format_numbers(numbers: frozenset[int]) -> str:
-    """``1-4,7,9-10``: fault numbers for ``--without``."""
-    out: list[str] = []
-    for number in sorted(numbers):
-        if out and out[-1].split("-")[-1] == str(number - 1):
-            out[-1] = f"{out[-1].split('-')[0]}-{number}"
-        else:
-            out.append(str(number))
-    return ",".join(out)
-
-
-def parse_numbers(text: str) -> frozenset[int]:
-    """The numbers of ``1-4,7,9-10`` (ValueError when it is not that)."""
-    numbers: set[int] = set()
-    for part in filter(None, text.split(",")):
-        low, _, high = part.partition("-")
-        first, last = int(low), int(high or low)
-        if not 1 <= first <= last or last - first > 1_000_000:
-            raise ValueError(part)
-        numbers.update(range(first, last + 1))
-    return frozenset(numbers)

@@ -90,3 +90,11 @@ def combat(x: str, y: str) -> tuple[int, int, int | None]:
     if vx == vy:
         return 0, 0, None  # L9: equal values, nothing
     return (vx - vy, 0, 1) if vx < vy else (0, vy - vx, 0)
+
+
+Counts = list[int]  # a multiset of kinds: a count per kind, in KINDS order
+
+
+def kinds_listed(counts: Counts) -> list[str]:
+    """The kinds of a multiset, each as often as it counts, in ``KINDS`` order."""
+    return [k for k, n in zip(KINDS, counts, strict=True) for _ in range(n)]

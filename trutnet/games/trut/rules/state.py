@@ -62,7 +62,7 @@ from trutnet.games.trut.rules.deluxe.powers import DeluxePowers
 from trutnet.games.trut.rules.deluxe.rules import DeluxeRules
 from trutnet.games.trut.rules.deluxe.weasel import DeluxeWeasel
 from trutnet.games.trut.rules.hidden import DECK, DECK_SIZE, TrutHidden
-from trutnet.games.trut.rules.observation import TrickView, TrutObservation
+from trutnet.games.trut.rules.observation import TrutObservation
 from trutnet.games.trut.rules.scoring import TrutScoring
 from trutnet.games.trut.rules.tricks import (
     POURRIE,
@@ -71,6 +71,7 @@ from trutnet.games.trut.rules.tricks import (
     hand_winner,
     resolve_trick,
 )
+from trutnet.games.trut.rules.views import observation_of, public_state_of
 from trutnet.games.trut.rules.words import HAND_SIZE, PHASE_RULE, TrutCall, TrutWords
 
 if TYPE_CHECKING:
@@ -219,7 +220,7 @@ class TrutState(
         if phase == "sing_agree":
             return [AGREE, REFUSE]
         if phase == "sing_count":
-            return [SingCount(k) for k in (1, 2, 3) if k * self.n <= self._stock_left()]
+            return [SingCount(k) for k in (1, 2, 3) if k * self.n <= self.stock_left()]
         if phase == "michao":  # T44
             return self._michao_legal(seat)
         if phase == "power":  # T36, T39, T40
@@ -235,7 +236,7 @@ class TrutState(
         card = self.known.get(pos)
         return CardRef(None, pos) if card is None else CardRef(card)
 
-    def _stock_left(self) -> int:
+    def stock_left(self) -> int:
         return self.deck_size - self.next_stock
 
     # -------------------------------------------------------------------- chance
@@ -547,77 +548,7 @@ class TrutState(
     # ------------------------------------------------------------ public views
 
     def public_state(self) -> dict[str, Any]:
-        return {
-            "game": "trut",
-            "config": self._game.config_dict(),
-            "phase": self.phase,
-            "to_act": self.to_act,
-            "hand": self.hand_number,
-            "dealer": self.dealer,
-            "marker": self.marker,
-            "longs": list(self.longs),
-            "petits": list(self.petits),
-            "winner": self.winner,
-            "draws": [[s, str(c)] for s, c in self.draws],
-            "draw_contenders": list(self.draw_contenders),
-            "holdings": [list(h) for h in self.holdings],
-            "stock_next": self.next_stock,
-            "discarded": list(self.discarded),
-            "trick": [[s, p, str(c)] for s, p, c in self.trick],
-            "tricks": [
-                {"cards": [[s, p, str(c)] for s, p, c in cards], "team": team, "winner": winner}
-                for cards, team, winner in self.tricks
-            ],
-            "results": list(self.results),
-            "leader": self.leader,
-            "trut": None if self.trut is None else self.trut.to_data(),
-            "queue": list(self.queue),
-            "folded": sorted(self.folded),
-            "singer": self.singer,
-            "fortial_team": self.fortial_team,
-            **({"deluxe": self._deluxe_public()} if self.deluxe else {}),
-        }
+        return public_state_of(self)
 
     def observation(self, seat: int) -> TrutObservation:
-        if not 0 <= seat < self.n:
-            raise IllegalAction("T2", f"no seat {seat}")
-        blind = self.hidden_from_owner(seat)
-        hand = tuple((pos, None if blind else self.known.get(pos)) for pos in self.holdings[seat])
-        if self.deluxe and self.phase == "over":  # T37: cards got as the game ended, unseen
-            hand = ()
-        return TrutObservation(
-            seat=seat,
-            players=self.n,
-            variant=self._game.config.variant,
-            target=self.target,
-            teams=self.teams,
-            team=self.team_of[seat],
-            phase=self.phase,
-            to_act=self.to_act,
-            hand_number=self.hand_number,
-            dealer=self.dealer,
-            marker=self.marker,
-            longs=tuple(self.longs),
-            petits=tuple(self.petits),
-            hand=hand,
-            hand_sizes=tuple(len(h) for h in self.holdings),
-            trick=tuple((s, c) for s, _, c in self.trick),
-            tricks=tuple(
-                TrickView(tuple((s, c) for s, _, c in cards), team, winner)
-                for cards, team, winner in self.tricks
-            ),
-            results=tuple(self.results),
-            trut=None if self.trut is None else self.trut.view(),
-            folded=tuple(sorted(self.folded)),
-            stock=self._stock_left() if self.phase not in ("draw", "deal") else 0,
-            singer=self.singer,
-            fortial_team=self.fortial_team,
-            winner=self.winner,
-            legal=tuple(self.legal_actions(seat)),
-            deluxe=self.deluxe,
-            falcon_seen=self._falcon_seen(seat) if self.deluxe else (),
-            jay_pot=self.jay_pot if self.deluxe else 0,
-            protected=self.hedgehog_team if self.deluxe else None,
-            weasel_target=self.weasel_target if self.deluxe else None,
-            forced=self.forced.get(seat) if self.deluxe else None,
-        )
+        return observation_of(self, seat)

@@ -230,7 +230,7 @@ class TrutWords:
 
     def _ask_singer(self) -> None:
         assert self.singer is not None
-        if self._stock_left() >= self.n:
+        if self.stock_left() >= self.n:
             self.phase = "sing_ask"
             self.to_act = self.singer
         else:
@@ -263,9 +263,9 @@ class TrutWords:
         self._require(self.phase == "sing_count", "T19", "the count comes after everyone agreed")
         count = action.count
         self._require(
-            count * self.n <= self._stock_left(),
+            count * self.n <= self.stock_left(),
             "T19",
-            f"the stock holds {self._stock_left()} cards: too few for {count} each",
+            f"the stock holds {self.stock_left()} cards: too few for {count} each",
         )
         singer = self.singer
         assert singer is not None

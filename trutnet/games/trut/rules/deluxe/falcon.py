@@ -125,7 +125,7 @@ class DeluxeFalcon:
         held = {p for s in range(self.n) if s != seat for p in self.holdings[s]}
         return {p for p in self.falcon_look if p in held}
 
-    def _falcon_seen(self, seat: int) -> tuple[tuple[int, AnyCard], ...]:
+    def falcon_seen(self, seat: int) -> tuple[tuple[int, AnyCard], ...]:
         """For the holder's observation: (partner seat, card) it was shown, still held."""
         shown = self._falcon_sight(seat)
         return tuple(

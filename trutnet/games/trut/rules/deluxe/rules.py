@@ -284,7 +284,7 @@ class DeluxeRules:
             self.phase = "over"
             self.to_act = None
 
-    def _deluxe_public(self) -> dict[str, Any]:
+    def deluxe_public(self) -> dict[str, Any]:
         """What every replica agrees on of the Deluxe part (positions, never a card
         that was not played)."""
         return {

@@ -1,0 +1,112 @@
+"""Many simulated runs: one seed in a temporary folder (:func:`run_seed`), the one
+summary of many (:func:`summarise`), and a failing seed's fault schedule made shorter
+by delta debugging (:func:`shrink`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from trutnet.engine.api import Game
+from trutnet.sim.faults import Faults
+from trutnet.sim.network import Sim
+from trutnet.sim.records import RunResult
+
+
+def run_seed(
+    game: Game,
+    seed: int,
+    faults: Faults,
+    bots: Sequence[str],
+    spectator: bool = True,
+    sim_class: type[Sim] = Sim,
+    on_sim: Callable[[Sim], None] | None = None,
+    without: frozenset[int] = frozenset(),
+) -> RunResult:
+    """One seeded run of ``game`` in a temporary folder (on ``/dev/shm`` when there is
+    one: the stores fsync every entry); ``without``: the numbers of the faults drawn
+    that are not injected (:func:`shrink`)."""
+    shm = Path("/dev/shm")
+    base = str(shm) if shm.is_dir() else None
+    with tempfile.TemporaryDirectory(prefix="trutnet-sim-", dir=base) as folder:
+        sim = sim_class(game, seed, faults, bots, Path(folder), spectator, without)
+        if on_sim is not None:
+            on_sim(sim)
+        return sim.run()
+
+
+def summarise(results: Sequence[RunResult], wall: float) -> dict[str, Any]:
+    """The one summary of many runs (``trutnet sim``)."""
+    statuses = Counter(r.status for r in results)
+    faults: Counter[str] = Counter()
+    for r in results:
+        faults.update(r.counts)
+    hands = sum(r.hands for r in results)
+    sim_seconds = sum(r.sim_seconds for r in results)
+    # every run's every log, in order: the same seeds and options, the same digest
+    digest = hashlib.sha256("".join(r.digest for r in results).encode()).hexdigest()
+    return {
+        "digest": digest,
+        "runs": len(results),
+        "finished": statuses["finished"],
+        "abandoned": statuses["abandoned"],
+        "cut": statuses["cut"],
+        "gave_up": statuses["gave_up"],
+        "stopped": statuses["stopped"],
+        "failed": statuses["failed"],
+        "failed_seeds": [r.seed for r in results if r.status == "failed"],
+        "hands": hands,
+        "entries": sum(r.entries for r in results),
+        "steps_per_hand": round(sum(r.steps for r in results) / hands, 1) if hands else 0.0,
+        "bytes_per_hand": round(faults["bytes"] / hands) if hands else 0,
+        "counts": dict(sorted(faults.items())),
+        "sim_seconds": round(sim_seconds, 3),
+        "hands_per_sim_second": round(hands / sim_seconds, 3) if sim_seconds else 0.0,
+        "wall_seconds": round(wall, 3),
+        "runs_per_second": round(len(results) / wall, 3) if wall else 0.0,
+        "hands_per_second": round(hands / wall, 3) if wall else 0.0,
+    }
+
+
+def shrink(
+    game: Game,
+    failed: RunResult,
+    faults: Faults,
+    bots: Sequence[str],
+    budget: int = 20,
+    sim_class: type[Sim] = Sim,
+    without: frozenset[int] = frozenset(),
+) -> tuple[frozenset[int], RunResult, int]:
+    """A shorter fault schedule for a failing seed: the faults it drew that can be left
+    out (by number, :meth:`Sim._inject`) while the run still fails with the same kind of
+    violation, by delta debugging over the faults injected, within ``budget`` runs.
+    Returns the numbers left out, the shrunk run and the runs made. A fault left out
+    changes what comes after it (the numbers are drawn in a new order), so the result
+    is a smaller failing schedule, not the smallest."""
+    assert failed.violation is not None
+    kind = failed.violation.split(":", 1)[0]
+    best, runs, chunks = failed, 0, 2
+    while runs < budget and len(best.injected) >= 1:
+        candidates = list(best.injected)
+        size = max(1, len(candidates) // chunks)
+        parts = [candidates[i : i + size] for i in range(0, len(candidates), size)]
+        for part in parts:
+            if runs >= budget:
+                break
+            trial = without | frozenset(part)
+            runs += 1
+            result = run_seed(game, failed.seed, faults, bots, sim_class=sim_class, without=trial)
+            if result.violation is not None and result.violation.split(":", 1)[0] == kind:
+                without, best = trial, result
+                chunks = max(chunks - 1, 2)
+                break
+        else:
+            if size == 1:
+                break  # no single fault can be left out
+            chunks = min(chunks * 2, len(candidates))
+    return without, best, runs
