@@ -32,11 +32,12 @@ from trutnet.engine.api import Action, Game
 from trutnet.engine.errors import EngineError
 from trutnet.engine.hidden import Open, Pos, SecretChoice, Shuffle, Turn
 from trutnet.protocol.commitments import SALT_BYTES, seal_commitment
+from trutnet.protocol.entry_types import AUTOMATIC, DECISIONS
 from trutnet.protocol.envelope import Entry, parse_entry, sign_entry
 from trutnet.protocol.lobby import LobbyError, check_name, table_id_for
 from trutnet.protocol.locate import BLIND_STEP, UNBLIND_STEP
 from trutnet.protocol.replace import VoteError, coordinator, make_offer, make_vote, partners
-from trutnet.protocol.replica import AUTOMATIC, DECISIONS, TableReplica
+from trutnet.protocol.replica import TableReplica
 from trutnet.protocol.schema import LocalError, Rejected, detail
 from trutnet.protocol.shares import ShareRound
 

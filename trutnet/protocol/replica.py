@@ -10,34 +10,27 @@ alone (``docs/engine.md``): after every step it asks the state for its
   viewers seal their shares to a new one);
 * a ``Shuffle``, a ``shuffle`` from every seat in seat order (the deck's cards, then
   any carried ciphertexts), then the engine's deal;
-* a ``JointRandom``, a commit-reveal among every seat (:mod:`.commitments`);
 * a ``Reveal``, a public share round for the shares not yet posted;
-* a ``Locate``, a ``blind`` round then an ``unblind`` round of plaintext-equality
-  tests (:mod:`.locate`), after which everyone knows which positions hold the card;
-* a ``Turn``, the seat's ``act``; a decision that ``reveals()`` positions carries the
-  seat's own shares of them, and needs no round when every other share is posted;
-* a ``SecretChoice``, the seat's ``seal``; an ``Open``, its ``unseal``.
+* a ``JointRandom`` (a commit-reveal) and a ``Locate`` (equality tests):
+  :mod:`.joint_rounds`;
+* a ``Turn``, the seat's ``act``; a ``SecretChoice``, its ``seal``; an ``Open``, its
+  ``unseal``: :mod:`.decisions`.
 
 Between rounds (``round_number()`` moves on) and at the end every seat signs a
 ``checkpoint``; the end is followed by every seat's ``result``. While the table waits
 for a seat, the coordinator may write ``void`` or ``abandon`` (7.7, :mod:`.replace`).
 
-The steps that need no seat order (``keys``, ``commit``, ``reveal``, ``shares``,
-``blind``, ``unblind``, ``checkpoint``, ``result``) are **unordered rounds** (7.2,
-:mod:`.rounds`): their entries come in any order, each checked as it comes
-(``_on_<type>``), then counted in seat order (``_keep_<type>``); the round enters the
-log whole, and ``_after_<type>`` goes on. The shuffle and the decisions stay one entry at a time.
+The steps that need no seat order are **unordered rounds** (7.2, :mod:`.unordered`);
+a stalled seat is :mod:`.stalled`. Each of these modules is a part of
+:class:`TableReplica`. The shuffle and the decisions stay one entry at a time.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 from trutnet.crypto import (
-    Blinds,
     Context,
     CryptoError,
     KeyProof,
@@ -49,8 +42,6 @@ from trutnet.crypto import (
 )
 from trutnet.crypto.elgamal import Ciphertext
 from trutnet.crypto.group import Point
-from trutnet.crypto.randomness import commitment
-from trutnet.engine import make_game
 from trutnet.engine.api import Action, Game, GameState
 from trutnet.engine.errors import EngineError
 from trutnet.engine.hidden import (
@@ -67,24 +58,20 @@ from trutnet.engine.hidden import (
 )
 from trutnet.protocol.blame import Blame
 from trutnet.protocol.commitments import (
-    DRAW_DOMAIN,
-    SALT_BYTES,
     JointDraw,
     Sealed,
     draw_index,
-    seal_commitment,
 )
+from trutnet.protocol.decisions import SeatDecisions
+from trutnet.protocol.entry_types import size_limit
 from trutnet.protocol.envelope import PROTOCOL_VERSION, Entry, MessageError, parse_entry
+from trutnet.protocol.joint_rounds import JointRounds
 from trutnet.protocol.lobby import (
-    NONCE_BYTES,
     LobbyError,
-    check_fallback,
-    check_name,
-    distinct_names,
-    table_id_for,
 )
-from trutnet.protocol.locate import BLIND_STEP, UNBLIND_STEP, LocateRound, share_batch_size
+from trutnet.protocol.locate import LocateRound
 from trutnet.protocol.log import OVERRIDES, LogError, TableLog, equivocation_blame
+from trutnet.protocol.opening import read_open
 from trutnet.protocol.replace import (
     SeatChange,
     coordinator,
@@ -95,47 +82,13 @@ from trutnet.protocol.schema import (
     bytes_field,
     detail,
     exact_fields,
-    text_field,
 )
 from trutnet.protocol.shares import EVERYONE, DeckLedger, ShareRound
 from trutnet.protocol.stalled import StalledSeats
-
-AUTOMATIC = (
-    "keys",
-    "commit",
-    "reveal",
-    "shuffle",
-    "shares",
-    "blind",
-    "unblind",
-    "unseal",
-    "checkpoint",
-    "result",
-)
-DECISIONS = ("act", "seal")
-# Largest entry of each type, in bytes (7.3): far above honest sizes, far below the cap.
-TYPE_LIMITS = {
-    "open": 4096,
-    "keys": 512,
-    "commit": 512,
-    "reveal": 512,
-    "shuffle": 16384,
-    "shares": 8192,
-    "blind": 16384,
-    "unblind": 8192,
-    "act": 4096,
-    "seal": 512,
-    "unseal": 4096,
-    "checkpoint": 512,
-    "void": 8192,
-    "abandon": 4096,
-    "result": 512,
-}
-SHUFFLE_BYTES_PER_CARD = 196  # 8.7: a shuffle message is 2 + 196 N + 160 bytes
-MAX_ACTION = 1024  # characters of a decision's notation
+from trutnet.protocol.unordered import UnorderedRounds
 
 
-class TableReplica(StalledSeats):
+class TableReplica(StalledSeats, UnorderedRounds, JointRounds, SeatDecisions):
     """Validates and applies table entries; holds no secret."""
 
     def __init__(self, table_id: bytes) -> None:
@@ -282,29 +235,7 @@ class TableReplica(StalledSeats):
         if self.halted is not None:
             self._equivocation_after_stop(wire)
             raise Rejected("halted", f"the table stopped: {self.halted}")
-        try:
-            entry = parse_entry(wire, self.table_id)
-        except MessageError as exc:
-            raise Rejected(exc.rule, detail(exc)) from exc
-        limit = self._limit(entry.type)
-        if limit is None:
-            raise Rejected("schema", f"unknown entry type {entry.type!r}")
-        if len(entry.wire) > limit:
-            raise Rejected("size", f"{entry.type} entry of {len(entry.wire)} bytes (limit {limit})")
-        if self.seats and (entry.seat >= self.n or self.seats[entry.seat] != entry.author):
-            blame = None
-            if entry.author in self.seats:  # a seated player forging another seat's entry
-                forger = self.seats.index(entry.author)
-                blame = Blame(
-                    forger,
-                    "identity",
-                    f"seat {forger} signed an entry as seat {entry.seat}",
-                    (entry.wire,),
-                )
-                self.blames.append(blame)
-            raise Rejected(
-                "identity", f"entry signed by a key that is not seat {entry.seat}'s", blame
-            )
+        entry = self._admit(wire)
         if any(e.wire == entry.wire for e in self.log.entries[-64:]):
             return None
         round_ = self.round
@@ -362,6 +293,29 @@ class TableReplica(StalledSeats):
         self.journal.append(entry.wire)
         return entry
 
+    def _admit(self, wire: bytes) -> Entry:
+        """``wire`` parsed, of a known type within its size, signed by its seat's key (a
+        seated player who signs as another seat is blamed)."""
+        try:
+            entry = parse_entry(wire, self.table_id)
+        except MessageError as exc:
+            raise Rejected(exc.rule, detail(exc)) from exc
+        limit = size_limit(entry.type, self.decks, self.locating)
+        if limit is None:
+            raise Rejected("schema", f"unknown entry type {entry.type!r}")
+        if len(entry.wire) > limit:
+            raise Rejected("size", f"{entry.type} entry of {len(entry.wire)} bytes (limit {limit})")
+        if self.seats and (entry.seat >= self.n or self.seats[entry.seat] != entry.author):
+            blame = None
+            if entry.author in self.seats:  # a seated player forging another seat's entry
+                forger = self.seats.index(entry.author)
+                why = f"seat {forger} signed an entry as seat {entry.seat}"
+                blame = Blame(forger, "identity", why, (entry.wire,))
+                self.blames.append(blame)
+            why = f"entry signed by a key that is not seat {entry.seat}'s"
+            raise Rejected("identity", why, blame)
+        return entry
+
     def _checked(self, entry: Entry, check: Callable[[], Any]) -> Any:
         """``check()``, whose failures are all :class:`Rejected`: the same refusal
         everywhere."""
@@ -387,98 +341,6 @@ class TableReplica(StalledSeats):
 
     # ------------------------------------------------------ unordered rounds (7.2)
 
-    def _start_round(self, kind: str, seats: Any) -> None:
-        """Every seat of ``seats`` writes ``kind`` now, naming the log's head."""
-        self.round, self.phase = OpenRound(kind, tuple(seats)), kind
-
-    def _pool(self, round_: OpenRound, entry: Entry) -> Entry:
-        """Hold an entry of the round in progress, checked now; it counts in seat order.
-        A bad entry is refused now, and stops the table when its turn to count comes
-        (so every replica stops at the same one, whatever came first)."""
-        seat = entry.seat
-        try:
-            round_.values[seat] = self._checked(
-                entry, lambda: getattr(self, f"_on_{entry.type}")(entry, entry.body)
-            )
-        except Rejected as exc:
-            round_.faults[seat] = self._blamed(entry, exc)
-        round_.entries[seat] = entry
-        self._judge(round_)
-        fault = round_.faults.get(seat)
-        if fault is not None:  # it counts once every lower seat's entry has
-            raise fault
-        return entry
-
-    def _equivocates(self, round_: OpenRound, entry: Entry, blame: Blame) -> None:
-        """A second entry of a seat in the round in progress (7.2): an equivocation, that
-        seat's fault in the round whatever either entry holds (it wins over the failed
-        checks of either), counted in seat order like a bad entry: the table stops now
-        if the seat has counted or is next, else when it comes up. Always raises."""
-        fault = Rejected("equivocation", blame.detail, blame)
-        round_.faults[entry.seat] = fault
-        if round_.seats.index(entry.seat) < round_.judged:  # every lower seat counted
-            raise self._stop(round_.entries[entry.seat], fault)
-        self._judge(round_)
-        raise fault
-
-    def _equivocation_after_stop(self, wire: bytes) -> None:
-        """The table stopped on an entry of seat S; ``wire`` is another entry of S with
-        the same sequence number and head: the blame becomes S's equivocation, with
-        both entries (7.2). A replica that got the other entry first has recorded
-        that very blame, so every replica that has both records the same one, whatever
-        the order they came in. Raises that refusal; returns for anything else."""
-        halted = self.halted
-        if halted is None or halted.rule == "equivocation" or len(halted.evidence) != 1:
-            return
-        try:
-            entry = parse_entry(wire, self.table_id)
-            known = parse_entry(halted.evidence[0], self.table_id)
-        except MessageError:
-            return
-        blame = equivocation_blame(known, entry)
-        if blame is None or entry.seat != halted.seat or known.seat != halted.seat:
-            return
-        self.blames = [blame if b is halted else b for b in self.blames]
-        self.halted = blame
-        raise Rejected("equivocation", blame.detail, blame, True)
-
-    def _judge(self, round_: OpenRound) -> None:
-        """Count the held entries in seat order as far as they go; once all count, the
-        round enters the log (in seat order) and the table goes on."""
-        while (seat := round_.next_to_judge()) is not None:
-            entry = round_.entries[seat]
-            fault = round_.faults.get(seat)
-            keep = getattr(self, f"_keep_{round_.kind}", None)
-            if fault is None and keep is not None:
-                try:
-                    self._checked(entry, partial(keep, seat, round_.values[seat]))
-                except Rejected as exc:
-                    fault = exc
-            if fault is not None:
-                raise self._stop(entry, fault)
-            round_.judged += 1
-        if not round_.complete:
-            return
-        entries = [round_.entries[s] for s in round_.seats]
-        self.log.append_round(entries)
-        self.journal.extend(e.wire for e in entries)
-        self.round = None
-        try:
-            self._checked(entries[-1], getattr(self, f"_after_{round_.kind}"))
-        except Rejected as exc:  # the table cannot go on: as the round's last entry
-            raise self._stop(entries[-1], exc) from exc
-
-    def _limit(self, kind: str) -> int | None:
-        limit = TYPE_LIMITS.get(kind)
-        if kind == "shuffle" and self.decks.specs:  # a larger deck has a larger shuffle
-            largest = self.decks.total  # a deck grows by carried cards to all decks' at most
-            limit = max(TYPE_LIMITS["shuffle"], SHUFFLE_BYTES_PER_CARD * largest + 1024)
-        if kind in ("blind", "unblind") and self.locating is not None:  # K positions
-            count = len(self.locating.positions)
-            size = Blinds.size(count) if kind == "blind" else share_batch_size(count)
-            limit = max(TYPE_LIMITS[kind], size + 1024)
-        return limit
-
     def _restart_dealing(self) -> None:
         """The seats' keys changed (a ``void``, 7.7): every deck, share, disclosure,
         seal and draw in progress is forgotten; the game's round starts afresh."""
@@ -498,44 +360,12 @@ class TableReplica(StalledSeats):
     # ------------------------------------------------------------ set-up
 
     def _on_open(self, entry: Entry, body: dict[str, Any]) -> None:
-        exact_fields(body, {"game", "config", "seats", "names", "fallbacks", "nonce"})
-        if table_id_for(entry.author, bytes_field(body, "nonce", NONCE_BYTES)) != self.table_id:
-            raise Rejected("table", "open: the table id is not bound to this host's key (7.10)")
-        seats, names, fallbacks = body["seats"], body["names"], body["fallbacks"]
-        if not all(isinstance(x, list) for x in (seats, names, fallbacks)) or not (
-            len(names) == len(seats) == len(fallbacks)
-        ):
-            raise Rejected("schema", "open: one name and one fallback per seat")
-        try:
-            self.names = distinct_names([check_name(n) for n in names])  # as shown
-            self.fallbacks = [check_fallback(f) for f in fallbacks]
-        except LobbyError as exc:
-            raise Rejected("schema", f"open: {exc}") from exc
-        if not isinstance(body["game"], str) or not all(
-            isinstance(s, bytes) and len(s) == 32 for s in seats
-        ):
-            raise Rejected("schema", "open: a game name and a list of seat keys")
-        if not isinstance(body["config"], dict):
-            raise Rejected("schema", "open: the configuration is a map")
-        try:
-            game = make_game(body["game"], body["config"])
-            players = game.num_players()
-            state = game.new_initial_state()
-            teams = game.teams()
-            ledger = DeckLedger(game.decks())
-        except (EngineError, CryptoError, NotImplementedError) as exc:
-            raise Rejected("schema", f"open: {detail(exc)}") from exc
-        if state.holders():  # every position comes from a joint shuffle (no given deck)
-            raise Rejected("schema", "a networked game never knows the deck")
-        if len(seats) != players or len(set(seats)) != len(seats) or seats[0] != entry.author:
-            raise Rejected("schema", "open: one distinct key per seat, the host's first")
-        team_of = [t for s in range(players) for t, team in enumerate(teams) if s in team]
-        if len(team_of) != players:
-            raise Rejected("schema", "open: the game puts every seat in exactly one team")
-        self.seats, self.game, self.state, self.decks = list(seats), game, state, ledger
-        self.team_of = tuple(team_of)
-        self.round_seen = state.round_number()
-        self._start_round("keys", range(players))
+        opening = read_open(entry, body, self.table_id)
+        self.seats, self.names, self.fallbacks = opening.seats, opening.names, opening.fallbacks
+        self.game, self.state, self.decks = opening.game, opening.state, opening.decks
+        self.team_of = opening.team_of
+        self.round_seen = opening.state.round_number()
+        self._start_round("keys", range(len(opening.seats)))
 
     def _advance_turn(self, next_phase: Callable[[], None]) -> None:
         self.turn += 1
@@ -706,104 +536,7 @@ class TableReplica(StalledSeats):
 
     # ------------------------------------------- locating a card (7.4, 8.12)
 
-    def _locate(self, step: Locate) -> bool:
-        """Start the equality tests ``step`` asks for; True if they wait for entries."""
-        if not step.positions:
-            assert self.state is not None
-            self.state.apply(self.state.identify(step.then, {}))
-            return False
-        self.locating = LocateRound.plan(step, self.decks)
-        self._start_round("blind", range(self.n))
-        return True
-
-    def _on_blind(self, entry: Entry, body: dict[str, Any]) -> Blinds:
-        exact_fields(body, {"blinds"})
-        assert self.locating is not None
-        return self.locating.check_blind(
-            bytes_field(body, "blinds"),
-            entry.seat,
-            self.elgamal[entry.seat],
-            self.context(BLIND_STEP),
-        )
-
-    def _keep_blind(self, seat: int, batch: Blinds) -> None:
-        assert self.locating is not None
-        self.locating.blinds[seat] = batch
-
-    def _after_blind(self) -> None:
-        """Every blinding is in the log: the shares of the joint blinded ciphertexts
-        name the blind round's digest, so none comes before every blinding (7.4)."""
-        assert self.locating is not None
-        self.locating.join()
-        self._start_round("unblind", range(self.n))
-
-    def _on_unblind(self, entry: Entry, body: dict[str, Any]) -> tuple[Point, ...]:
-        exact_fields(body, {"shares"})
-        assert self.locating is not None
-        return self.locating.check_unblind(
-            bytes_field(body, "shares"),
-            entry.seat,
-            self.elgamal[entry.seat],
-            self.context(UNBLIND_STEP),
-        )
-
-    def _keep_unblind(self, seat: int, shares: tuple[Point, ...]) -> None:
-        assert self.locating is not None
-        self.locating.shares[seat] = shares
-
-    def _after_unblind(self) -> None:
-        """Everyone learns which positions hold the card; the engine goes on."""
-        locating, state = self.locating, self.state
-        assert locating is not None and state is not None
-        self.locating = None
-        cards = dict.fromkeys(locating.found(), locating.step.card)
-        self.decks.revealed.update(cards)
-        for seat in range(self.n):
-            self.shown.setdefault(seat, set()).update(cards)
-        if cards and self.on_round is not None:
-            self.on_round(self, {EVERYONE: tuple(cards)})
-        state.apply(state.identify(locating.step.then, cards))
-        self._drive()
-
     # ------------------------------------------------------------ chance
-
-    def _on_commit(self, entry: Entry, body: dict[str, Any]) -> bytes:
-        exact_fields(body, {"commit"})
-        return bytes_field(body, "commit", 32)
-
-    def _keep_commit(self, seat: int, commit: bytes) -> None:
-        assert self.draw is not None
-        self.draw.commits[seat] = commit
-
-    def _after_commit(self) -> None:
-        """Every commitment is in the log: the reveals name the commit round's digest,
-        so none can come before every commitment (7.4)."""
-        self._start_round("reveal", range(self.n))
-
-    def _draw_context(self) -> Context:
-        assert self.draw is not None
-        return self.context(f"draw/{self.draw.label}")
-
-    def _on_reveal(self, entry: Entry, body: dict[str, Any]) -> bytes:
-        exact_fields(body, {"value"})
-        draw = self.draw
-        assert draw is not None
-        value = bytes_field(body, "value", 32)
-        if commitment(value, entry.seat, self._draw_context()) != draw.commits[entry.seat]:
-            raise Rejected("commitment", "the revealed value does not open the commitment")
-        return value
-
-    def _keep_reveal(self, seat: int, value: bytes) -> None:
-        assert self.draw is not None
-        self.draw.values[seat] = value
-
-    def _after_reveal(self) -> None:
-        draw = self.draw
-        assert draw is not None
-        values = b"".join(draw.values[s] for s in range(self.n))
-        self.seed = (hashlib.sha256(DRAW_DOMAIN + values).digest(), 0)
-        self.draw = None
-        self._drive()
 
     def _on_shuffle(self, entry: Entry, body: dict[str, Any]) -> None:
         exact_fields(body, {"deck"})
@@ -837,78 +570,6 @@ class TableReplica(StalledSeats):
         self._drive()
 
     # ------------------------------------------------------------ decisions
-
-    def _decision(self, seat: int, text: Any) -> tuple[Action, tuple[Pos, ...]]:
-        """``text`` as the decision ``seat`` may write now, and the positions it reveals.
-
-        The written form is the concealed one (cards by position, 4) and one of the
-        seat's legal actions: never an action only the table applies (a deal, a void)."""
-        state = self.state
-        assert state is not None
-        if not isinstance(text, str) or not 1 <= len(text) <= MAX_ACTION:
-            raise Rejected("schema", "field 'action' is the decision's notation")
-        action = state.parse_action(text)
-        positions = state.reveals(seat, action)  # public state only: the same refusal anywhere
-        try:  # a replica that knows a card, and one that does not, refuse alike
-            written = state.conceal(seat, action)
-        except EngineError:
-            written = None
-        if written != action or str(action) != text:
-            raise Rejected("schema", f"{text!r}: a decision names cards by position only")
-        legal = {state.conceal(seat, a) for a in state.legal_actions(seat)}
-        if action not in legal and not positions:
-            state.clone().apply(action)  # the engine's own refusal names its rule
-            raise Rejected("decision", f"{text!r} is not a decision of seat {seat} now")
-        if positions and action not in legal:
-            raise Rejected("decision", f"{text!r} is not a decision of seat {seat} now")
-        return action, positions
-
-    def _decide(self, entry: Entry, body: dict[str, Any], extra: set[str], text: Any) -> None:
-        """Apply a seat's decision: reveal what it shows (its own shares in ``body``),
-        then the engine applies it."""
-        action, positions = self._decision(entry.seat, text)
-        own = self.decks.missing(entry.seat, positions)
-        exact_fields(body, extra | ({"shares"} if own else set()))
-        if own:
-            self.decks.accept(
-                bytes_field(body, "shares"),
-                entry.seat,
-                self.elgamal[entry.seat],
-                own,
-                self.context("act"),
-            )
-        if positions:
-            if self._reveal(entry.seat, action, positions):
-                return
-        else:
-            assert self.state is not None
-            self.state.apply(action)
-        self._drive()
-
-    def _on_act(self, entry: Entry, body: dict[str, Any]) -> None:
-        self._decide(entry, body, {"action"}, body.get("action"))
-
-    def _on_seal(self, entry: Entry, body: dict[str, Any]) -> None:
-        exact_fields(body, {"commit"})
-        step, state = self.step, self.state
-        assert isinstance(step, SecretChoice) and state is not None
-        commit = bytes_field(body, "commit", 32)
-        self.sealed[entry.seat, step.label] = Sealed(commit, self.round_number())
-        known = None if self.own_sealed is None else self.own_sealed(entry.seat, commit)
-        state.apply(step.sealed if known is None else state.parse_action(known))
-        self._drive()
-
-    def _on_unseal(self, entry: Entry, body: dict[str, Any]) -> None:
-        step = self.step
-        assert isinstance(step, Open)
-        sealed = self.sealed.pop((entry.seat, step.label), None)
-        if sealed is None:
-            raise Rejected("seal", f"seat {entry.seat} sealed no choice {step.label}")
-        salt, text = bytes_field(body, "salt", SALT_BYTES), text_field(body, "action", MAX_ACTION)
-        context = self.context(f"seal/{step.label}", sealed.round)
-        if seal_commitment(context, entry.seat, salt, text) != sealed.commit:
-            raise Rejected("commitment", f"the opened {step.label} is not the sealed one")
-        self._decide(entry, body, {"salt", "action"}, text)
 
     # ------------------------------------------------------------ the end of rounds
 

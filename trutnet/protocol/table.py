@@ -31,8 +31,9 @@ turn it is signs a bad entry for its turn, or equivocates, the table stops
 (``halted``): every honest replica stops at the same entry with the same blame.
 """
 
+from trutnet.protocol.entry_types import AUTOMATIC, DECISIONS, TYPE_LIMITS
 from trutnet.protocol.peer import TablePeer
-from trutnet.protocol.replica import AUTOMATIC, DECISIONS, TYPE_LIMITS, TableReplica
+from trutnet.protocol.replica import TableReplica
 from trutnet.protocol.schema import LocalError, Rejected
 from trutnet.protocol.shares import EVERYONE, DeckLedger, ShareRound
 
