@@ -22,7 +22,7 @@ from trutnet.games.trut.rules import TrutConfig, TrutGame
 from trutnet.net.broker import EmbeddedBroker
 from trutnet.protocol.audit import audit
 from trutnet.runtime.options import Options
-from trutnet.runtime.seat_process import HostSetup, host
+from trutnet.runtime.seat_process import HostSetup, JoinSetup, host
 from trutnet.store import load_transcript
 
 CARD = r"(?:10|[789JQKA])[♣♦♥♠]"
@@ -532,7 +532,10 @@ def test_a_player_killed_mid_game_comes_back_on_screen(tmp_path):
                 game = asyncio.create_task(
                     play_with_ui(
                         lambda hooks: resume(
-                            tmp_path / "p1", None, None, Options(linger=5), hooks=hooks, name="Me"
+                            tmp_path / "p1",
+                            None,
+                            JoinSetup(name="Me", bot_kind=None, options=Options(linger=5)),
+                            hooks=hooks,
                         ),
                         ui,
                         transcript,

@@ -398,7 +398,7 @@ def test_a_spectators_saved_transcript_verifies(tmp_path, capsys):
     from trutnet.cli import main
     from trutnet.games.trut.rules import TrutConfig, TrutGame
     from trutnet.runtime.options import Options
-    from trutnet.runtime.seat_process import Hooks, HostSetup, host
+    from trutnet.runtime.seat_process import Hooks, HostSetup, JoinSetup, host
     from trutnet.runtime.watch import watch
 
     broker = EmbeddedBroker()
@@ -418,7 +418,10 @@ def test_a_spectators_saved_transcript_verifies(tmp_path, capsys):
         while not tables:
             await asyncio.sleep(0.01)
         spectator = await watch(
-            bytes.fromhex(tables[0]), [endpoint], "Eve", hooks=Hooks(transcript=saved)
+            bytes.fromhex(tables[0]),
+            [endpoint],
+            JoinSetup(name="Eve"),
+            hooks=Hooks(transcript=saved),
         )
         return await game, spectator
 

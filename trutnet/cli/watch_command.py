@@ -16,6 +16,7 @@ from trutnet.cli.running import finish, printer, run_to_end
 from trutnet.net.broker import Endpoint
 from trutnet.runtime.lobby_watch import JoinError, lobby_status, probe_broker
 from trutnet.runtime.options import Options
+from trutnet.runtime.seat_process import JoinSetup
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -34,16 +35,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         )  # a host is there
         if args.json:
             emit = printer(True, args.name)
-            start = watch(
-                table_id,
-                [endpoint],
-                args.name,
-                player_identity(),
-                options,
-                emit,
-                password=password,
-                lobby_timeout=args.lobby_timeout,
-            )
+            start = watch(table_id, [endpoint], _setup(args, options, password), on_event=emit)
             return finish(run_to_end(start), True)
         return _watch_with_ui(args, table_id, endpoint, password, options)
     except JoinError as exc:
@@ -66,16 +58,7 @@ def _watch_with_ui(
     ui = WatchApp(f"table {table_id.hex()[:8]}")
     result = run_to_end(
         play_with_ui(
-            lambda hooks: watch(
-                table_id,
-                [endpoint],
-                args.name,
-                player_identity(),
-                options,
-                hooks=hooks,
-                password=password,
-                lobby_timeout=args.lobby_timeout,
-            ),
+            lambda hooks: watch(table_id, [endpoint], _setup(args, options, password), hooks=hooks),
             ui,
             transcript,
         )
@@ -83,3 +66,14 @@ def _watch_with_ui(
     if result is not None:
         game_over(result, ui)
     return 0
+
+
+def _setup(args: argparse.Namespace, options: Options, password: str | None) -> JoinSetup:
+    """How this spectator sits at the table: its name, the person's key, the timers."""
+    return JoinSetup(
+        name=args.name,
+        identity=player_identity(),
+        options=options,
+        password=password,
+        lobby_timeout=args.lobby_timeout,
+    )

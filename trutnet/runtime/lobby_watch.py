@@ -13,6 +13,7 @@ import contextlib
 import re
 import socket
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from trutnet.net import topics
@@ -172,59 +173,91 @@ async def lobby_announcement(
     )
 
 
+@dataclass(frozen=True)
+class Follow:
+    """Who follows a lobby, and what it is told. ``spectator``: a spectator's wait ends
+    with the ``open`` (it has no seat), and a table playing without it is no failure;
+    ``game``: the game asked for (:class:`WrongGame` at once for another); ``on_roster``:
+    who the host says is seated, as it changes (seat, name, ``"bot"`` for a bot the host
+    seated, else ``""``); ``on_status``: the table's status (``open``, ``playing``...)."""
+
+    spectator: bool = False
+    game: str | None = None
+    on_roster: Callable[[list[tuple[int, str, str]]], None] | None = None
+    on_status: Callable[[str], None] | None = None
+
+
+class _Lobby:
+    """What a follower has seen of a lobby: the status, since when, the first one."""
+
+    def __init__(self, table_id: bytes, endpoint: Endpoint, timeout: float, follow: Follow) -> None:
+        self.table_id, self.endpoint = table_id, endpoint
+        self.timeout, self.follow = timeout, follow
+        self.status: str | None = None
+        self.seen: str | None = None
+        self.since = asyncio.get_running_loop().time()
+
+    def check(self, opened: bool) -> None:
+        """:class:`JoinError` once the lobby has been wrong for ``timeout`` seconds."""
+        loop, table = asyncio.get_running_loop(), self.table_id.hex()
+        if opened or loop.time() - self.since < self.timeout:
+            return
+        if self.status is None:
+            if self.seen is None:
+                raise JoinError(
+                    f"no host answers for table {table} at {self.endpoint.url} "
+                    f"(waited {self.timeout:g} s): the table id is wrong, or its host has left"
+                )
+            raise JoinError(f"the host of table {table} left before the game started")
+        if self.status != "open" and not self.follow.spectator:
+            raise JoinError(
+                f"table {table} is {self.status} without this seat: every seat is taken"
+            )
+
+    def read(self, payload: Any) -> None:
+        """One retained announcement (or its clearing by the host's will)."""
+        follow = self.follow
+        announced = _announcement(payload if isinstance(payload, bytes) else b"", self.table_id)
+        if follow.game is not None and announced is not None and announced["game"] != follow.game:
+            raise WrongGame(self.table_id, announced["game"], follow.game)
+        if follow.on_roster is not None and announced is not None and SEATED in announced:
+            seated = announced[SEATED]
+            follow.on_roster([(s, n, "bot" if bot else "") for s, (n, bot) in enumerate(seated)])
+        now = None if announced is None else str(announced["status"])
+        if now != self.status:
+            self.status, self.since = now, asyncio.get_running_loop().time()
+            self.seen = self.seen or now
+            if now is not None and follow.on_status is not None:
+                follow.on_status(now)
+
+
 async def watch_lobby(
     table_id: bytes,
     endpoint: Endpoint,
     seat: LocalSeat,
     timeout: float = LOBBY_TIMEOUT,
     password: str | None = None,
-    spectator: bool = False,
-    game: str | None = None,
-    on_roster: Callable[[list[tuple[int, str, str]]], None] | None = None,
-    on_status: Callable[[str], None] | None = None,
+    follow: Follow | None = None,
 ) -> None:
-    """Until ``seat`` is seated (the host's ``open`` names it; a ``spectator``'s: until
-    it has the ``open``), watch the table's lobby announcement: :class:`JoinError` when
-    no host has been there for ``timeout`` s (never came, or left: its last will clears
+    """Until ``seat`` is seated (the host's ``open`` names it; a spectator's: until it
+    has the ``open``), watch the table's lobby announcement: :class:`JoinError` when no
+    host has been there for ``timeout`` s (never came, or left: its last will clears
     the announcement), when the table has been playing without this seat for
     ``timeout`` s (every seat taken; not for a spectator), or when the broker cannot be
     reached again for ``timeout`` s; :class:`WrongGame` at once when the host announces
-    another game than ``game``. ``on_roster``: who the host says is seated, as it
-    changes: (seat, name, ``"bot"`` for a bot the host seated, else ``""``);
-    ``on_status``: the table's status (``open``, ``playing``...) as it changes."""
+    another game than the one asked for (``follow``)."""
     import aiomqtt
 
     loop = asyncio.get_running_loop()
-    status: str | None = None
-    seen: str | None = None
-    since = loop.time()
+    lobby = _Lobby(table_id, endpoint, timeout, follow or Follow())
     lost: float | None = None  # since when the broker cannot be reached
 
     def opened() -> bool:
         return seat.peer is not None and seat.peer.replica.state is not None
 
-    def check() -> None:
-        if opened() or loop.time() - since < timeout:
-            return
-        if status is None:
-            if seen is None:
-                raise JoinError(
-                    f"no host answers for table {table_id.hex()} at {endpoint.url} "
-                    f"(waited {timeout:g} s): the table id is wrong, or its host has left"
-                )
-            raise JoinError(f"the host of table {table_id.hex()} left before the game started")
-        if status != "open" and not spectator:
-            raise JoinError(
-                f"table {table_id.hex()} is {status} without this seat: every seat is taken"
-            )
-
     while not opened():
         try:
-            async with mqtt_client(
-                endpoint,
-                timeout=5,
-                **credentials(password),
-            ) as client:
+            async with mqtt_client(endpoint, timeout=5, **credentials(password)) as client:
                 await client.subscribe(topics.lobby(table_id), qos=1)
                 lost = None
                 messages = aiter(client.messages)
@@ -232,28 +265,10 @@ async def watch_lobby(
                     try:
                         message = await asyncio.wait_for(anext(messages), 0.5)
                     except TimeoutError:
-                        check()
+                        lobby.check(opened())
                         continue
-                    payload = message.payload
-                    announced = _announcement(
-                        payload if isinstance(payload, bytes) else b"", table_id
-                    )
-                    if game is not None and announced is not None and announced["game"] != game:
-                        raise WrongGame(table_id, announced["game"], game)
-                    if on_roster is not None and announced is not None and SEATED in announced:
-                        on_roster(
-                            [
-                                (s, n, "bot" if bot else "")
-                                for s, (n, bot) in enumerate(announced[SEATED])
-                            ]
-                        )
-                    now = None if announced is None else str(announced["status"])
-                    if now != status:
-                        status, since = now, loop.time()
-                        seen = seen or now
-                        if now is not None and on_status is not None:
-                            on_status(now)
-                    check()
+                    lobby.read(message.payload)
+                    lobby.check(opened())
         except aiomqtt.MqttError as exc:
             lost = lost if lost is not None else loop.time()
             if loop.time() - lost >= timeout:

@@ -19,8 +19,7 @@ from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.protocol.table import Rejected, TablePeer
 from trutnet.runtime.local_seat import LocalSeat
-from trutnet.runtime.options import Options
-from trutnet.runtime.seat_process import Hooks, SeatResult, TableBot, _result
+from trutnet.runtime.seat_process import Hooks, JoinSetup, SeatResult, TableBot, _result
 from trutnet.runtime.table_runtime import TableRuntime
 from trutnet.store import PeerStore, StoreError
 
@@ -57,17 +56,18 @@ def load_seat(
 async def resume(
     store: Path,
     endpoints: list[Endpoint] | None = None,
-    bot_kind: str | None = BEST,
-    options: Options | None = None,
-    on_event: Callable[[str, dict[str, Any]], None] | None = None,
-    hooks: Hooks | None = None,
-    name: str = "resumed",
+    setup: JoinSetup | None = None,
+    *,
     loaded: tuple[Identity, TablePeer, Endpoint, bool] | None = None,
-    password: str | None = None,
+    hooks: Hooks | None = None,
+    on_event: Callable[[str, dict[str, Any]], None] | None = None,
 ) -> SeatResult:
     """A seat back from a crash: identity, secrets and log from ``store`` (or
-    ``loaded``, what :func:`load_seat` read); played by a bot, or (``bot_kind`` None)
-    by a person through ``hooks``."""
+    ``loaded``, what :func:`load_seat` read), at ``endpoints`` (default: the broker it
+    last used); of ``setup`` it takes the name, the bot (None: a person, through
+    ``hooks``), the options and the password."""
+    setup = setup or JoinSetup(name="resumed")
+    bot_kind, options, name, password = setup.bot_kind, setup.options, setup.name, setup.password
     hooks = hooks or Hooks()
     peer_store = PeerStore(store)
     identity, peer, stored_endpoint, own_broker = loaded or load_seat(store)

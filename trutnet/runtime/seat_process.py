@@ -56,7 +56,7 @@ from trutnet.protocol.lobby import (
     sign_announcement,
 )
 from trutnet.protocol.table import TablePeer
-from trutnet.runtime.lobby_watch import LOBBY_TIMEOUT, JoinError, WrongGame, watch_lobby
+from trutnet.runtime.lobby_watch import LOBBY_TIMEOUT, Follow, JoinError, WrongGame, watch_lobby
 from trutnet.runtime.local_seat import LocalSeat
 from trutnet.runtime.options import Options
 from trutnet.runtime.table_runtime import TableRuntime
@@ -455,8 +455,9 @@ async def host(
 
 @dataclass(frozen=True)
 class JoinSetup:
-    """How a joiner sits at a table. ``bot_kind``: the bot that plays the seat (None:
-    a person, through the hooks); ``game``: the game the seat asks for (a table of
+    """How a joiner sits at a table (a seat resumed, and a spectator, read what they
+    need of it too). ``bot_kind``: the bot that plays the seat (None: a person,
+    through the hooks); ``game``: the game the seat asks for (a table of
     another is refused; None: whatever the table plays); ``fallback``: where this seat
     hosts the table if its broker is lost (9.3); ``lobby_timeout``: see
     :func:`~trutnet.runtime.lobby_watch.watch_lobby`."""
@@ -514,8 +515,7 @@ async def join(
             seat,
             setup.lobby_timeout,
             setup.password,
-            game=game,
-            on_roster=hooks.lobby,
+            Follow(game=game, on_roster=hooks.lobby),
         )
     )
     try:

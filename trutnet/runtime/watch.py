@@ -34,10 +34,10 @@ from trutnet.net.mqtt_link import MqttLink
 from trutnet.net.tasks import stop_tasks
 from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry
 from trutnet.protocol.spectator import Spectator, watcher_message
-from trutnet.runtime.lobby_watch import LOBBY_TIMEOUT, JoinError, watch_lobby
+from trutnet.runtime.lobby_watch import Follow, JoinError, watch_lobby
 from trutnet.runtime.local_seat import LocalSeat
 from trutnet.runtime.options import Options
-from trutnet.runtime.seat_process import Hooks, SeatResult, _result
+from trutnet.runtime.seat_process import Hooks, JoinSetup, SeatResult, _result
 from trutnet.runtime.table_runtime import TableRuntime
 
 PRESENCE_EVERY = 0.5  # seconds at most between two presences naming a new head...
@@ -182,17 +182,18 @@ class WatchRuntime(TableRuntime):
 async def watch(
     table_id: bytes,
     endpoints: list[Endpoint],
-    name: str = "Spectator",
-    identity: Identity | None = None,
-    options: Options | None = None,
-    on_event: Callable[[str, dict[str, Any]], None] | None = None,
+    setup: JoinSetup | None = None,
+    *,
     hooks: Hooks | None = None,
-    password: str | None = None,
-    lobby_timeout: float = LOBBY_TIMEOUT,
+    on_event: Callable[[str, dict[str, Any]], None] | None = None,
 ) -> SeatResult:
     """Follow ``table_id`` until its game is over; :class:`JoinError` when there is no
-    table to follow (no host answers, or it left before the game started). The result
-    names no seat; its ``state_hash`` is the players' own."""
+    table to follow (no host answers, or it left before the game started). Of
+    ``setup`` it takes the name, identity, options, password and lobby timeout. The
+    result names no seat; its ``state_hash`` is the players' own."""
+    setup = setup or JoinSetup(name="Spectator")
+    name, identity, options, password = setup.name, setup.identity, setup.options, setup.password
+    lobby_timeout = setup.lobby_timeout
     hooks = hooks or Hooks()
     seat = LocalSeat(identity or Identity.generate(os.urandom), name, None)
     seat.peer = Spectator(table_id)  # type: ignore[assignment]  # a peer with no seat
@@ -207,8 +208,7 @@ async def watch(
             seat,
             lobby_timeout,
             password,
-            spectator=True,
-            on_status=runtime.lobby_status,
+            Follow(spectator=True, on_status=runtime.lobby_status),
         )
     )
     try:
