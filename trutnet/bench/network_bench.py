@@ -150,14 +150,19 @@ def real_game(
             subprocess.Popen(join, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         )
     outputs = [p.communicate(timeout=900)[0] for p in procs]
-    game_s = time.perf_counter() - start
+    return game_figures(outputs, played.players, time.perf_counter() - start)
+
+
+def game_figures(outputs: list[str], players: int, game_s: float) -> dict[str, Any]:
+    """The figures of one benchmark game from its peers' JSON lines: a hand's and a
+    card's median times, and a combat's where the game has combats."""
     results = [
         json.loads(line)
         for out in outputs
         for line in out.splitlines()
         if '"event": "result"' in line
     ]
-    if len(results) != played.players:
+    if len(results) != players:
         raise RuntimeError("a peer of the benchmark game failed")
     hand_ms = results[0]["hand_ms"]
     card_ms = card_times(results)

@@ -70,12 +70,28 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     from trutnet.cli.running import HelpFormatter
-    from trutnet.cli.table_arguments import add_network_commands, broker_arg, folder_arg
+    from trutnet.cli.table_arguments import add_network_commands
+
+    _selfplay_parser(sub, HelpFormatter)
+    _bench_parser(sub, HelpFormatter)
+    _saved_game_parsers(sub)
+    add_network_commands(sub, _seed)
+    from trutnet.cli.sim_command import add_sim_command
+
+    add_sim_command(sub, _seed, HelpFormatter)
+    from trutnet.cli.arena_command import add_arena_command
+
+    add_arena_command(sub, _seed, HelpFormatter)
+    return parser
+
+
+def _selfplay_parser(sub: Any, formatter: Any) -> None:
+    from trutnet.cli.table_arguments import broker_arg, folder_arg
 
     sp = sub.add_parser(
         "selfplay",
         help="bots play whole games with the engine alone",
-        formatter_class=HelpFormatter,
+        formatter_class=formatter,
     )
     game_argument(sp)
     game_options(sp, players=4)
@@ -113,7 +129,9 @@ def _parser() -> argparse.ArgumentParser:
     sp.add_argument("--verbose", action="store_true", help="print every hand")
     sp.add_argument("--json", action="store_true", help="print the summary as JSON")
 
-    bp = sub.add_parser("bench", help="print performance figures", formatter_class=HelpFormatter)
+
+def _bench_parser(sub: Any, formatter: Any) -> None:
+    bp = sub.add_parser("bench", help="print performance figures", formatter_class=formatter)
     bp.add_argument(
         "target",
         choices=("engine", "crypto", "protocol", "network", "bots"),
@@ -139,6 +157,9 @@ def _parser() -> argparse.ArgumentParser:
     )
     bp.add_argument("--json", action="store_true", help="print the figures as JSON")
 
+
+def _saved_game_parsers(sub: Any) -> None:
+    """``verify`` and ``replay``: a saved game's transcript."""
     vp = sub.add_parser(
         "verify",
         help="check a saved game transcript offline",
@@ -167,15 +188,6 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print that move's screen and stop (what it does when the output is not a terminal)",
     )
-
-    add_network_commands(sub, _seed)
-    from trutnet.cli.sim_command import add_sim_command
-
-    add_sim_command(sub, _seed, HelpFormatter)
-    from trutnet.cli.arena_command import add_arena_command
-
-    add_arena_command(sub, _seed, HelpFormatter)
-    return parser
 
 
 def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

@@ -84,6 +84,40 @@ def add_sim_command(sub: Any, seed_type: Any, formatter: Any) -> None:
         metavar="KIND|K1,K2,...",
         help="bot kind for every seat, or one per seat (default: the game's best bot)",
     )
+    _fault_rates(p, default)
+    _fault_times(p, default)
+    p.add_argument(
+        "--hands",
+        type=whole(0, 10_000),
+        default=default.hands,
+        help="stop each table once this many hands are over (0: play the game out)",
+    )
+    p.add_argument(
+        "--bound",
+        type=_bound,
+        default=default.bound,
+        help="simulated seconds a table may take to end (%(default)s)",
+    )
+    p.add_argument(
+        "--shrink",
+        type=whole(0, 10_000),
+        default=20,
+        metavar="RUNS",
+        help="for a failing seed, try up to RUNS runs leaving faults out, and print the "
+        "shorter schedule that still fails (%(default)s; 0: do not)",
+    )
+    p.add_argument(
+        "--without",
+        type=_numbers,
+        default=frozenset(),
+        metavar="N,N-M,...",
+        help="leave out the faults of these numbers (a shrunk schedule, as printed)",
+    )
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def _fault_rates(p: argparse.ArgumentParser, default: Faults) -> None:
+    """How often each fault happens, and how far the clocks drift."""
     for flag, field, what in (
         ("--loss", "loss", "probability that a copy of a message is lost"),
         ("--dup", "dup", "probability that a copy of a message comes twice"),
@@ -113,6 +147,10 @@ def add_sim_command(sub: Any, seed_type: Any, formatter: Any) -> None:
         help="each process's clock runs fast or slow by up to this rate, so that its "
         "timers (sync, votes, giving up) fire early or late: 0.05 is 5%% (%(default)s)",
     )
+
+
+def _fault_times(p: argparse.ArgumentParser, default: Faults) -> None:
+    """How long delays, downtimes and the runtime's timers last."""
     p.add_argument(
         "--delay",
         type=_seconds,
@@ -156,34 +194,6 @@ def add_sim_command(sub: Any, seed_type: Any, formatter: Any) -> None:
         default=default.give_up,
         help="a peer without progress this long stops, as the runtime does (%(default)s)",
     )
-    p.add_argument(
-        "--hands",
-        type=whole(0, 10_000),
-        default=default.hands,
-        help="stop each table once this many hands are over (0: play the game out)",
-    )
-    p.add_argument(
-        "--bound",
-        type=_bound,
-        default=default.bound,
-        help="simulated seconds a table may take to end (%(default)s)",
-    )
-    p.add_argument(
-        "--shrink",
-        type=whole(0, 10_000),
-        default=20,
-        metavar="RUNS",
-        help="for a failing seed, try up to RUNS runs leaving faults out, and print the "
-        "shorter schedule that still fails (%(default)s; 0: do not)",
-    )
-    p.add_argument(
-        "--without",
-        type=_numbers,
-        default=frozenset(),
-        metavar="N,N-M,...",
-        help="leave out the faults of these numbers (a shrunk schedule, as printed)",
-    )
-    p.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
 def _numbers(text: str) -> frozenset[int]:

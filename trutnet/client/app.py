@@ -387,6 +387,24 @@ class TableApp:
 
     def _keys(self) -> KeyBindings:
         kb = KeyBindings()
+        self._quit_keys(kb)
+        self._view_keys(kb)
+        for key in self.frontend.keys if self.frontend is not None else ():
+            if key != "enter":
+                kb.add(key)(self._game_key_handler(key))
+
+        @kb.add(Keys.Any)  # any key bound above wins over this one
+        def _other(event: KeyPressEvent) -> None:
+            typed = event.data
+            if self.info.confirm_quit:  # the question stays until y or n
+                self._say(QUIT)
+            elif len(typed) == 1 and typed.isprintable() and not typed.isspace():
+                self._say(f"'{typed}' does nothing here (? shows the keys)")
+
+        return kb
+
+    def _quit_keys(self, kb: KeyBindings) -> None:
+        """q and Ctrl-C ask first (mid-game), y and n answer."""
 
         @kb.add("q")
         @kb.add("c-c")
@@ -417,6 +435,10 @@ class TableApp:
                 self.info.confirm_quit = False
                 self._say("")
 
+    def _view_keys(self, kb: KeyBindings) -> None:
+        """Help, the lobby's bot, scrolling the end screen, dismissing a round's
+        summary, Enter and the hint."""
+
         @kb.add("?")
         def _help(event: KeyPressEvent) -> None:
             self.help = not self.help
@@ -439,16 +461,12 @@ class TableApp:
 
         @kb.add("up")
         @kb.add("pageup")
-        def _up(event: KeyPressEvent) -> None:
-            step = 10 if event.key_sequence[0].key == "pageup" else 1
-            self.info.end_scroll += step  # the end screen's rounds (clamped when drawn)
-            self.app.invalidate()
-
         @kb.add("down")
         @kb.add("pagedown")
-        def _down(event: KeyPressEvent) -> None:
-            step = 10 if event.key_sequence[0].key == "pagedown" else 1
-            self.info.end_scroll = max(0, self.info.end_scroll - step)
+        def _scroll(event: KeyPressEvent) -> None:  # the end screen's rounds
+            key = event.key_sequence[0].key
+            step = (10 if key.startswith("page") else 1) * (1 if key in ("up", "pageup") else -1)
+            self.info.end_scroll = max(0, self.info.end_scroll + step)  # clamped when drawn
             self.app.invalidate()
 
         @kb.add(" ")
@@ -466,20 +484,6 @@ class TableApp:
         @kb.add(HINT_KEY)  # a game's own key of that name, added below, wins
         def _hint(event: KeyPressEvent) -> None:
             self.hint()
-
-        for key in self.frontend.keys if self.frontend is not None else ():
-            if key != "enter":
-                kb.add(key)(self._game_key_handler(key))
-
-        @kb.add(Keys.Any)  # any key bound above wins over this one
-        def _other(event: KeyPressEvent) -> None:
-            typed = event.data
-            if self.info.confirm_quit:  # the question stays until y or n
-                self._say(QUIT)
-            elif len(typed) == 1 and typed.isprintable() and not typed.isspace():
-                self._say(f"'{typed}' does nothing here (? shows the keys)")
-
-        return kb
 
     lobby_commands: asyncio.Queue[str] | None = None
     resume_alone = False  # no other seat is left mid-game: ``join --resume`` finds this one
