@@ -8,13 +8,16 @@ import random
 import re
 from types import SimpleNamespace
 
+import pytest
 from prompt_toolkit.output import DummyOutput
 
 from trutnet.bots import make_bot
 from trutnet.bots.base import decide
 from trutnet.client.app import TableApp
+from trutnet.client.frontend import frontend_for
 from trutnet.client.hint import Hint, hint_for
 from trutnet.client.view import TableInfo, lobby_lines, plain
+from trutnet.engine import make_game
 from trutnet.games.trut.rules import TrutConfig, TrutGame
 from trutnet.net.memory import new_memory_table, step
 
@@ -85,3 +88,36 @@ def test_the_lobby_says_whether_hints_are_on():
     info.hints = False
     shown = plain(lobby_lines(info, "t", 0, "Trut"))
     assert " Hints: off at this table." in shown
+
+
+WORDED = [("trut", {"players": 2}), ("truco", {"players": 2}), ("lutin", {})]
+
+
+@pytest.mark.parametrize(("name", "config"), WORDED, ids=[g for g, _ in WORDED])
+def test_a_hint_names_each_move_by_the_key_that_sends_it(name, config):
+    """A hint says a move as the screen shows it (``play 7esp (key 2)``, ``take Troll 6
+    (key t)``), in every game: each card a seat may play or take is named with a key,
+    and pressing that key at that moment sends that very move (the person can follow
+    the hint without reading notation)."""
+    game = make_game(name, config)
+    table = new_memory_table(game, "words", ["random"] * game.num_players())
+    frontend = frontend_for(name)
+    info = TableInfo(names=["A", "B"], fingerprints=["a", "b"], me=0)
+    worded, keyed = 0, 0
+    while step(table) and worded < 60:
+        replica = table.peers[0].replica
+        state = replica.state
+        if state is None or replica.phase != "game" or state.current_seat() != 0:
+            continue
+        obs = state.observation(0)
+        for action in map(str, obs.legal):
+            words = frontend.action_words(action, obs)
+            worded += 1
+            key = re.search(r"\(key (\S+)\)$", words)
+            if action.startswith(("play ", "take ")) and frontend.ready(obs, info):
+                assert key is not None, (action, words)
+            if key is not None:
+                keyed += 1
+                sent = frontend.press(key.group(1), obs, info).action
+                assert sent is not None and sent.split("=")[0] == action.split("=")[0]
+    assert worded >= 60 and keyed >= 20

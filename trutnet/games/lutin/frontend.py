@@ -324,6 +324,21 @@ class LutinFrontend(Frontend):
             return Press(f"play {where}" + (f"={card}" if card else ""))
         return Press(say=f"no card {key} to play now")
 
+    def action_words(self, action: str, obs: LutinObservation) -> str:
+        """``take Troll (key t)``, ``play Goblin (key 2)``: a card chosen or played as
+        the screen shows it, with its key; a token in the notation's words."""
+        if obs.phase == "choose":
+            for key, card in CHOOSE_KEYS.items():
+                if str(Take(card)) == action:
+                    return f"take {card_name(card)} (key {key})"
+        word, _, where = action.partition(" ")
+        if word == "play":
+            spot = where.split("=")[0]
+            for index, (at, card) in enumerate(obs.hand):
+                if at == spot and card and index < len(HAND_KEYS):
+                    return f"play {card_name(card)} (key {HAND_KEYS[index]})"
+        return action
+
     def _press_choice(self, key: str, obs: LutinObservation) -> Press:
         picked = self._current_pick(obs)
         for option in choices.options(obs, picked):

@@ -10,8 +10,16 @@ from typing import Any
 from trutnet.client.frontend import Cue, Frontend, Press, RoundOver
 from trutnet.client.view import Line, TableInfo, seat_name
 from trutnet.games.truco import screen
-from trutnet.games.truco.narration import Narrator, Scored, Speaker, Told, narrate, scored_lines
-from trutnet.games.truco.rules.actions import Deal
+from trutnet.games.truco.narration import (
+    Narrator,
+    Scored,
+    Speaker,
+    Told,
+    card_text,
+    narrate,
+    scored_lines,
+)
+from trutnet.games.truco.rules.actions import Deal, Discard, Play
 from trutnet.games.truco.rules.declaration import TRUCO
 from trutnet.games.truco.rules.observation import TrucoObservation
 from trutnet.games.truco.rules.state import TrucoState
@@ -62,6 +70,20 @@ class TrucoFrontend(Frontend):
         if action is None:
             return Press(say=f"'{key}' does nothing now (the keys you may use are shown)")
         return Press(str(action))
+
+    def action_words(self, action: str, obs: TrucoObservation) -> str:
+        """``play 7esp (key 2)``, ``truco (key t)``: a move as the screen shows it, with
+        the key that sends it (a hint names it so)."""
+        for key in self.keys:
+            found = screen.legal_for_key(key, obs)
+            if found is None or str(found) != action:
+                continue
+            if isinstance(found, Play | Discard):
+                card = next((c for p, c in obs.hand if p == found.pos), None)
+                verb = "discard" if isinstance(found, Discard) else "play"
+                return f"{verb} {card_text(card)} (key {key})"
+            return f"{action} (key {key})"
+        return action
 
     def why_not(self, action: str, obs: Any) -> str:
         return f"'{action}' is not possible now (K13: on your turn, or when asked)"
