@@ -112,7 +112,7 @@ def _named_transcript(path: Path, game_name: str, config: dict, names: list[str]
 
     from trutnet.bots import default_bot, make_bot
     from trutnet.engine import make_game
-    from trutnet.net.memory import MemoryTable, make_table, step, table_nonce
+    from trutnet.memory_table import MemoryTable, make_table, step, table_nonce
     from trutnet.plugins import load_plugins
     from trutnet.store import save_transcript
 

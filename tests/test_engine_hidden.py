@@ -522,7 +522,7 @@ REAL = [  # (configuration, seed, bots, share rounds of table.py the game must r
 def test_the_real_table_runs_the_rounds_the_description_asks_for(config, seed, bots, special):
     from trutnet.crypto import Context
     from trutnet.crypto.randomness import draw
-    from trutnet.net.memory import play_memory_game
+    from trutnet.memory_table import play_memory_game
     from trutnet.protocol.envelope import PROTOCOL_VERSION
 
     memory = play_memory_game(TrutGame(config), seed, [bots] * config.players)

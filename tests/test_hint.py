@@ -19,7 +19,7 @@ from trutnet.client.hint import Hint, hint_for
 from trutnet.client.view import TableInfo, lobby_lines, plain
 from trutnet.engine import make_game
 from trutnet.games.trut.rules import TrutConfig, TrutGame
-from trutnet.net.memory import new_memory_table, step
+from trutnet.memory_table import new_memory_table, step
 
 
 def at_a_choice(seat: int = 0):

@@ -103,7 +103,7 @@ def test_the_combat_marks_of_a_logged_game():
     from trutnet.bench.network_bench import combat_marks, has_combats
     from trutnet.games.lutin.rules import LutinGame
     from trutnet.games.trut.rules import TrutGame
-    from trutnet.net.memory import play_memory_game
+    from trutnet.memory_table import play_memory_game
     from trutnet.protocol.envelope import parse_entry
 
     table = play_memory_game(LutinGame(), "marks", ["heuristic", "random"])

@@ -34,7 +34,7 @@ def shown_keys(rows):
 @pytest.mark.parametrize("variant", ["base", "expert-black"])
 def test_a_whole_game_on_the_screen(variant):
     from trutnet.client.app import TableApp
-    from trutnet.net.memory import MemoryTable, make_table, step, table_nonce
+    from trutnet.memory_table import MemoryTable, make_table, step, table_nonce
     from trutnet.protocol.spectator import Watchers
 
     plugins.load_plugins("")

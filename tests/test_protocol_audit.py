@@ -12,7 +12,7 @@ import pytest
 
 from trutnet.engine.canonical import canonical_bytes
 from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
-from trutnet.net.memory import new_memory_table, play_memory_game, step
+from trutnet.memory_table import new_memory_table, play_memory_game, step
 from trutnet.protocol.audit import audit
 from trutnet.protocol.envelope import parse_entry
 from trutnet.store import PeerStore, StoreError, load_transcript, save_transcript

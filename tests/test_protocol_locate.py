@@ -15,7 +15,7 @@ import pytest
 
 from trutnet.crypto import SeededRandom, blind, make_shares
 from trutnet.games.trut.rules import TrutConfig, TrutGame
-from trutnet.net.memory import new_memory_table, play_memory_game, step
+from trutnet.memory_table import new_memory_table, play_memory_game, step
 from trutnet.protocol.audit import audit
 from trutnet.protocol.envelope import parse_entry
 from trutnet.protocol.locate import BLIND_STEP, UNBLIND_STEP

@@ -15,7 +15,7 @@ import pytest
 from trutnet.engine import register_game
 from trutnet.games.lutin.rules import LutinGame
 from trutnet.games.lutin.rules.state import VARIANTS
-from trutnet.net.memory import new_memory_table, play_memory_game, step
+from trutnet.memory_table import new_memory_table, play_memory_game, step
 from trutnet.protocol.commitments import seal_commitment
 from trutnet.protocol.envelope import parse_entry
 from trutnet.protocol.table import Rejected

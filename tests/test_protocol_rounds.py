@@ -15,7 +15,7 @@ import pytest
 from trutnet.bots import make_bot
 from trutnet.crypto import SeededRandom
 from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
-from trutnet.net.memory import MemoryTable, new_memory_table, play_memory_game, step
+from trutnet.memory_table import MemoryTable, new_memory_table, play_memory_game, step
 from trutnet.protocol.envelope import parse_entry, sign_entry
 from trutnet.protocol.log import round_digest
 from trutnet.protocol.table import Rejected, TablePeer, TableReplica

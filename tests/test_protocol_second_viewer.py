@@ -26,7 +26,7 @@ from trutnet.crypto import (
 )
 from trutnet.engine import GAMES, register_game
 from trutnet.engine.hidden import Pos
-from trutnet.net.memory import new_memory_table, play_memory_game, step
+from trutnet.memory_table import new_memory_table, play_memory_game, step
 from trutnet.protocol.envelope import parse_entry
 from trutnet.protocol.spectator import Spectator
 from trutnet.protocol.table import EVERYONE, TYPE_LIMITS, Rejected, TableReplica

@@ -18,7 +18,7 @@ from trutnet.crypto.group import base_mul
 from trutnet.engine.canonical import canonical_bytes
 from trutnet.games.trut.rules import Deal, SingCount, StartPosition, TrutConfig, TrutGame
 from trutnet.games.trut.rules.hidden import pos
-from trutnet.net.memory import play_memory_game
+from trutnet.memory_table import play_memory_game
 from trutnet.protocol.envelope import (
     GENESIS,
     MAX_ENTRY_BYTES,
@@ -549,7 +549,7 @@ class SingingBot:
 
 
 def test_la_chanson_over_the_protocol_deals_stock_cards_and_discards_unseen():
-    from trutnet.net.memory import new_memory_table, step
+    from trutnet.memory_table import new_memory_table, step
 
     config = TrutConfig(4, "gatinaise", start=StartPosition((1, 2), (2, 2), 1))
     table = new_memory_table(TrutGame(config), "chanson", ["random"] * 4)

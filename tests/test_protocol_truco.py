@@ -10,7 +10,7 @@ import pytest
 
 import trutnet.games.truco  # noqa: F401  (registers the game)
 from trutnet.games.truco.rules import Show, TrucoGame
-from trutnet.net.memory import new_memory_table, play_memory_game, step
+from trutnet.memory_table import new_memory_table, play_memory_game, step
 from trutnet.protocol.envelope import sign_entry
 from trutnet.protocol.table import Rejected, TableReplica
 

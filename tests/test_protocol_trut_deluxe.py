@@ -13,7 +13,7 @@ import pytest
 
 from trutnet.engine.hidden import Pos
 from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
-from trutnet.net.memory import MemoryTable, new_memory_table, play_memory_game, step
+from trutnet.memory_table import MemoryTable, new_memory_table, play_memory_game, step
 from trutnet.protocol.envelope import parse_entry
 from trutnet.protocol.spectator import Spectator
 

@@ -14,7 +14,7 @@ from trutnet.cli import main
 from trutnet.client.replay import frame_lines, frame_text, load_replay
 from trutnet.client.view import plain
 from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
-from trutnet.net.memory import play_memory_game
+from trutnet.memory_table import play_memory_game
 from trutnet.store import load_transcript, save_transcript
 
 from .test_person_path import Screen, person_env

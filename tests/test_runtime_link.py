@@ -234,7 +234,7 @@ class RecordingLink(MqttLink):
 
 def _runtime_at(entries: int, seat: int = 0):
     """A runtime whose local seat ``seat`` holds the first ``entries`` of a real game."""
-    from trutnet.net.memory import play_memory_game
+    from trutnet.memory_table import play_memory_game
 
     table = play_memory_game(
         TrutGame(TrutConfig(2)),
@@ -250,7 +250,7 @@ def _runtime_at(entries: int, seat: int = 0):
 
 
 def play_memory_game_entries(entries: int) -> list[bytes]:
-    from trutnet.net.memory import play_memory_game
+    from trutnet.memory_table import play_memory_game
 
     table = play_memory_game(
         TrutGame(TrutConfig(2)),

@@ -10,8 +10,8 @@ import random
 from trutnet.bots import make_bot
 from trutnet.crypto import Identity, SeededRandom
 from trutnet.games.trut.rules import TrutConfig, TrutGame
+from trutnet.memory_table import new_memory_table, step
 from trutnet.net import topics
-from trutnet.net.memory import new_memory_table, step
 from trutnet.protocol.envelope import parse_entry
 from trutnet.protocol.replace import make_vote, parse_vote
 from trutnet.runtime.local_seat import LocalSeat

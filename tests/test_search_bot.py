@@ -205,7 +205,7 @@ def test_at_a_table_of_peers_it_searches_its_seats_replica(name, config):
     """Over the table protocol (full crypto, in memory) each peer's replica knows its
     own cards only: the search bot samples the rest from it, and the game ends with
     every replica agreeing."""
-    from trutnet.net.memory import play_memory_game
+    from trutnet.memory_table import play_memory_game
 
     table = play_memory_game(make_game(name, config), 4, ["search:samples=2", "heuristic"])
     replica = table.peers[0].replica

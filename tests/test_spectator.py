@@ -10,7 +10,7 @@ from trutnet.crypto import CardTable, Identity, KeyPair, SeededRandom, ShareBatc
 from trutnet.crypto.identity import fingerprint
 from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
 from trutnet.games.trut.rules.cards import card_from_index
-from trutnet.net.memory import new_memory_table, step
+from trutnet.memory_table import new_memory_table, step
 from trutnet.protocol.envelope import GENESIS, sign_entry
 from trutnet.protocol.spectator import (
     LIVE_HEADS,

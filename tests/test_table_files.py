@@ -16,8 +16,8 @@ import pytest
 from trutnet.cli import folders, join_command, main
 from trutnet.crypto.identity import Identity
 from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
+from trutnet.memory_table import play_memory_game
 from trutnet.net.broker import EmbeddedBroker
-from trutnet.net.memory import play_memory_game
 from trutnet.protocol.lobby import (
     Lobby,
     LobbyError,
@@ -280,7 +280,7 @@ def test_equal_names_are_told_apart_in_the_lobby_and_by_every_replica():
 def test_a_replica_tells_apart_the_names_an_open_entry_repeats():
     """A host (of an older version, or hostile) that opens with two equal names: every
     replica, its own included, shows them told apart the same way, from the log alone."""
-    from trutnet.net.memory import make_table, table_nonce
+    from trutnet.memory_table import make_table, table_nonce
 
     _, identities, peers = make_table(3, "names")
     wire = peers[0].open_table(

@@ -32,7 +32,7 @@ def test_a_whole_match_played_by_keys():
     from trutnet.client.app import TableApp
     from trutnet.client.watch_app import WatchApp
     from trutnet.crypto import Identity, SeededRandom
-    from trutnet.net.memory import MemoryTable, make_table, step, table_nonce
+    from trutnet.memory_table import MemoryTable, make_table, step, table_nonce
     from trutnet.protocol.spectator import Spectator, Watchers
 
     table_id, identities, peers = make_table(2, "truco-screen")

@@ -106,7 +106,7 @@ def test_a_whole_deluxe_game_on_the_screen_of_each_seat():
 
     from trutnet.bots import make_bot
     from trutnet.client.app import TableApp
-    from trutnet.net.memory import MemoryTable, make_table, step, table_nonce
+    from trutnet.memory_table import MemoryTable, make_table, step, table_nonce
 
     from .test_client import screen_rows
 

@@ -262,7 +262,7 @@ def test_every_screen_of_a_spectator_is_public_and_fits_80x24():
     from trutnet.client.watch_app import WatchApp
     from trutnet.crypto import Identity, SeededRandom
     from trutnet.games.trut.rules import TrutConfig, TrutGame
-    from trutnet.net.memory import MemoryTable, make_table, step, table_nonce
+    from trutnet.memory_table import MemoryTable, make_table, step, table_nonce
     from trutnet.protocol.spectator import Spectator, Watchers, watcher_message
 
     names = ["Anne-Marguerite de Montmorency", "Bartholomew Cornelius Whitfield", "Carl"]

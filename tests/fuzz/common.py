@@ -9,7 +9,7 @@ signature (exception type and the innermost project frame). The fuzzer then goes
 one run reports every distinct exception it meets, not only the first.
 
 Seed corpora are real entries: a whole 2-player game played over the in-memory bus
-(``trutnet/net/memory.py``) with full crypto, cached under ``$TRUTNET_FUZZ_CACHE``.
+(``trutnet/memory_table.py``) with full crypto, cached under ``$TRUTNET_FUZZ_CACHE``.
 
 A harness is run as ``python tests/fuzz/fuzz_NAME.py [libFuzzer flags]``;
 ``scripts/fuzz.sh SECONDS`` runs them all, ``tests/fuzz/test_fuzz.py`` runs each briefly.
@@ -71,7 +71,7 @@ def game(kind: str = "trut") -> tuple[bytes, list[bytes]]:
     if path.exists():
         with path.open("rb") as f:
             return pickle.load(f)
-    from trutnet.net.memory import play_memory_game
+    from trutnet.memory_table import play_memory_game
 
     if kind == "trut":
         from trutnet.games.trut.rules import TrutConfig, TrutGame
@@ -105,7 +105,7 @@ def nested_body_entry(wire: bytes, depth: int, map_depth: bool = False) -> bytes
 def identities() -> list:
     """The identities of the corpus game's seats (the memory bus derives them from the
     seed), so a harness can sign fuzzed bodies as the seat whose turn it is."""
-    from trutnet.net.memory import make_table
+    from trutnet.memory_table import make_table
 
     return make_table(PLAYERS, GAME_SEED)[1]
 

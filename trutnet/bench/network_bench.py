@@ -57,6 +57,7 @@ import aiomqtt
 
 from trutnet.bench.delay_proxy import DelayProxy
 from trutnet.engine.api import Game
+from trutnet.memory_table import play_memory_game
 from trutnet.net.broker import (
     KINDS,
     BrokerError,
@@ -65,7 +66,6 @@ from trutnet.net.broker import (
     embedded_kind,
     mosquitto_binary,
 )
-from trutnet.net.memory import play_memory_game
 from trutnet.protocol.envelope import parse_entry
 from trutnet.protocol.table import TableReplica
 from trutnet.runtime.seat_process import announced_table

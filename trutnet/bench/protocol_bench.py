@@ -15,7 +15,7 @@ from typing import Any
 
 from trutnet.bots import default_bot
 from trutnet.engine.api import Game
-from trutnet.net.memory import new_memory_table, step
+from trutnet.memory_table import new_memory_table, step
 
 
 def run(game: Game, seed: int = 1) -> dict[str, Any]:

@@ -230,7 +230,7 @@ def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def _selfplay_memory(args: argparse.Namespace, game: Any, bots: list[str]) -> int:
-    from trutnet.net.memory import play_memory_game
+    from trutnet.memory_table import play_memory_game
     from trutnet.selfplay import GameResult, game_seeds, summarise
     from trutnet.store import save_transcript
 

@@ -1,7 +1,9 @@
-"""An in-memory bus: N table peers in one process, every entry delivered to everyone.
+"""A whole table in one process (a harness, not a transport): N table peers, every
+entry delivered to everyone at once, each peer's files optional.
 
-Used by ``trutnet selfplay --transport memory`` and the protocol tests. Bots decide from
-their own peer's replica, which knows only the public log and that seat's cards.
+Used by ``trutnet selfplay --transport memory``, the benchmarks and the tests. Bots
+decide from their own peer's replica, which knows only the public log and that seat's
+cards.
 """
 
 from __future__ import annotations
