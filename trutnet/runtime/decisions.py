@@ -9,10 +9,11 @@ moved past (no longer legal, or no longer this seat's turn) is dropped with a
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from trutnet.bots import decide
 from trutnet.protocol.table import LocalError, Rejected
+from trutnet.runtime.events import DecisionRefused, Event
 
 if TYPE_CHECKING:
     from trutnet.runtime.local_seat import LocalSeat
@@ -21,9 +22,9 @@ STALE = "the table moved on: it is not a legal move now"
 NOT_YOURS = "it is not this seat's decision any more"
 
 
-def owed_entry(seat: LocalSeat, on_event: Callable[[str, dict[str, Any]], None]) -> bytes | None:
+def owed_entry(seat: LocalSeat, emit: Callable[[Event], None]) -> bytes | None:
     """The entry ``seat`` signs now (its peer has applied it), or None: nothing owed,
-    or the person's queued decision refused (said with ``on_event``)."""
+    or the person's queued decision refused (said with ``emit``)."""
     peer = seat.peer
     if peer is None:
         return None
@@ -34,34 +35,32 @@ def owed_entry(seat: LocalSeat, on_event: Callable[[str, dict[str, Any]], None])
         if seat.bot is not None:
             return peer.act(str(decide(seat.bot, state, peer.seat)))
         if seat.pending is not None:
-            return _person_decision(seat, on_event)
+            return _person_decision(seat, emit)
     elif wire is None and seat.pending is not None and seat.bot is None:
-        refuse(seat, NOT_YOURS, on_event)
+        refuse(seat, NOT_YOURS, emit)
     return wire
 
 
-def _person_decision(
-    seat: LocalSeat, on_event: Callable[[str, dict[str, Any]], None]
-) -> bytes | None:
+def _person_decision(seat: LocalSeat, emit: Callable[[Event], None]) -> bytes | None:
     """Sign the decision the person queued, if it is still legal; else say why it
     was not sent (the table moved on between the key press and now)."""
     peer = seat.peer
     assert peer is not None and peer.replica.state is not None and seat.pending is not None
     action, seat.pending = seat.pending, None
     if action not in {str(a) for a in peer.replica.state.legal_actions(peer.seat)}:
-        refuse(seat, STALE, on_event, action)
+        refuse(seat, STALE, emit, action)
         return None
     try:
         return peer.act(action)
     except (LocalError, Rejected) as exc:
-        refuse(seat, str(exc), on_event, action)
+        refuse(seat, str(exc), emit, action)
         return None
 
 
 def refuse(
     seat: LocalSeat,
     why: str,
-    on_event: Callable[[str, dict[str, Any]], None],
+    emit: Callable[[Event], None],
     action: str | None = None,
 ) -> None:
     """The ``decision_refused`` event: the person's queued decision was not sent."""
@@ -69,4 +68,4 @@ def refuse(
         action, seat.pending = seat.pending, None
     peer = seat.peer
     seat_index = peer.seat if peer is not None else None
-    on_event("decision_refused", {"seat": seat_index, "action": action, "why": why})
+    emit(DecisionRefused(seat_index, action, why))

@@ -13,6 +13,7 @@ from trutnet.protocol.envelope import sign_entry
 from trutnet.protocol.notices import read_notice
 from trutnet.protocol.table import TablePeer
 from trutnet.protocol.untrusted import UntrustedInput
+from trutnet.runtime.events import NoticeRead, StallReported
 
 if TYPE_CHECKING:
     from trutnet.runtime.table_runtime import TableRuntime
@@ -58,7 +59,7 @@ class NoticeBoard:
             "since_entry": entries,
             "seconds": round(waited),
         }
-        table.on_event("stall", notice)
+        table.emit(StallReported(seat, list(waiting_for), entries, round(waited)))
         reporter = next((p for p in table.peers if p.seated()), None)
         if reporter is not None:
             await self.publish(reporter, notice, wait=5)
@@ -87,4 +88,4 @@ class NoticeBoard:
         seat, body = read_notice(payload, self.table.table_id, replica.seats)
         if body["kind"] == "left":
             self.left[seat] = body["since_entry"]
-        self.table.on_event("notice", {"from": seat, "notice": body})
+        self.table.emit(NoticeRead(seat, body))

@@ -24,6 +24,7 @@ from trutnet.protocol.replace import (
     pick_quorum,
 )
 from trutnet.protocol.table import LocalError
+from trutnet.runtime.events import Offer, SeatChanged, TookSeat, Vote, VoteReleased, YouWereReplaced
 
 if TYPE_CHECKING:
     from trutnet.runtime.table_runtime import TableRuntime
@@ -151,7 +152,7 @@ class Replacement:
             wire = peer.vote(stalled, taker)
             self.votes.setdefault(key, {})[peer.seat] = wire
             choice = "abandon" if taker is None else "newcomer"
-            table.on_event("vote", {"seat": stalled, "voter": peer.seat, "for": choice})
+            table.emit(Vote(stalled, peer.seat, choice))
             await table.link.publish(topics.vote(table.table_id), wire, wait=5)
 
     async def maybe_replace(self, stalled: int) -> None:
@@ -184,15 +185,7 @@ class Replacement:
             return
         table.ingest_local(chief, wire)
         change = chief.replica.changes[-1]
-        table.on_event(
-            change.kind,
-            {
-                "seat": stalled,
-                "voters": list(change.voters),
-                "coordinator": chief.seat,
-                "by": change.name,
-            },
-        )
+        table.emit(SeatChanged(change.kind, stalled, list(change.voters), chief.seat, change.name))
         table.sync.wrote(wire)
         await table.link.publish(topics.log(table.table_id), wire)
 
@@ -222,7 +215,7 @@ class Replacement:
             self._offered[key] = (wire, time.monotonic())
             self._keep(self._offered)
             self.offers.setdefault(key, {})[parse_entry(wire).id] = wire
-            table.on_event("offer", {"seat": stalled, "name": seat.name})
+            table.emit(Offer(stalled, seat.name))
             await table.link.publish(topics.vote(table.table_id), wire, wait=5)
             return
 
@@ -237,14 +230,14 @@ class Replacement:
         for peer in table.peers:
             if peer.replaced() and peer.seat not in self._told_replaced:
                 self._told_replaced.add(peer.seat)
-                table.on_event("you_were_replaced", {"seat": peer.seat})
+                table.emit(YouWereReplaced(peer.seat))
         for seat in table.seats:  # a newcomer whose offer a void accepted
             peer = seat.peer
             if peer is None or id(peer) in self._told_taken or not peer.seated():
                 continue
             if any(c.taker == peer.identity.public for c in peer.replica.changes):
                 self._told_taken.add(id(peer))
-                table.on_event("took_seat", {"seat": peer.seat})
+                table.emit(TookSeat(peer.seat))
 
     async def waited(self, stalled: int, waited: float) -> None:
         """The table has waited ``waited`` seconds for ``stalled``, a seat not played here:
@@ -268,5 +261,5 @@ class Replacement:
                 now - self._vote_times[key] >= 2 * table.options.void_timeout for key in peer.holds
             ):
                 peer.release()
-                table.on_event("vote_released", {"seat": peer.seat})
+                table.emit(VoteReleased(peer.seat))
                 table.touch()

@@ -56,6 +56,7 @@ from trutnet.protocol.lobby import (
     sign_announcement,
 )
 from trutnet.protocol.table import TablePeer
+from trutnet.runtime.events import Joined, JoinRefused
 from trutnet.runtime.lobby_watch import LOBBY_TIMEOUT, Follow, JoinError, WrongGame, watch_lobby
 from trutnet.runtime.local_seat import LocalSeat
 from trutnet.runtime.options import Options
@@ -284,7 +285,6 @@ class _HostedTable:
     ) -> None:
         seed, store = setup.seed, setup.store
         self.game, self.setup, self.endpoint = game, setup, endpoints[0]
-        self.on_event = on_event or (lambda *_: None)
         self.on_announce = on_announce
         nonce = setup.nonce or (SeededRandom(f"{seed}/table")(16) if seed else os.urandom(16))
         self.table_name = setup.table_name or default_table_name(setup.name)
@@ -376,7 +376,7 @@ class _HostedTable:
         if item == "bot":  # the host seats a bot in the next empty seat
             if not lobby.full:
                 self.seat_bot()
-                self.on_event("joined", {"seat": len(self.local) - 1, "name": self.local[-1].name})
+                self.runtime.emit(Joined(len(self.local) - 1, self.local[-1].name))
             return
         topic, payload = item
         if topic == topics.lobby(table_id) and self.announced and payload != self.announced:
@@ -388,9 +388,9 @@ class _HostedTable:
         try:
             seat = lobby.receive(payload)
         except LobbyError as exc:
-            self.on_event("join_refused", {"error": str(exc)})
+            self.runtime.emit(JoinRefused(str(exc)))
             return
-        self.on_event("joined", {"seat": seat, "name": lobby.names[seat]})
+        self.runtime.emit(Joined(seat, lobby.names[seat]))
 
     async def open(self) -> None:
         """Every seat taken: each local seat's peer, then the signed ``open`` entry."""

@@ -12,6 +12,7 @@ import contextlib
 from typing import TYPE_CHECKING, Any
 
 from trutnet.net.broker import BrokerError, EmbeddedBroker, Endpoint, parse_broker_url
+from trutnet.runtime.events import Rehosted, RehostYielded
 
 if TYPE_CHECKING:
     from trutnet.runtime.table_runtime import TableRuntime
@@ -70,7 +71,7 @@ class Succession:
                 alive = await first_reachable(earlier)
                 if alive is not None:  # stand down for an earlier live broker
                     self.stop()
-                    table.on_event("rehost_yielded", {"seat": seat, "to": alive.url})
+                    table.emit(RehostYielded(seat, alive.url))
                 return
             since = link.disconnected_since
             if since is None:
@@ -86,7 +87,7 @@ class Succession:
         broker = EmbeddedBroker(endpoint.host, endpoint.port, password=self.table.link.password)
         await asyncio.get_running_loop().run_in_executor(None, broker.start)
         self.successor_broker = broker  # stopped once everyone is done (9.2)
-        self.table.on_event("rehosted", {"seat": seat, "broker": endpoint.url})
+        self.table.emit(Rehosted(seat, endpoint.url))
 
     def stop(self) -> None:
         """Stop the broker this process started, if any."""

@@ -18,6 +18,7 @@ import msgpack
 from trutnet.net import topics
 from trutnet.protocol.envelope import parse_entry, sign_entry
 from trutnet.protocol.untrusted import UntrustedInput, unpack
+from trutnet.runtime.events import Finished
 
 if TYPE_CHECKING:
     from trutnet.runtime.table_runtime import TableRuntime
@@ -145,4 +146,4 @@ class TableEnd:
             if not said:
                 said = await link.publish(self.topic, done, retain=True, wait=1)
             await link.resubscribe(topics.done(table.table_id, "+"))
-        table.on_event("finished", {"waited_for": sorted(self.waiting_for())})
+        table.emit(Finished(sorted(self.waiting_for())))

@@ -50,6 +50,16 @@ from trutnet.protocol.spectator import Watchers
 from trutnet.protocol.table import Rejected, TablePeer
 from trutnet.protocol.untrusted import UntrustedInput
 from trutnet.runtime.decisions import owed_entry
+from trutnet.runtime.events import (
+    Connected,
+    Disconnected,
+    EntryRejected,
+    Event,
+    Following,
+    GaveUp,
+    RehostFailed,
+    Watching,
+)
 from trutnet.runtime.local_seat import LocalSeat
 from trutnet.runtime.notice_board import NoticeBoard
 from trutnet.runtime.options import Options
@@ -188,6 +198,10 @@ class TableRuntime:
         """Seats not yet known to have the whole log."""
         return self.end.waiting_for()
 
+    def emit(self, event: Event) -> None:
+        """Report ``event`` (:mod:`trutnet.runtime.events`) to whoever follows."""
+        self.on_event(event.label(), event.data())
+
     def stop_lingering(self) -> None:
         """The person has left the end screen: leave now."""
         self.end.stopped.set()
@@ -218,7 +232,7 @@ class TableRuntime:
     async def _on_connect(self) -> None:
         endpoint = self.link.endpoint
         self.connected_once = True
-        self.on_event("connected", {"broker": endpoint.url if endpoint else None})
+        self.emit(Connected(endpoint.url if endpoint else None))
         online = msgpack.packb({**self.presence, "status": "online"})
         await self.link.publish(self.presence_topic, online, retain=True, wait=5)
         await self.sync.ask()
@@ -254,7 +268,7 @@ class TableRuntime:
                 seat.peer = peer
                 opened.append(seat)
                 if not peer.seated():  # said once: scripts wait for it, as for "connected"
-                    self.on_event("following", {"players": len(keys)})
+                    self.emit(Following(len(keys)))
                 if seat.store is not None:
                     seat.peer.on_secrets = seat.store.save_secrets
                     seat.store.save_secrets(seat.peer.secrets())
@@ -283,14 +297,8 @@ class TableRuntime:
                     self.stats.dropped += 1
                     self.stats.rejected = [*self.stats.rejected[-(MAX_REJECTED - 1) :], str(exc)]
                     if exc.blame is not None:  # unsigned junk is counted, not announced
-                        self.on_event(
-                            "rejected",
-                            {
-                                "seat": seat.peer.seat if seat.peer else None,
-                                "error": str(exc),
-                                "blame": str(exc.blame),
-                            },
-                        )
+                        where = seat.peer.seat if seat.peer else None
+                        self.emit(EntryRejected(where, str(exc), str(exc.blame)))
                 continue
             if entry is None:
                 self.stats.duplicates += 1
@@ -356,7 +364,7 @@ class TableRuntime:
             peer = seat.peer
             if peer is None:
                 continue
-            wire = owed_entry(seat, self.on_event)
+            wire = owed_entry(seat, self.emit)
             if wire is None:
                 continue
             self.stamps.signed(wire, peer.replica)
@@ -451,7 +459,7 @@ class TableRuntime:
             self.gave_up_why = stranded
         elif waited <= self.options.give_up_after:
             return False
-        self.on_event("gave_up", {"seconds": round(waited), "why": self.gave_up_why})
+        self.emit(GaveUp(round(waited), self.gave_up_why))
         self.gave_up = True
         return True
 
@@ -508,7 +516,7 @@ class TableRuntime:
         listed, more = self.watchers.view()
         entries = len(replica.log) if replica is not None else 0
         watchers = [w.to_dict() for w in listed]
-        self.on_event("watchers", {"watchers": watchers, "more": more, "entries": entries})
+        self.emit(Watching(watchers, more, entries))
 
     async def _watchdog(self) -> None:
         failures = 0
@@ -520,7 +528,7 @@ class TableRuntime:
                 failures = 0
             except Exception as exc:  # e.g. the fallback port is taken: back off, say so
                 failures = min(failures + 1, 10)
-                self.on_event("rehost_failed", {"error": str(exc)})
+                self.emit(RehostFailed(str(exc)))
 
     def _report_connection(self) -> None:
         """The ``disconnected`` event, once per loss of the broker during the game (the
@@ -529,7 +537,7 @@ class TableRuntime:
         if lost is None or lost.since == self._lost_reported:
             return
         self._lost_reported = lost.since
-        self.on_event("disconnected", {"broker": lost.url, "ever": lost.ever})
+        self.emit(Disconnected(lost.url, lost.ever))
 
     # ------------------------------------------------------- the end (9.2)
 

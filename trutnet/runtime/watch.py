@@ -34,6 +34,7 @@ from trutnet.net.mqtt_link import MqttLink
 from trutnet.net.tasks import stop_tasks
 from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry
 from trutnet.protocol.spectator import Spectator, watcher_message
+from trutnet.runtime.events import CaughtUp, Connected
 from trutnet.runtime.lobby_watch import Follow, JoinError, watch_lobby
 from trutnet.runtime.local_seat import LocalSeat
 from trutnet.runtime.options import Options
@@ -78,7 +79,7 @@ class WatchRuntime(TableRuntime):
     async def _on_connect(self) -> None:
         endpoint = self.link.endpoint
         self.connected_once = True
-        self.on_event("connected", {"broker": endpoint.url if endpoint else None})
+        self.emit(Connected(endpoint.url if endpoint else None))
         await self.link.publish(self.watcher_topic, self.watcher_wire, retain=True, wait=5)
         await self.sync.ask()
 
@@ -160,9 +161,7 @@ class WatchRuntime(TableRuntime):
             return
         self.caught_up = True
         self._caught_up_at = time.monotonic()
-        self.on_event(
-            "caught_up", {"entries": len(replica.log), "hand": replica.round_number() + 1}
-        )
+        self.emit(CaughtUp(len(replica.log), replica.round_number() + 1))
 
     def stalled_on_arrival(self) -> bool:
         """A spectator that came after the game began and has seen no entry since it
