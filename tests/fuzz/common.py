@@ -48,7 +48,7 @@ def _code_version() -> str:
         [
             *package.glob("protocol/*.py"),
             *package.glob("crypto/*.py"),
-            package / "net" / "memory.py",
+            package / "memory_table.py",
             ROOT / "tests" / "games" / "tokens.py",
         ]
     ):
