@@ -38,6 +38,7 @@ BUILT_IN = {
     "truco": "trutnet.games.truco",
     "lutin": "trutnet.games.lutin",
 }
+DEFAULT_GAME = next(iter(BUILT_IN))  # the game a command plays unless told: the first one
 MAX_REPORTED = 300  # characters of an import error kept in a problem's line
 _called: set[str] = set()  # the ``module:function`` plugins already run in this process
 

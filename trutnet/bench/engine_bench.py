@@ -16,6 +16,7 @@ from typing import Any
 from trutnet.bots import RandomBot, seat_action
 from trutnet.engine import ConfigError, make_game
 from trutnet.engine.api import CHANCE, Game
+from trutnet.plugins import DEFAULT_GAME
 
 PLAYER_COUNTS = (2, 4)
 
@@ -57,7 +58,10 @@ def games_to_measure(name: str, config: dict[str, Any] | None = None) -> list[Ga
 
 
 def run(
-    name: str = "trut", games: int = 400, seed: int = 1, config: dict[str, Any] | None = None
+    name: str = DEFAULT_GAME,
+    games: int = 400,
+    seed: int = 1,
+    config: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` random games of ``name`` (its options ``config``) per row; return
     the figures."""

@@ -39,8 +39,8 @@ from trutnet.engine import (
 )
 from trutnet.engine.api import Game
 from trutnet.engine.declaration import in_words, shown
+from trutnet.plugins import DEFAULT_GAME as DEFAULT_GAME  # re-exported: the commands' default
 
-DEFAULT_GAME = "trut"
 FLAG_DEST = "game_flag_"  # the argparse dest of a declared flag: FLAG_DEST + its name
 SHADOWED: set[str] = set()  # the games' flags that a command's own option took
 
