@@ -57,6 +57,26 @@ def test_a_hint_is_the_search_bots_choice_at_the_seats_replica_and_says_why():
     )
 
 
+def test_a_hint_fits_the_message_row_dropping_the_least_needed_words_first():
+    """A hint is one line of the 80-column screen: with long move names (Lutin & Troll's
+    cards, say) the next best move goes first, then the number of deals; the move and
+    its chance always stay."""
+    long = {"a": "take Mandragore (key m)", "b": "take Korrigan 4 (key 4)"}
+    hint = Hint("a", 64, 0.48, "b", 0.45)
+    full = hint.line(long.get, width=200)
+    assert full == (
+        "Hint: take Mandragore (key m) — 48% over 64 deals "
+        "(next best: take Korrigan 4 (key 4), 45%)"
+    )
+    assert (
+        len(full) > 79
+        and hint.line(long.get) == "Hint: take Mandragore (key m) — 48% over 64 deals"
+    )
+    assert hint.line(long.get, width=40) == "Hint: take Mandragore (key m) — 48%"
+    short = Hint("play 7h", 64, 0.5, "play 8h", 0.4).line()
+    assert short == "Hint: play 7h — 50% over 64 deals (next best: play 8h, 40%)"
+
+
 def test_the_key_asks_only_on_the_persons_turn_and_not_where_the_table_says_no():
     table = at_a_choice()
     ui = TableApp("Test table", 2, output=DummyOutput(), game="trut")

@@ -33,13 +33,18 @@ class Hint:
     next_action: str | None = None
     next_outlook: float | None = None
 
-    def line(self, words: Any = str) -> str:
-        """The hint in one line; ``words`` says an action as the screen does."""
+    def line(self, words: Any = str, width: int = 79) -> str:
+        """The hint in one line of at most ``width`` columns (the message row): the
+        move (``words`` says it as the screen does), then as much of the reason as
+        fits: its chance, how many deals, the next best move."""
         said = f"Hint: {words(self.action)}"
-        if self.samples and self.outlook is not None:  # 80 columns: a few words only
-            said += f" — {self.outlook:.0%} over {self.samples} deals"
+        if self.samples and self.outlook is not None:
+            why = [f" — {self.outlook:.0%}", f" over {self.samples} deals"]
             if self.next_action is not None and self.next_outlook is not None:
-                said += f" (next best: {words(self.next_action)}, {self.next_outlook:.0%})"
+                why.append(f" (next best: {words(self.next_action)}, {self.next_outlook:.0%})")
+            while why and len(said + "".join(why)) > width:
+                why.pop()  # the least needed part first
+            said += "".join(why)
         elif self.samples == 0:
             said += " (the only move, or the game's own bot's choice)"
         return said
