@@ -187,6 +187,14 @@ def _private_option(p: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+def _table_target(p: argparse.ArgumentParser) -> None:
+    """The table ``join`` or ``watch`` takes: by its name on the LAN, or by its broker
+    and table id."""
+    p.add_argument("table_name", nargs="?", help="name of a table found on the LAN")
+    p.add_argument("--broker", type=broker_arg, help="mqtt://host:port, or mqtts://host:port (TLS)")
+    p.add_argument("--table", type=table_id_arg, help="table id (32 hex digits)")
+
+
 def _lan_search_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timeout", type=seconds_arg, default=2.0, help="LAN search time (s)")
     p.add_argument(
@@ -294,12 +302,8 @@ def _join_parser(sub: Any) -> None:
         help="join a table (found on the LAN, or --broker/--table)",
         formatter_class=HelpFormatter,
     )
-    jp.add_argument("table_name", nargs="?", help="name of a table found on the LAN")
+    _table_target(jp)
     game_argument(jp, "the game this seat plays (a table of another is refused)")
-    jp.add_argument(
-        "--broker", type=broker_arg, help="mqtt://host:port, or mqtts://host:port (TLS)"
-    )
-    jp.add_argument("--table", type=table_id_arg, help="table id (32 hex digits)")
     jp.add_argument(
         "--name",
         type=name_arg,
@@ -332,11 +336,7 @@ def _watch_parser(sub: Any) -> None:
         help="follow a table as a spectator (found on the LAN, or --broker/--table)",
         formatter_class=HelpFormatter,
     )
-    wp.add_argument("table_name", nargs="?", help="name of a table found on the LAN")
-    wp.add_argument(
-        "--broker", type=broker_arg, help="mqtt://host:port, or mqtts://host:port (TLS)"
-    )
-    wp.add_argument("--table", type=table_id_arg, help="table id (32 hex digits)")
+    _table_target(wp)
     wp.add_argument(
         "--name",
         type=name_arg,

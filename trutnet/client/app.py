@@ -435,9 +435,8 @@ class TableApp:
                 self.info.confirm_quit = False
                 self._say("")
 
-    def _view_keys(self, kb: KeyBindings) -> None:
-        """Help, the lobby's bot, scrolling the end screen, dismissing a round's
-        summary, Enter and the hint."""
+    def _frame_keys(self, kb: KeyBindings) -> None:
+        """Help, and scrolling the end screen: a seat's keys and a spectator's."""
 
         @kb.add("?")
         def _help(event: KeyPressEvent) -> None:
@@ -449,16 +448,6 @@ class TableApp:
             self.help = False
             self.app.invalidate()
 
-        @kb.add("b")
-        def _bot(event: KeyPressEvent) -> None:
-            if self.seat.peer is not None:  # a game's key, not the lobby's, once it is on
-                self._say("'b' does nothing now (the keys you may use are shown)")
-                return
-            if self.lobby_commands is None:
-                self._say("bots can be seated only in the host's lobby")
-                return
-            self.lobby_commands.put_nowait("bot")
-
         @kb.add("up")
         @kb.add("pageup")
         @kb.add("down")
@@ -468,6 +457,20 @@ class TableApp:
             step = (10 if key.startswith("page") else 1) * (1 if key in ("up", "pageup") else -1)
             self.info.end_scroll = max(0, self.info.end_scroll + step)  # clamped when drawn
             self.app.invalidate()
+
+    def _view_keys(self, kb: KeyBindings) -> None:
+        """The lobby's bot, dismissing a round's summary, Enter and the hint."""
+        self._frame_keys(kb)
+
+        @kb.add("b")
+        def _bot(event: KeyPressEvent) -> None:
+            if self.seat.peer is not None:  # a game's key, not the lobby's, once it is on
+                self._say("'b' does nothing now (the keys you may use are shown)")
+                return
+            if self.lobby_commands is None:
+                self._say("bots can be seated only in the host's lobby")
+                return
+            self.lobby_commands.put_nowait("bot")
 
         @kb.add(" ")
         def _space(event: KeyPressEvent) -> None:
@@ -536,15 +539,11 @@ class TableApp:
         """Say what the search bot would play for this seat now, and why (one line)."""
         self._say(hint_said(self.info, self.frontend, self.observation(), self.seat.peer))
 
-    def seat_folder(self) -> Path | None:
-        """Where this seat's files are (its identity, secrets and log), if it has any."""
-        store = self.seat.store
-        return None if store is None else Path(store.directory).resolve()
-
     def left_message(self) -> str:
         """What to print when the person leaves mid-game: where the seat is, and how to
         come back to it."""
-        folder = self.seat_folder()
+        store = self.seat.store  # where this seat's files are, if it has any
+        folder = None if store is None else Path(store.directory).resolve()
         peer = self.seat.peer
         if peer is None or peer.replica.phase == "open" or folder is None:
             return "You left before the game started."

@@ -76,33 +76,12 @@ class WatchApp(TableApp):
         def _quit(event: KeyPressEvent) -> None:
             self._exit(interrupted=event.key_sequence[0].key == "c-c")
 
-        @kb.add("?")
-        def _help(event: KeyPressEvent) -> None:
-            self.help = not self.help
-            self.app.invalidate()
-
-        @kb.add("escape")
-        def _escape(event: KeyPressEvent) -> None:
-            self.help = False
-            self.app.invalidate()
+        self._frame_keys(kb)
 
         @kb.add("enter")
         @kb.add(" ")
         def _continue(event: KeyPressEvent) -> None:
             self.dismiss()
-
-        @kb.add("up")
-        @kb.add("pageup")
-        def _up(event: KeyPressEvent) -> None:
-            self.info.end_scroll += 10 if event.key_sequence[0].key == "pageup" else 1
-            self.app.invalidate()
-
-        @kb.add("down")
-        @kb.add("pagedown")
-        def _down(event: KeyPressEvent) -> None:
-            step = 10 if event.key_sequence[0].key == "pagedown" else 1
-            self.info.end_scroll = max(0, self.info.end_scroll - step)
-            self.app.invalidate()
 
         @kb.add(Keys.Any)
         def _other(event: KeyPressEvent) -> None:
