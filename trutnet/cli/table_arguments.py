@@ -302,8 +302,8 @@ def _join_parser(sub: Any) -> None:
         help="join a table (found on the LAN, or --broker/--table)",
         formatter_class=HelpFormatter,
     )
-    _table_target(jp)
     game_argument(jp, "the game this seat plays (a table of another is refused)")
+    _table_target(jp)
     jp.add_argument(
         "--name",
         type=name_arg,
