@@ -18,6 +18,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -54,6 +55,9 @@ class Parser(argparse.ArgumentParser):
     ``trutnet join: error: ...``, where ``--help`` shows the rest, and status 2."""
 
     def error(self, message: str) -> NoReturn:
+        if "invalid choice: " in message:  # a misspelt command or choice: the likely one
+            words = re.findall(r"'([^']+)'", message)
+            message += meant(words[0], words[1:]) if words else ""
         self.exit(2, f"{self.prog}: error: {message} ({self.prog} --help shows every option)\n")
 
 
