@@ -148,10 +148,12 @@ class WatchRuntime(TableRuntime):
         return advanced
 
     async def _idle(self) -> None:
-        """Nothing came for a while: if the log has begun, the spectator is as far as the
-        table (a quiet table sends nothing live to wait for)."""
+        """Nothing came for a while: if the log has begun and no live entry waits for
+        missing ones, the spectator is as far as the table (a quiet table sends nothing
+        live to wait for; entries that wait say it is still behind, as on a busy
+        machine whose sync answers come slowly)."""
         replica = self.replica
-        if replica is not None and replica.state is not None:
+        if replica is not None and replica.state is not None and not self.buffer:
             self._now_caught_up()
         await super()._idle()
 
