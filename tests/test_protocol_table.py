@@ -90,8 +90,9 @@ def test_no_peer_ever_sees_another_seats_unplayed_card():
 # ---------------------------------------------------------------- cheats
 
 
-def run_until(config, predicate, seed="cheat"):
-    return play_memory_game(TrutGame(config), seed, ["heuristic"] * config.players, until=predicate)
+def run_until(config, predicate, seed="cheat", together=()):
+    bots = ["heuristic"] * config.players
+    return play_memory_game(TrutGame(config), seed, bots, until=predicate, together=together)
 
 
 def expecting(seat, kind):
@@ -176,6 +177,54 @@ def test_cheating_shuffle_is_blamed(how):
     errors = deliver_to_honest(table, 1, forge(peer, "shuffle", {"deck": data}))
     assert_blamed(errors, 1, "shuffle-proof")
     assert all(p.replica.halted is not None for p in table.peers if p.seat != 1)
+
+
+@pytest.mark.parametrize("how", ["bad-proof", "replayed"])
+def test_replicas_that_share_their_checks_each_refuse_a_cheating_shuffle(how):
+    """Seats 0 and 2 played by one process share the proofs they checked: a proof that
+    fails is never taken as checked, and a valid proof of another statement (seat 0's
+    shuffle of this deck, signed again by seat 1) is checked against this one."""
+    table = run_until(CONFIG, expecting(1, "shuffle"), together=(0, 2))
+    peer, replica, source, ctx = honest_shuffle(table, 1)
+    if how == "bad-proof":
+        data = encode_shuffle(
+            *shuffle(source, replica.joint, ctx, replica.elgamal, SeededRandom(9))
+        )
+        data = data[:-1] + bytes([data[-1] ^ 1])
+    else:
+        data = next(parse_entry(w) for w in table.log if parse_entry(w).type == "shuffle")
+        data = data.body["deck"]  # seat 0's, checked by seat 2's replica a step ago
+    errors = deliver_to_honest(table, 1, forge(peer, "shuffle", {"deck": data}))
+    assert len(errors) == 2
+    assert_blamed(errors, 1, "shuffle-proof")
+
+
+def test_the_seats_of_one_process_check_each_proof_once(monkeypatch):
+    """A host and its bot (seats 0 and 1 of 3) check each shuffle proof once between
+    them and never check their own: half of the table's checks, the same log."""
+    import trutnet.protocol.replica as replica_module
+
+    real = replica_module.verify_shuffle
+    calls: list[int] = []
+
+    def counted(*args):
+        calls.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(replica_module, "verify_shuffle", counted)
+    game = TrutGame(TrutConfig(3))
+    alone = play_memory_game(game, "once", ["heuristic"] * 3)
+    apart = len(calls)
+    calls.clear()
+    paired = play_memory_game(game, "once", ["heuristic"] * 3, together=(0, 1))
+    assert paired.log == alone.log
+    shuffles = sum(parse_entry(w).type == "shuffle" for w in alone.log)
+    # apart: each of 3 replicas checks the 2 others' shuffles; paired: seat 2 checks
+    # seats 0's and 1's, and the pair checks seat 2's once
+    assert apart == 2 * shuffles and len(calls) == shuffles
+    checked = paired.peers[0].replica.checked
+    assert checked is paired.peers[1].replica.checked is not paired.peers[2].replica.checked
+    assert checked.skipped > 0
 
 
 def test_wrong_decryption_share_is_blamed():

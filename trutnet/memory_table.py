@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from trutnet.bots import Bot, decide, make_bot
 from trutnet.crypto import Identity, SeededRandom
 from trutnet.engine.api import Game
+from trutnet.protocol.checked import CheckedProofs
 from trutnet.protocol.lobby import table_id_for
 from trutnet.protocol.table import Rejected, TablePeer
 from trutnet.store import PeerStore
@@ -86,22 +87,36 @@ def table_nonce(seed: int | str) -> bytes:
     return hashlib.sha256(f"table/{seed}".encode()).digest()[:16]
 
 
-def make_table(players: int, seed: int | str) -> tuple[bytes, list[Identity], list[TablePeer]]:
+def make_table(
+    players: int, seed: int | str, together: Collection[int] = ()
+) -> tuple[bytes, list[Identity], list[TablePeer]]:
+    """The peers of a new table; the seats ``together`` are played by one process (a
+    host and its bots): their replicas check each proof once between them."""
+    shared = CheckedProofs()
     identities = [
         Identity.from_seed(hashlib.sha256(f"id/{seed}/{s}".encode()).digest())
         for s in range(players)
     ]
     table_id = table_id_for(identities[0].public, table_nonce(seed))
     peers = [
-        TablePeer(identities[s], s, table_id, SeededRandom(f"peer/{seed}/{s}"))
+        TablePeer(
+            identities[s],
+            s,
+            table_id,
+            SeededRandom(f"peer/{seed}/{s}"),
+            shared if s in together else None,
+        )
         for s in range(players)
     ]
     return table_id, identities, peers
 
 
-def new_memory_table(game: Game, seed: int | str, bots: Sequence[str]) -> MemoryTable:
-    """Peers for a new table of ``game``, with the host's ``open`` entry already delivered."""
-    _, identities, peers = make_table(game.num_players(), seed)
+def new_memory_table(
+    game: Game, seed: int | str, bots: Sequence[str], together: Collection[int] = ()
+) -> MemoryTable:
+    """Peers for a new table of ``game``, with the host's ``open`` entry already delivered
+    (``together``: the seats one process plays, :func:`make_table`)."""
+    _, identities, peers = make_table(game.num_players(), seed, together)
     table = MemoryTable(peers, identities=identities)
     table.bots = [
         make_bot(game.name, kind, random.Random(f"{seed}/bot{s}")) for s, kind in enumerate(bots)
@@ -137,9 +152,11 @@ def play_memory_game(
     seed: int | str,
     bots: Sequence[str],
     until: Callable[[MemoryTable], bool] | None = None,
+    together: Collection[int] = (),
 ) -> MemoryTable:
-    """Play one whole game over the in-memory bus with full crypto (or until ``until``)."""
-    table = new_memory_table(game, seed, bots)
+    """Play one whole game over the in-memory bus with full crypto (or until ``until``);
+    ``together``: the seats one process plays (:func:`make_table`)."""
+    table = new_memory_table(game, seed, bots, together)
     while len(table.log) < MAX_ENTRIES and not (until is not None and until(table)):
         if not step(table):
             break

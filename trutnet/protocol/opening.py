@@ -13,6 +13,7 @@ from trutnet.crypto import CryptoError
 from trutnet.engine import make_game
 from trutnet.engine.api import Game, GameState
 from trutnet.engine.errors import EngineError
+from trutnet.protocol.checked import CheckedProofs
 from trutnet.protocol.envelope import Entry
 from trutnet.protocol.lobby import (
     NONCE_BYTES,
@@ -40,7 +41,9 @@ class Opening:
     decks: DeckLedger
 
 
-def read_open(entry: Entry, body: dict[str, Any], table_id: bytes) -> Opening:
+def read_open(
+    entry: Entry, body: dict[str, Any], table_id: bytes, proofs: CheckedProofs
+) -> Opening:
     """The table ``entry`` opens; :class:`Rejected` saying why it cannot."""
     exact_fields(body, {"game", "config", "seats", "names", "fallbacks", "nonce"})
     if table_id_for(entry.author, bytes_field(body, "nonce", NONCE_BYTES)) != table_id:
@@ -66,7 +69,7 @@ def read_open(entry: Entry, body: dict[str, Any], table_id: bytes) -> Opening:
         players = game.num_players()
         state = game.new_initial_state()
         teams = game.teams()
-        ledger = DeckLedger(game.decks())
+        ledger = DeckLedger(game.decks(), proofs)
     except (EngineError, CryptoError, NotImplementedError) as exc:
         raise Rejected("schema", f"open: {detail(exc)}") from exc
     if state.holders():  # every position comes from a joint shuffle (no given deck)

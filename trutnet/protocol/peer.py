@@ -31,6 +31,7 @@ from trutnet.crypto.randomness import commitment
 from trutnet.engine.api import Action, Game
 from trutnet.engine.errors import EngineError
 from trutnet.engine.hidden import Open, Pos, SecretChoice, Shuffle, Turn
+from trutnet.protocol.checked import CheckedProofs
 from trutnet.protocol.commitments import SALT_BYTES, seal_commitment
 from trutnet.protocol.entry_types import AUTOMATIC, DECISIONS
 from trutnet.protocol.envelope import Entry, parse_entry, sign_entry
@@ -56,11 +57,18 @@ class TablePeer:
     (:meth:`replaced`) writes nothing more and follows the game.
     """
 
-    def __init__(self, identity: Identity, seat: int, table_id: bytes, rng: RandomBytes) -> None:
+    def __init__(
+        self,
+        identity: Identity,
+        seat: int,
+        table_id: bytes,
+        rng: RandomBytes,
+        checked: CheckedProofs | None = None,
+    ) -> None:
         self.identity = identity
         self.seat = seat
         self.rng = rng
-        self.replica = TableReplica(table_id)
+        self.replica = TableReplica(table_id, checked)
         self.replica.on_private = self._learn
         self.replica.own_sealed = self._own_choice
         self.elgamal = KeyPair.generate(rng)
@@ -97,12 +105,17 @@ class TablePeer:
 
     @classmethod
     def restore(
-        cls, identity: Identity, secrets: dict[str, Any], entries: Sequence[bytes], rng: RandomBytes
+        cls,
+        identity: Identity,
+        secrets: dict[str, Any],
+        entries: Sequence[bytes],
+        rng: RandomBytes,
+        checked: CheckedProofs | None = None,
     ) -> TablePeer:
         """A seat back from a crash: its secrets, then its own journal replayed (forks
         included: a void that overrode this seat's entry overrides it again, 7.8), then
         its own entry of the unordered round in progress, if it had sent one."""
-        peer = cls(identity, int(secrets["seat"]), bytes.fromhex(secrets["table"]), rng)
+        peer = cls(identity, int(secrets["seat"]), bytes.fromhex(secrets["table"]), rng, checked)
         peer.elgamal = KeyPair(int(secrets["elgamal"], 16))
         peer._values = {int(k): bytes.fromhex(v) for k, v in secrets["values"].items()}
         peer._sealed = {

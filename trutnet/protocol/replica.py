@@ -28,6 +28,7 @@ a stalled seat is :mod:`.stalled`. Each of these modules is a part of
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from trutnet.crypto import (
@@ -57,25 +58,17 @@ from trutnet.engine.hidden import (
     Turn,
 )
 from trutnet.protocol.blame import Blame
-from trutnet.protocol.commitments import (
-    JointDraw,
-    Sealed,
-    draw_index,
-)
+from trutnet.protocol.checked import CheckedProofs, deck_bytes, statement
+from trutnet.protocol.commitments import JointDraw, Sealed, draw_index
 from trutnet.protocol.decisions import SeatDecisions
 from trutnet.protocol.entry_types import size_limit
 from trutnet.protocol.envelope import PROTOCOL_VERSION, Entry, MessageError, parse_entry
 from trutnet.protocol.joint_rounds import JointRounds
-from trutnet.protocol.lobby import (
-    LobbyError,
-)
+from trutnet.protocol.lobby import LobbyError
 from trutnet.protocol.locate import LocateRound
 from trutnet.protocol.log import OVERRIDES, LogError, TableLog, equivocation_blame
 from trutnet.protocol.opening import read_open
-from trutnet.protocol.replace import (
-    SeatChange,
-    coordinator,
-)
+from trutnet.protocol.replace import SeatChange, coordinator
 from trutnet.protocol.rounds import OpenRound
 from trutnet.protocol.schema import (
     Rejected,
@@ -91,8 +84,10 @@ from trutnet.protocol.unordered import UnorderedRounds
 class TableReplica(StalledSeats, UnorderedRounds, JointRounds, SeatDecisions):
     """Validates and applies table entries; holds no secret."""
 
-    def __init__(self, table_id: bytes) -> None:
+    def __init__(self, table_id: bytes, checked: CheckedProofs | None = None) -> None:
         self.table_id = table_id
+        # the proofs checked by this process's replicas (one trust domain): each once
+        self.checked = CheckedProofs() if checked is None else checked
         self.log = TableLog()
         self.blames: list[Blame] = []
         self.halted: Blame | None = None
@@ -108,7 +103,7 @@ class TableReplica(StalledSeats, UnorderedRounds, JointRounds, SeatDecisions):
         self.game: Game | None = None
         self.state: GameState | None = None
         self.team_of: tuple[int, ...] = ()
-        self.decks = DeckLedger(())
+        self.decks = DeckLedger((), self.checked)
         self.elgamal: list[Point] = []
         self.joint: Point | None = None
         self.turn = 0  # the seat whose shuffle comes next
@@ -360,7 +355,7 @@ class TableReplica(StalledSeats, UnorderedRounds, JointRounds, SeatDecisions):
     # ------------------------------------------------------------ set-up
 
     def _on_open(self, entry: Entry, body: dict[str, Any]) -> None:
-        opening = read_open(entry, body, self.table_id)
+        opening = read_open(entry, body, self.table_id, self.checked)
         self.seats, self.names, self.fallbacks = opening.seats, opening.names, opening.fallbacks
         self.game, self.state, self.decks = opening.game, opening.state, opening.decks
         self.team_of = opening.team_of
@@ -534,25 +529,27 @@ class TableReplica(StalledSeats, UnorderedRounds, JointRounds, SeatDecisions):
             self._private_done(round_)
         self._drive()
 
-    # ------------------------------------------- locating a card (7.4, 8.12)
-
     # ------------------------------------------------------------ chance
 
     def _on_shuffle(self, entry: Entry, body: dict[str, Any]) -> None:
         exact_fields(body, {"deck"})
         step = self.step
         assert isinstance(step, Shuffle) and self.joint is not None
+        data = bytes_field(body, "deck")
+        context = self.context(f"shuffle/{step.deck}/{entry.seat}")
+        keys = [bytes(key) for key in self.elgamal]
+        said = statement(
+            "shuffle", context.encode(), bytes(self.joint), *keys, deck_bytes(self.deck), data
+        )
         try:
-            result, proof = decode_shuffle(bytes_field(body, "deck"), len(self.deck))
-            if not self._own:  # a seat's own shuffle is checked by every other replica
-                verify_shuffle(
-                    self.deck,
-                    result,
-                    proof,
-                    self.joint,
-                    self.context(f"shuffle/{step.deck}/{entry.seat}"),
-                    self.elgamal,
+            result, proof = decode_shuffle(data, len(self.deck))
+            if self._own:  # a seat's own shuffle is checked by every other replica
+                self.checked.vouch(said)
+            else:
+                check = partial(
+                    verify_shuffle, self.deck, result, proof, self.joint, context, self.elgamal
                 )
+                self.checked.once(said, check)
         except CryptoError as exc:
             raise Rejected("shuffle-proof", str(exc)) from exc
         self.deck = result
@@ -568,8 +565,6 @@ class TableReplica(StalledSeats, UnorderedRounds, JointRounds, SeatDecisions):
             shown -= {p for p in shown if p.deck == step.deck or p in carried}
         state.apply(step.then)
         self._drive()
-
-    # ------------------------------------------------------------ decisions
 
     # ------------------------------------------------------------ the end of rounds
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from trutnet.crypto import (
@@ -52,6 +53,7 @@ from trutnet.crypto import (
 from trutnet.crypto.elgamal import Ciphertext
 from trutnet.crypto.group import Point, RandomBytes
 from trutnet.engine.hidden import Deck, Pos
+from trutnet.protocol.checked import CheckedProofs, deck_bytes, statement
 from trutnet.protocol.schema import Rejected
 
 EVERYONE = -1
@@ -62,7 +64,8 @@ MAX_POSITIONS = 2**16  # share batches number table positions with a u16
 class DeckLedger:
     """The decks in play, encrypted, and every verified share of their positions."""
 
-    def __init__(self, decks: Sequence[Deck]) -> None:
+    def __init__(self, decks: Sequence[Deck], checked: CheckedProofs | None = None) -> None:
+        self.checked = CheckedProofs() if checked is None else checked  # each proof once
         self.specs: dict[str, Deck] = {}
         self.offsets: dict[str, int] = {}
         self.tables: dict[str, CardTable] = {}
@@ -188,7 +191,9 @@ class DeckLedger:
             batch = ShareBatch.from_bytes(data)
             if batch.seat != seat or list(batch.positions) != numbers:
                 raise Rejected("shares", f"shares must cover table positions {numbers}")
-            verify_shares(batch, key, [self.ciphertext(p) for p in positions], context)
+            ciphertexts = [self.ciphertext(p) for p in positions]
+            said = statement("shares", context.encode(), bytes(key), deck_bytes(ciphertexts), data)
+            self.checked.once(said, partial(verify_shares, batch, key, ciphertexts, context))
         except CryptoError as exc:
             raise Rejected("share-proof", str(exc)) from exc
         for pos, share in zip(positions, batch.shares, strict=True):
@@ -239,7 +244,10 @@ class DeckLedger:
                 if (batch.seat, batch.to, list(batch.positions)) != (seat, to, numbers):
                     raise Rejected("shares", f"sealed to seat {to}: table positions {numbers}")
                 ciphertexts = [self.ciphertext(p) for p in positions]
-                verify_sealed(batch, keys[seat], keys[to], ciphertexts, context)
+                ends = (bytes(keys[seat]), bytes(keys[to]))
+                said = statement("sealed", context.encode(), *ends, deck_bytes(ciphertexts), wire)
+                check = partial(verify_sealed, batch, keys[seat], keys[to], ciphertexts, context)
+                self.checked.once(said, check)
             except CryptoError as exc:
                 raise Rejected("share-proof", f"sealed to seat {to}: {exc}") from exc
             out[to] = (list(positions), batch)

@@ -17,6 +17,7 @@ from trutnet.crypto.identity import Identity
 from trutnet.keystore import KeyFileError, load_identity
 from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
 from trutnet.net.mqtt_link import MqttLink
+from trutnet.protocol.checked import CheckedProofs
 from trutnet.protocol.table import Rejected, TablePeer
 from trutnet.runtime.local_seat import LocalSeat
 from trutnet.runtime.seat_process import Hooks, JoinSetup, SeatResult, TableBot, _result
@@ -84,7 +85,8 @@ async def resume(
         bot.seat = seat
     peer.on_secrets = peer_store.save_secrets
     link = MqttLink(endpoints, [], f"resume-{table_id.hex()[:8]}", password=password)
-    runtime = TableRuntime(table_id, link, [seat, *host_bots(store, table_id)], options, on_event)
+    bots = host_bots(store, table_id, peer.replica.checked)  # each proof checked once
+    runtime = TableRuntime(table_id, link, [seat, *bots], options, on_event)
     if own_broker and endpoints[0] == stored_endpoint:  # restarted if no broker answers
         runtime.succession.own_broker = stored_endpoint
     hooks.attach(runtime, seat)
@@ -95,7 +97,7 @@ async def resume(
     return _result(runtime)
 
 
-def host_bots(store: Path, table_id: bytes) -> list[LocalSeat]:
+def host_bots(store: Path, table_id: bytes, checked: CheckedProofs) -> list[LocalSeat]:
     """The bots that a host seated, back from their folders beside the host's own
     (``seat-0``: ``bot-1``, ``bot-2``...), each played by the kind it was seated as;
     none for another seat's folder. A bot folder that cannot be read is skipped: the
@@ -109,7 +111,8 @@ def host_bots(store: Path, table_id: bytes) -> list[LocalSeat]:
         try:
             identity = load_identity(folder / "identity.key")
             files = PeerStore(folder)
-            peer = TablePeer.restore(identity, files.load_secrets(), files.entries(), os.urandom)
+            secrets, entries = files.load_secrets(), files.entries()
+            peer = TablePeer.restore(identity, secrets, entries, os.urandom, checked)
             state = peer.replica.state
             kind_file = folder / "bot.txt"
             kind = kind_file.read_text().strip() if kind_file.exists() else BEST

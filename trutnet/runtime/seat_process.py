@@ -189,7 +189,12 @@ def _result(runtime: TableRuntime) -> SeatResult:
         halted=str(replica.halted)
         if replica.halted
         else (runtime.gave_up_why or "no progress: gave up" if runtime.gave_up else None),
-        stats=dict(runtime.stats.__dict__, rejected=len(runtime.stats.rejected)),
+        stats=dict(
+            runtime.stats.__dict__,
+            rejected=len(runtime.stats.rejected),
+            proofs_checked=runtime.checked.checks,  # by this process's replicas, each once
+            proofs_skipped=runtime.checked.skipped,  # found checked by a sibling replica
+        ),
         hand_ms=[
             round((b - a) * 1000, 1)
             for a, b in zip(
@@ -399,7 +404,8 @@ class _HostedTable:
             for seat in self.local:
                 if seat.identity.public == key:
                     rng = seat.rng or os.urandom
-                    seat.peer = TablePeer(seat.identity, seat_index, self.table_id, rng)
+                    checked = self.runtime.checked  # each proof checked once in this process
+                    seat.peer = TablePeer(seat.identity, seat_index, self.table_id, rng, checked)
                     if seat.store is not None:
                         seat.peer.on_secrets = seat.store.save_secrets
                         seat.store.save_secrets(seat.peer.secrets())

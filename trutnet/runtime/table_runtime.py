@@ -44,6 +44,7 @@ from trutnet.crypto.identity import fingerprint
 from trutnet.net import topics
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.net.tasks import stop_tasks
+from trutnet.protocol.checked import CheckedProofs
 from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry
 from trutnet.protocol.lobby import join_request
 from trutnet.protocol.spectator import Watchers
@@ -119,6 +120,9 @@ class TableRuntime:
         self.gave_up = False
         self.gave_up_why: str | None = None  # what the result says when this peer gave up
         self.stamps = Stamps(self.options.stamp_entries)  # for ``trutnet bench network``
+        # The local seats' replicas check each proof once between them (one process).
+        restored = [s.peer.replica.checked for s in seats if s.peer is not None]
+        self.checked = restored[0] if restored else CheckedProofs()
         link.on_connect = self._on_connect
         # Presence (9.1): retained "online" on connect; the broker publishes the will,
         # "offline", if this process dies or loses its connection.
@@ -258,7 +262,8 @@ class TableRuntime:
             if seat.peer is None or standby:
                 # Not named: a newcomer that follows the game and may take a stalled seat (7.7)
                 index = keys.index(mine) if mine in keys else 0
-                peer = TablePeer(seat.identity, index, self.table_id, seat.rng or _urandom)
+                rng = seat.rng or _urandom
+                peer = TablePeer(seat.identity, index, self.table_id, rng, self.checked)
                 try:  # only the table's own host can open it (7.10): check before taking it
                     peer.receive(wire)
                 except Rejected as exc:

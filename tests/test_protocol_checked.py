@@ -1,0 +1,58 @@
+"""The proofs one process has checked (trutnet.protocol.checked): each statement's
+check runs once, a failure is never remembered, and the memory is bounded."""
+
+from __future__ import annotations
+
+import pytest
+
+from trutnet.crypto import CryptoError
+from trutnet.crypto.elgamal import Ciphertext
+from trutnet.crypto.group import IDENTITY, base_mul
+from trutnet.protocol.checked import CheckedProofs, deck_bytes, statement
+
+
+def test_a_statement_is_checked_once_and_a_failure_every_time():
+    checked = CheckedProofs()
+    runs: list[str] = []
+
+    def passes() -> None:
+        runs.append("pass")
+
+    def fails() -> None:
+        runs.append("fail")
+        raise CryptoError("the proof does not verify")
+
+    good, bad = statement("shuffle", b"context", b"deck"), statement("shuffle", b"context", b"x")
+    checked.once(good, passes)
+    checked.once(good, passes)
+    for _ in range(2):
+        with pytest.raises(CryptoError):
+            checked.once(bad, fails)
+    assert runs == ["pass", "fail", "fail"]
+    assert (checked.checks, checked.skipped) == (1, 1)
+    checked.vouch(bad)  # made in this process: taken as checked from now on
+    checked.once(bad, fails)
+    assert runs == ["pass", "fail", "fail"] and checked.skipped == 2
+
+
+def test_statements_of_other_parts_never_meet():
+    # the parts are length-prefixed: moving a byte from one part to the next, or
+    # changing the kind, gives other bytes
+    assert statement("shuffle", b"ab", b"c") != statement("shuffle", b"a", b"bc")
+    assert statement("shuffle", b"a") != statement("shares", b"a")
+    assert statement("shuffle", b"", b"a") != statement("shuffle", b"a")
+    # the open deck's identity stands as 33 zero bytes, which no point encodes to
+    card = base_mul(7)
+    opened = deck_bytes([Ciphertext(IDENTITY, card)])
+    assert opened == bytes(33) + bytes(card) and len(bytes(card)) == 33
+    assert deck_bytes([Ciphertext(card, card)]) != opened
+
+
+def test_the_memory_is_bounded_and_keeps_the_most_recent():
+    checked = CheckedProofs(limit=3)
+    runs: list[int] = []
+    for k in range(4):
+        checked.once(statement("s", bytes([k])), lambda k=k: runs.append(k))
+    checked.once(statement("s", bytes([3])), lambda: runs.append(99))  # still known
+    checked.once(statement("s", bytes([0])), lambda: runs.append(0))  # forgotten
+    assert runs == [0, 1, 2, 3, 0]
