@@ -11,7 +11,7 @@ import uuid
 
 import pytest
 
-from .network_helpers import SPAWNED
+from tests.network_helpers import SPAWNED
 
 
 def pytest_collection_modifyitems(items):
@@ -38,7 +38,7 @@ def broker_kind(request, monkeypatch):
     every peer process it spawns: the same tests for both. Trut's whole games, the end
     of a game, private tables and announcements run on both, the other games' whole
     games on one each (``indirect`` parametrisation); the long fault scenarios
-    (tests/test_network_faults.py) run on the default one (Mosquitto when installed,
+    (tests/net/test_network_faults.py) run on the default one (Mosquitto when installed,
     as in CI), to keep the suite within its time."""
     monkeypatch.setenv("TRUTNET_EMBEDDED_BROKER", request.param)
     return request.param

@@ -1,0 +1,183 @@
+"""Transcripts, ``trutnet verify``, and resuming a peer after a crash."""
+
+from __future__ import annotations
+
+import json
+import stat
+import subprocess
+import sys
+
+import msgpack
+import pytest
+
+from tests import TESTS
+from trutnet.engine.canonical import canonical_bytes
+from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
+from trutnet.memory_table import new_memory_table, play_memory_game, step
+from trutnet.protocol.audit import audit
+from trutnet.protocol.envelope import parse_entry
+from trutnet.store import PeerStore, StoreError, load_transcript, save_transcript
+
+CONFIG = TrutConfig(2, start=StartPosition((5, 6), (1, 2), 0))
+
+
+@pytest.fixture(scope="module")
+def game():
+    table = play_memory_game(TrutGame(CONFIG), "audit", ["heuristic"] * 2)
+    replica = table.peers[0].replica
+    assert replica.phase == "done"
+    return replica.table_id, [e.wire for e in replica.log.entries]
+
+
+def test_real_transcript_verifies(game, tmp_path):
+    table_id, wires = game
+    report = audit(table_id, wires)
+    assert report.ok and report.entries == len(wires)
+    path = tmp_path / "game.json"
+    save_transcript(path, table_id, wires)
+    assert load_transcript(path) == (table_id, wires)
+    text = path.read_text()
+    assert "elgamal" not in text and "secret" not in text
+
+
+def _resign_free_edit(wire, edit):
+    """Edit an entry's body without its author's key: the signature no longer matches."""
+    envelope, sig = msgpack.unpackb(wire, raw=False)
+    envelope[7] = edit(envelope[7])
+    return canonical_bytes([envelope, sig])
+
+
+def test_tampered_transcripts_are_rejected_with_the_first_failure(game):
+    table_id, wires = game
+    entries = [parse_entry(w) for w in wires]
+    plays = [i for i, e in enumerate(entries) if e.type == "act" and "shares" in e.body]
+    results = [i for i, e in enumerate(entries) if e.type == "result"]
+    changed_card = list(wires)
+    i = plays[0]
+    changed_card[i] = _resign_free_edit(wires[i], lambda b: {**b, "action": "play @31"})
+    dropped = wires[: plays[0]] + wires[plays[0] + 1 :]
+    reordered = list(wires)
+    reordered[plays[0]], reordered[plays[0] + 1] = reordered[plays[0] + 1], reordered[plays[0]]
+    edited_score = list(wires)
+    j = results[0]
+    edited_score[j] = _resign_free_edit(wires[j], lambda b: {**b, "winner": 1 - b["winner"]})
+    truncated = wires[:-1]
+    for name, bad, at in [
+        ("changed card", changed_card, plays[0]),
+        ("dropped entry", dropped, plays[0]),
+        ("reordered", reordered, plays[0]),
+        ("edited score", edited_score, results[0]),
+        ("truncated", truncated, None),
+    ]:
+        report = audit(table_id, bad)
+        assert not report.ok, name
+        assert report.failed_at == at, name
+    assert "signature" in audit(table_id, changed_card).failure
+    assert "chain" in audit(table_id, dropped).failure or "turn" in audit(table_id, dropped).failure
+
+
+def test_verify_command_accepts_and_rejects(game, tmp_path):
+    table_id, wires = game
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    save_transcript(good, table_id, wires)
+    save_transcript(bad, table_id, wires[:5] + wires[6:])
+
+    def run(*a):
+        return subprocess.run(
+            [sys.executable, "-m", "trutnet", *a],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    ok = run("verify", str(good))
+    assert ok.returncode == 0, ok.stderr
+    assert "OK: the transcript is valid" in ok.stdout and "Game over" in ok.stdout
+    replica = audit(table_id, wires).replica  # the winner as named at the table, once
+    assert replica.names[:2] == ["seat 0", "seat 1"]
+    assert f"valid; seat {replica.state.winning_team()} wins," in ok.stdout
+    failed = run("verify", str(bad))
+    assert failed.returncode == 1 and "FAILED: entry 5" in failed.stderr
+    for content in (
+        "",
+        "{}",
+        json.dumps({"format": "trutnet-transcript", "version": 1, "table": "zz", "entries": []}),
+    ):
+        (tmp_path / "junk.json").write_text(content)
+        junk = run("verify", str(tmp_path / "junk.json"))
+        assert junk.returncode == 2 and "Traceback" not in junk.stderr
+    missing = run("verify", str(tmp_path / "missing.json"))
+    assert missing.returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("old", "file"),
+    [
+        # each play followed by a share round: 2 players from 6 Longs and 2 Petits each,
+        # ``play_memory_game(TrutConfig(2, start=StartPosition((6, 6), (2, 2), 0)),
+        # "v1-b", ["heuristic"] * 2)``
+        (1, "transcript-v1.json"),
+        # every round written in seat order, each entry naming the one before it: the
+        # same game with the seed "v2-b", saved by the code of protocol version 2
+        (2, "transcript-v2.json"),
+        # before the table could locate a card (``blind``, ``unblind``): the same game
+        # with the seed "v3-b", saved by the code of protocol version 3
+        (3, "transcript-v3.json"),
+    ],
+)
+def test_a_transcript_of_an_older_protocol_version_is_refused_naming_both_versions(old, file):
+    """``tests/vectors/transcript-v1.json``, ``-v2`` and ``-v3`` are whole games saved
+    by trutnet at protocol versions 1, 2 and 3. This version refuses the first
+    entry, and says why."""
+
+    from trutnet.protocol.envelope import PROTOCOL_VERSION
+
+    path = TESTS / "vectors" / file
+    table_id, wires = load_transcript(path)
+    report = audit(table_id, wires)
+    assert not report.ok and report.failed_at == 0 and report.blame is None
+    assert report.failure == (
+        f"[version] an entry of protocol version {old}; this trutnet speaks version "
+        f"{PROTOCOL_VERSION}"
+    )
+    assert PROTOCOL_VERSION == 4
+    verify = subprocess.run(
+        [sys.executable, "-m", "trutnet", "verify", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert verify.returncode == 1 and "Traceback" not in verify.stderr
+    assert f"FAILED: entry 0: [version] an entry of protocol version {old}; " in verify.stderr
+    assert "this trutnet speaks version 4" in verify.stderr
+
+
+def test_peer_killed_mid_hand_resumes_from_its_files(tmp_path):
+    table = new_memory_table(TrutGame(TrutConfig(3)), "resume", ["heuristic"] * 3)
+    table.attach_stores(tmp_path)
+    assert stat.S_IMODE((tmp_path / "seat-1" / "secrets.json").stat().st_mode) == 0o600
+    while not (
+        table.peers[0].replica.phase == "game" and table.peers[0].replica.state.hand_number == 1
+    ):
+        assert step(table)
+    table.kill(1)
+    for _ in range(3):  # the others go on while seat 1 is down (until they need it)
+        step(table)
+    table.restart(1, "resume/after-crash")
+    while step(table):
+        pass
+    replicas = [p.replica for p in table.peers]
+    assert {r.phase for r in replicas} == {"done"}
+    assert len({r.state.state_hash() for r in replicas}) == 1
+    assert not [e for _, e in table.rejected if e.blame is not None]
+
+
+def test_torn_last_record_is_dropped(tmp_path):
+    store = PeerStore(tmp_path)
+    store.append(b"one")
+    store.append(b"two")
+    with open(store.log_path, "ab") as f:
+        f.write(b"\x00\x00\x00\x09par")  # a crash in the middle of an append
+    assert store.entries() == [b"one", b"two"]
+    with pytest.raises(StoreError):
+        store.load_secrets()
