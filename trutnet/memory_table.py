@@ -88,11 +88,12 @@ def table_nonce(seed: int | str) -> bytes:
 
 
 def make_table(
-    players: int, seed: int | str, together: Collection[int] = ()
+    players: int, seed: int | str, together: Collection[int] = (), trust_own: bool = True
 ) -> tuple[bytes, list[Identity], list[TablePeer]]:
     """The peers of a new table; the seats ``together`` are played by one process (a
-    host and its bots): their replicas check each proof once between them."""
-    shared = CheckedProofs()
+    host and its bots): their replicas check each proof once between them, and none
+    of their own unless ``trust_own`` is False (:class:`CheckedProofs`)."""
+    shared = CheckedProofs(trust_own=trust_own)
     identities = [
         Identity.from_seed(hashlib.sha256(f"id/{seed}/{s}".encode()).digest())
         for s in range(players)
@@ -112,11 +113,15 @@ def make_table(
 
 
 def new_memory_table(
-    game: Game, seed: int | str, bots: Sequence[str], together: Collection[int] = ()
+    game: Game,
+    seed: int | str,
+    bots: Sequence[str],
+    together: Collection[int] = (),
+    trust_own: bool = True,
 ) -> MemoryTable:
     """Peers for a new table of ``game``, with the host's ``open`` entry already delivered
-    (``together``: the seats one process plays, :func:`make_table`)."""
-    _, identities, peers = make_table(game.num_players(), seed, together)
+    (``together``, ``trust_own``: the seats one process plays, :func:`make_table`)."""
+    _, identities, peers = make_table(game.num_players(), seed, together, trust_own)
     table = MemoryTable(peers, identities=identities)
     table.bots = [
         make_bot(game.name, kind, random.Random(f"{seed}/bot{s}")) for s, kind in enumerate(bots)
@@ -153,10 +158,11 @@ def play_memory_game(
     bots: Sequence[str],
     until: Callable[[MemoryTable], bool] | None = None,
     together: Collection[int] = (),
+    trust_own: bool = True,
 ) -> MemoryTable:
     """Play one whole game over the in-memory bus with full crypto (or until ``until``);
-    ``together``: the seats one process plays (:func:`make_table`)."""
-    table = new_memory_table(game, seed, bots, together)
+    ``together``, ``trust_own``: the seats one process plays (:func:`make_table`)."""
+    table = new_memory_table(game, seed, bots, together, trust_own)
     while len(table.log) < MAX_ENTRIES and not (until is not None and until(table)):
         if not step(table):
             break

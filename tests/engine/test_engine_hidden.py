@@ -519,9 +519,9 @@ REAL = [  # (configuration, seed, bots, share rounds of table.py the game must r
 )
 @pytest.mark.timeout(600)
 def test_the_real_table_runs_the_rounds_the_description_asks_for(config, seed, bots, special):
+    from tests.tables import play_memory_game
     from trutnet.crypto import Context
     from trutnet.crypto.randomness import draw
-    from trutnet.memory_table import play_memory_game
     from trutnet.protocol.envelope import PROTOCOL_VERSION
 
     memory = play_memory_game(TrutGame(config), seed, [bots] * config.players)

@@ -56,3 +56,13 @@ def test_the_memory_is_bounded_and_keeps_the_most_recent():
     checked.once(statement("s", bytes([3])), lambda: runs.append(99))  # still known
     checked.once(statement("s", bytes([0])), lambda: runs.append(0))  # forgotten
     assert runs == [0, 1, 2, 3, 0]
+
+
+def test_a_process_that_trusts_no_own_proof_checks_every_one():
+    checked = CheckedProofs(trust_own=False)
+    runs: list[str] = []
+    own = statement("shuffle", b"made here")
+    checked.vouch(own)  # ignored: a sibling replica checks it like any other
+    checked.once(own, lambda: runs.append("checked"))
+    checked.once(own, lambda: runs.append("again"))
+    assert runs == ["checked"] and (checked.checks, checked.skipped) == (1, 1)

@@ -14,9 +14,10 @@ import sys
 import pytest
 
 from tests.protocol.test_protocol_rounds import follower, forge, run_to_round
+from tests.tables import new_memory_table, play_memory_game
 from trutnet.crypto import SeededRandom, blind, make_shares
 from trutnet.games.trut.rules import TrutConfig, TrutGame
-from trutnet.memory_table import new_memory_table, play_memory_game, step
+from trutnet.memory_table import step
 from trutnet.protocol.audit import audit
 from trutnet.protocol.envelope import parse_entry
 from trutnet.protocol.locate import BLIND_STEP, UNBLIND_STEP

@@ -10,10 +10,11 @@ import sys
 
 import pytest
 
+from tests.tables import new_memory_table
 from trutnet.bots import make_bot
 from trutnet.crypto import Identity, SeededRandom
 from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
-from trutnet.memory_table import new_memory_table, step
+from trutnet.memory_table import step
 from trutnet.protocol.audit import audit
 from trutnet.protocol.envelope import parse_entry, sign_entry
 from trutnet.protocol.replace import (

@@ -12,10 +12,11 @@ import random
 
 import pytest
 
+from tests.tables import new_memory_table, play_memory_game
 from trutnet.bots import make_bot
 from trutnet.crypto import SeededRandom
 from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
-from trutnet.memory_table import MemoryTable, new_memory_table, play_memory_game, step
+from trutnet.memory_table import MemoryTable, step
 from trutnet.protocol.envelope import parse_entry, sign_entry
 from trutnet.protocol.log import round_digest
 from trutnet.protocol.table import Rejected, TablePeer, TableReplica
@@ -422,7 +423,8 @@ def test_a_seat_does_not_check_its_own_shuffle_again_every_other_replica_does(mo
         return real(deck, result, proof, joint, context, keys)
 
     monkeypatch.setattr(replica_module, "verify_shuffle", counting)
-    table = new_memory_table(TrutGame(TrutConfig(4)), "own-shuffle", ["heuristic"] * 4)
+    table = new_memory_table(TrutGame(TrutConfig(4)), "own-shuffle", ["heuristic"] * 4, together=())
+    # together=(): four processes, each replica checks for itself
     run_to_round(table, "shares")
     assert sorted(checked) == [s for s in range(4) for _ in range(3)]
     checked.clear()

@@ -14,6 +14,7 @@ import pytest
 
 from tests.games.tokens import DECKS, TokensGame
 from tests.protocol.test_protocol_tokens import _recorded, _refused_by, description_rounds, forge
+from tests.tables import new_memory_table, play_memory_game
 from trutnet.crypto import (
     CardTable,
     CryptoError,
@@ -28,7 +29,7 @@ from trutnet.crypto import (
 )
 from trutnet.engine import GAMES, register_game
 from trutnet.engine.hidden import Pos
-from trutnet.memory_table import new_memory_table, play_memory_game, step
+from trutnet.memory_table import step
 from trutnet.protocol.envelope import parse_entry
 from trutnet.protocol.spectator import Spectator
 from trutnet.protocol.table import EVERYONE, TYPE_LIMITS, Rejected, TableReplica

@@ -6,6 +6,7 @@ import dataclasses
 
 import pytest
 
+from tests.tables import play_memory_game
 from trutnet.crypto import (
     KeyPair,
     SeededRandom,
@@ -18,7 +19,6 @@ from trutnet.crypto.group import base_mul
 from trutnet.engine.canonical import canonical_bytes
 from trutnet.games.trut.rules import Deal, SingCount, StartPosition, TrutConfig, TrutGame
 from trutnet.games.trut.rules.hidden import pos
-from trutnet.memory_table import play_memory_game
 from trutnet.protocol.envelope import (
     GENESIS,
     MAX_ENTRY_BYTES,
@@ -212,11 +212,13 @@ def test_the_seats_of_one_process_check_each_proof_once(monkeypatch):
         return real(*args)
 
     monkeypatch.setattr(replica_module, "verify_shuffle", counted)
+    from trutnet import memory_table  # three processes: nothing shared but (0, 1)
+
     game = TrutGame(TrutConfig(3))
-    alone = play_memory_game(game, "once", ["heuristic"] * 3)
+    alone = memory_table.play_memory_game(game, "once", ["heuristic"] * 3)
     apart = len(calls)
     calls.clear()
-    paired = play_memory_game(game, "once", ["heuristic"] * 3, together=(0, 1))
+    paired = memory_table.play_memory_game(game, "once", ["heuristic"] * 3, together=(0, 1))
     assert paired.log == alone.log
     shuffles = sum(parse_entry(w).type == "shuffle" for w in alone.log)
     # apart: each of 3 replicas checks the 2 others' shuffles; paired: seat 2 checks
@@ -598,7 +600,8 @@ class SingingBot:
 
 
 def test_la_chanson_over_the_protocol_deals_stock_cards_and_discards_unseen():
-    from trutnet.memory_table import new_memory_table, step
+    from tests.tables import new_memory_table
+    from trutnet.memory_table import step
 
     config = TrutConfig(4, "gatinaise", start=StartPosition((1, 2), (2, 2), 1))
     table = new_memory_table(TrutGame(config), "chanson", ["random"] * 4)

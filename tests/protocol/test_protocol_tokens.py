@@ -14,11 +14,12 @@ from __future__ import annotations
 import pytest
 
 from tests.games.tokens import Bet, Pick, TokensGame
+from tests.tables import new_memory_table, play_memory_game
 from trutnet.crypto import Identity, SeededRandom, ShareBatch
 from trutnet.engine import GAMES, register_game
 from trutnet.engine.api import Action, GameState
 from trutnet.engine.hidden import Disclose, Open, Pos, Reveal, SecretChoice, Shuffle, Turn
-from trutnet.memory_table import new_memory_table, play_memory_game, step
+from trutnet.memory_table import step
 from trutnet.protocol.commitments import seal_commitment
 from trutnet.protocol.envelope import parse_entry, sign_entry
 from trutnet.protocol.table import EVERYONE, LocalError, Rejected, TablePeer, TableReplica

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
+from tests.tables import new_memory_table
 from trutnet.crypto import CardTable, Identity, KeyPair, SeededRandom, ShareBatch, combine
 from trutnet.crypto.identity import fingerprint
 from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
 from trutnet.games.trut.rules.cards import card_from_index
-from trutnet.memory_table import new_memory_table, step
+from trutnet.memory_table import step
 from trutnet.protocol.envelope import GENESIS, sign_entry
 from trutnet.protocol.spectator import (
     LIVE_HEADS,

@@ -13,10 +13,11 @@ from __future__ import annotations
 import pytest
 
 from tests.protocol.test_protocol_tokens import forge
+from tests.tables import new_memory_table, play_memory_game
 from trutnet.engine import register_game
 from trutnet.games.lutin.rules import LutinGame
 from trutnet.games.lutin.rules.state import VARIANTS
-from trutnet.memory_table import new_memory_table, play_memory_game, step
+from trutnet.memory_table import step
 from trutnet.protocol.commitments import seal_commitment
 from trutnet.protocol.envelope import parse_entry
 from trutnet.protocol.table import Rejected

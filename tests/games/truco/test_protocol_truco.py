@@ -9,8 +9,9 @@ from __future__ import annotations
 import pytest
 
 import trutnet.games.truco  # noqa: F401  (registers the game)
+from tests.tables import new_memory_table, play_memory_game
 from trutnet.games.truco.rules import Show, TrucoGame
-from trutnet.memory_table import new_memory_table, play_memory_game, step
+from trutnet.memory_table import step
 from trutnet.protocol.envelope import sign_entry
 from trutnet.protocol.table import Rejected, TableReplica
 

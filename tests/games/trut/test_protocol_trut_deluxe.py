@@ -11,9 +11,10 @@ import random
 
 import pytest
 
+from tests.tables import new_memory_table, play_memory_game
 from trutnet.engine.hidden import Pos
 from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
-from trutnet.memory_table import MemoryTable, new_memory_table, play_memory_game, step
+from trutnet.memory_table import MemoryTable, step
 from trutnet.protocol.envelope import parse_entry
 from trutnet.protocol.spectator import Spectator
 
