@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from trutnet.runtime.stall_policy import StallPolicy
+
 
 @dataclass
 class Options:
@@ -29,3 +31,8 @@ class Options:
     # ``trutnet bench network``: stamp every entry, when a local seat signed it and when
     # it was applied here (``TableRuntime.entries_signed``, ``entries_applied``)
     stamp_entries: bool = False
+
+    @property
+    def policy(self) -> StallPolicy:
+        """When a seat the table waits for is reported, voted on and given up (7.7)."""
+        return StallPolicy(self.stall_timeout, self.void_timeout)

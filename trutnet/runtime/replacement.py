@@ -242,11 +242,12 @@ class Replacement:
     async def waited(self, stalled: int, waited: float) -> None:
         """The table has waited ``waited`` seconds for ``stalled``, a seat not played here:
         offer this process's newcomer, then vote (to abandon at twice the void timeout)."""
-        opts = self.table.options
-        if waited >= min(opts.stall_timeout, opts.void_timeout):
+        policy = self.table.options.policy
+        if policy.offer(waited):
             await self.offer(stalled)
-        if waited >= opts.void_timeout:
-            await self.vote(stalled, abandon=waited >= 2 * opts.void_timeout)
+        if policy.vote(waited):
+            # a seat without partners: abandon at once; with: for a newcomer, then abandon
+            await self.vote(stalled, abandon=policy.abandon(waited, team=True))
             await self.maybe_replace(stalled)  # votes may have come before our head did
 
     def release_holds(self) -> None:
@@ -257,8 +258,9 @@ class Replacement:
         for peer in table.peers:
             for key in peer.holds:  # a hold restored from a crash counts from the resume
                 self._vote_times.setdefault(key, now)
+            policy = table.options.policy
             if peer.holding() and any(
-                now - self._vote_times[key] >= 2 * table.options.void_timeout for key in peer.holds
+                policy.release(now - self._vote_times[key]) for key in peer.holds
             ):
                 peer.release()
                 table.emit(VoteReleased(peer.seat))

@@ -58,7 +58,8 @@ def stall_at(table: TableRuntime, now: float) -> Stall | None:
         return None
     expected = replica.expected()
     since = table.last_progress
-    if expected is None or now - since < table.options.stall_timeout:
+    policy = table.options.policy
+    if expected is None or not policy.report(now - since):
         return None
     seat = expected[0]
     if not replica.can_abandon(seat):
@@ -67,7 +68,7 @@ def stall_at(table: TableRuntime, now: float) -> Stall | None:
     local = table.local_seats()
     vote_at = None
     if local - {seat} and seat not in local:  # the runtime's policy (7.7)
-        vote_at = since + table.options.void_timeout * (2 if team else 1)
+        vote_at = since + policy.abandon_after(team)
     key = (seat, replica.log.head)
     offers = []
     for wire in table.replacement.offers.get(key, {}).values():

@@ -573,7 +573,7 @@ class TableRuntime:
         if expected is None:
             return
         waited = time.monotonic() - self.last_progress
-        stalled = waited >= self.options.stall_timeout
+        stalled = self.options.policy.report(waited)
         reported = stalled and await self.notices.report_stall(expected[0], expected[1], waited)
         if not reported and waited >= 2 * self.options.gap_timeout:  # once said: fill gaps
             await self.sync.ask()

@@ -60,6 +60,7 @@ from trutnet.protocol.replica import TableReplica
 from trutnet.protocol.schema import Rejected
 from trutnet.protocol.table import TablePeer
 from trutnet.protocol.untrusted import UntrustedInput
+from trutnet.runtime.stall_policy import StallPolicy
 from trutnet.runtime.sync_answers import (
     SyncAnswers,
     parse_sync_request,
@@ -424,9 +425,10 @@ class Sim:
             return False
         changed = False
         team = bool(partners(stalled, replica.team_of)) if replica.state is not None else False
-        if waited >= self.faults.void_timeout * (2 if team else 1):
+        policy = StallPolicy(self.faults.void_timeout, self.faults.void_timeout)  # the runtime's
+        if policy.abandon(waited, team):
             changed = self._vote(node, stalled)
-        if peer.holding() and waited >= 2 * self.faults.void_timeout:
+        if peer.holding() and policy.release(waited):
             peer.release()  # no void came: follow the stalled seat's entry (7.8)
             self.counts["released"] += 1
             self._at(0, "wake", self.nodes.index(node))
