@@ -53,6 +53,7 @@ from typing import Any
 from trutnet.bots import decide, make_bot
 from trutnet.crypto import Identity, SeededRandom
 from trutnet.engine.api import Game
+from trutnet.protocol.checked import CheckedProofs
 from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry
 from trutnet.protocol.lobby import table_id_for
 from trutnet.protocol.replace import partners
@@ -114,6 +115,7 @@ class Sim:
         self.table_id = table_id_for(ids[0].public, self.nonce)
         self.keys = [i.public for i in ids]
         self.nodes: list[Node] = []
+        self.checked = CheckedProofs(trust_own=False)  # each proof once: the same verdicts
         # each process's clock rate, from a stream of its own (no drift: no draw, and
         # every other fault as drawn before drift existed)
         clocks = random.Random(f"sim/{seed}/drift")
@@ -149,7 +151,8 @@ class Sim:
 
     def _make_peer(self, identity: Identity, seat: int, who: str) -> TablePeer:
         """A peer (the seam a test replaces to play a seat dishonestly)."""
-        return TablePeer(identity, seat, self.table_id, SeededRandom(f"sim/{self.seed}/{who}"))
+        rng = SeededRandom(f"sim/{self.seed}/{who}")
+        return TablePeer(identity, seat, self.table_id, rng, self.checked)
 
     def _start(self, node: Node, fresh: bool) -> None:
         assert node.seat is not None and node.store is not None
@@ -160,11 +163,9 @@ class Sim:
             node.peer = self._make_peer(node.identity, node.seat, who)
         else:  # back from its files, as ``trutnet play --resume`` does
             try:
+                secrets, rng = store.load_secrets(), SeededRandom(f"sim/{self.seed}/{who}")
                 node.peer = TablePeer.restore(
-                    node.identity,
-                    store.load_secrets(),
-                    store.entries(),
-                    SeededRandom(f"sim/{self.seed}/{who}"),
+                    node.identity, secrets, store.entries(), rng, self.checked
                 )
             except Exception as exc:  # a store that does not restore is a finding
                 raise SimFailure(
