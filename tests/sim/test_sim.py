@@ -174,6 +174,40 @@ def test_every_seed_that_failed_once_passes(name, config, seed, faults, why):
     assert result.violation is None, (why, result)
 
 
+# ---------------------------------------------------------------- transcripts
+
+
+def test_every_peer_saves_a_transcript_of_its_own_that_verifies():
+    """Every peer saves its game into one folder under one name, as on one machine: each
+    save finds a name of its own, none replaces another, and each one verifies; a seat
+    back from its files saves once more."""
+    sims: list[Any] = []
+    result = run("lutin", 5, dataclasses.replace(CLEAN, kill=0.03, down=20.0), on_sim=sims.append)
+    assert result.violation is None and result.status == "finished", result
+    transcripts = sims[0].transcripts
+    names = sorted(path.name for path in transcripts.digests)
+    table = sims[0].table_id.hex()
+    assert len(names) == len(transcripts.savers) >= 3  # two seats and the spectator
+    assert f"{table}.json" in names and f"{table}-2.json" in names
+
+
+def test_the_sim_finds_a_save_that_replaces_a_transcript(monkeypatch):
+    """The fault re-introduced: a save that writes under the name it asked for, over
+    the file a peer saved before (what ``save_transcript`` must never do)."""
+    from trutnet.sim import transcripts
+    from trutnet.store import save_transcript
+
+    def replacing(path: Any, table_id: bytes, wires: Any) -> Any:
+        path.unlink(missing_ok=True)
+        return save_transcript(path, table_id, wires)
+
+    monkeypatch.setattr(transcripts, "save_transcript", replacing)
+    result = run("trut", 0)
+    assert result.status == "failed", result
+    assert str(result.violation).startswith("transcript: "), result.violation
+    assert "saved over" in str(result.violation)
+
+
 # ---------------------------------------------------------------- determinism
 
 

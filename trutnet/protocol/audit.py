@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from trutnet.protocol.blame import Blame
+from trutnet.protocol.checked import CheckedProofs
 from trutnet.protocol.table import Rejected, TableReplica
 
 
@@ -41,9 +42,12 @@ class AuditReport:
         return self.failure is None and self.complete
 
 
-def audit(table_id: bytes, wires: Sequence[bytes]) -> AuditReport:
-    """Replay ``wires`` in order; stop at the first entry that a peer would refuse."""
-    report = AuditReport(TableReplica(table_id))
+def audit(
+    table_id: bytes, wires: Sequence[bytes], checked: CheckedProofs | None = None
+) -> AuditReport:
+    """Replay ``wires`` in order; stop at the first entry that a peer would refuse
+    (``checked``: the proofs this process has checked already, :mod:`.checked`)."""
+    report = AuditReport(TableReplica(table_id, checked))
     for index, wire in enumerate(wires):
         try:
             entry = report.replica.receive(wire)

@@ -120,3 +120,10 @@ def hostile_payload(rng: random.Random, wire: bytes) -> bytes:
     if kind == 2:
         return wire[: rng.randrange(len(wire))]
     return wire
+
+
+def clock_rates(seed: int, drift: float, count: int) -> list[float]:
+    """Each process's clock rate, from a stream of its own: with no drift, no draw (and
+    every other fault as drawn before drift existed)."""
+    clocks = random.Random(f"sim/{seed}/drift")
+    return [1.0 + clocks.uniform(-drift, drift) if drift else 1.0 for _ in range(count)]

@@ -33,8 +33,9 @@ Not modelled yet: a torn write of the store, a peer's computing time (signing an
 checking take no simulated time), newcomers taking a seat (``void``), more than one
 seat down at once, the byte budget of sync answers and the bound of the buffer of
 early entries, the stall notices, the signed ``done`` and lingering (a peer whose game
-is over keeps answering until the run ends, as while a person's end screen is up), the
-transcripts saved at the end, and a person's screen (only the replicas are checked).
+is over keeps answering until the run ends, as while a person's end screen is up), and
+a person's screen (only the replicas, and the transcripts saved at the end, are checked:
+:mod:`trutnet.sim.transcripts`).
 The spectator is a peer that holds no seat, not the ``watch`` command's runtime.
 """
 
@@ -70,10 +71,11 @@ from trutnet.runtime.sync_answers import (
     recent_void,
     sync_request,
 )
-from trutnet.sim.faults import Faults, hostile_payload
+from trutnet.sim.faults import Faults, clock_rates, hostile_payload
 from trutnet.sim.invariants import Violation, check_step
 from trutnet.sim.outcome import run_result, waiting_text
 from trutnet.sim.records import Node, RunResult, SimFailure
+from trutnet.sim.transcripts import Transcripts
 from trutnet.sim.votes import Ballots
 from trutnet.store import PeerStore
 
@@ -116,13 +118,8 @@ class Sim:
         self.keys = [i.public for i in ids]
         self.nodes: list[Node] = []
         self.checked = CheckedProofs(trust_own=False)  # each proof once: the same verdicts
-        # each process's clock rate, from a stream of its own (no drift: no draw, and
-        # every other fault as drawn before drift existed)
-        clocks = random.Random(f"sim/{seed}/drift")
-        rates = [
-            1.0 + clocks.uniform(-faults.drift, faults.drift) if faults.drift else 1.0
-            for _ in range(players + 1)
-        ]
+        self.transcripts = Transcripts(directory / "games", self.table_id, self.checked)
+        rates = clock_rates(seed, faults.drift, players + 1)
         for seat, identity in enumerate(ids):
             store = PeerStore(directory / f"seat-{seat}")
             node = Node(f"seat {seat}", seat, identity, None, store, None, life=-1)
@@ -571,6 +568,9 @@ class Sim:
         """Every invariant, after a step that changed ``node``'s replica."""
         replicas = self.replicas()
         violation = check_step(node.name, node.seat, node.replica, replicas, self.dishonest())
+        if violation is None and self._over(node.replica) and node.replica.halted is None:
+            wires = [e.wire for e in node.replica.log.entries]
+            violation = self.transcripts.ended(node.name, node.life, wires)
         if violation is not None:
             raise SimFailure(violation)
 
