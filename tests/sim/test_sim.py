@@ -154,6 +154,43 @@ def test_a_seat_gone_in_the_keys_round_is_abandoned_as_in_a_game():
     assert "gave_up" not in result.counts, result
 
 
+# A newcomer follows the table and offers to take a stalled seat with partners (7.7).
+NEWCOMER = dataclasses.replace(CLEAN, kill=0.02, gone=1.0, void_timeout=30.0, newcomers=1)
+BACK = dataclasses.replace(CLEAN, kill=0.02, down=300.0, void_timeout=30.0, newcomers=1)
+
+
+def test_a_newcomer_takes_the_seat_of_a_partner_gone_for_good_and_the_table_finishes():
+    """The partners vote for the newcomer's offer after the void timeout, the others
+    follow their choice, the coordinator writes the ``void``, and the newcomer plays
+    the seat to the end: the table finishes instead of being abandoned."""
+    game = make_game("trut", {"players": 4})
+    result = run_seed(game, 2, NEWCOMER, bots(game))
+    assert result.violation is None and result.status == "finished", result
+    counts = result.counts
+    assert counts["gone"] == counts["void_written"] == counts["took_seat"] == 1, counts
+    assert counts["offers"] >= 1 and result.sim_seconds >= 30.0
+    assert "abandon_written" not in counts
+
+
+def test_a_replaced_seat_that_comes_back_follows_the_game():
+    """The killed seat comes back from its files after its seat was given away: it
+    learns of the ``void`` and writes nothing more; every log stays one."""
+    game = make_game("trut", {"players": 4})
+    result = run_seed(game, 0, BACK, bots(game))
+    assert result.violation is None and result.status == "finished", result
+    assert result.counts["void_written"] == result.counts["restarted"] == 1, result.counts
+
+
+def test_the_sim_finds_a_replaced_seat_that_writes_at_its_old_position(monkeypatch):
+    """The fault re-introduced: a peer that takes itself as seated by its seat number
+    alone, not by the key the log seats there, writes at its old place after a void."""
+    monkeypatch.setattr(TablePeer, "seated", lambda self: 0 <= self.seat < len(self.replica.seats))
+    game = make_game("trut", {"players": 4})
+    result = run_seed(game, 0, BACK, bots(game))
+    assert result.status == "failed", result
+    assert "not seat 0's" in result.violation, result.violation
+
+
 # Every seed that ever failed, with its faults: (game, config, seed, faults, why).
 REGRESSIONS = [
     (
@@ -381,7 +418,7 @@ def test_a_failing_schedule_shrinks_and_replays_from_its_numbers():
 class SilentSim(Sim):
     """No seat ever votes: a seat that never comes back stalls the table for ever."""
 
-    def _vote(self, node: Any, stalled: int) -> bool:
+    def _vote(self, node: Any, stalled: int, taker: Any) -> bool:
         return False
 
 
@@ -472,6 +509,7 @@ def test_the_summary_line_names_runs_faults_and_rates():
         (["--loss", "2"], "argument --loss: must be 0..1, not 2"),
         (["--drift", "1"], "argument --drift: must be 0 to below 1, not 1"),
         (["--seeds", "0"], "argument --seeds: must be 1..1000000, not 0"),
+        (["--newcomers", "5"], "argument --newcomers: must be 0..4, not 5"),
         (["--game", "nope"], "unknown game 'nope'"),
         (["--without", "3-1"], "argument --without: not fault numbers like 1-4,7: '3-1'"),
     ],

@@ -1,6 +1,7 @@
 """The simulator's sweep (issue 26): seeded runs of every registered game, each seed
 under one of several mixes of faults (the default mix, a harsh network with kills,
-partitions with broker restarts, drifting clocks with seats gone for good), every
+partitions with broker restarts, drifting clocks with seats gone for good and a
+newcomer to take a partner's seat), every
 invariant checked after every step. Every run is one hand of the game's short
 configuration, so that the whole sweep fits the suite's time; ``trutnet sim --seeds N``
 runs the same tables at any scale, and a failing seed here prints the command that
@@ -20,7 +21,9 @@ MIXES = {
     "default": Faults(hands=1),
     "harsh": Faults(loss=0.15, dup=0.1, reorder=0.2, kill=0.01, gone=0.0, junk=0.05, down=10.0),
     "split": dataclasses.replace(CLEAN, split=0.02, restart=0.01, loss=0.02, junk=0.01),
-    "gone": dataclasses.replace(CLEAN, kill=0.01, gone=1.0, void_timeout=30.0, drift=0.05),
+    "gone": dataclasses.replace(
+        CLEAN, kill=0.01, gone=1.0, void_timeout=30.0, drift=0.05, newcomers=1
+    ),
 }
 SEEDS = 20  # per game and chunk: 4 chunks, so 80 runs per game, a mix for each seed
 CHUNKS = 4

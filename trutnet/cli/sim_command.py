@@ -36,6 +36,7 @@ from trutnet.sim import (
 MAX_SEEDS = 1_000_000
 _rate = bounded(float, "a probability", lambda p: 0 <= p <= 1, "must be 0..1, not {text}")
 _drift = bounded(float, "a clock rate", lambda d: 0 <= d < 1, "must be 0 to below 1, not {text}")
+_newcomers = whole(0, 4)
 _seconds = bounded(
     float, "a number of seconds", lambda s: 0 <= s <= 3600, "must be 0..3600 s, not {text}"
 )
@@ -141,6 +142,13 @@ def _fault_rates(p: argparse.ArgumentParser, default: Faults) -> None:
             flag, type=_rate, default=getattr(default, field), help=f"{what} (%(default)s)"
         )
     p.add_argument(
+        "--newcomers",
+        type=_newcomers,
+        default=default.newcomers,
+        help="processes that follow the table and offer to take a stalled seat that has "
+        "partners, who accept any newcomer (7.7) (%(default)s)",
+    )
+    p.add_argument(
         "--drift",
         type=_drift,
         default=default.drift,
@@ -223,6 +231,7 @@ def faults_of(args: argparse.Namespace) -> Faults:
         restart=args.broker_restart,
         restart_for=args.broker_down,
         drift=args.drift,
+        newcomers=args.newcomers,
     )
 
 

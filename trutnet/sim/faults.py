@@ -48,6 +48,9 @@ class Faults:
     restart: float = 0.0  # per entry written: the broker restarts...
     restart_for: float = 5.0  # ...and is back after up to this many seconds
     drift: float = 0.0  # each process's clock runs at 1 ± up to this rate
+    # processes that follow the table and offer to take a stalled seat that has
+    # partners (7.7), who accept any newcomer (``--accept-taker any``)
+    newcomers: int = 0
 
     # the command-line flag of each field (``trutnet sim``)
     FLAGS: ClassVar[dict[str, str]] = {
@@ -69,6 +72,7 @@ class Faults:
         "restart": "--broker-restart",
         "restart_for": "--broker-down",
         "drift": "--drift",
+        "newcomers": "--newcomers",
     }
 
     def flags(self) -> list[str]:

@@ -25,17 +25,18 @@ redone here without asyncio:
 * a seat the table waits for ``void_timeout`` seconds (twice that in a team game, where
   the runtime first waits for a newcomer's offer) gets every other seat's vote to
   abandon, and the coordinator writes the ``abandon`` once a quorum agrees (7.7);
-* a peer without progress for ``give_up`` seconds stops (``give_up_after``).
+* a peer without progress for ``give_up`` seconds stops (``give_up_after``);
+* newcomers (``Faults.newcomers``) follow the table and offer to take a stalled seat
+  with partners; the votes and the ``void`` or ``abandon``: :mod:`trutnet.sim.votes`.
 
 Faults: :mod:`trutnet.sim.faults`.
 
 Not modelled yet: a torn write of the store, a peer's computing time (signing and
-checking take no simulated time), newcomers taking a seat (``void``), more than one
-seat down at once, the byte budget of sync answers and the bound of the buffer of
-early entries, the stall notices, the signed ``done`` and lingering (a peer whose game
-is over keeps answering until the run ends, as while a person's end screen is up), and
-a person's screen (only the replicas, and the transcripts saved at the end, are checked:
-:mod:`trutnet.sim.transcripts`).
+checking take no simulated time), more than one seat down at once, the byte budget of
+sync answers and the bound of the buffer of early entries, the stall notices, the
+signed ``done`` and lingering (a peer whose game is over keeps answering until the run
+ends, as while a person's end screen is up), and a person's screen (only the replicas,
+and the transcripts saved at the end, are checked: :mod:`trutnet.sim.transcripts`).
 The spectator is a peer that holds no seat, not the ``watch`` command's runtime.
 """
 
@@ -57,12 +58,10 @@ from trutnet.engine.api import Game
 from trutnet.protocol.checked import CheckedProofs
 from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry
 from trutnet.protocol.lobby import table_id_for
-from trutnet.protocol.replace import partners
 from trutnet.protocol.replica import TableReplica
 from trutnet.protocol.schema import Rejected
 from trutnet.protocol.table import TablePeer
 from trutnet.protocol.untrusted import UntrustedInput
-from trutnet.runtime.stall_policy import StallPolicy
 from trutnet.runtime.sync_answers import (
     SyncAnswers,
     parse_sync_request,
@@ -119,7 +118,7 @@ class Sim:
         self.nodes: list[Node] = []
         self.checked = CheckedProofs(trust_own=False)  # each proof once: the same verdicts
         self.transcripts = Transcripts(directory / "games", self.table_id, self.checked)
-        rates = clock_rates(seed, faults.drift, players + 1)
+        rates = clock_rates(seed, faults.drift, players + 1 + faults.newcomers)
         for seat, identity in enumerate(ids):
             store = PeerStore(directory / f"seat-{seat}")
             node = Node(f"seat {seat}", seat, identity, None, store, None, life=-1)
@@ -131,13 +130,14 @@ class Sim:
             peer = self._make_peer(identity, -1, "spectator")
             self.nodes.append(Node("spectator", None, identity, peer, None, None))
             self.nodes[-1].rate = rates[players]
+        self.ballots = Ballots(self)  # the votes and offers on a stalled seat (7.7)
+        self.nodes += self.ballots.newcomers(directory, rates[players + 1 :])
         self.gone = False
         # a partition or a broker down: each process's group, until when (a broker
         # down puts every process in a group of its own)
         self.groups: list[int] = []
         self.cut_until = float("-inf")
         self.violation: Violation | None = None
-        self.ballots = Ballots(self)  # the votes on a stalled seat (7.7)
         self.status = ""
         self.note = ""
 
@@ -180,6 +180,7 @@ class Sim:
         node.asked_head = None  # a fresh process: its first request names the head alone
         node.void_sent = float("-inf")
         node.buffer, node.answers, node.votes, node.voted = {}, SyncAnswers(), {}, {}
+        node.voted_for, node.offers, node.offered = {}, {}, {}
 
     # ------------------------------------------------------------ the clock
 
@@ -416,21 +417,7 @@ class Sim:
             node.asked = self.now
             self.counts["sync_asked"] += 1
             self.publish(node, "sync", self._sync_request(node))
-        peer = node.peer
-        assert peer is not None
-        stalled = expected[0]
-        if node.seat is None or stalled == node.seat or not peer.seated():
-            return False
-        changed = False
-        team = bool(partners(stalled, replica.team_of)) if replica.state is not None else False
-        policy = StallPolicy(self.faults.void_timeout, self.faults.void_timeout)  # the runtime's
-        if policy.abandon(waited, team):
-            changed = self._vote(node, stalled)
-        if peer.holding() and policy.release(waited):
-            peer.release()  # no void came: follow the stalled seat's entry (7.8)
-            self.counts["released"] += 1
-            self._at(0, "wake", self.nodes.index(node))
-        return changed
+        return self.ballots.on_stall(node, expected[0], waited)  # offers and votes (7.7)
 
     def elapsed(self, node: Node, since: float) -> float:
         """Seconds since ``since`` (simulated time) as ``node``'s own clock counts them."""
@@ -460,8 +447,8 @@ class Sim:
         self.status = "cut"
         return True
 
-    def _vote(self, node: Node, stalled: int) -> bool:
-        return self.ballots.vote(node, stalled)
+    def _vote(self, node: Node, stalled: int, taker: bytes | None) -> bool:
+        return self.ballots.vote(node, stalled, taker)  # the seam a test silences
 
     def _on_vote(self, node: Node, wire: Any) -> bool:
         return self.ballots.read(node, wire)
@@ -555,6 +542,7 @@ class Sim:
 
     def _progress(self, node: Node) -> None:
         node.last_progress = self.now
+        self.ballots.took_seat(node)  # a newcomer a void seated plays from now on
         if node.seat is not None:
             self._at(0, "wake", self.nodes.index(node))
 

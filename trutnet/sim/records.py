@@ -24,7 +24,7 @@ class Node:
     """One simulated process: a seat (or the spectator), its files, what it waits for."""
 
     name: str
-    seat: int | None  # None: the spectator
+    seat: int | None  # None: the spectator, or a newcomer that holds no seat (yet)
     identity: Identity
     peer: TablePeer | None
     store: PeerStore | None
@@ -34,6 +34,7 @@ class Node:
     gone: bool = False  # killed for good
     gave_up: bool = False  # stopped after ``give_up`` seconds without progress
     dishonest: bool = False
+    newcomer: bool = False  # follows the table with no seat, and offers to take one (7.7)
     last_progress: float = 0.0
     rate: float = 1.0  # how fast its clock runs (``Faults.drift``): its timers' unit
     asked: float = float("-inf")
@@ -43,6 +44,10 @@ class Node:
     answers: SyncAnswers = field(default_factory=SyncAnswers)
     votes: dict[tuple[int, bytes], dict[int, bytes]] = field(default_factory=dict)
     voted: dict[tuple[int, bytes], float] = field(default_factory=dict)
+    voted_for: dict[tuple[int, bytes], bytes | None] = field(default_factory=dict)
+    # (stalled seat, head) -> offer id -> offer (7.7); -> when this newcomer last said its own
+    offers: dict[tuple[int, bytes], dict[bytes, bytes]] = field(default_factory=dict)
+    offered: dict[tuple[int, bytes], float] = field(default_factory=dict)
 
     @property
     def replica(self) -> TableReplica:
