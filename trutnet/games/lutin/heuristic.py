@@ -1,8 +1,12 @@
 """Lutin & Troll's heuristic bot: it counts (L17) and weighs each card.
 
-* Choosing a hand (L16): any kind its pioche still holds, at random. Taking the
-  strongest first, or balancing every hand, both lost more often against the random
-  bot (the cards come back every five hands: a strong hand now is a weak one later).
+* Choosing a hand (L16): every card comes back only once the pioche is empty, so
+  each player spends the same 25 cards over five hands, and what counts is where.
+  Both pioches are public (L17): when the opponent's cards to choose from are worth
+  more on average than its own (within ``DUMP_MARGIN``), the bot gives that manche up
+  with its five weakest cards; otherwise it takes its five strongest. It decides once
+  per hand. Against the random bot this wins 86% of games (600 seeded games, both
+  seat orders), where a hand chosen at random won 58%, always the strongest 41%.
 * Riposting (L6): it has seen the attack, so it plays the card with the best card
   result (L9-L11) for it, the cheapest of the equals.
 * A token window (expert, L22): the token whose effect, alone, gives the best result
@@ -17,6 +21,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from trutnet.engine.api import Action
 from trutnet.games.lutin.rules.actions import PlayLabel, PlayPos, Take, TokenPlay
@@ -25,6 +30,9 @@ from trutnet.games.lutin.rules.observation import LutinObservation
 from trutnet.games.lutin.rules.powers import black, white
 
 WORTH = {"nymph": 7.0, "harpy": 8.0, "mandragore": 7.5, "b4": 6.0, "b5": 6.5, "b6": 7.0}
+# the bot gives a manche up unless its cards to choose from are worth this much more
+# on average than the opponent's (measured: 0 to 0.5 all win 85-86% against random)
+DUMP_MARGIN = 0.25
 
 
 def worth(card: str) -> float:
@@ -51,12 +59,14 @@ class HeuristicBot:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
+        self.plan = ""  # this hand: "weakest" (a manche given up), "strongest" or "random"
+        self.manche: int | None = None  # the manche of the last hand chosen
 
     def choose(self, obs: LutinObservation) -> Action:
         legal = list(obs.legal)
         takes = [a for a in legal if isinstance(a, Take)]
         if takes:
-            return self.rng.choice(takes)
+            return self._take(obs, takes)
         tokens = [a for a in legal if isinstance(a, TokenPlay)]
         if tokens and len(obs.table) == 2:
             return max(tokens, key=lambda a: (self._token_gain(a, obs), self.rng.random()))
@@ -75,6 +85,24 @@ class HeuristicBot:
             return average - 0.15 * worth(card)
 
         return max(known, key=lambda ac: (score(ac[1]), self.rng.random()))[0]
+
+    def _take(self, obs: LutinObservation, takes: list[Take]) -> Action:
+        """The next card of the hand being chosen (L16): the weakest left when this
+        hand gives the manche up, else the strongest."""
+        chosen = [kind for _, kind in obs.hand if kind is not None]
+        left = sorted((Counter(obs.unseen[obs.seat]) - Counter(chosen)).elements(), key=worth)
+        theirs = obs.unseen[1 - obs.seat]
+        if not chosen or not self.plan:  # one decision per hand
+            again, self.manche = obs.manche == self.manche, obs.manche
+            mine = sum(map(worth, left)) / len(left) if left else 0.0
+            weaker = bool(theirs) and sum(map(worth, theirs)) / len(theirs) > mine - DUMP_MARGIN
+            # a tied manche goes on (L14): a hand at random, or two bots that choose
+            # alike would tie it for ever
+            self.plan = "random" if again or not left else "weakest" if weaker else "strongest"
+        if self.plan == "random":
+            return self.rng.choice(takes)
+        pick = left[0] if self.plan == "weakest" else left[-1]
+        return next((a for a in takes if a.card == pick), None) or self.rng.choice(takes)
 
     def _token_gain(self, action: TokenPlay, obs: LutinObservation) -> float:
         """The combat's result for this seat if only ``action`` is played."""
