@@ -72,12 +72,15 @@ class Moment:
     hands: int
     winner: int | None
     power: str | None
+    to_show: tuple[int, ...] = (0, 0)  # each seat's unplayed cards still to open (L15)
 
     @classmethod
     def of(cls, state: Any) -> Moment:
+        queue = getattr(state, "queue", ())
+        to_show = tuple(sum(1 for s, _ in queue if s == seat) for seat in range(2))
         return cls(
             state.phase, state.attacker, tuple(state.table), state.last, tuple(state.vp),
-            tuple(state.hp), state.manche, state.hands, state.winner, state.power,
+            tuple(state.hp), state.manche, state.hands, state.winner, state.power, to_show,
         )  # fmt: skip
 
 
@@ -174,7 +177,10 @@ def _action_lines(event: Told, who: Any) -> list[str]:
     if isinstance(action, BonusPick):
         return [f"{who(seat)}'s bonus is {token_label(before.power, action)}"]
     if isinstance(action, Take) and phase == "end_open":
-        return [f"{who(seat)}'s unplayed card: {shown(action.card)}"]
+        after = event.after
+        more = after.to_show[seat] if after is not None and seat in (0, 1) else 0
+        still = f" ({more} more to show)" if more else ""  # two alike are two lines
+        return [f"{who(seat)}'s unplayed card: {shown(action.card)}{still}"]
     if isinstance(action, Take) and phase == "swap_open":
         return [f"{who(seat)} takes {shown(action.card)} from its hand (t21)"]
     if isinstance(action, Show):
