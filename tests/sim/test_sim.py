@@ -390,14 +390,14 @@ def test_a_seat_back_after_the_abandon_reads_it_and_ends_abandoned_too():
     """A seat dies between saving an entry and sending it, and comes back after the
     others abandoned the game at the head before that entry: the abandon overrides its
     entry (7.8) and every replica ends abandoned alike."""
-    result = run("lutin", 2, LATE)
+    result = run("lutin", 3, LATE)
     assert result.violation is None, result
     assert result.status == "abandoned"
     assert result.counts["restarted"] == 1 and result.counts["void_resent"] >= 1
 
 
 def test_the_sim_finds_a_resume_that_never_hears_of_the_abandon():
-    result = run("lutin", 2, LATE, sim_class=NoVoidSim)
+    result = run("lutin", 3, LATE, sim_class=NoVoidSim)
     assert result.status == "failed"
     assert result.violation == "split: the table ended with different logs"
 
@@ -405,13 +405,13 @@ def test_the_sim_finds_a_resume_that_never_hears_of_the_abandon():
 def test_a_failing_schedule_shrinks_and_replays_from_its_numbers():
     faults = dataclasses.replace(LATE, loss=0.1, dup=0.05, reorder=0.05)
     game = game_for("lutin")
-    failed = run_seed(game, 2, faults, bots(game), sim_class=NoVoidSim)
+    failed = run_seed(game, 3, faults, bots(game), sim_class=NoVoidSim)
     assert failed.violation == "split: the table ended with different logs"
     without, shrunk, runs = shrink(game, failed, faults, bots(game), 5, NoVoidSim)
     assert runs <= 5 and shrunk.violation == failed.violation
     assert len(shrunk.injected) <= len(failed.injected) / 2, (shrunk.counts, failed.counts)
     assert parse_numbers(format_numbers(without)) == without
-    again = run_seed(game, 2, faults, bots(game), sim_class=NoVoidSim, without=without)
+    again = run_seed(game, 3, faults, bots(game), sim_class=NoVoidSim, without=without)
     assert again.as_dict() == shrunk.as_dict()
 
 
