@@ -30,6 +30,7 @@ class Transcripts:
         self.checked = checked  # the run's proofs, checked once
         self.digests: dict[Path, bytes] = {}
         self.savers: set[tuple[str, int]] = set()  # (peer, life) that saved
+        self.verified: set[bytes] = set()  # the digests of the logs that verified here
 
     def ended(self, who: str, life: int, wires: Sequence[bytes]) -> Violation | None:
         """``who`` (in its ``life``) saw its game end with the log ``wires``: it saves
@@ -51,10 +52,17 @@ class Transcripts:
             table, read = load_transcript(saved)
         except StoreError as exc:
             return Violation("transcript", f"{saved.name} does not load: {exc}")
+        if read != list(wires):
+            return Violation("transcript", f"{saved.name} ({who}) is not the log it saved")
+        log = hashlib.sha256(b"".join(hashlib.sha256(w).digest() for w in read)).digest()
+        if log in self.verified:  # the same log as another peer's: the same verdict
+            return None
         report = audit(table, read, self.checked)
-        if report.failed_at is not None or read != list(wires):
-            why = report.failure or "it is not the log that was saved"
-            return Violation("transcript", f"{saved.name} ({who}) does not verify: {why}")
+        if report.failed_at is not None:
+            return Violation(
+                "transcript", f"{saved.name} ({who}) does not verify: {report.failure}"
+            )
+        self.verified.add(log)
         return None
 
     def check(self) -> Violation | None:
