@@ -23,7 +23,7 @@ other than its seat's is refused, whoever relays it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -251,6 +251,33 @@ def check_votes(
     if problem is not None:
         raise VoteError(problem)
     return sorted(voters.values(), key=lambda v: v.voter)
+
+
+def taker_for(
+    voter: int,
+    stalled: int,
+    team_of: Sequence[int],
+    offers: Mapping[bytes, bytes],
+    votes: Mapping[int, bytes],
+    table_id: bytes,
+    seats: Sequence[bytes],
+    accepted: Callable[[bytes], bool],
+) -> bytes | None:
+    """The offer (its id) ``voter`` votes for on ``stalled`` (7.7): a partner of the
+    stalled seat, the lowest id among the ``offers`` whose author it ``accepted``; any
+    other seat, the offer a partner voted for in ``votes`` (voter -> vote), never one
+    of its own choosing: who plays a seat is its team's decision. None: no such offer."""
+    mates = partners(stalled, team_of)
+    if voter in mates:
+        return min((i for i, w in offers.items() if accepted(parse_entry(w).author)), default=None)
+    for other, wire in sorted(votes.items()):
+        try:
+            taker = parse_vote(wire, table_id, seats).taker
+        except VoteError:
+            continue
+        if other in mates and taker in offers:
+            return taker
+    return None
 
 
 def pick_quorum(

@@ -22,6 +22,7 @@ from trutnet.protocol.replace import (
     parse_vote,
     partners,
     pick_quorum,
+    taker_for,
 )
 from trutnet.protocol.table import LocalError
 from trutnet.runtime.events import Offer, SeatChanged, TookSeat, Vote, VoteReleased, YouWereReplaced
@@ -105,23 +106,18 @@ class Replacement:
             return None
         if not replica.can_void(key[0]):  # the keys round, a joint draw: abandon only
             return None
-        mates = partners(key[0], replica.team_of)
-        if voter in mates:
-            accepted = {t.strip().upper() for t in table.options.takers}
-            allowed = [
-                offer_id
-                for offer_id, wire in offers.items()
-                if "ANY" in accepted or fingerprint(parse_entry(wire).author) in accepted
-            ]
-            return min(allowed, default=None)
-        for other, wire in sorted(self.votes.get(key, {}).items()):
-            try:
-                taker = parse_vote(wire, table.table_id, replica.seats).taker
-            except VoteError:
-                continue
-            if other in mates and taker in offers:
-                return taker
-        return None
+        accepted = {t.strip().upper() for t in table.options.takers}
+        votes = self.votes.get(key, {})
+        return taker_for(
+            voter,
+            key[0],
+            replica.team_of,
+            offers,
+            votes,
+            table.table_id,
+            replica.seats,
+            lambda author: "ANY" in accepted or fingerprint(author) in accepted,
+        )
 
     async def vote(self, stalled: int, abandon: bool) -> None:
         """Each local seat votes on ``stalled``: for the newcomer its team accepts, or

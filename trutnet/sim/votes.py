@@ -25,6 +25,7 @@ from trutnet.protocol.replace import (
     parse_vote,
     partners,
     pick_quorum,
+    taker_for,
 )
 from trutnet.protocol.schema import LocalError
 from trutnet.runtime.stall_policy import StallPolicy
@@ -87,22 +88,22 @@ class Ballots:
         return changed
 
     def taker(self, node: Node, key: tuple[int, bytes]) -> bytes | None:
-        """The offer ``node``'s seat votes for: a partner of the stalled seat, the first
-        offer; any other seat, a partner's choice (who plays a seat is its team's)."""
-        offers = node.offers.get(key, {})
-        if not offers or not node.replica.can_void(key[0]):
+        """The offer ``node``'s seat votes for, as the runtime chooses it
+        (:func:`~trutnet.protocol.replace.taker_for`), accepting any newcomer."""
+        offers, replica = node.offers.get(key, {}), node.replica
+        if not offers or node.seat is None or not replica.can_void(key[0]):
             return None
-        mates = partners(key[0], node.replica.team_of)
-        if node.seat in mates:
-            return min(offers)
-        for voter, wire in sorted(node.votes.get(key, {}).items()):
-            try:
-                taker = parse_vote(wire, self.sim.table_id, node.replica.seats).taker
-            except VoteError:
-                continue
-            if voter in mates and taker in offers:
-                return taker
-        return None
+        votes = node.votes.get(key, {})
+        return taker_for(
+            node.seat,
+            key[0],
+            replica.team_of,
+            offers,
+            votes,
+            self.sim.table_id,
+            replica.seats,
+            lambda author: True,
+        )
 
     def vote(self, node: Node, stalled: int, taker: bytes | None) -> bool:
         """``node``'s seat votes on ``stalled``: for ``taker``'s offer, or to abandon
