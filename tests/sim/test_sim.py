@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from trutnet.bots import default_bot
-from trutnet.cli.sim_command import faults_of, replay_command
+from trutnet.cli.sim_command import faults_of, replay_command, summary_line
 from trutnet.engine.errors import EngineError
 from trutnet.engine.registry import GAMES, make_game
 from trutnet.plugins import load_plugins
@@ -170,6 +170,8 @@ def test_a_newcomer_takes_the_seat_of_a_partner_gone_for_good_and_the_table_fini
     assert counts["gone"] == counts["void_written"] == counts["took_seat"] == 1, counts
     assert counts["offers"] >= 1 and result.sim_seconds >= 30.0
     assert "abandon_written" not in counts
+    line = summary_line(game, summarise([result], 1.0))  # what `trutnet sim` prints
+    assert "1 finished, 0 abandoned, 0 failed; 1 seat taken by a newcomer; faults:" in line
 
 
 def test_a_replaced_seat_that_comes_back_follows_the_game():

@@ -306,9 +306,11 @@ def summary_line(game: Any, summary: dict[str, Any]) -> str:
     counts = summary["counts"]
     faults = ", ".join(f"{k} {counts[k]}" for k in SAID if counts.get(k)) or "none"
     cut = "".join(f"{summary[k]} {k}, " for k in ("cut", "gave_up", "stopped") if summary[k])
+    taken = counts.get("took_seat", 0)  # 7.7: by a newcomer (--newcomers)
+    seats = f"{taken} seat{'s' * (taken != 1)} taken by a newcomer; " if taken else ""
     return (
         f"{name}, {details}: {summary['runs']} runs: {summary['finished']} finished, "
-        f"{summary['abandoned']} abandoned, {cut}{summary['failed']} failed; "
+        f"{summary['abandoned']} abandoned, {cut}{summary['failed']} failed; {seats}"
         f"faults: {faults}; "
         f"{summary['runs_per_second']:g} runs/s, {summary['hands_per_second']:g} hands/s "
         f"({summary['hands_per_sim_second']:g} hands per simulated s); a hand: "
