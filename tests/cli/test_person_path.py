@@ -109,9 +109,31 @@ class Screen:
         raise AssertionError(f"{needle!r} not on screen after {timeout} s:\n{self.text()}")
 
     def exit_status(self, timeout: float) -> tuple[int, str]:
-        text = self.wait_for("[exit ", timeout)
+        try:
+            text = self.wait_for("[exit ", timeout)
+        except AssertionError:
+            raise AssertionError(f"no exit after {timeout} s; {self.stacks()}") from None
         status = text.split("[exit ", 1)[1].split("]", 1)[0]
         return int(status), text
+
+    def stacks(self) -> str:
+        """Where a command that does not end is stuck: its stacks, which trutnet
+        prints on SIGUSR1, as the pane shows them (for a failure's message)."""
+        out = subprocess.run(
+            ["ps", "-o", "pid=,args=", "--ppid", str(self.pid)], capture_output=True, text=True
+        ).stdout
+        for line in out.splitlines():
+            pid, args = line.strip().split(" ", 1)
+            if "trutnet" in args:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(int(pid), signal.SIGUSR1)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            text = self._tmux("capture-pane", "-p", "-J", "-S", "-400", "-t", "t")
+            if "(end of the stacks)" in text:
+                return f"its stacks:\n{text}"
+            time.sleep(0.2)
+        return f"no stacks printed:\n{self.text()}"
 
     def close(self) -> None:
         if self.pid is not None:  # the pane's process group: trutnet and its broker
@@ -613,6 +635,9 @@ def test_ctrl_c_in_host_and_join_ends_with_one_line(tmp_path, screen):
     join_term.keys("C-c")
     status, text = join_term.exit_status(timeout=10)
     assert status == 130 and "trutnet join: interrupted" in text and "Traceback" not in text
+    stacks = host_term.stacks()  # kill -USR1: where each thread is, and the host goes on
+    assert "its stacks:" in stacks and "trutnet/cli/__init__.py" in stacks, stacks
+    assert "Stack for <Task" in stacks and "trutnet/net/mqtt_link.py" in stacks, stacks
     host_term.keys("C-c")
     status, text = host_term.exit_status(timeout=15)
     assert status == 130 and "trutnet host: interrupted" in text and "Traceback" not in text

@@ -9,16 +9,21 @@ are loaded first (:mod:`trutnet.plugins`); no game is named here.
 
 Every argument is untrusted: a bad one gets a clear message and exit status 2. No
 traceback reaches a person: Ctrl-C ends a command with one line and status 130, and
-an unexpected error is one line too (``TRUTNET_DEBUG=1`` shows the traceback).
+an unexpected error is one line too (``TRUTNET_DEBUG=1`` shows the traceback). A
+command that seems stuck prints where each of its threads is on ``kill -USR1 PID``
+and of each of its asyncio tasks, and goes on.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
+import faulthandler
 import json
 import os
 import re
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -448,6 +453,17 @@ def _meant(parser: argparse.ArgumentParser, extra: list[str]) -> str:
     return ""
 
 
+def _print_stacks(signum: int, frame: Any) -> None:
+    """``kill -USR1``: every thread's stack, then every asyncio task's (what each one
+    awaits), on standard error; the command goes on."""
+    faulthandler.dump_traceback(all_threads=True)
+    with contextlib.suppress(RuntimeError):  # no event loop runs: the threads say it all
+        for task in asyncio.all_tasks(asyncio.get_running_loop()):
+            print(f"task {task.get_name()}:", file=sys.stderr)
+            task.print_stack(limit=12, file=sys.stderr)
+    print("(end of the stacks)", file=sys.stderr, flush=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args, extra = parser.parse_known_args(argv)
@@ -456,6 +472,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         command.error(f"unrecognized arguments: {' '.join(extra)}{_meant(command, extra)}")
     # A module of $TRUTNET_GAME_PLUGINS was asked for: it must load. An installed
     # plugin that does not is reported, and its game is unknown to this command.
+    if hasattr(signal, "SIGUSR1"):  # where a stuck command is, on request
+        signal.signal(signal.SIGUSR1, _print_stacks)
     problems = load_plugins()
     for problem in problems:
         print(f"trutnet {args.command}: {problem}", file=sys.stderr)
