@@ -1,7 +1,8 @@
 """Files of a table (I/O edge): transcripts, and each peer's crash-safe state.
 
 * A **transcript** is JSON: ``{"format": "trutnet-transcript", "version": 1, "table":
-  hex, "entries": [base64 entry, ...]}``. It holds signed public entries only, never a
+  hex, "entries": [base64 entry, ...], "chat": [base64 message, ...]}`` (``chat`` only
+  when the table said something, 9.6). It holds signed public messages only, never a
   secret. It is written to a temporary file, fsynced, then linked into place under a
   name that no file has: a saved transcript is never replaced (a name that is taken
   gets ``-2``, ``-3``... before its suffix).
@@ -22,7 +23,8 @@ import contextlib
 import json
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -107,21 +109,41 @@ def _exclusive_write(path: Path, data: bytes, mode: int = 0o600) -> Path:
     return name
 
 
-def save_transcript(path: Path, table_id: bytes, wires: Sequence[bytes]) -> Path:
+def save_transcript(
+    path: Path, table_id: bytes, wires: Sequence[bytes], chat: Sequence[bytes] = ()
+) -> Path:
     """Save a transcript at ``path``, or beside it when that name is taken (a saved
-    transcript is never replaced); the path it was saved at."""
-    doc = {
+    transcript is never replaced); the path it was saved at. ``chat``: the table's
+    chat messages this peer read (signed, outside the log; absent when there are none)."""
+    doc: dict[str, Any] = {
         "format": FORMAT,
         "version": 1,
         "table": table_id.hex(),
         "entries": [base64.b64encode(w).decode() for w in wires],
     }
+    if chat:
+        doc["chat"] = [base64.b64encode(w).decode() for w in chat]
     return _exclusive_write(Path(path), (json.dumps(doc, indent=0) + "\n").encode())
 
 
 def load_transcript(path: Path) -> tuple[bytes, list[bytes]]:
-    """A transcript's table id and entries; :class:`StoreError` with one line saying
-    what is wrong (the file is hostile input: any bytes give that, never a crash)."""
+    """A transcript's table id and entries (:func:`read_transcript`)."""
+    transcript = read_transcript(path)
+    return transcript.table_id, transcript.entries
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A saved game: its table, its log's entries, and the chat messages kept with it."""
+
+    table_id: bytes
+    entries: list[bytes]
+    chat: list[bytes]
+
+
+def read_transcript(path: Path) -> Transcript:
+    """A transcript file; :class:`StoreError` with one line saying what is wrong (the
+    file is hostile input: any bytes give that, never a crash)."""
     path = Path(path)
     try:
         if path.stat().st_size > MAX_TRANSCRIPT_BYTES:
@@ -147,22 +169,30 @@ def load_transcript(path: Path) -> tuple[bytes, list[bytes]]:
         raise wrong(f'a transcript is a JSON object with "format": "{FORMAT}"')
     if doc.get("version") != 1:
         raise wrong(f"version {str(doc.get('version'))[:20]}; this trutnet reads version 1")
-    table, entries = doc.get("table"), doc.get("entries")
+    table = doc.get("table")
     if not isinstance(table, str) or len(table) != 32:
         raise wrong('"table" must be the table id, 32 hex digits')
     try:
         table_id = bytes.fromhex(table)
     except ValueError:
         raise wrong('"table" must be the table id, 32 hex digits') from None
-    if not isinstance(entries, list) or not all(isinstance(e, str) for e in entries):
-        raise wrong('"entries" must be a list of base64 strings')
-    wires = []
-    for number, text_entry in enumerate(entries):
+    entries = _base64_list(doc.get("entries"), "entries", "entry", wrong)
+    chat = _base64_list(doc.get("chat", []), "chat", "chat message", wrong)
+    return Transcript(table_id, entries, chat)
+
+
+def _base64_list(
+    items: Any, field: str, what: str, wrong: Callable[[str], StoreError]
+) -> list[bytes]:
+    if not isinstance(items, list) or not all(isinstance(e, str) for e in items):
+        raise wrong(f'"{field}" must be a list of base64 strings')
+    out = []
+    for number, item in enumerate(items):
         try:
-            wires.append(base64.b64decode(text_entry, validate=True))
+            out.append(base64.b64decode(item, validate=True))
         except (ValueError, binascii.Error):
-            raise wrong(f"entry {number} is not base64") from None
-    return table_id, wires
+            raise wrong(f"{what} {number} is not base64") from None
+    return out
 
 
 class PeerStore:

@@ -15,6 +15,7 @@ import pytest
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from trutnet.cli import main
 from trutnet.client.app import TableApp
 from trutnet.client.playing import play_with_ui
 from trutnet.client.watch_app import WatchApp
@@ -23,7 +24,7 @@ from trutnet.net.broker import EmbeddedBroker
 from trutnet.protocol.audit import audit
 from trutnet.runtime.options import Options
 from trutnet.runtime.seat_process import HostSetup, JoinSetup, host
-from trutnet.store import load_transcript
+from trutnet.store import load_transcript, read_transcript
 
 CARD = r"(?:10|[789JQKA])[♣♦♥♠]"
 KEYS = {
@@ -45,7 +46,7 @@ async def until(condition, timeout: float = 30) -> None:
 
 
 @pytest.mark.network
-def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
+def test_a_whole_game_against_a_bot_through_the_application(tmp_path, capsys):
     broker = EmbeddedBroker()
     endpoint = broker.start()
     seen: dict[str, str] = {}
@@ -115,6 +116,18 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
                     now = ui.observation()  # each legal move as the hint words it
                     said = [ui.frontend.action_words(str(a), now) for a in now.legal]
                     seen["legal"] = " | ".join(said)
+                if obs.phase == "play" and "chat" not in seen:  # Tab: the chat, then back
+                    pipe.send_text("\t")
+                    await until(lambda: ui.info.typing == "")
+                    pipe.send_text("/mute Nobody\r")
+                    await until(lambda: "nobody called" in ui.screen_text())
+                    seen["mute"] = ui.screen_text()
+                    pipe.send_text("bonne chance !\r")
+                    await until(lambda: "Me: bonne chance !" in ui.screen_text())
+                    seen["chat"] = ui.screen_text()
+                    pipe.send_text("\x1b")  # Esc: the game's log and keys again
+                    await until(lambda: not ui.info.chat_open)
+                    seen["after chat"] = ui.screen_text()
                 if obs.phase == "play" and "no trut" not in seen:
                     pipe.send_text("c")  # nothing to fold: the screen says why
                     await until(lambda: "Trut" in ui.info.message)
@@ -152,6 +165,20 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path):
     assert "Score after each hand" in seen["end"]
     table_id, wires = load_transcript(transcript)
     assert audit(table_id, wires).ok
+    chat = seen["chat"].splitlines()
+    assert any(" chat (Esc: back to the game's log) " in row for row in chat), seen["chat"]
+    assert " ⚠ nobody called 'Nobody' at this table" in seen["mute"].splitlines()
+    assert " Nothing said yet. Type, then Enter: everyone at the table reads it." in seen["mute"]
+    rule = next(n for n, row in enumerate(chat) if "chat (Esc" in row)
+    assert chat[rule + 1 : rule + 7] == ["", "", "", "", "", " Me: bonne chance !"], chat
+    assert chat[rule + 7].startswith(" ✓ verified:"), chat  # the log's six rows, kept
+    assert chat[-2].rstrip() == " say:" and chat[-1].startswith(" Enter send  Esc back"), chat
+    assert "Tab: chat" in seen["after chat"] and " say:" not in seen["after chat"]
+    assert len(read_transcript(transcript).chat) == 1  # kept with the game, and checked:
+    capsys.readouterr()
+    assert main(["verify", str(transcript)]) == 0
+    said = capsys.readouterr().out
+    assert "chat: 1 message (1 from seats, 0 from spectators), each signed by its author" in said
 
 
 class Tmux:

@@ -317,7 +317,7 @@ def test_the_frame_shows_another_games_table(tokens):
     end = rows_of(player)
     assert end[0].startswith(" Game over — ") and " Final scores:" in end
     assert " ✓ verified: 4 shuffles, 0 reveals, 8 sealed choices opened" in end  # 2 decks x 2
-    assert end[-1] == " q quit" and rows_of(watching)[0].startswith(" Game over — ")
+    assert end[-1] == " Tab chat  q quit" and rows_of(watching)[0].startswith(" Game over — ")
     player.help = True
     assert rows_of(player)[0] == "Tokens — the test game"
     player.help = False

@@ -708,6 +708,62 @@ def test_forged_presence_done_and_notices(broker, tmp_path, honest_hash):
     assert_fair(play_attacked(broker, tmp_path, attack), honest_hash)
 
 
+# --------------------------------------------------------------------- chat
+
+
+async def chat_flood(out: Outsider) -> None:
+    """The chat (9.4): made-up spectators, each with a live signed presence, flood it
+    as fast as the broker takes it, three times over (replays); then what must never be
+    read: a seat's message signed by another key, a terminal escape, a right-to-left
+    override, another table's message, oversized and garbage payloads."""
+    from trutnet.crypto.identity import Identity, fingerprint
+    from trutnet.protocol.chat import chat_message
+    from trutnet.protocol.spectator import watcher_message
+
+    await out.wait_log(30)
+    crowd = [Identity.from_seed(os.urandom(32)) for _ in range(8)]
+    for n, key in enumerate(crowd):
+        wire = watcher_message(key, out.table_id, f"Flood {n}", out.recent_head())
+        await out.publish(f"watchers/{fingerprint(key.public)}", wire, retain=True)
+        await out.wait_message(f"watchers/{fingerprint(key.public)}", wire)
+    head = out.recent_head()
+    flood = [
+        chat_message(key, out.table_id, 0, count, head, f"flood {n}/{count}")
+        for n, key in enumerate(crowd)
+        for count in range(60)
+    ]
+    for _ in range(3):
+        for wire in flood:
+            await out.publish("chat", wire)
+    mallory = out.identity
+    forged = [
+        sign_entry(
+            mallory, table=out.table_id, seat=0, seq=0, prev=head, type="chat", body={"text": t}
+        ).wire
+        for t in ("I am the host", "red \x1b[31m alert", "abc\u202edcba")
+    ]
+    forged.append(chat_message(crowd[0], bytes(16), 0, 0, head, "another table"))
+    for payload in [*forged, os.urandom(2000), b"\xc1", b"\xdd\xff\xff\xff\xff"]:
+        await out.publish("chat", payload)
+
+
+def test_a_chat_flood_is_bounded_and_forged_messages_are_never_read(broker, tmp_path, honest_hash):
+    """A hostile client floods the chat with 1,440 messages of 8 made-up spectators and
+    forges a seat's: the game comes out as the honest one, and each peer reads at most
+    the spectators' shared rate (10 at once, then one a second), none forged."""
+    from trutnet.protocol.chat import CROWD_BURST, CROWD_REFILL_SECONDS
+
+    game = play_attacked(broker, tmp_path, chat_flood)
+    assert_fair(game, honest_hash)
+    bound = CROWD_BURST + game.seconds / CROWD_REFILL_SECONDS + 1
+    for peer in game.peers:
+        said = [e for e in peer.events if e["event"] == "chat"]
+        assert said, f"{peer.name} read none of the live spectators' messages"
+        assert len(said) <= bound, (peer.name, len(said), bound)
+        assert all(e["seat"] is None and e["text"].startswith("flood ") for e in said), said
+        assert len({(e["author"], e["text"]) for e in said}) == len(said)  # each read once
+
+
 # ------------------------------------------------------------------- floods
 
 

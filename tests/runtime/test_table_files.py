@@ -21,6 +21,7 @@ from trutnet.crypto.identity import Identity
 from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
 from trutnet.memory_table import play_memory_game
 from trutnet.net.broker import EmbeddedBroker
+from trutnet.protocol.chat import ChatRoom
 from trutnet.protocol.lobby import (
     Lobby,
     LobbyError,
@@ -68,7 +69,8 @@ def test_several_games_resumed_by_the_same_host_keep_every_transcript(tmp_path, 
     name = tmp_path / "games" / "seat-0-resumed.json"
     for peer in games:
         hooks = Hooks(transcript=name)
-        runtime = SimpleNamespace(table_id=peer.replica.table_id)
+        table_id = peer.replica.table_id
+        runtime = SimpleNamespace(table_id=table_id, chat=SimpleNamespace(room=ChatRoom(table_id)))
         hooks.save(runtime, SimpleNamespace(peer=peer))  # type: ignore[arg-type]
         hooks.save(runtime, SimpleNamespace(peer=peer))  # type: ignore[arg-type]  # once only
         assert hooks.saved is not None and hooks.saved.exists()

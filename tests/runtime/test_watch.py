@@ -176,6 +176,17 @@ def test_watch_on_screen_at_80x24_is_listed_on_the_players_screen(tmp_path, scre
     shown = player.wait_for("Watching: Eve (", timeout=30)
     fp = fingerprint(load_identity(tmp_path / "eve" / ".config/trutnet/identity.key").public)
     assert f"Watching: Eve ({fp[:4]})" in shown
+    spectator.keys("Tab")  # a spectator speaks too, and the table shows who
+    spectator.wait_for(" say:", timeout=10)
+    spectator.keys("-l", "bien joué Ana")
+    spectator.keys("Enter")
+    spectator.wait_for("Eve (watching): bien joué Ana", timeout=30)
+    player.wait_for("1 new message: Tab shows the chat", timeout=30)
+    player.keys("Tab")
+    player.wait_for("Eve (watching): bien joué Ana", timeout=10)
+    player.keys("Escape")
+    spectator.keys("Escape")
+    spectator.wait_for("Tab: chat", timeout=10)
     spectator.keys("1", "t")  # no action keys: nothing happens, nothing is said
     spectator.keys("q")  # at once (after the keys before it): no question, nothing to abandon
     status, text = spectator.exit_status(timeout=15)

@@ -335,13 +335,14 @@ def _verify(args: argparse.Namespace) -> int:
     from trutnet.crypto.identity import fingerprint
     from trutnet.protocol.audit import audit
     from trutnet.selfplay import who_won
-    from trutnet.store import StoreError, load_transcript
+    from trutnet.store import StoreError, read_transcript
 
     try:
-        table_id, wires = load_transcript(args.file)
+        transcript = read_transcript(args.file)
     except StoreError as exc:
         print(f"trutnet verify: {exc}", file=sys.stderr)
         return 2
+    table_id, wires = transcript.table_id, transcript.entries
     report = audit(table_id, wires)
     state = report.replica.state
     print(f"table {table_id.hex()}")
@@ -379,6 +380,8 @@ def _verify(args: argparse.Namespace) -> int:
         if report.blame is not None:
             print(f"blame: {report.blame}", file=sys.stderr)
         return 1
+    if transcript.chat and not _chat_verified(table_id, transcript.chat, report):
+        return 1
     assert state is not None
     if report.replica.abandoned is not None:
         seat = report.replica.abandoned.seat
@@ -392,6 +395,21 @@ def _verify(args: argparse.Namespace) -> int:
     _say(f"OK: the transcript is valid; {winner}{score}")
     print("compare the table id and the key fingerprints with the other players")
     return 0
+
+
+def _chat_verified(table_id: bytes, wires: list[bytes], report: Any) -> bool:
+    """The transcript's chat (9.6): one line for what was said, or FAILED."""
+    from trutnet.protocol.chat import audit_chat
+
+    lines, failure = audit_chat(table_id, wires, [report.opened, report.seated])
+    if failure is not None:
+        print(f"FAILED: {failure}", file=sys.stderr)
+        return False
+    by_seats = sum(1 for line in lines if line.seat is not None)
+    said = f"{by_seats} from seats, {len(lines) - by_seats} from spectators"
+    count = f"{len(lines)} message{'' if len(lines) == 1 else 's'}"
+    _say(f"chat: {count} ({said}), each signed by its author")
+    return True
 
 
 def _bench(args: argparse.Namespace) -> int:

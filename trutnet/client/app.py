@@ -40,22 +40,23 @@ from pathlib import Path
 from typing import Any
 
 from prompt_toolkit.application import Application
+from prompt_toolkit.filters import Condition
 from prompt_toolkit.formatted_text import StyleAndTextTuples
-from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
+from prompt_toolkit.key_binding import (
+    ConditionalKeyBindings,
+    KeyBindings,
+    KeyPressEvent,
+    merge_key_bindings,
+)
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
+from trutnet.client.chat_panel import ChatPanel
 from trutnet.client.frontend import Cue, Frontend, NoFrontend, frontend_for
 from trutnet.client.hint import hint_said
-from trutnet.client.table_lines import (
-    _listed,
-    abandoned_text,
-    automatic_step,
-    lost_text,
-    stall_text,
-)
+from trutnet.client.table_lines import automatic_step, show_health
 from trutnet.client.view import (
     HINT_KEY,
     TableInfo,
@@ -135,10 +136,11 @@ class TableApp:
         self._resumed_at: int | None = None  # log length when a resumed seat came back
         self.refused: WrongGame | None = None  # the table plays another game: leave it
         self.screen_errors: list[str] = []  # tracebacks of a front-end that failed
+        self.chat = ChatPanel(self)  # Tab: the table's chat in the log's place
         control = FormattedTextControl(self._fragments, focusable=True, show_cursor=False)
         self.app: Application[None] = Application(
             layout=Layout(HSplit([Window(control, wrap_lines=False)])),
-            key_bindings=self._keys(),
+            key_bindings=self._all_keys(),
             full_screen=True,
             style=STYLE,
             refresh_interval=0.25,
@@ -166,6 +168,8 @@ class TableApp:
                 self.info.message = REPLACED
             if kind == "decision_refused":  # the key press reached the table too late
                 self.info.message = f"{data['action']} was not played: {data['why']}; choose again"
+            if kind == "chat":
+                self.chat.heard(data)
             self.app.invalidate()
 
         runtime.on_event = on_event
@@ -257,36 +261,10 @@ class TableApp:
             info.paused = False
         if replica.phase == "done":
             info.status = "over"
-        self._health(replica)
-
-    def _health(self, replica: Any) -> None:
-        """The table's trouble in the frame's words: an abandoned game, a lost broker,
-        a stalled seat and the votes on it (``docs/protocol.md`` 7.7)."""
-        info, runtime = self.info, self.runtime
-        change = replica.abandoned
-        if change is not None:
-            info.abandoned = abandoned_text(change, info.names, info.me)
-        if replica.phase == "done" and self._resumed_at is not None and self.seat.peer:
-            # back from its files into a game that ended without a word from this seat
-            mine = self.seat.peer.identity.public
-            since = replica.log.entries[self._resumed_at :]
-            info.away = bool(since) and not any(e.author == mine for e in since)
-        # (a screen may follow a stand-in for the runtime that knows neither)
-        connection, stalled = getattr(runtime, "connection", None), getattr(runtime, "stall", None)
-        lost = connection() if connection is not None else None
-        stall = stalled() if stalled is not None and lost is None else None
-        ended = getattr(runtime, "ended_elsewhere", None)
-        gone = ended() if ended is not None and lost is None else []
-        # every other seat says the game is over: a move would go to nobody
-        info.offline = lost is not None or (bool(gone) and runtime.over_elsewhere())
-        info.alert = info.alert_next = ""
-        if lost is not None:
-            info.alert, info.alert_next = lost_text(lost, spectator=info.me is None)
-        elif gone:
-            info.alert = f"⚠ {_listed(gone, info.names, info.me)} ended this game without you"
-            info.alert_next = "Reading how it ended; if nobody sends it, q leaves"
-        elif stall is not None:
-            info.alert, info.alert_next = stall_text(stall, info.names, info.me)
+        away_since = None
+        if self._resumed_at is not None and self.seat.peer is not None:
+            away_since = (self._resumed_at, self.seat.peer.identity.public)
+        show_health(info, runtime, replica, away_since)
 
     def _behind(self) -> bool:
         """True while this screen's replica is still reading the table's past."""
@@ -403,26 +381,40 @@ class TableApp:
 
         return kb
 
+    def _all_keys(self) -> KeyBindings:
+        """The screen's keys, or the chat's while a line is being typed."""
+        typing = Condition(lambda: self.info.typing is not None)
+        return merge_key_bindings(  # type: ignore[return-value]
+            [
+                ConditionalKeyBindings(self._keys(), ~typing),
+                ConditionalKeyBindings(self.chat.keys(), typing),
+            ]
+        )
+
+    def interrupt(self) -> None:
+        """Ctrl-C: leave, asking first mid-game (twice: at once)."""
+        self._quit_key(ctrl_c=True)
+
+    def _quit_key(self, ctrl_c: bool) -> None:
+        if self.info.confirm_quit and ctrl_c:
+            self._exit(interrupted=True)  # Ctrl-C twice: the person means it
+            return
+        if self.info.status == "over" or (self.observation() is None and self.seat.peer is None):
+            self._exit(interrupted=ctrl_c)
+            return
+        if self.info.confirm_quit:  # asked already: one question at a time
+            return
+        self.info.confirm_quit = True
+        self._ctrl_c = ctrl_c
+        self._say(QUIT)
+
     def _quit_keys(self, kb: KeyBindings) -> None:
         """q and Ctrl-C ask first (mid-game), y and n answer."""
 
         @kb.add("q")
         @kb.add("c-c")
         def _quit(event: KeyPressEvent) -> None:
-            ctrl_c = event.key_sequence[0].key == "c-c"
-            if self.info.confirm_quit and ctrl_c:
-                self._exit(interrupted=True)  # Ctrl-C twice: the person means it
-                return
-            if self.info.status == "over" or (
-                self.observation() is None and self.seat.peer is None
-            ):
-                self._exit(interrupted=ctrl_c)
-                return
-            if self.info.confirm_quit:  # asked already: one question at a time
-                return
-            self.info.confirm_quit = True
-            self._ctrl_c = ctrl_c
-            self._say(QUIT)
+            self._quit_key(ctrl_c=event.key_sequence[0].key == "c-c")
 
         @kb.add("y")
         def _yes(event: KeyPressEvent) -> None:
@@ -446,7 +438,13 @@ class TableApp:
         @kb.add("escape")
         def _escape(event: KeyPressEvent) -> None:
             self.help = False
+            self.chat.close()
             self.app.invalidate()
+
+        @kb.add("tab")
+        def _chat(event: KeyPressEvent) -> None:
+            self.help = False
+            self.chat.open()
 
         @kb.add("up")
         @kb.add("pageup")

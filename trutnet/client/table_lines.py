@@ -136,3 +136,36 @@ def automatic_step(
         label = own or STEPS.get(kind, "Waiting")
     who = "you" if seat == me else (names[seat] if 0 <= seat < len(names) else f"seat {seat}")
     return f"{label} ({who})"
+
+
+def show_health(
+    info: Any, runtime: Any, replica: Any, away_since: tuple[int, bytes] | None
+) -> None:
+    """The table's trouble in the frame's words, set in ``info``: an abandoned game, a
+    lost broker, a stalled seat and the votes on it (``docs/protocol.md`` 7.7), and
+    whether the game ended while this seat was away (``away_since``: the log's length
+    when it came back from its files, and its key)."""
+    change = replica.abandoned
+    if change is not None:
+        info.abandoned = abandoned_text(change, info.names, info.me)
+    if replica.phase == "done" and away_since is not None:
+        # back from its files into a game that ended without a word from this seat
+        resumed_at, mine = away_since
+        since = replica.log.entries[resumed_at:]
+        info.away = bool(since) and not any(e.author == mine for e in since)
+    # (a screen may follow a stand-in for the runtime that knows neither)
+    connection, stalled = getattr(runtime, "connection", None), getattr(runtime, "stall", None)
+    lost = connection() if connection is not None else None
+    stall = stalled() if stalled is not None and lost is None else None
+    ended = getattr(runtime, "ended_elsewhere", None)
+    gone = ended() if ended is not None and lost is None else []
+    # every other seat says the game is over: a move would go to nobody
+    info.offline = lost is not None or (bool(gone) and runtime.over_elsewhere())
+    info.alert = info.alert_next = ""
+    if lost is not None:
+        info.alert, info.alert_next = lost_text(lost, spectator=info.me is None)
+    elif gone:
+        info.alert = f"⚠ {_listed(gone, info.names, info.me)} ended this game without you"
+        info.alert_next = "Reading how it ended; if nobody sends it, q leaves"
+    elif stall is not None:
+        info.alert, info.alert_next = stall_text(stall, info.names, info.me)

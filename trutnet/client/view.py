@@ -85,6 +85,14 @@ class TableInfo:
     join_how: list[str] = field(default_factory=list)
     table_seats: int = 0
     hints: bool = True  # the table lets a person ask the search bot for a hint (``i``)
+    # The table's chat (Tab): the lines shown (who, text; muted authors left out), the
+    # panel open in the log's place, messages come while it was closed, and the text
+    # being typed (None: not typing).
+    chat: list[tuple[str, str]] = field(default_factory=list)
+    chat_open: bool = False
+    chat_unread: int = 0
+    typing: str | None = None
+    chat_note: str = ""  # what became of the last message or command (a refusal: why)
     replaying: bool = False  # a saved game (``trutnet replay``): no clock, no game keys
 
 
@@ -134,15 +142,15 @@ def wrap(text: str, width: int = WIDTH, indent: str = "    ") -> list[str]:
     return [row if text_width(row) <= width else plain(fit([("", row)], width)) for row in rows]
 
 
-def log_tail(log: Sequence[str], width: int = WIDTH) -> list[str]:
-    """The last rows of the log that fit in ``LOG_ROWS``, whole entries only: never
+def log_tail(log: Sequence[str], width: int = WIDTH, height: int = LOG_ROWS) -> list[str]:
+    """The last rows of the log that fit in ``height`` rows, whole entries only: never
     the end of a wrapped entry without its start (the newest one alone if it is taller).
-    A full log keeps its ``LOG_ROWS`` rows (blank ones first) so nothing below moves."""
+    A full log keeps its ``height`` rows (blank ones first) so nothing below moves."""
     rows: list[str] = []
     for text in reversed(log):
         entry = wrap(" " + text, width)
-        if len(rows) + len(entry) > LOG_ROWS:
-            return [""] * (LOG_ROWS - len(rows)) + rows if rows else entry[-LOG_ROWS:]
+        if len(rows) + len(entry) > height:
+            return [""] * (height - len(rows)) + rows if rows else entry[-height:]
         rows[:0] = entry
     return rows
 
@@ -159,8 +167,12 @@ def plain(lines: list[Line]) -> str:
     return "\n".join("".join(text for _, text in line) for line in lines)
 
 
+CHAT_HELP = " Tab  the table's chat: type, Enter sends, Esc back; /mute NAME hides someone"
+
+
 def help_lines(frontend: Frontend, spectator: bool) -> list[Line]:
-    return [[("", line)] for line in frontend.help(spectator).splitlines()]
+    """The game's help, and the frame's chat key (every game's screen has it)."""
+    return [[("", line)] for line in [*frontend.help(spectator).splitlines(), CHAT_HELP]]
 
 
 def verified_counts(replica: Any) -> tuple[int, int, int, int]:
@@ -239,6 +251,8 @@ def _turn_line(frontend: Frontend, obs: Any, info: TableInfo) -> Line:
 
 def key_bar(frontend: Frontend, obs: Any, info: TableInfo) -> str:
     """The keys that do something now, and only those."""
+    if info.typing is not None:
+        return CHAT_KEYS
     keys: list[str] = []
     if info.paused:
         keys.append("Enter continue")
@@ -258,15 +272,48 @@ def table_lines(frontend: Frontend, obs: Any, info: TableInfo, width: int = WIDT
     else:
         lines += frontend.table_area(obs, info, width)
     lines.append(_turn_line(frontend, obs, info))
-    lines.append([("class:dim", " " + "─" * (width - 2))])
-    for row in log_tail(info.log, width):
-        lines.append([("", row)])
+    lines.append(_separator(info, width))
+    rows = chat_rows(info, width, LOG_ROWS) if info.chat_open else log_tail(info.log, width)
+    lines += [[("", row)] for row in rows]
     if info.watchers:
         lines.append(_watchers_line(info))
     lines.append(_verify_line(info))
-    lines.append([("class:message", " " + (info.message or info.alert_next))])
+    lines.append(_message_line(info))
     lines.append([("class:dim", key_bar(frontend, obs, info))])
     return [fit(line, width) for line in lines]
+
+
+CHAT_KEYS = " Enter send  Esc back to the game  /mute NAME  /unmute NAME"
+
+
+def _separator(info: TableInfo, width: int) -> Line:
+    """The rule above the log: it says so when the chat is shown in the log's place,
+    and how many messages came while it was not."""
+    if info.chat_open:
+        said = " chat (Esc: back to the game's log) "
+    elif info.chat_unread:
+        said = f" {plural(info.chat_unread, 'new message')}: Tab shows the chat "
+    else:  # the chat's key, at the rule's end (the key bar is the game's)
+        return [("class:dim", " " + "─" * (width - 15) + " Tab: chat ─")]
+    rule = "─" * max(1, width - 4 - text_width(said))
+    return [("class:dim", " ──"), ("class:warn", said), ("class:dim", rule)]
+
+
+def _message_line(info: TableInfo) -> Line:
+    if info.typing is not None:  # what the person is typing, with a cursor
+        return [("class:bold", " say: "), ("", info.typing), ("class:selected", " ")]
+    return [("class:message", " " + (info.message or info.alert_next))]
+
+
+def chat_rows(info: TableInfo, width: int, height: int) -> list[str]:
+    """The newest chat lines that fit in ``height`` rows (wrapped, whole messages
+    only, blank rows first so nothing below moves); a line for an empty chat."""
+    note = [f" ⚠ {info.chat_note}"] if info.chat_note else []
+    if not info.chat:
+        said = " Nothing said yet. Type, then Enter: everyone at the table reads it."
+        return [said, *[""] * (height - 1 - len(note)), *note]
+    lines = log_tail([f"{who}: {text}" for who, text in info.chat], width, height - len(note))
+    return [""] * (height - len(note) - len(lines)) + lines + note
 
 
 def round_over_lines(
@@ -349,10 +396,23 @@ def end_lines(
     lines += top
     footer = _transcript_lines(info, width)
     footer.append(_verify_line(info))
+    if info.chat_open:  # the chat in the rounds' place ("well played")
+        room = max(1, height - len(lines) - len(footer) - 3)
+        lines.append(_separator(info, width))
+        lines += [[("", row)] for row in chat_rows(info, width, room)]
+        lines += [*footer, _message_line(info), [("class:dim", CHAT_KEYS)]]
+        return [fit(line, width) for line in lines]
     room = max(1, height - len(lines) - len(footer) - 1)
     many = frontend.round_word + "s"
     footer.append(
-        [("class:dim", f" ↑/↓ scroll the {many}  q quit" if len(rounds) > room else " q quit")]
+        [
+            (
+                "class:dim",
+                (f" ↑/↓ scroll the {many}  Tab chat  q quit")
+                if len(rounds) > room
+                else " Tab chat  q quit",
+            )
+        ]
     )
     if len(rounds) > room:
         room -= 1  # one row says which rounds are shown

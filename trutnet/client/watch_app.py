@@ -91,5 +91,9 @@ class WatchApp(TableApp):
 
         return kb
 
+    def interrupt(self) -> None:
+        """Ctrl-C: stop watching at once (there is no seat to abandon)."""
+        self._exit(interrupted=True)
+
     def left_message(self) -> str:
         return "You stopped watching; the game goes on without you."

@@ -9,6 +9,7 @@
 ``trutnet/v1/table/<table>/done/<fp>``  retained "this process has the whole log" (no will)
 ``trutnet/v1/table/<table>/notice``     stall reports and other notices, QoS 1
 ``trutnet/v1/table/<table>/vote``       signed votes to replace a stalled seat, QoS 1
+``trutnet/v1/table/<table>/chat``       signed chat messages of seats and spectators, QoS 1
 ``trutnet/v1/table/<table>/watchers/<fp>``  retained signed presence of a spectator (key
                                         fingerprint), cleared by its last will
 """
@@ -47,6 +48,10 @@ def vote(table: bytes) -> str:
 
 def notice(table: bytes) -> str:
     return table_topic(table, "notice")
+
+
+def chat(table: bytes) -> str:
+    return table_topic(table, "chat")
 
 
 def presence(table: bytes, seat: int | str) -> str:

@@ -104,6 +104,20 @@ class NoticeRead(Event):
 
 
 @dataclass(frozen=True)
+class ChatSaid(Event):
+    """A chat message this process accepted (docs/protocol.md 9.6): its author's key
+    fingerprint, seat (None: a spectator) and name, the text, and whether this process
+    mutes that author."""
+
+    kind: ClassVar[str] = "chat"
+    author: str
+    seat: int | None
+    name: str
+    text: str
+    muted: bool
+
+
+@dataclass(frozen=True)
 class Offer(Event):
     """This process's newcomer offers to take the stalled ``seat`` (7.7)."""
 
@@ -248,6 +262,7 @@ EVENTS: tuple[type[Event], ...] = (
     Watching,
     StallReported,
     NoticeRead,
+    ChatSaid,
     Offer,
     Vote,
     SeatChanged,

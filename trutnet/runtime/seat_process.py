@@ -127,9 +127,9 @@ class Hooks:
         if self.transcript is not None and seat.peer is not None and self.saved is None:
             from trutnet.store import save_transcript
 
-            self.saved = save_transcript(
-                self.transcript, runtime.table_id, [e.wire for e in seat.peer.replica.log.entries]
-            )
+            entries = [e.wire for e in seat.peer.replica.log.entries]
+            chat = runtime.chat.room.wires()  # what the table said, as this peer read it
+            self.saved = save_transcript(self.transcript, runtime.table_id, entries, chat)
             if self.on_saved is not None:
                 self.on_saved(self.saved)
 

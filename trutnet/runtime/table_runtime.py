@@ -23,6 +23,8 @@ runtime it serves:
   lingering so that a peer behind still gets the end), what a screen shows of the
   table's health (:mod:`~trutnet.runtime.table_health`) and the bench's stamps
   (:mod:`~trutnet.runtime.stamps`).
+* The chat (:mod:`~trutnet.runtime.table_chat`, 9.6): the person's messages and the
+  others', signed, bounded in size and rate.
 * Spectators announce themselves on the ``watchers`` topic; a signed presence is
   listed (:attr:`TableRuntime.watchers`, and a ``watchers`` event), anything else is
   dropped (:mod:`trutnet.protocol.spectator`).
@@ -68,6 +70,7 @@ from trutnet.runtime.replacement import Replacement
 from trutnet.runtime.stamps import Stamps
 from trutnet.runtime.succession import Succession
 from trutnet.runtime.sync_server import SyncServer
+from trutnet.runtime.table_chat import TableChat
 from trutnet.runtime.table_end import TableEnd
 from trutnet.runtime.table_health import (
     Connection,
@@ -97,6 +100,8 @@ class RuntimeStats:
 
 class TableRuntime:
     """Runs the local seats of one table until the game is over."""
+
+    spectating = False  # a spectator's runtime (``trutnet watch``) says True
 
     def __init__(
         self,
@@ -144,6 +149,7 @@ class TableRuntime:
         self.started = time.monotonic()
         self.connected_once = False
         self.notices = NoticeBoard(self)  # the ``notice`` topic (7.7)
+        self.chat = TableChat(self)  # the ``chat`` topic (9.6)
         self._lost_reported: float | None = None  # the loss the ``disconnected`` event told
         for topic in (
             topics.done(table_id, "+"),
@@ -152,6 +158,7 @@ class TableRuntime:
             topics.sync(table_id),
             topics.notice(table_id),
             topics.vote(table_id),
+            topics.chat(table_id),
         ):
             if topic not in link.subscriptions:
                 link.subscriptions.append(topic)
@@ -355,6 +362,7 @@ class TableRuntime:
         self.last_progress = time.monotonic()
         self.notices.moved()
         self._progress.set()
+        self.chat.room.heads.note(self.head())  # a message naming an old head: a replay
         if self.watchers.note_head(self.head()):  # a presence not renewed goes stale
             self._watchers_changed()
 
@@ -503,6 +511,8 @@ class TableRuntime:
             self.end.read(topic, payload)
         elif topic == topics.notice(self.table_id):
             self.notices.read(payload)
+        elif topic == topics.chat(self.table_id):
+            self.chat.read(payload)
         elif topic.startswith(topics.watcher(self.table_id, "")):
             self._on_watcher(topic, payload)
 

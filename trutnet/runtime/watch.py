@@ -48,7 +48,10 @@ PRESENCE_ENTRIES = 16
 
 
 class WatchRuntime(TableRuntime):
-    """The runtime of a spectator: it reads the table and says only that it is there."""
+    """The runtime of a spectator: it reads the table and says only that it is there
+    (and what its person says in the chat)."""
+
+    spectating = True
 
     def __init__(
         self,
