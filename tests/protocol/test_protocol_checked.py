@@ -66,3 +66,39 @@ def test_a_process_that_trusts_no_own_proof_checks_every_one():
     checked.once(own, lambda: runs.append("checked"))
     checked.once(own, lambda: runs.append("again"))
     assert runs == ["checked"] and (checked.checks, checked.skipped) == (1, 1)
+
+
+def test_an_entry_s_signature_is_verified_once_per_process_and_a_forgery_every_time():
+    from trutnet.crypto import Identity, SeededRandom
+    from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry, sign_entry
+
+    ana = Identity.generate(SeededRandom("checked/ana"))
+    wire = sign_entry(
+        ana, table=bytes(16), seat=0, seq=0, prev=GENESIS, type="act", body={"action": "x"}
+    ).wire
+    forged = wire[:-64] + bytes(64)
+    checked = CheckedProofs()
+    for _ in range(3):  # three replicas of one process read it
+        assert parse_entry(wire, bytes(16), checked).author == ana.public
+        with pytest.raises(MessageError, match="bad signature"):
+            parse_entry(forged, bytes(16), checked)
+    assert (checked.signatures, checked.signatures_skipped) == (1, 2)
+
+
+def test_a_shuffle_is_decoded_once_and_a_malformed_one_fails_every_time():
+    calls = []
+
+    def decode(data: bytes, count: int) -> tuple[bytes, int]:
+        calls.append(data)
+        if data == b"bad":
+            raise CryptoError("malformed")
+        return (data, count)
+
+    checked = CheckedProofs()
+    first = checked.decoded(b"deck", 3, decode)
+    assert checked.decoded(b"deck", 3, decode) is first and calls == [b"deck"]
+    assert checked.decoded(b"deck", 4, decode) == (b"deck", 4)  # another count: read again
+    for _ in range(2):
+        with pytest.raises(CryptoError):
+            checked.decoded(b"bad", 3, decode)
+    assert calls == [b"deck", b"deck", b"bad", b"bad"]

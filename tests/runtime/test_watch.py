@@ -442,6 +442,8 @@ def test_a_spectators_saved_transcript_verifies(tmp_path, capsys):
     assert watched.seats == [] and watched.state_hash == played.state_hash
     # the host's seat and its bot, one process: each proof checked once between them
     assert played.stats["proofs_skipped"] >= played.stats["proofs_checked"] > 0
+    # and each entry's signature: the bot's replica finds the host's verified, and back
+    assert played.stats["signatures_skipped"] >= played.entries > 0
     assert main(["verify", str(saved)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"table {tables[0]}") and "OK: the transcript is valid;" in out

@@ -25,8 +25,10 @@ from trutnet.cli.lan_tables import table_asked, wrong_game
 from trutnet.cli.on_screen import game_over, seat_screen
 from trutnet.cli.passwords import let_in, password_for, password_to_enter
 from trutnet.cli.running import finish, printer, run_to_end, runtime_options
+from trutnet.crypto.identity import fingerprint
 from trutnet.engine.api import Game
-from trutnet.net.broker import BrokerError, Endpoint, ExternalBroker
+from trutnet.net.broker import BrokerError, Endpoint, ExternalBroker, parse_broker_url
+from trutnet.protocol.clock import ClockRule
 from trutnet.runtime.lobby_watch import JoinError, WrongGame, lobby_announcement, probe_broker
 from trutnet.runtime.resuming import load_seat, resume
 from trutnet.runtime.seat_process import JoinSetup, join
@@ -176,6 +178,10 @@ def _join_with_ui(
     ui.about = game_summary(ui.frontend.long_name, announced["variant"], announced["players"])
     ui.info.private, ui.info.table_seats = announced["private"], announced["players"]
     ui.info.hints = announced.get("hints", True)  # the host may ask for none
+    options = runtime_options(args)
+    if "clock" in announced:  # the host's clock (7.11), checked with its announcement
+        options.clock = ClockRule.parse(announced["clock"])
+        ui.info.clock = options.clock.describe()
     ui.resume_alone = resume_alone(store)
     result = run_to_end(
         play_with_ui(
@@ -187,7 +193,7 @@ def _join_with_ui(
                     bot_kind=None,
                     store=store,
                     seed=args.seed,
-                    options=runtime_options(args),
+                    options=options,
                     fallback=args.fallback or "",
                     identity=player_identity(),
                     password=args.password,
@@ -202,7 +208,33 @@ def _join_with_ui(
     )
     if result is not None:
         game_over(result, ui, store)
+    following, runtime = ui.rematch.to, ui.runtime
+    if isinstance(following, tuple) and runtime is not None and runtime.replica is not None:
+        return _join_rematch(args, following, fingerprint(runtime.replica.seats[0]))
     return 0
+
+
+def _join_rematch(args: argparse.Namespace, where: tuple[bytes, str], host: str) -> int:
+    """Everyone asked for a rematch and the host named its table (9.7): join it, on
+    the screen, if that table's host is the one this table had."""
+    table_id, url = where
+    print("trutnet join: rematch: joining the next table", file=sys.stderr)
+    try:
+        endpoint = parse_broker_url(url)
+        announced = run_to_end(
+            lobby_announcement(table_id, endpoint, args.lobby_timeout, args.password)
+        )
+    except (BrokerError, JoinError) as exc:
+        print(f"trutnet join: no rematch: {exc}", file=sys.stderr)
+        return 1
+    if announced["host"] != host:
+        print(
+            "trutnet join: no rematch: its table is not hosted by this table's host",
+            file=sys.stderr,
+        )
+        return 1
+    store = data_dir() / "tables" / f"{table_id.hex()}-join"
+    return _join_with_ui(args, table_id, endpoint, store, announced)
 
 
 def _resume_with_ui(

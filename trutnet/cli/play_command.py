@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
+import sys
 from typing import Any
 
 from trutnet.cli.arguments import Refused
@@ -28,27 +29,52 @@ PLAY_BOT = "hard"  # the level of the bots ``play`` seats unless told
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    """Host a table with the terminal client: lobby, bots, then the game."""
-    from trutnet.client.playing import play_with_ui
-
+    """Host a table with the terminal client: lobby, bots, then the game; and again,
+    with the same seats, for as long as everyone asks for a rematch (r, 9.7)."""
     game = game_of(args)
     # a person plays against the strongest bot that decides fast enough (issue 21's
     # goals: the search bot, tens of milliseconds a decision)
     bot_kind = bot_of(game, args.bot or PLAY_BOT)
     if (problem := store_error("play", args.store)) is not None:
         raise Refused(problem, 2)
-    ui = seat_screen(game.name, table_name="", players=game.num_players(), about=_about(game))
     if not 0 <= args.bots < game.num_players():
         raise ChoiceError(f"--bots is 0..{game.num_players() - 1}")
     bind = args.bind or lan_address()
+    broker, endpoint, password = _own_broker(args, bind)
+    nonce: bytes | None = os.urandom(16)
+    try:
+        while nonce is not None:  # the table, then each rematch's (the same broker)
+            nonce = _play_table(args, game, bot_kind, bind, (endpoint, password), nonce)
+            if nonce is not None:
+                print("trutnet play: rematch: the next table opens", file=sys.stderr)
+                args.store = None  # the next table's seat: a folder of its own
+    finally:
+        broker.stop()
+    return 0
+
+
+def _play_table(
+    args: argparse.Namespace,
+    game: Game,
+    bot_kind: str,
+    bind: str,
+    broker: tuple[Endpoint, str | None],
+    nonce: bytes,
+) -> bytes | None:
+    """One table of ``trutnet play``, of id given by ``nonce``; the next table's nonce
+    when everyone asked for a rematch, else None."""
+    from trutnet.client.playing import play_with_ui
+
+    endpoint, password = broker
+    ui = seat_screen(game.name, table_name="", players=game.num_players(), about=_about(game))
     if not reachable(bind):  # friends cannot reach it: the lobby says so, in one line
         ui.info.message = unreachable(bind, args.bind is not None, args.announce)
-    broker, endpoint, password = _own_broker(args, bind)
-    identity, nonce = player_identity(), os.urandom(16)
+    identity = player_identity()
     table_id = table_id_for(identity.public, nonce)
     store = args.store or data_dir() / "tables" / table_id.hex()
     created = not store.exists()
     ui.resume_alone = resume_alone(store)
+    ui.rematch.host_url = endpoint.url
     transcript = data_dir() / "games" / f"{table_id.hex()}.json"
     table_name = args.table_name or default_table_name(args.name)
     announcer = None
@@ -63,6 +89,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     ui.table_name = table_name
     ui.info.private, ui.info.hints = password is not None, args.hints
+    ui.info.clock = args.clock.describe() if args.clock is not None else ""
     where = None if args.announce else (endpoint, table_id)
     ui.info.join_how = [_how_to_join(game, table_name, password is not None, where)]
     try:
@@ -96,13 +123,13 @@ def cmd_play(args: argparse.Namespace) -> int:
     finally:
         if announcer is not None:
             announcer.close()
-        broker.stop()
         # A table that never opened (the person left the lobby) leaves no folder.
         if created and not (store / "seat-0" / "log.bin").exists():
             shutil.rmtree(store, ignore_errors=True)
     if result is not None:
         game_over(result, ui, store / "seat-0")
-    return 0
+    following = ui.rematch.to
+    return following if isinstance(following, bytes) else None
 
 
 def _own_broker(args: argparse.Namespace, bind: str) -> tuple[EmbeddedBroker, Endpoint, str | None]:

@@ -125,6 +125,8 @@ def runtime_options(args: argparse.Namespace) -> Options:
         follow_timeout=getattr(args, "lobby_timeout", Options.follow_timeout),
         linger=args.linger,
         stamp_entries=getattr(args, "stamp_entries", False),
+        clock=getattr(args, "clock", None),  # a host's; a joiner's comes from the lobby
+        bot_on_timeout=getattr(args, "bot_on_timeout", False),
     )
 
 

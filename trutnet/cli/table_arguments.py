@@ -16,6 +16,7 @@ from trutnet.cli.folders import person_name
 from trutnet.cli.games import game_argument, game_options
 from trutnet.cli.running import HelpFormatter
 from trutnet.net.broker import BrokerError, parse_broker_url
+from trutnet.protocol.clock import ClockError, ClockRule
 from trutnet.protocol.lobby import LobbyError, check_fallback, check_name
 from trutnet.runtime.lobby_watch import LOBBY_TIMEOUT
 
@@ -101,6 +102,13 @@ def seed_arg(text: str) -> str:
     return text
 
 
+def clock_arg(text: str) -> ClockRule:
+    try:
+        return ClockRule.parse(text)
+    except ClockError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _timing_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--stall-timeout",
@@ -129,6 +137,12 @@ def _timing_options(p: argparse.ArgumentParser) -> None:
         type=seconds_arg,
         default=900.0,
         help="stop after this many seconds without any progress",
+    )
+    p.add_argument(
+        "--bot-on-timeout",
+        action="store_true",
+        help="at a table with a clock, let a bot decide for you when your time runs out "
+        "(else the others may replace you or abandon the game, docs/protocol.md 7.11)",
     )
     p.add_argument(
         "--linger",
@@ -168,6 +182,14 @@ def _table_options(p: argparse.ArgumentParser, players: int, name: str) -> None:
         dest="announce",
         action="store_false",
         help="do not announce the table with zeroconf",
+    )
+    p.add_argument(
+        "--clock",
+        type=clock_arg,
+        metavar="SECONDS|BANK+INC",
+        help="a turn clock, shown to everyone: SECONDS for each decision (30), or a chess "
+        "clock, BANK seconds each and INC more after each decision (300+5); a seat whose "
+        "time runs out is reported as stalled (docs/protocol.md 7.11)",
     )
     p.add_argument(
         "--no-hints",

@@ -31,12 +31,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import shlex
-import textwrap
 import time
 import traceback
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from prompt_toolkit.application import Application
@@ -56,7 +53,9 @@ from prompt_toolkit.styles import Style
 from trutnet.client.chat_panel import ChatPanel
 from trutnet.client.frontend import Cue, Frontend, NoFrontend, frontend_for
 from trutnet.client.hint import hint_said
-from trutnet.client.table_lines import automatic_step, show_health
+from trutnet.client.leaving import left_mid_game
+from trutnet.client.rematch import Rematch
+from trutnet.client.table_lines import automatic_step, clock_said, show_clock, show_health
 from trutnet.client.view import (
     HINT_KEY,
     TableInfo,
@@ -137,6 +136,7 @@ class TableApp:
         self.refused: WrongGame | None = None  # the table plays another game: leave it
         self.screen_errors: list[str] = []  # tracebacks of a front-end that failed
         self.chat = ChatPanel(self)  # Tab: the table's chat in the log's place
+        self.rematch = Rematch(self)  # r on the end screen (9.7)
         control = FormattedTextControl(self._fragments, focusable=True, show_cursor=False)
         self.app: Application[None] = Application(
             layout=Layout(HSplit([Window(control, wrap_lines=False)])),
@@ -170,6 +170,8 @@ class TableApp:
                 self.info.message = f"{data['action']} was not played: {data['why']}; choose again"
             if kind == "chat":
                 self.chat.heard(data)
+            if kind == "clock":
+                self.info.message = clock_said(data, self.info)
             self.app.invalidate()
 
         runtime.on_event = on_event
@@ -261,10 +263,13 @@ class TableApp:
             info.paused = False
         if replica.phase == "done":
             info.status = "over"
+            self.rematch.follow()
+            info.rematch = self.rematch.said() if info.me is not None else None
         away_since = None
         if self._resumed_at is not None and self.seat.peer is not None:
             away_since = (self._resumed_at, self.seat.peer.identity.public)
         show_health(info, runtime, replica, away_since)
+        show_clock(info, runtime, time.monotonic())
 
     def _behind(self) -> bool:
         """True while this screen's replica is still reading the table's past."""
@@ -370,6 +375,17 @@ class TableApp:
         for key in self.frontend.keys if self.frontend is not None else ():
             if key != "enter":
                 kb.add(key)(self._game_key_handler(key))
+
+        game_r = self._game_key_handler("r")
+
+        @kb.add("r")  # on the end screen, a rematch; else the game's key, if it has one
+        def _rematch(event: KeyPressEvent) -> None:
+            if self.info.status == "over" and self.seat.peer is not None:
+                self.rematch.key()
+            elif self.frontend is not None and "r" in self.frontend.keys:
+                game_r(event)
+            else:
+                self._say("'r' does nothing here (? shows the keys)")
 
         @kb.add(Keys.Any)  # any key bound above wins over this one
         def _other(event: KeyPressEvent) -> None:
@@ -538,47 +554,8 @@ class TableApp:
         self._say(hint_said(self.info, self.frontend, self.observation(), self.seat.peer))
 
     def left_message(self) -> str:
-        """What to print when the person leaves mid-game: where the seat is, and how to
-        come back to it."""
-        store = self.seat.store  # where this seat's files are, if it has any
-        folder = None if store is None else Path(store.directory).resolve()
-        peer = self.seat.peer
-        if peer is None or peer.replica.phase == "open" or folder is None:
-            return "You left before the game started."
-        lines = ["You left the table mid-game. Your seat's files are in:", f"  {folder}"]
-        runtime = self.runtime
-        bots = [s for s in runtime.seats[1:] if s.bot is not None] if runtime else []
-        # no other seat left mid-game: ``join --resume`` alone finds this one (a
-        # command that fits in 80 columns, where the folder's path does not)
-        store = "" if self.resume_alone else f" --store {shlex.quote(str(folder))}"
-        lines += [
-            "To come back to this game (as long as the others are still playing):",
-            f"  trutnet join --resume{store}",
-        ]
-        if bots:
-            them = "it" if len(bots) == 1 else "them"
-            named = (
-                f"{'The bot' if len(bots) == 1 else f'The {len(bots)} bots'} seated by"
-                f" this program ({', '.join(self._name_of(s) for s in bots)})"
-            )
-            if all(s.store is not None for s in bots):  # their keys are kept: they return
-                comes = "comes" if len(bots) == 1 else "come"
-                said = f"{named} stopped with it and {comes} back when you resume."
-            else:
-                said = (
-                    f"{named} stopped with it (a bot's key is not kept): the others wait"
-                    f" for {them}, then a newcomer they accept takes the seat or the game"
-                    f" is abandoned (docs/protocol.md 7.7)."
-                )
-            # prose: wrapped at words (the folder and command are not)
-            lines.append(textwrap.fill(said, width=79, break_long_words=False))
-        return "\n".join(lines)
-
-    def _name_of(self, seat: LocalSeat) -> str:
-        """A local seat's name at the table (the log's, once the table is open)."""
-        peer = seat.peer
-        names = peer.replica.names if peer is not None else []
-        return names[peer.seat] if peer is not None and 0 <= peer.seat < len(names) else seat.name
+        """What to print when the person leaves mid-game (:func:`left_mid_game`)."""
+        return left_mid_game(self.seat, self.runtime, self.resume_alone)
 
     def _exit(self, interrupted: bool = False) -> None:
         self.interrupted = self.interrupted or interrupted

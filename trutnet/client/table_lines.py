@@ -169,3 +169,26 @@ def show_health(
         info.alert_next = "Reading how it ended; if nobody sends it, q leaves"
     elif stall is not None:
         info.alert, info.alert_next = stall_text(stall, info.names, info.me)
+
+
+def show_clock(info: Any, runtime: Any, now: float) -> None:
+    """The table's clock as this process reads it (7.11), set in ``info``: this seat's
+    time left, and the deciding seat's; nothing when the table has no clock."""
+    table_clock = getattr(runtime, "clock", None)  # (a stand-in runtime has none)
+    clock = table_clock.clock if table_clock is not None else None
+    if clock is None:
+        info.clock_mine = info.clock_turn = None
+        return
+    info.clock_mine = clock.left(info.me, now) if info.me is not None else None
+    info.clock_turn = (
+        None if clock.turn is None else (clock.turn[0], clock.left(clock.turn[0], now))
+    )
+
+
+def clock_said(data: dict[str, Any], info: Any) -> str:
+    """A ``clock`` event in one line: whose time ran out, and what comes of it."""
+    if data.get("seat") != info.me:
+        return f"⏱ {_name(data['seat'], info.names, info.me)}'s time ran out"
+    if data.get("bot"):
+        return "⏱ Your time ran out: a bot decides for you this time (--bot-on-timeout)"
+    return "⏱ Your time ran out: play now, or the others may replace you or end the game"

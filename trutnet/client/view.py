@@ -28,6 +28,7 @@ from typing import Any
 from prompt_toolkit.utils import get_cwidth
 
 from trutnet.client.frontend import Frontend
+from trutnet.protocol.clock import clock_text
 
 Line = list[tuple[str, str]]  # (style, text) fragments, as prompt-toolkit takes them
 
@@ -93,6 +94,14 @@ class TableInfo:
     chat_unread: int = 0
     typing: str | None = None
     chat_note: str = ""  # what became of the last message or command (a refusal: why)
+    # The table's turn clock (7.11): its rule for a person ("30 s a decision"; empty: no
+    # clock), this seat's time left, and the deciding seat's (seat, time left)
+    clock: str = ""
+    clock_mine: float | None = None
+    clock_turn: tuple[int, float] | None = None
+    # The end screen's rematch (9.7): what it says of one (empty: nobody asked yet);
+    # None: no rematch from this screen (a spectator's)
+    rematch: str | None = None
     replaying: bool = False  # a saved game (``trutnet replay``): no clock, no game keys
 
 
@@ -246,7 +255,10 @@ def _turn_line(frontend: Frontend, obs: Any, info: TableInfo) -> Line:
         return [("class:dim", f" {spin} {frontend.chance_step}… ({info.waiting_seconds:.0f}s)")]
     doing = frontend.deciding(obs)
     who = seat_name(info, obs.to_act)
-    return [("class:dim", f" {spin} Waiting for {who} {doing} ({info.waiting_seconds:.0f}s)")]
+    waited = f"{info.waiting_seconds:.0f}s"
+    if info.clock_turn is not None and info.clock_turn[0] == obs.to_act:  # its clock
+        waited += f"; ⏱ {clock_text(info.clock_turn[1])} left"
+    return [("class:dim", f" {spin} Waiting for {who} {doing} ({waited})")]
 
 
 def key_bar(frontend: Frontend, obs: Any, info: TableInfo) -> str:
@@ -293,6 +305,14 @@ def _separator(info: TableInfo, width: int) -> Line:
         said = " chat (Esc: back to the game's log) "
     elif info.chat_unread:
         said = f" {plural(info.chat_unread, 'new message')}: Tab shows the chat "
+    elif info.clock_mine is not None:  # this seat's clock, at the rule's start
+        mine = f" ⏱ your time: {clock_text(info.clock_mine)} "
+        late = (
+            info.clock_mine < 10 and info.clock_turn is not None and info.clock_turn[0] == info.me
+        )
+        rule = "─" * (width - 17 - text_width(mine))
+        return [("class:dim", " ──"), ("class:warn" if late else "class:dim", mine),
+                ("class:dim", rule + " Tab: chat ─")]  # fmt: skip
     else:  # the chat's key, at the rule's end (the key bar is the game's)
         return [("class:dim", " " + "─" * (width - 15) + " Tab: chat ─")]
     rule = "─" * max(1, width - 4 - text_width(said))
@@ -396,6 +416,8 @@ def end_lines(
     lines += top
     footer = _transcript_lines(info, width)
     footer.append(_verify_line(info))
+    if info.rematch:
+        footer.append([("class:warn", f" {info.rematch}")])
     if info.chat_open:  # the chat in the rounds' place ("well played")
         room = max(1, height - len(lines) - len(footer) - 3)
         lines.append(_separator(info, width))
@@ -404,13 +426,14 @@ def end_lines(
         return [fit(line, width) for line in lines]
     room = max(1, height - len(lines) - len(footer) - 1)
     many = frontend.round_word + "s"
+    rematch_key = " r rematch " if info.rematch is not None else ""  # a seat's screen
     footer.append(
         [
             (
                 "class:dim",
-                (f" ↑/↓ scroll the {many}  Tab chat  q quit")
+                f" ↑/↓ scroll the {many} {rematch_key} Tab chat  q quit"
                 if len(rounds) > room
-                else " Tab chat  q quit",
+                else f"{rematch_key} Tab chat  q quit",
             )
         ]
     )
@@ -456,6 +479,8 @@ def lobby_lines(info: TableInfo, table_name: str, players: int, game: str = "") 
         lines.append([("", f" {said}")])
         hints = "on (i on your turn asks the search bot)" if info.hints else "off at this table"
         lines.append([("", f" Hints: {hints}.")])
+    if info.clock:
+        lines.append([("", f" Clock: {info.clock}; a seat out of time is reported as stalled.")])
     for how in info.join_how:
         lines += [[("class:bold", row)] for row in wrap(" " + how, WIDTH, "  ")]
     if players == 0:  # a joiner: the host fills the seats and starts the table

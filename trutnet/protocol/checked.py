@@ -1,5 +1,5 @@
-"""The proofs one process has checked (:class:`CheckedProofs`), so that the replicas of
-the seats it plays check each proof once between them (sans-I/O).
+"""The proofs and signatures one process has checked (:class:`CheckedProofs`), so
+that the replicas of the seats it plays check each once between them (sans-I/O).
 
 A process that plays several seats (a host and its bots) keeps a replica per seat,
 because each seat's game state knows that seat's cards and no other's. Checking a
@@ -7,7 +7,9 @@ shuffle proof is the costliest step of a hand, and it is the same statement for 
 one of those replicas: the same input deck, output deck, keys, context and proof. So
 the replicas share one :class:`CheckedProofs`, which remembers the SHA-256 digest of
 each statement that passed, and a replica that meets a statement already there takes
-it as checked. A proof that fails is never remembered: every replica refuses it and
+it as checked. So with each entry's signature (:meth:`CheckedProofs.signed_once`),
+and a shuffle's deck read into points (:meth:`CheckedProofs.decoded`, shared as is).
+A proof that fails is never remembered: every replica refuses it and
 blames its author as before.
 
 A replica also *vouches* for the proofs its own seat has just made (it never checks
@@ -23,12 +25,15 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from trutnet.crypto.elgamal import Ciphertext
 
 # Digests kept, most recently used last: a hand of the largest table checks a few dozen
-# proofs; this keeps many hands' worth while bounding memory (32 bytes each).
+# proofs and a few hundred signatures; this keeps many hands' worth while bounding
+# memory (32 bytes each).
 LIMIT = 4096
+DECODED = 16  # shuffles kept decoded (each a deck of points and its proof)
 
 
 def deck_bytes(deck: Sequence[Ciphertext]) -> bytes:
@@ -59,6 +64,9 @@ class CheckedProofs:
         self.trust_own = trust_own
         self.checks = 0  # how many proofs were checked here
         self.skipped = 0  # how many were found already checked (or vouched for)
+        self.signatures = 0  # entry signatures verified here
+        self.signatures_skipped = 0  # and found verified already
+        self._decoded: OrderedDict[bytes, Any] = OrderedDict()
 
     def once(self, statement: bytes, check: Callable[[], None]) -> None:
         """Run ``check`` (which raises if the proof fails) unless ``statement`` passed
@@ -71,6 +79,34 @@ class CheckedProofs:
         check()
         self.checks += 1
         self._remember(digest)
+
+    def signed_once(self, wire: bytes, check: Callable[[], None]) -> None:
+        """Run ``check`` (an entry's signature, which raises if it does not verify)
+        unless the very same signed bytes verified here before; remember them once they
+        do. A signature verifies or not whoever reads it: the replicas of one process
+        check each entry's once between them."""
+        digest = hashlib.sha256(statement("signature", wire)).digest()
+        if digest in self._digests:
+            self._digests.move_to_end(digest)
+            self.signatures_skipped += 1
+            return
+        check()
+        self.signatures += 1
+        self._remember(digest)
+
+    def decoded(self, data: bytes, count: int, decode: Callable[[bytes, int], Any]) -> Any:
+        """``decode(data, count)``, once for the same bytes (the last :data:`DECODED`
+        kept): a shuffle's deck is read into points once for all local replicas. What
+        ``decode`` returns must be immutable (it is shared); it raises as it would."""
+        key = hashlib.sha256(statement("decoded", count.to_bytes(4, "big"), data)).digest()
+        if key in self._decoded:
+            self._decoded.move_to_end(key)
+            return self._decoded[key]
+        value = decode(data, count)
+        self._decoded[key] = value
+        while len(self._decoded) > DECODED:
+            self._decoded.popitem(last=False)
+        return value
 
     def vouch(self, statement: bytes) -> None:
         """Remember ``statement`` unchecked: its proof was made in this process."""

@@ -17,8 +17,9 @@ and one id. Everything here is pure: no I/O, no clock.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from trutnet.crypto.errors import CryptoError
 from trutnet.crypto.identity import Identity, verify
@@ -36,6 +37,12 @@ GENESIS = b"\x00" * ID_BYTES
 MAX_ENTRY_BYTES = 64 * 1024
 MAX_SEATS = 16
 SIGN_DOMAIN = b"trutnet/v1/entry"
+
+
+class SignatureMemo(Protocol):
+    """Where a process remembers the entries whose signature it verified."""
+
+    def signed_once(self, wire: bytes, check: Callable[[], None]) -> None: ...
 
 
 class MessageError(Exception):
@@ -111,8 +118,12 @@ def sign_entry(
     return parse_entry(_payload([envelope, signature]))
 
 
-def parse_entry(wire: bytes, expected_table: bytes | None = None) -> Entry:
-    """Strictly parse and check the signature of one entry (not its place in a log)."""
+def parse_entry(
+    wire: bytes, expected_table: bytes | None = None, checked: SignatureMemo | None = None
+) -> Entry:
+    """Strictly parse and check the signature of one entry (not its place in a log);
+    ``checked``: this process's memo of the signatures it verified (each entry's once,
+    :class:`~trutnet.protocol.checked.CheckedProofs`)."""
     if not isinstance(wire, bytes | bytearray):
         raise MessageError("encoding", "an entry is bytes")
     if len(wire) > MAX_ENTRY_BYTES:
@@ -154,8 +165,15 @@ def parse_entry(wire: bytes, expected_table: bytes | None = None) -> Entry:
         raise MessageError("table", "entry of another table")
     if _payload([envelope, signature]) != bytes(wire):
         raise MessageError("encoding", "entry is not canonically encoded")
-    try:
-        verify(author, signature, SIGN_DOMAIN + _payload(envelope))
-    except CryptoError as exc:
-        raise MessageError("signature", "bad signature") from exc
+
+    def check() -> None:
+        try:
+            verify(author, signature, SIGN_DOMAIN + _payload(envelope))
+        except CryptoError as exc:
+            raise MessageError("signature", "bad signature") from exc
+
+    if checked is None:
+        check()
+    else:
+        checked.signed_once(bytes(wire), check)
     return Entry(version, table, seat, author, seq, prev, kind, body, signature, bytes(wire))

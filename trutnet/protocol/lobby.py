@@ -28,6 +28,7 @@ from typing import Any
 
 from trutnet.crypto.identity import Identity, fingerprint
 from trutnet.engine.api import Game
+from trutnet.protocol.clock import ClockError, ClockRule
 from trutnet.protocol.envelope import GENESIS, Entry, MessageError, parse_entry, sign_entry
 
 MAX_NAME = 32
@@ -182,6 +183,8 @@ SEATED = "seated"
 # ``hints`` (optional, present when false): the host asks that nobody use the search
 # bot's hints at this table (a wish the table cannot enforce: anyone may run a bot)
 HINTS = "hints"
+# ``clock`` (optional): the table's turn clock, as ``ClockRule.parse`` reads it (7.11)
+CLOCK = "clock"
 MAX_ANNOUNCEMENT = 2048
 
 
@@ -214,7 +217,8 @@ def check_announcement(wire: Any, table_id: bytes) -> dict[str, Any]:
     except MessageError as exc:
         raise LobbyError(f"not a signed announcement: {exc}") from exc
     body = entry.body
-    if entry.type != "lobby" or entry.seq != 0 or set(body) - {SEATED, HINTS} != ANNOUNCE_FIELDS:
+    optional = {SEATED, HINTS, CLOCK}
+    if entry.type != "lobby" or entry.seq != 0 or set(body) - optional != ANNOUNCE_FIELDS:
         raise LobbyError("not a lobby announcement")
     nonce = body["nonce"]
     if not isinstance(nonce, bytes) or table_id_for(entry.author, nonce) != table_id:
@@ -230,9 +234,18 @@ def check_announcement(wire: Any, table_id: bytes) -> dict[str, Any]:
         or not isinstance(body["private"], bool)
         or (SEATED in body and not _seated_ok(body[SEATED], body["taken"]))
         or (HINTS in body and body[HINTS] is not False)
+        or (CLOCK in body and not _clock_ok(body[CLOCK]))
     ):
         raise LobbyError("a malformed announcement")
     return {k: v for k, v in body.items() if k != "nonce"}
+
+
+def _clock_ok(clock: Any) -> bool:
+    try:
+        ClockRule.parse(clock)
+    except ClockError:
+        return False
+    return True
 
 
 def _seated_ok(seated: Any, taken: int) -> bool:

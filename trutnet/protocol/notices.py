@@ -1,6 +1,7 @@
-"""A seat's notices to the table (docs/protocol.md 7.7), on the ``notice`` topic: a
-stall report (the seat the table waits for, since which entry, for how long) or that
-the seat's own player left. A notice is signed by its seat's key and changes nothing
+"""A seat's notices to the table (docs/protocol.md 7.7, 9.7), on the ``notice`` topic:
+a stall report (the seat the table waits for, since which entry, for how long), that
+the seat's own player left, that it wants a rematch, or (the host's seat) where the
+rematch is. A notice is signed by its seat's key and changes nothing
 anyone accepts; a screen shows it. :func:`read_notice` checks one from the network.
 """
 
@@ -14,6 +15,9 @@ from trutnet.protocol.untrusted import UntrustedInput
 MAX_NOTICE_BYTES = 1024
 STALL_FIELDS = {"kind", "seat", "waiting_for", "since_entry", "seconds"}
 LEFT_FIELDS = {"kind", "seat", "since_entry"}
+REMATCH_FIELDS = {"kind", "seat", "since_entry"}  # the seat wants a rematch
+REMATCH_TABLE_FIELDS = {"kind", "seat", "table", "broker"}  # the rematch is at this table
+MAX_URL = 200
 
 
 def read_notice(payload: bytes, table_id: bytes, seats: list[bytes]) -> tuple[int, dict[str, Any]]:
@@ -25,6 +29,8 @@ def read_notice(payload: bytes, table_id: bytes, seats: list[bytes]) -> tuple[in
     if entry.seat >= len(seats) or seats[entry.seat] != entry.author:
         raise UntrustedInput("a notice signed by a key that is not the seat's")
     body = entry.body
+    if entry.type == "notice" and body.get("kind") in ("rematch", "rematch_table"):
+        return entry.seat, _rematch(body, entry.seat)
     if entry.type == "notice" and body.get("kind") == "left":
         if set(body) != LEFT_FIELDS or body["seat"] != entry.seat:
             raise UntrustedInput("a seat says only that it left itself")
@@ -43,3 +49,28 @@ def read_notice(payload: bytes, table_id: bytes, seats: list[bytes]) -> tuple[in
     ):
         raise UntrustedInput("a notice is a stall report")
     return entry.seat, dict(body)
+
+
+def _rematch(body: dict[str, Any], seat: int) -> dict[str, Any]:
+    """A seat's word that it wants a rematch, or the host's seat (0) naming the
+    rematch's table (9.7): checked field by field."""
+    if body.get("seat") != seat:
+        raise UntrustedInput("a seat speaks of a rematch for itself only")
+    if body["kind"] == "rematch":
+        since = body.get("since_entry")
+        if set(body) != REMATCH_FIELDS or type(since) is not int or not 0 <= since <= 10**6:
+            raise UntrustedInput("a rematch notice names the entry it was made at")
+        return dict(body)
+    table, broker = body.get("table"), body.get("broker")
+    if (
+        set(body) != REMATCH_TABLE_FIELDS
+        or seat != 0
+        or not isinstance(table, bytes)
+        or len(table) != 16
+        or not isinstance(broker, str)
+        or not broker.startswith(("mqtt://", "mqtts://"))
+        or len(broker) > MAX_URL
+        or not broker.isprintable()
+    ):
+        raise UntrustedInput("the rematch's table is named by seat 0: a table id and a broker")
+    return dict(body)

@@ -292,7 +292,7 @@ class TableReplica(StalledSeats, UnorderedRounds, JointRounds, SeatDecisions):
         """``wire`` parsed, of a known type within its size, signed by its seat's key (a
         seated player who signs as another seat is blamed)."""
         try:
-            entry = parse_entry(wire, self.table_id)
+            entry = parse_entry(wire, self.table_id, self.checked)
         except MessageError as exc:
             raise Rejected(exc.rule, detail(exc)) from exc
         limit = size_limit(entry.type, self.decks, self.locating)
@@ -542,7 +542,7 @@ class TableReplica(StalledSeats, UnorderedRounds, JointRounds, SeatDecisions):
             "shuffle", context.encode(), bytes(self.joint), *keys, deck_bytes(self.deck), data
         )
         try:
-            result, proof = decode_shuffle(data, len(self.deck))
+            result, proof = self.checked.decoded(data, len(self.deck), decode_shuffle)
             if self._own:  # a seat's own shuffle is checked by every other replica
                 self.checked.vouch(said)
             else:

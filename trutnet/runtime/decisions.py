@@ -8,10 +8,11 @@ moved past (no longer legal, or no longer this seat's turn) is dropped with a
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from trutnet.bots import decide
+from trutnet.bots import decide, default_bot, make_bot
 from trutnet.protocol.table import LocalError, Rejected
 from trutnet.runtime.events import DecisionRefused, Event
 
@@ -22,9 +23,11 @@ STALE = "the table moved on: it is not a legal move now"
 NOT_YOURS = "it is not this seat's decision any more"
 
 
-def owed_entry(seat: LocalSeat, emit: Callable[[Event], None]) -> bytes | None:
+def owed_entry(seat: LocalSeat, emit: Callable[[Event], None], late: bool = False) -> bytes | None:
     """The entry ``seat`` signs now (its peer has applied it), or None: nothing owed,
-    or the person's queued decision refused (said with ``emit``)."""
+    or the person's queued decision refused (said with ``emit``). ``late``: the
+    person's time ran out and they let a bot decide for them (7.11): the game's
+    default bot decides this once, unless the person's own decision is queued."""
     peer = seat.peer
     if peer is None:
         return None
@@ -36,6 +39,10 @@ def owed_entry(seat: LocalSeat, emit: Callable[[Event], None]) -> bytes | None:
             return peer.act(str(decide(seat.bot, state, peer.seat)))
         if seat.pending is not None:
             return _person_decision(seat, emit)
+        if late:
+            game = state.game.name
+            bot = make_bot(game, default_bot(game), random.Random(peer.replica.log.head))
+            return peer.act(str(decide(bot, state, peer.seat)))
     elif wire is None and seat.pending is not None and seat.bot is None:
         refuse(seat, NOT_YOURS, emit)
     return wire

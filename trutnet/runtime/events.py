@@ -104,6 +104,17 @@ class NoticeRead(Event):
 
 
 @dataclass(frozen=True)
+class ClockRanOut(Event):
+    """``seat``'s time for its decision ran out, on this process's reading of the
+    table's clock (docs/protocol.md 7.11); ``bot``: this process's person let a bot
+    decide for them, and it does."""
+
+    kind: ClassVar[str] = "clock"
+    seat: int
+    bot: bool
+
+
+@dataclass(frozen=True)
 class ChatSaid(Event):
     """A chat message this process accepted (docs/protocol.md 9.6): its author's key
     fingerprint, seat (None: a spectator) and name, the text, and whether this process
@@ -263,6 +274,7 @@ EVENTS: tuple[type[Event], ...] = (
     StallReported,
     NoticeRead,
     ChatSaid,
+    ClockRanOut,
     Offer,
     Vote,
     SeatChanged,

@@ -20,7 +20,9 @@ from trutnet.net import topics
 from trutnet.net.broker import Endpoint
 from trutnet.net.mqtt_link import PinError, mqtt_client
 from trutnet.net.private import credentials
+from trutnet.protocol.clock import ClockRule
 from trutnet.protocol.lobby import (
+    CLOCK,
     SEATED,
     LobbyError,
     check_announcement,
@@ -179,12 +181,14 @@ class Follow:
     with the ``open`` (it has no seat), and a table playing without it is no failure;
     ``game``: the game asked for (:class:`WrongGame` at once for another); ``on_roster``:
     who the host says is seated, as it changes (seat, name, ``"bot"`` for a bot the host
-    seated, else ``""``); ``on_status``: the table's status (``open``, ``playing``...)."""
+    seated, else ``""``); ``on_status``: the table's status (``open``, ``playing``...);
+    ``on_clock``: the table's turn clock, when the host announces one (7.11)."""
 
     spectator: bool = False
     game: str | None = None
     on_roster: Callable[[list[tuple[int, str, str]]], None] | None = None
     on_status: Callable[[str], None] | None = None
+    on_clock: Callable[[ClockRule], None] | None = None
 
 
 class _Lobby:
@@ -223,6 +227,8 @@ class _Lobby:
         if follow.on_roster is not None and announced is not None and SEATED in announced:
             seated = announced[SEATED]
             follow.on_roster([(s, n, "bot" if bot else "") for s, (n, bot) in enumerate(seated)])
+        if follow.on_clock is not None and announced is not None and CLOCK in announced:
+            follow.on_clock(ClockRule.parse(announced[CLOCK]))  # checked with the rest
         now = None if announced is None else str(announced["status"])
         if now != self.status:
             self.status, self.since = now, asyncio.get_running_loop().time()

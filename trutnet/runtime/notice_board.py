@@ -1,5 +1,6 @@
-"""The ``notice`` topic of one process's table runtime (docs/protocol.md 7.7): a stall
-report once per seat and point the table waits at, a seat's word that its person left,
+"""The ``notice`` topic of one process's table runtime (docs/protocol.md 7.7, 9.7): a
+stall report once per seat and point the table waits at, a seat's word that its person
+left, the seats that want a rematch and where the host says it is,
 and the notices of the other seats (:func:`~trutnet.protocol.notices.read_notice`),
 each shown as a ``notice`` event naming its author.
 """
@@ -25,6 +26,8 @@ class NoticeBoard:
     def __init__(self, table: TableRuntime) -> None:
         self.table = table
         self.left: dict[int, int] = {}  # seat -> log length when it said it left the table
+        self.rematch: set[int] = set()  # the seats that want a rematch (9.7)
+        self.rematch_at: tuple[bytes, str] | None = None  # the rematch's table and broker
         self._reported: tuple[int, int] | None = None  # (seat, log length) reported stalled
 
     def moved(self) -> None:
@@ -42,6 +45,33 @@ class NoticeBoard:
             if peer.seated():
                 body = {"kind": "left", "seat": peer.seat, "since_entry": len(replica.log)}
                 await self.publish(peer, body, wait=2)
+
+    async def want_rematch(self) -> None:
+        """The person wants a rematch (9.7): each seat this process plays says so (the
+        bots it seated follow their host)."""
+        table = self.table
+        replica = table.replica
+        if replica is None or replica.phase != "done":
+            return
+        for peer in table.peers:
+            if peer.seated():
+                body = {"kind": "rematch", "seat": peer.seat, "since_entry": len(replica.log)}
+                self.rematch.add(peer.seat)
+                await self.publish(peer, body, wait=5)
+
+    def rematch_agreed(self) -> bool:
+        """Every seat of the finished game wants a rematch."""
+        replica = self.table.replica
+        return replica is not None and set(range(replica.n)) <= self.rematch
+
+    async def announce_rematch(self, table_id: bytes, broker: str) -> bool:
+        """The host's seat (0) names the rematch's table; False if it is not played here."""
+        host = next((p for p in self.table.peers if p.seated() and p.seat == 0), None)
+        if host is None:
+            return False
+        body = {"kind": "rematch_table", "seat": 0, "table": table_id, "broker": broker}
+        await self.publish(host, body, wait=5)
+        return True
 
     async def report_stall(self, seat: int, waiting_for: Any, waited: float) -> bool:
         """The table has waited ``waited`` seconds for ``seat``: said once for this point
@@ -88,4 +118,8 @@ class NoticeBoard:
         seat, body = read_notice(payload, self.table.table_id, replica.seats)
         if body["kind"] == "left":
             self.left[seat] = body["since_entry"]
+        if body["kind"] == "rematch" and replica.phase == "done":
+            self.rematch.add(seat)
+        if body["kind"] == "rematch_table" and seat in self.rematch:
+            self.rematch_at = (body["table"], body["broker"])
         self.table.emit(NoticeRead(seat, body))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from trutnet.protocol.clock import ClockRule
 from trutnet.runtime.stall_policy import StallPolicy
 
 
@@ -31,6 +32,10 @@ class Options:
     # ``trutnet bench network``: stamp every entry, when a local seat signed it and when
     # it was applied here (``TableRuntime.entries_signed``, ``entries_applied``)
     stamp_entries: bool = False
+    # 7.11: the table's turn clock (the host's rule, from its lobby), and whether this
+    # process's person lets a bot decide for them when their time runs out
+    clock: ClockRule | None = None
+    bot_on_timeout: bool = False
 
     @property
     def policy(self) -> StallPolicy:

@@ -238,7 +238,7 @@ class Replacement:
     async def waited(self, stalled: int, waited: float) -> None:
         """The table has waited ``waited`` seconds for ``stalled``, a seat not played here:
         offer this process's newcomer, then vote (to abandon at twice the void timeout)."""
-        policy = self.table.options.policy
+        policy = self.table.clock.policy()
         if policy.offer(waited):
             await self.offer(stalled)
         if policy.vote(waited):
@@ -254,7 +254,7 @@ class Replacement:
         for peer in table.peers:
             for key in peer.holds:  # a hold restored from a crash counts from the resume
                 self._vote_times.setdefault(key, now)
-            policy = table.options.policy
+            policy = table.clock.policy()
             if peer.holding() and any(
                 policy.release(now - self._vote_times[key]) for key in peer.holds
             ):

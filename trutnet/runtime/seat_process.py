@@ -44,8 +44,10 @@ from trutnet.net import topics
 from trutnet.net.broker import Endpoint
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.net.tasks import stop_tasks
+from trutnet.protocol.clock import ClockRule
 from trutnet.protocol.lobby import (
     ANNOUNCE_VERSION,
+    CLOCK,
     HINTS,
     MAX_ANNOUNCEMENT,
     SEATED,
@@ -194,6 +196,8 @@ def _result(runtime: TableRuntime) -> SeatResult:
             rejected=len(runtime.stats.rejected),
             proofs_checked=runtime.checked.checks,  # by this process's replicas, each once
             proofs_skipped=runtime.checked.skipped,  # found checked by a sibling replica
+            signatures_checked=runtime.checked.signatures,  # each entry's, once
+            signatures_skipped=runtime.checked.signatures_skipped,
         ),
         hand_ms=[
             round((b - a) * 1000, 1)
@@ -226,16 +230,19 @@ def announcement(
     private: bool = False,
     bots: Collection[int] | None = None,
     hints: bool = True,
+    clock: ClockRule | None = None,
 ) -> dict[str, Any]:
     """The retained lobby message (also the zeroconf TXT content). ``private``: the
     broker wants the table password (never the password itself). ``bots``: the seats
     the host gave its bots; with it, the message says who is seated (``seated``).
-    ``hints`` False: the host asks that nobody use hints (``hints: false``)."""
+    ``hints`` False: the host asks that nobody use hints (``hints: false``); ``clock``:
+    the table's turn clock (7.11)."""
     roster = lobby.roster()
     seated = {} if bots is None else {SEATED: [[n, s in bots] for s, n, _ in roster]}
     return {
         **seated,
         **({} if hints else {HINTS: False}),
+        **({} if clock is None else {CLOCK: clock.spec()}),
         "v": ANNOUNCE_VERSION,
         "nonce": lobby.nonce,
         "game": lobby.game.name,
@@ -344,8 +351,9 @@ class _HostedTable:
         status = "open" if not lobby.full else "playing"
         bots = {lobby.keys.index(s.identity.public) for s in self.local if s.bot is not None}
         private = setup.password is not None
+        clock = setup.options.clock if setup.options is not None else None
         message = announcement(
-            lobby, self.table_name, self.endpoint, status, private, bots, setup.hints
+            lobby, self.table_name, self.endpoint, status, private, bots, setup.hints, clock
         )
         if self.on_announce is not None:
             self.on_announce({k: v for k, v in message.items() if k not in ("nonce", SEATED)})
@@ -521,7 +529,7 @@ async def join(
             seat,
             setup.lobby_timeout,
             setup.password,
-            Follow(game=game, on_roster=hooks.lobby),
+            Follow(game=game, on_roster=hooks.lobby, on_clock=runtime.clock.follow),
         )
     )
     try:

@@ -58,7 +58,7 @@ def stall_at(table: TableRuntime, now: float) -> Stall | None:
         return None
     expected = replica.expected()
     since = table.last_progress
-    policy = table.options.policy
+    policy = table.clock.policy()
     if expected is None or not policy.report(now - since):
         return None
     seat = expected[0]

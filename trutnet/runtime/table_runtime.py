@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -71,6 +72,7 @@ from trutnet.runtime.stamps import Stamps
 from trutnet.runtime.succession import Succession
 from trutnet.runtime.sync_server import SyncServer
 from trutnet.runtime.table_chat import TableChat
+from trutnet.runtime.table_clock import TableClock
 from trutnet.runtime.table_end import TableEnd
 from trutnet.runtime.table_health import (
     Connection,
@@ -150,6 +152,7 @@ class TableRuntime:
         self.connected_once = False
         self.notices = NoticeBoard(self)  # the ``notice`` topic (7.7)
         self.chat = TableChat(self)  # the ``chat`` topic (9.6)
+        self.clock = TableClock(self)  # the table's turn clock, if it has one (7.11)
         self._lost_reported: float | None = None  # the loss the ``disconnected`` event told
         for topic in (
             topics.done(table_id, "+"),
@@ -236,8 +239,6 @@ class TableRuntime:
     async def _linger(self) -> None:
         await self.end.linger()
 
-    # ------------------------------------------------------------ brokers
-
     # ------------------------------------------------------------- intake
 
     async def _on_connect(self) -> None:
@@ -269,7 +270,7 @@ class TableRuntime:
             if seat.peer is None or standby:
                 # Not named: a newcomer that follows the game and may take a stalled seat (7.7)
                 index = keys.index(mine) if mine in keys else 0
-                rng = seat.rng or _urandom
+                rng = seat.rng or os.urandom
                 peer = TablePeer(seat.identity, index, self.table_id, rng, self.checked)
                 try:  # only the table's own host can open it (7.10): check before taking it
                     peer.receive(wire)
@@ -363,6 +364,7 @@ class TableRuntime:
         self.notices.moved()
         self._progress.set()
         self.chat.room.heads.note(self.head())  # a message naming an old head: a replay
+        self.clock.moved(self.last_progress)
         if self.watchers.note_head(self.head()):  # a presence not renewed goes stale
             self._watchers_changed()
 
@@ -377,7 +379,8 @@ class TableRuntime:
             peer = seat.peer
             if peer is None:
                 continue
-            wire = owed_entry(seat, self.emit)
+            late = peer.seat is not None and self.clock.bot_decides(peer.seat, time.monotonic())
+            wire = owed_entry(seat, self.emit, late)
             if wire is None:
                 continue
             self.stamps.signed(wire, peer.replica)
@@ -582,17 +585,13 @@ class TableRuntime:
         expected = replica.expected()
         if expected is None:
             return
-        waited = time.monotonic() - self.last_progress
-        stalled = self.options.policy.report(waited)
+        now = time.monotonic()
+        waited = now - self.last_progress
+        self.clock.ran_out(now)
+        stalled = self.clock.policy().report(waited)
         reported = stalled and await self.notices.report_stall(expected[0], expected[1], waited)
         if not reported and waited >= 2 * self.options.gap_timeout:  # once said: fill gaps
             await self.sync.ask()
         if expected[0] not in self.local_seats() and not self.over_elsewhere():
             await self._stalled(expected[0], waited)
         self.replacement.release_holds()
-
-
-def _urandom(size: int) -> bytes:
-    import os
-
-    return os.urandom(size)

@@ -212,7 +212,7 @@ async def watch(
             seat,
             lobby_timeout,
             password,
-            Follow(spectator=True, on_status=runtime.lobby_status),
+            Follow(spectator=True, on_status=runtime.lobby_status, on_clock=runtime.clock.follow),
         )
     )
     try:
