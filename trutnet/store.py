@@ -203,8 +203,11 @@ class PeerStore:
         self.log_path = self.directory / "log.bin"
         self.secrets_path = self.directory / "secrets.json"
         self._count: int | None = None
+        self._healed = False  # a torn last record, if any, is cut off before appending
 
     def append(self, wire: bytes) -> None:
+        if not self._healed:
+            self._heal()
         fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         try:
             os.write(fd, len(wire).to_bytes(4, "big") + wire)
@@ -222,8 +225,12 @@ class PeerStore:
 
     def entries(self) -> list[bytes]:
         """Entries in order; a torn last record (crash mid-write) is dropped."""
+        return self._records()[0]
+
+    def _records(self) -> tuple[list[bytes], int, int]:
+        """The whole records, where they end, and the file's size."""
         if not self.log_path.exists():
-            return []
+            return [], 0, 0
         data = self.log_path.read_bytes()
         out, pos = [], 0
         while pos + 4 <= len(data):
@@ -232,7 +239,19 @@ class PeerStore:
                 break
             out.append(data[pos + 4 : pos + 4 + size])
             pos += 4 + size
-        return out
+        return out, pos, len(data)
+
+    def _heal(self) -> None:
+        """Before this process's first append: a record torn by a crash mid-write is cut
+        off (it was never acted on: a record is whole on disk before anything follows),
+        so that the next record starts where a reader expects one."""
+        records, end, size = self._records()
+        if end < size:
+            with self.log_path.open("r+b") as file:
+                file.truncate(end)
+                os.fsync(file.fileno())
+        self._count = len(records)
+        self._healed = True
 
     def save_secrets(self, secrets: dict[str, Any]) -> None:
         _atomic_write(self.secrets_path, json.dumps(secrets).encode(), mode=0o600)

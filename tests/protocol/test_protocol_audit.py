@@ -181,3 +181,19 @@ def test_torn_last_record_is_dropped(tmp_path):
     assert store.entries() == [b"one", b"two"]
     with pytest.raises(StoreError):
         store.load_secrets()
+
+
+@pytest.mark.parametrize("torn", [b"\x00", b"\x00\x00\x00\x09", b"\x00\x00\x00\x09par"])
+def test_a_seat_resumed_after_a_torn_record_appends_where_a_reader_looks(tmp_path, torn):
+    """Found by ``trutnet sim --torn``: a seat that died mid-append, once resumed, wrote
+    its next records after the torn bytes, so its log read as garbage the next time."""
+    store = PeerStore(tmp_path)
+    store.append(b"one")
+    with open(store.log_path, "ab") as f:
+        f.write(torn)  # a crash in the middle of an append
+    resumed = PeerStore(tmp_path)
+    assert resumed.entries() == [b"one"] and resumed.count() == 1
+    resumed.append(b"two")
+    resumed.append(b"three")
+    assert PeerStore(tmp_path).entries() == [b"one", b"two", b"three"]
+    assert resumed.count() == 3

@@ -193,6 +193,23 @@ def test_the_sim_finds_a_replaced_seat_that_writes_at_its_old_position(monkeypat
     assert "not seat 0's" in result.violation, result.violation
 
 
+TORN = dataclasses.replace(Faults(), kill=0.05, torn=1.0, hands=2)
+
+
+def test_the_sim_finds_a_resumed_seat_that_appends_after_a_torn_record(monkeypatch):
+    """The fault re-introduced (a real one, found by ``--torn``): a seat's store that,
+    resumed after a crash mid-append, appends after the torn bytes. Its next restart
+    reads a damaged log."""
+    from trutnet.store import PeerStore
+
+    monkeypatch.setattr(PeerStore, "_heal", lambda self: setattr(self, "_healed", True))
+    game = make_game("lutin", {})
+    results = [run_seed(game, seed, TORN, bots(game)) for seed in (24, 1, 2)]
+    assert any(r.status == "failed" for r in results), results
+    monkeypatch.undo()
+    assert run_seed(game, 24, TORN, bots(game)).violation is None
+
+
 # Every seed that ever failed, with its faults: (game, config, seed, faults, why).
 REGRESSIONS = [
     (

@@ -54,6 +54,7 @@ SAID = (
     "killed",
     "restarted",
     "gone",
+    "torn",
     "junk",
     "partitioned",
     "cut_off",
@@ -141,6 +142,13 @@ def _fault_rates(p: argparse.ArgumentParser, default: Faults) -> None:
         p.add_argument(
             flag, type=_rate, default=getattr(default, field), help=f"{what} (%(default)s)"
         )
+    p.add_argument(
+        "--torn",
+        type=_rate,
+        default=default.torn,
+        help="probability that a kill comes while the seat writes its log, tearing its "
+        "last record (one it had not sent) (%(default)s)",
+    )
     p.add_argument(
         "--newcomers",
         type=_newcomers,
@@ -232,6 +240,7 @@ def faults_of(args: argparse.Namespace) -> Faults:
         restart_for=args.broker_down,
         drift=args.drift,
         newcomers=args.newcomers,
+        torn=args.torn,
     )
 
 

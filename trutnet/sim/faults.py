@@ -3,15 +3,15 @@ which has none), with the command-line flags that give them, and the numbers of 
 faults a run leaves out (``--without 1-4,7``: :func:`format_numbers`,
 :func:`parse_numbers`).
 
-The faults: a delay per message (a fixed part plus an exponential one),
-loss and duplication per copy, reordering (a further delay of up to a second), a peer
-killed (its memory lost, its files kept; sometimes between saving an entry it wrote
-and sending it) and restarted from its store, a peer that never comes back, hostile
-messages (random bytes, damaged or replayed entries) on every topic, a partition (the
-processes split in two groups that hear nothing of each other for a while), a
-broker that restarts (every message in flight lost, and none passes until it is back),
-and clocks that drift (each process's timers count on its own clock, which runs fast
-or slow by up to ``Faults.drift``).
+The faults: a delay per message (a fixed part plus an exponential one), loss and
+duplication per copy, reordering (a further delay of up to a second), a peer killed (its
+memory lost, its files kept; sometimes between saving an entry it wrote and sending it,
+sometimes while it wrote its log: the last record torn) and restarted from its store, a
+peer that never comes back, hostile messages (random bytes, damaged or replayed entries)
+on every topic, a partition (the processes split in two groups that hear nothing of each
+other for a while), a broker that restarts (every message in flight lost, and none
+passes until it is back), and clocks that drift (each process's timers count on its own
+clock, which runs fast or slow by up to ``Faults.drift``).
 """
 
 from __future__ import annotations
@@ -51,6 +51,10 @@ class Faults:
     # processes that follow the table and offer to take a stalled seat that has
     # partners (7.7), who accept any newcomer (``--accept-taker any``)
     newcomers: int = 0
+    # of the kills, the share that tear the victim's log file: the process died while it
+    # appended its last record (one it had not sent: its own unsent entry, or one it
+    # was saving as it came), which is cut short on disk
+    torn: float = 0.0
 
     # the command-line flag of each field (``trutnet sim``)
     FLAGS: ClassVar[dict[str, str]] = {
@@ -73,6 +77,7 @@ class Faults:
         "restart_for": "--broker-down",
         "drift": "--drift",
         "newcomers": "--newcomers",
+        "torn": "--torn",
     }
 
     def flags(self) -> list[str]:

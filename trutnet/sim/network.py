@@ -31,7 +31,7 @@ redone here without asyncio:
 
 Faults: :mod:`trutnet.sim.faults`.
 
-Not modelled yet: a torn write of the store, a peer's computing time (signing and
+Not modelled yet: a peer's computing time (signing and
 checking take no simulated time), more than one seat down at once, the byte budget of
 sync answers and the bound of the buffer of early entries, the stall notices, the
 signed ``done`` and lingering (a peer whose game is over keeps answering until the run
@@ -264,11 +264,15 @@ class Sim:
         self._persist(node)
         self._progress(node)
         self.counts["written"] += 1
+        junk = None
         if self.rng.random() < self.faults.junk and self._inject("junk"):
-            self._junk(wire)
+            junk = self._junk(wire)
         self._maybe_cut()
-        if self._maybe_kill(node):
-            return  # died between saving the entry and sending it
+        if self._maybe_kill(node, wire):
+            return  # died between saving the entry and sending it: nobody saw it
+        if junk is not None:  # a hostile message made of it, once it is out
+            self._order += 1
+            heapq.heappush(self.queue, (self.now + 0.001, self._order, *junk))
         node.answers.published(hashlib.sha256(wire).digest(), self.now, False)
         self.publish(node, "log", wire)
 
@@ -304,20 +308,18 @@ class Sim:
             self.queue = [e for e in self.queue if e[2] not in TOPICS]
             heapq.heapify(self.queue)
 
-    def _junk(self, wire: bytes) -> None:
-        """A hostile message from outside the table to one peer, on any topic."""
+    def _junk(self, wire: bytes) -> tuple[str, int, int, bytes]:
+        """A hostile message from outside the table to one peer, on any topic, made of
+        ``wire`` (the topic, the peer, its life, the payload)."""
         rng = self.rng
         target = rng.randrange(len(self.nodes))
         topic = rng.choice(TOPICS)
         payload = hostile_payload(rng, wire)
-        self._order += 1
-        heapq.heappush(
-            self.queue,
-            (self.now + 0.001, self._order, topic, target, self.nodes[target].life, payload),
-        )
+        return topic, target, self.nodes[target].life, payload
 
-    def _maybe_kill(self, writer: Node) -> bool:
-        """Maybe kill a seat (one at a time); True if it is ``writer``."""
+    def _maybe_kill(self, writer: Node, wire: bytes) -> bool:
+        """Maybe kill a seat (one at a time); True if it is ``writer``, which has just
+        signed and saved ``wire``, not sent yet."""
         rng, faults = self.rng, self.faults
         if not faults.kill or rng.random() >= faults.kill:
             return False
@@ -325,6 +327,8 @@ class Sim:
         if not all(n.up for n in seated) or not self._inject("killed"):
             return False
         victim = rng.choice(seated)
+        if faults.torn and rng.random() < faults.torn:
+            self._tear(victim, wire if victim is writer else None)
         victim.up, victim.peer = False, None  # its memory is lost; its files stay
         victim.life += 1
         if not self.gone and rng.random() < faults.gone:
@@ -336,6 +340,27 @@ class Sim:
             index = self.nodes.index(victim)
             heapq.heappush(self.queue, (self.now + down, self._order, "restart", index, -1, None))
         return victim is writer
+
+    def _tear(self, victim: Node, unsent: bytes | None) -> None:
+        """``victim`` died while appending its log's last record: cut it short on disk
+        (by some of its bytes, or all of them). Only a record it had not sent may be
+        torn: its own entry just saved and not sent (``unsent``), or another's it was
+        saving; its own entry sent earlier was whole on disk before it went (the
+        runtime saves, with fsync, before it publishes)."""
+        store, peer = victim.store, victim.peer
+        if store is None or peer is None or not store.log_path.exists():
+            return
+        wires = store.entries()
+        mine = bool(wires) and parse_entry(wires[-1]).author == victim.identity.public
+        if not wires or (mine and wires[-1] != unsent):
+            return
+        if not self._inject("torn"):
+            return
+        size = store.log_path.stat().st_size
+        cut = self.rng.randint(1, 4 + len(wires[-1]))  # into the record, or all of it
+        with store.log_path.open("r+b") as file:
+            file.truncate(size - cut)
+        victim.store = PeerStore(store.directory)  # what it reads back at its restart
 
     # ------------------------------------------------------------ events
 
