@@ -400,7 +400,9 @@ def abandoned_lines(
     lines.append([("", "")])
     lines += _transcript_lines(info, width)
     lines.append(_verify_line(info))
-    lines.append([("class:dim", " q quit")])
+    if info.rematch:  # a game abandoned may be played again too (9.7)
+        lines.append([("class:warn", f" {info.rematch}")])
+    lines.append([("class:dim", " r rematch  q quit" if info.rematch is not None else " q quit")])
     return [fit(line, width) for line in lines]
 
 
