@@ -210,6 +210,16 @@ def test_the_sim_finds_a_resumed_seat_that_appends_after_a_torn_record(monkeypat
     assert run_seed(game, 24, TORN, bots(game)).violation is None
 
 
+def test_several_seats_down_at_once_come_back_or_are_abandoned_and_the_table_ends():
+    """Up to three of four seats killed together (a power cut in one room): each comes
+    back from its files, or the others abandon the game; no invariant breaks."""
+    faults = dataclasses.replace(Faults(), kill=0.1, down=60.0, at_once=3, hands=1, torn=0.5)
+    game = make_game("trut", {"players": 4})
+    results = [run_seed(game, seed, faults, bots(game)) for seed in range(6)]
+    assert all(r.violation is None for r in results), [r.violation for r in results]
+    assert sum(r.counts["killed_while_down"] for r in results) > 0, [r.counts for r in results]
+
+
 # Every seed that ever failed, with its faults: (game, config, seed, faults, why).
 REGRESSIONS = [
     (

@@ -21,7 +21,15 @@ from trutnet.sim import CLEAN, Faults, run_seed
 MIXES = {
     "default": Faults(hands=1),
     "harsh": Faults(
-        loss=0.15, dup=0.1, reorder=0.2, kill=0.01, gone=0.0, junk=0.05, down=10.0, torn=0.5
+        loss=0.15,
+        dup=0.1,
+        reorder=0.2,
+        kill=0.01,
+        gone=0.0,
+        junk=0.05,
+        down=10.0,
+        torn=0.5,
+        at_once=2,
     ),
     "split": dataclasses.replace(CLEAN, split=0.02, restart=0.01, loss=0.02, junk=0.01),
     "gone": dataclasses.replace(

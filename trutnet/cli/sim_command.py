@@ -43,6 +43,7 @@ _seconds = bounded(
 _bound = bounded(
     float, "a number of seconds", lambda s: 1 <= s <= 10**7, "must be 1..10^7 s, not {text}"
 )
+_at_once = bounded(int, "a number of seats", lambda n: 1 <= n <= 6, "must be 1..6, not {text}")
 _timeout = bounded(
     float, "a number of seconds", lambda s: 1 <= s <= 3600, "must be 1..3600 s, not {text}"
 )
@@ -52,6 +53,7 @@ SAID = (
     "duplicated",
     "reordered",
     "killed",
+    "killed_while_down",
     "restarted",
     "gone",
     "torn",
@@ -186,6 +188,12 @@ def _fault_times(p: argparse.ArgumentParser, default: Faults) -> None:
         help="a killed seat restarts after up to this many seconds (%(default)s)",
     )
     p.add_argument(
+        "--down-at-once",
+        type=_at_once,
+        default=default.at_once,
+        help="how many seats may be down together, killed and not yet back (%(default)s)",
+    )
+    p.add_argument(
         "--split-for",
         type=_seconds,
         default=default.split_for,
@@ -241,6 +249,7 @@ def faults_of(args: argparse.Namespace) -> Faults:
         drift=args.drift,
         newcomers=args.newcomers,
         torn=args.torn,
+        at_once=args.down_at_once,
     )
 
 

@@ -55,6 +55,7 @@ class Faults:
     # appended its last record (one it had not sent: its own unsent entry, or one it
     # was saving as it came), which is cut short on disk
     torn: float = 0.0
+    at_once: int = 1  # seats that may be down together (killed, not yet back)
 
     # the command-line flag of each field (``trutnet sim``)
     FLAGS: ClassVar[dict[str, str]] = {
@@ -78,6 +79,7 @@ class Faults:
         "drift": "--drift",
         "newcomers": "--newcomers",
         "torn": "--torn",
+        "at_once": "--down-at-once",
     }
 
     def flags(self) -> list[str]:

@@ -32,7 +32,7 @@ redone here without asyncio:
 Faults: :mod:`trutnet.sim.faults`.
 
 Not modelled yet: a peer's computing time (signing and
-checking take no simulated time), more than one seat down at once, the byte budget of
+checking take no simulated time), the byte budget of
 sync answers and the bound of the buffer of early entries, the stall notices, the
 signed ``done`` and lingering (a peer whose game is over keeps answering until the run
 ends, as while a person's end screen is up), and a person's screen (only the replicas,
@@ -318,15 +318,18 @@ class Sim:
         return topic, target, self.nodes[target].life, payload
 
     def _maybe_kill(self, writer: Node, wire: bytes) -> bool:
-        """Maybe kill a seat (one at a time); True if it is ``writer``, which has just
-        signed and saved ``wire``, not sent yet."""
+        """Maybe kill a seat (at most ``Faults.at_once`` down together); True if it is
+        ``writer``, which has just signed and saved ``wire``, not sent yet."""
         rng, faults = self.rng, self.faults
         if not faults.kill or rng.random() >= faults.kill:
             return False
         seated = [n for n in self.nodes if n.seat is not None]
-        if not all(n.up for n in seated) or not self._inject("killed"):
+        up = [n for n in seated if n.up]
+        if len(seated) - len(up) >= faults.at_once or not self._inject("killed"):
             return False
-        victim = rng.choice(seated)
+        victim = rng.choice(up)
+        if len(up) < len(seated):
+            self.counts["killed_while_down"] += 1  # another seat is down too
         if faults.torn and rng.random() < faults.torn:
             self._tear(victim, wire if victim is writer else None)
         victim.up, victim.peer = False, None  # its memory is lost; its files stay
