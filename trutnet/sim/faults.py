@@ -51,9 +51,8 @@ class Faults:
     # processes that follow the table and offer to take a stalled seat that has
     # partners (7.7), who accept any newcomer (``--accept-taker any``)
     newcomers: int = 0
-    # of the kills, the share that tear the victim's log file: the process died while it
-    # appended its last record (one it had not sent: its own unsent entry, or one it
-    # was saving as it came), which is cut short on disk
+    # of the kills of a seat that has just saved its own entry, the share that tear it:
+    # the process died while it appended that record, which is cut short on disk
     torn: float = 0.0
     at_once: int = 1  # seats that may be down together (killed, not yet back)
 

@@ -346,16 +346,16 @@ class Sim:
 
     def _tear(self, victim: Node, unsent: bytes | None) -> None:
         """``victim`` died while appending its log's last record: cut it short on disk
-        (by some of its bytes, or all of them). Only a record it had not sent may be
-        torn: its own entry just saved and not sent (``unsent``), or another's it was
-        saving; its own entry sent earlier was whole on disk before it went (the
-        runtime saves, with fsync, before it publishes)."""
+        (by some of its bytes, or all of them). Only a record nothing followed may be
+        torn: its own entry just saved and not sent (``unsent``). Any other record was
+        whole on disk before the peer did anything more (the runtime saves, with
+        fsync, before it acts or publishes), and a peer killed at a random moment has
+        acted since."""
         store, peer = victim.store, victim.peer
         if store is None or peer is None or not store.log_path.exists():
             return
         wires = store.entries()
-        mine = bool(wires) and parse_entry(wires[-1]).author == victim.identity.public
-        if not wires or (mine and wires[-1] != unsent):
+        if not wires or wires[-1] != unsent:
             return
         if not self._inject("torn"):
             return
