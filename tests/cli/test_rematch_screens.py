@@ -1,11 +1,11 @@
 """A rematch as people ask for it (docs/protocol.md 9.7): Ana hosts with ``trutnet
 play``, Bob joins with ``trutnet join``, each on a real terminal at 80x24 in tmux,
-over Ana's own broker on loopback. Bob's laptop freezes mid-game (SIGSTOP): Ana's
-side abandons the game (7.7); Bob's laptop wakes (SIGCONT) and his screen reads the
-abandon. On the two end screens Ana presses r (her screen waits for Bob, his says she
-wants one), Bob presses r, and both screens leave for a new table: a fresh table id
-on Ana's same broker, the same game, a first hand. Every wait is on what a screen
-shows.
+over Ana's own broker on loopback. Bob's laptop freezes mid-game (SIGSTOP) when the
+table waits for him: Ana's side abandons the game (7.7); Bob's laptop wakes (SIGCONT)
+and his screen reads the abandon. On the two end screens Ana presses r (her screen
+waits for Bob, his says she wants one), Bob presses r, and both screens leave for a
+new table: a fresh table id on Ana's same broker, the same game, a first hand. Every
+wait is on what a screen shows.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import signal
 
 import pytest
 
-from tests.cli.test_leaving import fits, trutnet_pid
+from tests.cli.test_leaving import fits, play_until, trutnet_pid
 from tests.cli.test_person_path import TRUTNET, person_env, screen  # noqa: F401
 from tests.runtime.test_watch import table_of_play
 
@@ -39,8 +39,9 @@ def test_two_people_ask_for_a_rematch_and_a_new_table_starts(tmp_path, screen): 
     join = ["join", "--broker", url, "--table", first, "--name", "Bob", *timers]
     bob.start([*TRUTNET, *join], person_env(bob_home), tmp_path)
     bob.wait_for("Your hand:", timeout=90)
+    play_until(ana, "Waiting for Bob", timeout=90)  # Ana's turns, until the table waits for Bob
     bob_pid = trutnet_pid(bob)
-    os.kill(bob_pid, signal.SIGSTOP)  # Bob's laptop freezes
+    os.kill(bob_pid, signal.SIGSTOP)  # and Bob's laptop freezes
     try:
         text = ana.wait_for("Game over — abandoned", timeout=90)
         fits(text)
