@@ -22,7 +22,6 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import time
 
 import pytest
@@ -49,18 +48,7 @@ def screens():
 
 def trutnet_pid(term: Screen) -> int:
     """The trutnet process in a terminal (the pane's shell runs it as its child)."""
-    assert term.pid is not None
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        out = subprocess.run(
-            ["ps", "-o", "pid=,args=", "--ppid", str(term.pid)], capture_output=True, text=True
-        ).stdout
-        for line in out.splitlines():
-            pid, args = line.strip().split(" ", 1)
-            if "trutnet" in args:
-                return int(pid)
-        time.sleep(0.1)
-    raise AssertionError("no trutnet process in that terminal")
+    return term.trutnet_pid()
 
 
 def fits(text: str) -> list[str]:

@@ -93,16 +93,18 @@ class Screen:
         assert pid.isdigit(), "tmux did not start"
         self.pid = int(pid)
 
-    def text(self) -> str:
-        return self._tmux("capture-pane", "-p", "-J", "-t", "t")  # -J: join wrapped lines
+    def text(self, history: int = 0) -> str:
+        """The pane (-J: wrapped lines joined), with ``history`` rows scrolled off."""
+        scrolled = ["-S", f"-{history}"] if history else []
+        return self._tmux("capture-pane", "-p", "-J", *scrolled, "-t", "t")
 
     def keys(self, *keys: str) -> None:
         self._tmux("send-keys", "-t", "t", *keys)
 
-    def wait_for(self, needle: str, timeout: float) -> str:
+    def wait_for(self, needle: str, timeout: float, history: int = 0) -> str:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            text = self.text()
+            text = self.text(history)
             if needle in text:
                 return text
             time.sleep(0.2)
@@ -116,24 +118,29 @@ class Screen:
         status = text.split("[exit ", 1)[1].split("]", 1)[0]
         return int(status), text
 
+    def trutnet_pid(self) -> int:
+        """The trutnet process in this terminal (the pane's shell runs it as its child)."""
+        assert self.pid is not None
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            out = subprocess.run(
+                ["ps", "-o", "pid=,args=", "--ppid", str(self.pid)], capture_output=True, text=True
+            ).stdout
+            for line in out.splitlines():
+                pid, args = line.strip().split(" ", 1)
+                if "trutnet" in args:
+                    return int(pid)
+            time.sleep(0.1)
+        raise AssertionError("no trutnet process in the terminal")
+
     def stacks(self) -> str:
         """Where a command that does not end is stuck: its stacks, which trutnet
         prints on SIGUSR1, as the pane shows them (for a failure's message)."""
-        out = subprocess.run(
-            ["ps", "-o", "pid=,args=", "--ppid", str(self.pid)], capture_output=True, text=True
-        ).stdout
-        for line in out.splitlines():
-            pid, args = line.strip().split(" ", 1)
-            if "trutnet" in args:
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(int(pid), signal.SIGUSR1)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            text = self._tmux("capture-pane", "-p", "-J", "-S", "-400", "-t", "t")
-            if "(end of the stacks)" in text:
-                return f"its stacks:\n{text}"
-            time.sleep(0.2)
-        return f"no stacks printed:\n{self.text()}"
+        try:
+            os.kill(self.trutnet_pid(), signal.SIGUSR1)
+            return "its stacks:\n" + self.wait_for("(end of the stacks)", 10, history=400)
+        except (AssertionError, ProcessLookupError):
+            return f"no stacks printed:\n{self.text()}"
 
     def close(self) -> None:
         if self.pid is not None:  # the pane's process group: trutnet and its broker
