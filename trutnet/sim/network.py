@@ -31,13 +31,13 @@ redone here without asyncio:
 
 Faults: :mod:`trutnet.sim.faults`.
 
-Not modelled yet: a peer's computing time (signing and
-checking take no simulated time), the byte budget of
-sync answers and the bound of the buffer of early entries, the stall notices, the
-signed ``done`` and lingering (a peer whose game is over keeps answering until the run
-ends, as while a person's end screen is up), and a person's screen (only the replicas,
-and the transcripts saved at the end, are checked: :mod:`trutnet.sim.transcripts`).
-The spectator is a peer that holds no seat, not the ``watch`` command's runtime.
+Not modelled yet: a peer's computing time (signing and checking take no simulated
+time), the byte budget of sync answers and the bound of the buffer of early entries,
+the stall notices, the signed ``done`` and lingering (a peer whose game is over keeps
+answering until the run ends, as while a person's end screen is up), and a person's
+screen (only the replicas, and the transcripts saved at the end, are checked:
+:mod:`trutnet.sim.transcripts`). The spectator is a peer that holds no seat, not the
+``watch`` command's runtime.
 """
 
 from __future__ import annotations
@@ -70,6 +70,7 @@ from trutnet.runtime.sync_answers import (
     recent_void,
     sync_request,
 )
+from trutnet.sim.crashes import may_tear, tear_last
 from trutnet.sim.faults import Faults, clock_rates, hostile_payload
 from trutnet.sim.invariants import Violation, check_step
 from trutnet.sim.outcome import run_result, waiting_text
@@ -207,13 +208,13 @@ class Sim:
             where = f"{Path(frame.filename).name}:{frame.lineno}"
             self.violation = Violation("crash", f"{type(exc).__name__}: {exc} ({where})")
             self.status = "failed"
-        return self._result(time.perf_counter() - started)
+        return run_result(self, time.perf_counter() - started)
 
     def _loop(self) -> None:
         while self.queue:
             at, _, kind, index, life, payload = heapq.heappop(self.queue)
             if at > self.faults.bound:
-                raise SimFailure(Violation("stuck", self._waiting()))
+                raise SimFailure(Violation("stuck", waiting_text(self)))
             self.now = at
             node = self.nodes[index]
             if kind == "restart":
@@ -345,25 +346,12 @@ class Sim:
         return victim is writer
 
     def _tear(self, victim: Node, unsent: bytes | None) -> None:
-        """``victim`` died while appending its log's last record: cut it short on disk
-        (by some of its bytes, or all of them). Only a record nothing followed may be
-        torn: its own entry just saved and not sent (``unsent``). Any other record was
-        whole on disk before the peer did anything more (the runtime saves, with
-        fsync, before it acts or publishes), and a peer killed at a random moment has
-        acted since."""
-        store, peer = victim.store, victim.peer
-        if store is None or peer is None or not store.log_path.exists():
+        """``victim`` died while appending its log's last record (:mod:`.crashes`)."""
+        store = victim.store
+        if store is None or victim.peer is None or not may_tear(store, unsent):
             return
-        wires = store.entries()
-        if not wires or wires[-1] != unsent:
-            return
-        if not self._inject("torn"):
-            return
-        size = store.log_path.stat().st_size
-        cut = self.rng.randint(1, 4 + len(wires[-1]))  # into the record, or all of it
-        with store.log_path.open("r+b") as file:
-            file.truncate(size - cut)
-        victim.store = PeerStore(store.directory)  # what it reads back at its restart
+        if self._inject("torn"):
+            victim.store = tear_last(store, self.rng)
 
     # ------------------------------------------------------------ events
 
@@ -459,7 +447,7 @@ class Sim:
         expected = replica.expected()
         if expected is not None and replica.can_abandon(expected[0]):
             raise SimFailure(
-                Violation("stuck", f"{node.name} gave up, not abandoned: {self._waiting()}")
+                Violation("stuck", f"{node.name} gave up, not abandoned: {waiting_text(self)}")
             )
         if not self.note:
             who = f"seat {expected[0]}" if expected is not None else "nobody"
@@ -522,8 +510,7 @@ class Sim:
 
     @staticmethod
     def _parting(at: int | None, length: int) -> int | None:
-        """Where a request for a head off this log is answered from (the runtime's
-        :func:`~trutnet.runtime.sync_answers.parting_position`)."""
+        """Where a request for a head off this log is answered from (the runtime's)."""
         return parting_position(at, length)
 
     @staticmethod
@@ -596,12 +583,6 @@ class Sim:
     def _ended(self) -> bool:
         """Every process that is to come back has, and its replica says the table is over."""
         return all(n.gone or n.gave_up or (n.up and self._over(n.replica)) for n in self.nodes)
-
-    def _waiting(self) -> str:
-        return waiting_text(self)
-
-    def _result(self, wall: float) -> RunResult:
-        return run_result(self, wall)
 
     # ------------------------------------------------------------ restarts
 
