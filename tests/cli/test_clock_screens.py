@@ -28,7 +28,10 @@ PLAY = [*TRUTNET, "play", "--bind", "127.0.0.1", "--no-announce"]
 
 
 @pytest.mark.timeout(180)
-def test_the_clock_is_in_the_lobby_and_a_late_person_s_bot_decides(tmp_path, screen):  # noqa: F811
+def test_the_clock_is_in_the_lobby_and_a_late_person_s_bot_decides_also_resumed(
+    tmp_path,
+    screen,  # noqa: F811
+):
     lobby = screen()
     lobby.start([*PLAY, "--players", "3", "--clock", "300+5"], person_env(tmp_path / "a"), tmp_path)
     text = lobby.wait_for("Seats taken: 1/3", timeout=60)
@@ -51,6 +54,20 @@ def test_the_clock_is_in_the_lobby_and_a_late_person_s_bot_decides(tmp_path, scr
     ana.wait_for("Quit the game? y/n", timeout=10)
     ana.keys("y")
     status, text = ana.exit_status(timeout=60)
+    assert status == 0 and "Traceback" not in text, text
+
+    # She comes back to her seat: the lobby is gone, the clock and her choice are in
+    # her seat's folder, so her time counts again and the bot still decides for her
+    back = screen()
+    back.start([*TRUTNET, "join", "--resume"], person_env(tmp_path / "ana"), tmp_path)
+    text = back.wait_for("⏱ your time: ", timeout=60)
+    fits(text)
+    assert re.search(r" ── ⏱ your time: 0:0[0-5] ─", text), text
+    fits(back.wait_for("⏱ Your time ran out: a bot decides for you this time", timeout=60))
+    back.keys("q")
+    back.wait_for("Quit the game? y/n", timeout=10)
+    back.keys("y")
+    status, text = back.exit_status(timeout=60)
     assert status == 0 and "Traceback" not in text, text
 
 

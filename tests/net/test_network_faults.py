@@ -261,7 +261,7 @@ def _replays_to(store, result):
     7.6, 7.8) replay to the log and state it ended with."""
     from trutnet.runtime.resuming import load_seat
 
-    _, peer, _, _ = load_seat(store)
+    peer = load_seat(store).peer
     assert len(peer.replica.log) == result["entries"]
     assert peer.replica.state.state_hash() == result["state_hash"]
 

@@ -22,6 +22,7 @@ from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
 from trutnet.memory_table import play_memory_game
 from trutnet.net.broker import EmbeddedBroker
 from trutnet.protocol.chat import ChatRoom
+from trutnet.protocol.clock import ClockRule
 from trutnet.protocol.lobby import (
     Lobby,
     LobbyError,
@@ -29,8 +30,10 @@ from trutnet.protocol.lobby import (
     distinct_names,
     join_request,
 )
+from trutnet.runtime.resuming import LoadedSeat, load_seat
+from trutnet.runtime.seat_files import write_clock_file
 from trutnet.runtime.seat_process import Hooks, SeatResult, announced_table
-from trutnet.store import PeerStore, load_transcript, save_transcript
+from trutnet.store import PeerStore, StoreError, load_transcript, save_transcript
 
 
 @pytest.fixture(scope="module")
@@ -93,8 +96,8 @@ def test_a_resumed_seats_transcript_is_named_by_its_table(tmp_path, games, monke
     monkeypatch.setattr(trutnet.client.playing, "play_with_ui", screen)
     for peer in games[:2]:
         args = SimpleNamespace(store=tmp_path / peer.replica.table_id.hex() / "seat-0")
-        loaded = (None, peer, None, False)
-        join_command._resume_with_ui(args, None, loaded, "trut")  # type: ignore[arg-type]
+        loaded = LoadedSeat(peer.identity, peer, None, False, None, False)  # type: ignore[arg-type]
+        join_command._resume_with_ui(args, None, loaded, "trut")
     assert [p.name for p in asked] == [f"{p.replica.table_id.hex()}.json" for p in games[:2]]
 
 
@@ -230,6 +233,43 @@ def test_games_lists_the_seats_left_and_the_saved_games(tmp_path, games):
         "trutnet join: error: you left several seats mid-game; say which with --store:"
     )
     assert f"    trutnet join --resume --store {left}" in said
+
+
+def test_a_seat_folder_keeps_the_table_s_clock_for_its_resume(tmp_path, games):
+    """7.11: the lobby that announced the clock is gone when a seat comes back, so the
+    seat's folder keeps it, and the person's ``--bot-on-timeout`` with it."""
+    peer = games[0]
+    seat = _seat_folder(tmp_path, peer)
+    loaded = load_seat(seat, peer.identity)
+    assert (loaded.clock, loaded.bot_on_timeout) == (None, False)  # a table with no clock
+    for spec, bot in (("300+5", True), ("30", False)):
+        write_clock_file(seat, ClockRule.parse(spec), bot)
+        loaded = load_seat(seat, peer.identity)
+        assert loaded.clock == ClockRule.parse(spec) and loaded.bot_on_timeout is bot
+        assert loaded.peer.replica.log.head == peer.replica.log.head
+
+
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        (b"", "not a clock's line"),
+        (b"30 bot-on-timeout twice\n", "not a clock's line"),
+        (b"3\n", "a decision's clock is 5..3600 seconds"),
+        (b"\xff\xfe\n", "can't decode"),
+        (b"9" * 5000, "longer than a clock's line"),
+    ],
+)
+def test_a_damaged_clock_file_is_refused_in_one_line(tmp_path, games, data, why):
+    seat = _seat_folder(tmp_path, games[0])
+    (seat / "clock.txt").write_bytes(data)
+    with pytest.raises(StoreError) as caught:
+        load_seat(seat, games[0].identity)
+    assert str(caught.value).startswith(f"cannot resume from {seat}: clock.txt: ")
+    assert why in str(caught.value)
+    code, _, err, _ = run_cli(
+        ["join", "--resume", "--store", str(seat)], person_env(tmp_path), tmp_path
+    )
+    assert code == 2 and err.strip().splitlines() == [f"trutnet join: {caught.value}"], err
 
 
 NOT_A_FOLDER = "cannot use --store {tmp}/file/x: {tmp}/file is not a folder"

@@ -30,7 +30,7 @@ from trutnet.engine.api import Game
 from trutnet.net.broker import BrokerError, Endpoint, ExternalBroker, parse_broker_url
 from trutnet.protocol.clock import ClockRule
 from trutnet.runtime.lobby_watch import JoinError, WrongGame, lobby_announcement, probe_broker
-from trutnet.runtime.resuming import load_seat, resume
+from trutnet.runtime.resuming import LoadedSeat, load_seat, resume
 from trutnet.runtime.seat_process import JoinSetup, join
 from trutnet.store import StoreError
 
@@ -128,7 +128,7 @@ def _resume_seat(args: argparse.Namespace, game: Game, emit: Any) -> int:
     except (BrokerError, StoreError, PasswordError) as exc:
         print(f"trutnet join: {exc}", file=sys.stderr)
         return 2
-    state = loaded[1].replica.state
+    state = loaded.peer.replica.state
     if state is not None:  # the seat's own files say which game it plays
         if "game" in getattr(args, "given", ()) and state.game.name != game.name:
             raise ChoiceError(f"the seat in {args.store} plays {state.game.name}, not {game.name}")
@@ -136,7 +136,7 @@ def _resume_seat(args: argparse.Namespace, game: Game, emit: Any) -> int:
     if args.bot is not None:
         bot_of(game, args.bot)
     try:
-        args.password = let_in((endpoints or [loaded[2]])[0], args.password)
+        args.password = let_in((endpoints or [loaded.endpoint])[0], args.password)
     except (JoinError, PasswordError) as exc:
         print(f"trutnet join: {exc}", file=sys.stderr)
         return 1
@@ -238,13 +238,14 @@ def _join_rematch(args: argparse.Namespace, where: tuple[bytes, str], host: str)
 
 
 def _resume_with_ui(
-    args: argparse.Namespace, endpoints: list[Endpoint] | None, loaded: Any, game: str
+    args: argparse.Namespace, endpoints: list[Endpoint] | None, loaded: LoadedSeat, game: str
 ) -> int:
     from trutnet.client.playing import play_with_ui
 
     ui = seat_screen(game, "resumed table", 0)
     ui.resume_alone = resume_alone(args.store)
-    transcript = data_dir() / "games" / f"{loaded[1].replica.table_id.hex()}.json"
+    ui.info.clock = loaded.clock.describe() if loaded.clock is not None else ""
+    transcript = data_dir() / "games" / f"{loaded.peer.replica.table_id.hex()}.json"
     result = run_to_end(
         play_with_ui(
             lambda hooks: resume(

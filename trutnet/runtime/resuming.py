@@ -10,7 +10,7 @@ import os
 import random
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from trutnet.bots import BEST, Bot, make_bot
 from trutnet.crypto.identity import Identity
@@ -18,20 +18,31 @@ from trutnet.keystore import KeyFileError, load_identity
 from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.protocol.checked import CheckedProofs
+from trutnet.protocol.clock import ClockRule
 from trutnet.protocol.table import Rejected, TablePeer
 from trutnet.runtime.local_seat import LocalSeat
+from trutnet.runtime.options import Options
+from trutnet.runtime.seat_files import TABLE_FILE, read_clock_file, write_clock_file
 from trutnet.runtime.seat_process import Hooks, JoinSetup, SeatResult, TableBot, _result
 from trutnet.runtime.table_runtime import TableRuntime
 from trutnet.store import PeerStore, StoreError
 
 
-def load_seat(
-    store: Path, person: Identity | None = None
-) -> tuple[Identity, TablePeer, Endpoint, bool]:
-    """A crashed seat's identity, its peer restored from its secrets and log, the
-    broker it last used and whether that broker was its own embedded one;
-    :class:`StoreError` naming what is missing or wrong. A person's seat keeps no key
-    in its folder (its key is the player's own): ``person`` is that key."""
+class LoadedSeat(NamedTuple):
+    """A seat's files, read and checked (:func:`load_seat`)."""
+
+    identity: Identity
+    peer: TablePeer  # restored from its secrets and log
+    endpoint: Endpoint  # the broker it last used
+    own_broker: bool  # whether that broker was its own embedded one
+    clock: ClockRule | None  # the table's turn clock (7.11)
+    bot_on_timeout: bool  # whether its person let a bot decide when their time runs out
+
+
+def load_seat(store: Path, person: Identity | None = None) -> LoadedSeat:
+    """A crashed seat back from its folder, or :class:`StoreError` naming what is
+    missing or wrong. A person's seat keeps no key in its folder (its key is the
+    player's own): ``person`` is that key."""
     if not store.is_dir():
         raise StoreError(f"cannot resume from {store}: no such folder")
     if not (store / "secrets.json").exists() and not (store / "log.bin").exists():
@@ -42,8 +53,9 @@ def load_seat(
         identity = identity or load_identity(key_file)
         files = PeerStore(store)
         peer = TablePeer.restore(identity, files.load_secrets(), files.entries(), os.urandom)
-        fields = (store / "table.txt").read_text().split()
+        fields = (store / TABLE_FILE).read_text().split()
         endpoint, own_broker = parse_broker_url(fields[1]), fields[2:] == ["own-broker"]
+        clock, bot_on_timeout = read_clock_file(store)
     except (KeyFileError, StoreError) as exc:
         raise StoreError(f"cannot resume from {store}: {exc}") from exc
     except OSError as exc:
@@ -51,7 +63,7 @@ def load_seat(
         raise StoreError(f"cannot resume from {store}: {why.lower()}") from exc
     except (IndexError, KeyError, ValueError, TypeError, BrokerError, Rejected) as exc:
         raise StoreError(f"cannot resume from {store}: not a seat's files ({exc})") from exc
-    return identity, peer, endpoint, own_broker
+    return LoadedSeat(identity, peer, endpoint, own_broker, clock, bot_on_timeout)
 
 
 async def resume(
@@ -59,19 +71,26 @@ async def resume(
     endpoints: list[Endpoint] | None = None,
     setup: JoinSetup | None = None,
     *,
-    loaded: tuple[Identity, TablePeer, Endpoint, bool] | None = None,
+    loaded: LoadedSeat | None = None,
     hooks: Hooks | None = None,
     on_event: Callable[[str, dict[str, Any]], None] | None = None,
 ) -> SeatResult:
     """A seat back from a crash: identity, secrets and log from ``store`` (or
     ``loaded``, what :func:`load_seat` read), at ``endpoints`` (default: the broker it
     last used); of ``setup`` it takes the name, the bot (None: a person, through
-    ``hooks``), the options and the password."""
+    ``hooks``), the options and the password. The table's clock is the one its folder
+    kept, unless ``setup`` gives one."""
     setup = setup or JoinSetup(name="resumed")
-    bot_kind, options, name, password = setup.bot_kind, setup.options, setup.name, setup.password
+    bot_kind, name, password = setup.bot_kind, setup.name, setup.password
     hooks = hooks or Hooks()
     peer_store = PeerStore(store)
-    identity, peer, stored_endpoint, own_broker = loaded or load_seat(store)
+    loaded = loaded or load_seat(store)
+    identity, peer, stored_endpoint, own_broker = loaded[:4]
+    options = setup.options or Options()
+    if options.clock is None:  # the clock its folder kept (the lobby is long gone)
+        options.clock = loaded.clock
+    options.bot_on_timeout = options.bot_on_timeout or loaded.bot_on_timeout
+    write_clock_file(store, options.clock, options.bot_on_timeout)
     table_id = peer.replica.table_id
     endpoints = endpoints or [stored_endpoint]
     state = peer.replica.state

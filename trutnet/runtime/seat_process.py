@@ -62,6 +62,7 @@ from trutnet.runtime.events import Joined, JoinRefused
 from trutnet.runtime.lobby_watch import LOBBY_TIMEOUT, Follow, JoinError, WrongGame, watch_lobby
 from trutnet.runtime.local_seat import LocalSeat
 from trutnet.runtime.options import Options
+from trutnet.runtime.seat_files import write_clock_file, write_table_file
 from trutnet.runtime.table_runtime import TableRuntime
 from trutnet.store import PeerStore
 
@@ -311,10 +312,10 @@ class _HostedTable:
         self.lobby = Lobby(game, self.host_seat.identity, setup.name, nonce)
         table_id = self.table_id = self.lobby.table_id
         if store is not None:
-            marker = " own-broker" if setup.own_broker else ""
-            (store / "seat-0" / "table.txt").write_text(
-                f"{table_id.hex()} {self.endpoint.url}{marker}\n"
-            )
+            folder, options = store / "seat-0", setup.options
+            write_table_file(folder, table_id, self.endpoint.url, setup.own_broker)
+            if options is not None:
+                write_clock_file(folder, options.clock, options.bot_on_timeout)
         self.local = [self.host_seat]
         for _ in range(min(setup.bots, game.num_players() - 1)):
             self.seat_bot()
@@ -517,7 +518,9 @@ async def join(
     if bot is not None:
         bot.seat = seat
     if store is not None:
-        (store / "table.txt").write_text(f"{table_id.hex()} {endpoints[0].url}\n")
+        write_table_file(store, table_id, endpoints[0].url)
+        if setup.options is not None:
+            write_clock_file(store, setup.options.clock, setup.options.bot_on_timeout)
     link = MqttLink(endpoints, [], f"join-{table_id.hex()[:8]}", password=setup.password)
     runtime = TableRuntime(table_id, link, [seat], setup.options, on_event)
     hooks.attach(runtime, seat)

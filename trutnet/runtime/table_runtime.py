@@ -426,6 +426,7 @@ class TableRuntime:
         self.running = True
         self.started = time.monotonic()
         self._level_local_seats()
+        self.clock.moved(self.started)  # a resumed seat's table may wait for a decision
         await self.link.start()
         # A host's link was up in the lobby, which read no spectator's presence: again.
         await self.link.resubscribe(topics.watcher(self.table_id, "+"))
