@@ -13,6 +13,7 @@ from pathlib import Path
 
 from trutnet.crypto.errors import DecodeError
 from trutnet.crypto.identity import Identity
+from trutnet.i18n import _
 from trutnet.store import private_dir
 
 HEADER = "trutnet-ed25519-v1"
@@ -42,16 +43,20 @@ def load_identity(path: Path) -> Identity:
         mode = path.stat().st_mode
         text = path.read_text()
     except OSError as exc:
-        raise KeyFileError(f"cannot read key file {path}: {exc.strerror}") from exc
+        raise KeyFileError(
+            _("cannot read key file {path}: {why}").format(path=path, why=exc.strerror)
+        ) from exc
     if mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise KeyFileError(f"key file {path} is readable by others: chmod 600 it")
+        raise KeyFileError(
+            _("key file {path} is readable by others: chmod 600 it").format(path=path)
+        )
     parts = text.split()
     if len(parts) != 2 or parts[0] != HEADER:
-        raise KeyFileError(f"{path} is not a trutnet key file")
+        raise KeyFileError(_("{path} is not a trutnet key file").format(path=path))
     try:
         return Identity.from_seed(bytes.fromhex(parts[1]))
     except (ValueError, DecodeError) as exc:
-        raise KeyFileError(f"{path}: bad key") from exc
+        raise KeyFileError(_("{path}: bad key").format(path=path)) from exc
 
 
 def load_or_create_identity(path: Path) -> Identity:

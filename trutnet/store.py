@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from trutnet.i18n import N_, _, ngettext
+
 FORMAT = "trutnet-transcript"
 MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024
 
@@ -97,7 +99,13 @@ def _exclusive_write(path: Path, data: bytes, mode: int = 0o600) -> Path:
                 continue
             break
         else:
-            raise StoreError(f"cannot save {path}: {MAX_NAME_TRIES} files of that name exist")
+            raise StoreError(
+                ngettext(
+                    "cannot save {path}: {count} file of that name exists",
+                    "cannot save {path}: {count} files of that name exist",
+                    MAX_NAME_TRIES,
+                ).format(path=path, count=MAX_NAME_TRIES)
+            )
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
@@ -147,51 +155,63 @@ def read_transcript(path: Path) -> Transcript:
     path = Path(path)
     try:
         if path.stat().st_size > MAX_TRANSCRIPT_BYTES:
-            raise StoreError(f"{path} is not a trutnet transcript: larger than 256 MiB")
+            raise StoreError(
+                _("{path} is not a trutnet transcript: larger than 256 MiB").format(path=path)
+            )
         data = path.read_bytes()
     except OSError as exc:
-        raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise StoreError(
+            _("cannot read {path}: {why}").format(path=path, why=exc.strerror or exc)
+        ) from None
 
     def wrong(why: str) -> StoreError:
-        return StoreError(f"{path} is not a trutnet transcript: {why}")
+        return StoreError(_("{path} is not a trutnet transcript: {why}").format(path=path, why=why))
 
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise wrong("binary data, not JSON text") from None
+        raise wrong(_("binary data, not JSON text")) from None
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise wrong(f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        said = _("not JSON ({error} at line {line} column {column})")
+        raise wrong(said.format(error=exc.msg, line=exc.lineno, column=exc.colno)) from None
     except (RecursionError, ValueError):
-        raise wrong("JSON nested too deeply") from None
+        raise wrong(_("JSON nested too deeply")) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise wrong(f'a transcript is a JSON object with "format": "{FORMAT}"')
+        raise wrong(
+            _('a transcript is a JSON object with "format": "{format}"').format(format=FORMAT)
+        )
     if doc.get("version") != 1:
-        raise wrong(f"version {str(doc.get('version'))[:20]}; this trutnet reads version 1")
+        said = _("version {version}; this trutnet reads version 1")
+        raise wrong(said.format(version=str(doc.get("version"))[:20]))
     table = doc.get("table")
     if not isinstance(table, str) or len(table) != 32:
-        raise wrong('"table" must be the table id, 32 hex digits')
+        raise wrong(_('"table" must be the table id, 32 hex digits'))
     try:
         table_id = bytes.fromhex(table)
     except ValueError:
-        raise wrong('"table" must be the table id, 32 hex digits') from None
-    entries = _base64_list(doc.get("entries"), "entries", "entry", wrong)
-    chat = _base64_list(doc.get("chat", []), "chat", "chat message", wrong)
+        raise wrong(_('"table" must be the table id, 32 hex digits')) from None
+    entries = _base64_list(doc.get("entries"), "entries", N_("entry {number} is not base64"), wrong)
+    chat = _base64_list(
+        doc.get("chat", []), "chat", N_("chat message {number} is not base64"), wrong
+    )
     return Transcript(table_id, entries, chat)
 
 
 def _base64_list(
     items: Any, field: str, what: str, wrong: Callable[[str], StoreError]
 ) -> list[bytes]:
+    """``what``: the message for an item that is not base64 (``{number}``, its index),
+    marked for translation and translated here."""
     if not isinstance(items, list) or not all(isinstance(e, str) for e in items):
-        raise wrong(f'"{field}" must be a list of base64 strings')
+        raise wrong(_('"{field}" must be a list of base64 strings').format(field=field))
     out = []
     for number, item in enumerate(items):
         try:
             out.append(base64.b64decode(item, validate=True))
         except (ValueError, binascii.Error):
-            raise wrong(f"{what} {number} is not base64") from None
+            raise wrong(_(what).format(number=number)) from None
     return out
 
 
@@ -261,9 +281,13 @@ class PeerStore:
             data = json.loads(self.secrets_path.read_text())
         except OSError as exc:
             why = (exc.strerror or type(exc).__name__).lower()
-            raise StoreError(f"cannot read {self.secrets_path}: {why}") from exc
+            raise StoreError(
+                _("cannot read {path}: {why}").format(path=self.secrets_path, why=why)
+            ) from exc
         except ValueError as exc:
-            raise StoreError(f"cannot read {self.secrets_path}: not JSON") from exc
+            raise StoreError(
+                _("cannot read {path}: not JSON").format(path=self.secrets_path)
+            ) from exc
         if not isinstance(data, dict):
-            raise StoreError(f"{self.secrets_path} is not a secrets file")
+            raise StoreError(_("{path} is not a secrets file").format(path=self.secrets_path))
         return data

@@ -26,7 +26,6 @@ import re
 import signal
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, NoReturn
 
 from trutnet.cli.arguments import Refused, bounded, meant, whole
@@ -43,6 +42,8 @@ from trutnet.cli.games import (
     variant_option,
     wants_listing,
 )
+from trutnet.cli.language import LanguageError, add_lang_option, speak
+from trutnet.i18n import N_, _, ngettext
 from trutnet.plugins import load_plugins
 
 MAX_GAMES = 1_000_000
@@ -50,9 +51,12 @@ MAX_GAMES = 1_000_000
 
 _positive = whole(1, MAX_GAMES)
 _delay = bounded(
-    float, "a number of milliseconds", lambda ms: 0 <= ms <= 1000, "must be 0..1000 ms, not {text}"
+    float,
+    N_("a number of milliseconds"),
+    lambda ms: 0 <= ms <= 1000,
+    N_("must be 0..1000 ms, not {text}"),
 )
-_seed = whole(0, 2**64 - 1, "must be 0..2^64-1")
+_seed = whole(0, 2**64 - 1, N_("must be 0..2^64-1"))
 
 
 class Parser(argparse.ArgumentParser):
@@ -60,10 +64,19 @@ class Parser(argparse.ArgumentParser):
     ``trutnet join: error: ...``, where ``--help`` shows the rest, and status 2."""
 
     def error(self, message: str) -> NoReturn:
-        if "invalid choice: " in message:  # a misspelt command or choice: the likely one
+        # argparse's words are the person's language's: its refusal of a choice too
+        invalid = _("invalid choice: %(value)r (choose from %(choices)s)").split("%(")[0]
+        if invalid in message:  # a misspelt command or choice: the likely one
             words = re.findall(r"'([^']+)'", message)
             message += meant(words[0], words[1:]) if words else ""
-        self.exit(2, f"{self.prog}: error: {message} ({self.prog} --help shows every option)\n")
+        self.exit(2, _error_line(self.prog, message) + "\n")
+
+
+def _error_line(prog: str, message: str) -> str:
+    """``trutnet join: error: ...``, as argparse says it, and where to read more."""
+    return _("{prog}: error: {message} ({prog} --help shows every option)").format(
+        prog=prog, message=message
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -73,9 +86,16 @@ def _parser() -> argparse.ArgumentParser:
     titles = [t.title for t in map(game_type, game_names()) if t is not None]
     parser = Parser(
         prog="trutnet",
-        description=f"Peer-to-peer card games on a LAN, with no server: {', '.join(titles)}.",
+        description=_("Peer-to-peer card games on a LAN, with no server: {games}.").format(
+            games=", ".join(titles)
+        ),
     )
-    parser.add_argument("--version", action="version", version=f"trutnet {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"trutnet {__version__}",
+        help=_("show program's version number and exit"),  # argparse 3.11's is not translated
+    )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     from trutnet.cli.running import HelpFormatter
@@ -83,7 +103,9 @@ def _parser() -> argparse.ArgumentParser:
 
     _selfplay_parser(sub, HelpFormatter)
     _bench_parser(sub, HelpFormatter)
-    _saved_game_parsers(sub)
+    from trutnet.cli.saved_games import add_saved_game_commands
+
+    add_saved_game_commands(sub)
     add_network_commands(sub, _seed)
     from trutnet.cli.sim_command import add_sim_command
 
@@ -91,6 +113,7 @@ def _parser() -> argparse.ArgumentParser:
     from trutnet.cli.arena_command import add_arena_command
 
     add_arena_command(sub, _seed, HelpFormatter)
+    add_lang_option(parser)
     return parser
 
 
@@ -99,104 +122,78 @@ def _selfplay_parser(sub: Any, formatter: Any) -> None:
 
     sp = sub.add_parser(
         "selfplay",
-        help="bots play whole games with the engine alone",
+        help=_("bots play whole games with the engine alone"),
         formatter_class=formatter,
     )
     game_argument(sp)
     game_options(sp, players=4)
-    sp.add_argument("--games", type=_positive, default=1, help="how many games")
+    sp.add_argument("--games", type=_positive, default=1, help=_("how many games"))
     sp.add_argument(
         "--seed",
         type=_seed,
         default=0,
-        help="the run's seed: the same seed and options give the same games",
+        help=_("the run's seed: the same seed and options give the same games"),
     )
     sp.add_argument(
         "--bots",
         metavar="KIND|K1,K2,...",
-        help="bot kind for every seat, or one per seat, comma-separated (default: the "
-        "game's best bot; Trut's: heuristic; every game has random)",
+        help=_(
+            "bot kind for every seat, or one per seat, comma-separated (default: the "
+            "game's best bot; Trut's: heuristic; every game has random)"
+        ),
     )
     sp.add_argument(
         "--transport",
         choices=("none", "memory", "mqtt"),
         default="none",
-        help="none: the engine alone; memory: peers with full crypto in memory; "
-        "mqtt: one OS process per peer over a broker",
+        help=_(
+            "none: the engine alone; memory: peers with full crypto in memory; "
+            "mqtt: one OS process per peer over a broker"
+        ),
     )
     sp.add_argument(
         "--broker",
         type=broker_arg,
-        help="with --transport mqtt: an external broker mqtt://host:port",
+        help=_("with --transport mqtt: an external broker mqtt://host:port"),
     )
     sp.add_argument(
         "--save",
         type=folder_arg,
         metavar="DIR",
-        help="with --transport memory: save every peer's transcript in DIR",
+        help=_("with --transport memory: save every peer's transcript in DIR"),
     )
-    sp.add_argument("--verbose", action="store_true", help="print every hand")
-    sp.add_argument("--json", action="store_true", help="print the summary as JSON")
+    sp.add_argument("--verbose", action="store_true", help=_("print every hand"))
+    sp.add_argument("--json", action="store_true", help=_("print the summary as JSON"))
 
 
 def _bench_parser(sub: Any, formatter: Any) -> None:
-    bp = sub.add_parser("bench", help="print performance figures", formatter_class=formatter)
+    bp = sub.add_parser("bench", help=_("print performance figures"), formatter_class=formatter)
     bp.add_argument(
         "target",
         choices=("engine", "crypto", "protocol", "network", "bots"),
-        help="what to measure (bots: each bot's time per decision)",
+        help=_("what to measure (bots: each bot's time per decision)"),
     )
-    game_argument(bp, "engine, protocol, network, bots: the game to measure")
+    game_argument(bp, N_("engine, protocol, network, bots: the game to measure"))
     bp.add_argument(
         "--games",
         type=_positive,
         default=None,
-        help="engine: games per row (400); bots: games per bot (4)",
+        help=_("engine: games per row (400); bots: games per bot (4)"),
     )
     variant_option(bp)
     config_options(bp)
-    bp.add_argument("--repeats", type=_positive, default=3, help="crypto: runs per row")
+    bp.add_argument("--repeats", type=_positive, default=3, help=_("crypto: runs per row"))
     bp.add_argument(
         "--hop-delay-ms",
         type=_delay,
         default=None,
         metavar="D",
-        help="network: play the game alone, each hop between a peer and the broker "
-        "delayed D ms by a proxy",
+        help=_(
+            "network: play the game alone, each hop between a peer and the broker "
+            "delayed D ms by a proxy"
+        ),
     )
-    bp.add_argument("--json", action="store_true", help="print the figures as JSON")
-
-
-def _saved_game_parsers(sub: Any) -> None:
-    """``verify`` and ``replay``: a saved game's transcript."""
-    vp = sub.add_parser(
-        "verify",
-        help="check a saved game transcript offline",
-        description="Check every signature, proof and move of a saved game, and print the "
-        "table id and each seat's key fingerprint to compare with the other players.",
-    )
-    vp.add_argument("file", type=Path, help="a transcript (the game's .json file)")
-
-    rp = sub.add_parser(
-        "replay",
-        help="step through a saved game on the spectator's screen",
-        description="Read a saved game as a spectator (every signature, proof and move "
-        "checked) and step through it move by move: ←/→ a move, ↑/↓ a round, Home/End, "
-        "q leaves. Only what a spectator sees is shown: no hand.",
-    )
-    rp.add_argument(
-        "file",
-        type=Path,
-        nargs="?",
-        help="a transcript (the game's .json file); without it, the newest saved game "
-        "(trutnet games lists them)",
-    )
-    rp.add_argument("--at", type=_move_number, default=1, help="start at this move (1: the first)")
-    rp.add_argument(
-        "--print",
-        action="store_true",
-        help="print that move's screen and stop (what it does when the output is not a terminal)",
-    )
+    bp.add_argument("--json", action="store_true", help=_("print the figures as JSON"))
 
 
 def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -205,9 +202,9 @@ def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     game = game_of(args)
     bots = bots_of(args.bots, game)
     if args.save is not None and args.transport != "memory":
-        _subparser(parser, "selfplay").error("--save needs --transport memory")
+        _subparser(parser, "selfplay").error(_("--save needs --transport memory"))
     if args.broker is not None and args.transport != "mqtt":
-        _subparser(parser, "selfplay").error("--broker needs --transport mqtt")
+        _subparser(parser, "selfplay").error(_("--broker needs --transport mqtt"))
     if args.transport == "memory":
         return _selfplay_memory(args, game, bots)
     if args.transport == "mqtt":
@@ -218,23 +215,28 @@ def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     results = []
     for number, seed in enumerate(game_seeds(args.seed, args.games), start=1):
         if echo:  # each game's own seed is derived from --seed: game N of --seed S
-            echo(f"=== Game {number} of --seed {args.seed} ===")
+            echo(_("=== Game {number} of --seed {seed} ===").format(number=number, seed=args.seed))
         results.append(play_game(game, seed, bots, echo))
     summary = summarise(game, args.seed, results)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
         return 0
     name, details = describe(game)
-    print(f"{name}, {details}, seed {args.seed}")
+    print(_("{name}, {details}, seed {seed}").format(name=name, details=details, seed=args.seed))
     print(
-        f"games: {summary['games']}  hands: {summary['hands']}  "
-        f"mean hands per game: {summary['mean_hands_per_game']}"
+        _("games: {games}  hands: {hands}  mean hands per game: {mean}").format(
+            games=summary["games"], hands=summary["hands"], mean=summary["mean_hands_per_game"]
+        )
     )
     teams = [list(t) for t in game.teams()]
     for team, wins in enumerate(summary["wins"]):
-        print(f"  {side_name(teams, team)}: {wins} win{'' if wins == 1 else 's'}")
+        said = ngettext("  {side}: {count} win", "  {side}: {count} wins", wins)
+        print(said.format(side=side_name(teams, team), count=wins))
     if summary.get("draws"):
-        print(f"  nobody: {summary['draws']} game{'' if summary['draws'] == 1 else 's'}")
+        draws = summary["draws"]
+        print(
+            ngettext("  nobody: {count} game", "  nobody: {count} games", draws).format(count=draws)
+        )
     return 0
 
 
@@ -250,7 +252,9 @@ def _selfplay_memory(args: argparse.Namespace, game: Any, bots: list[str]) -> in
         replica = table.peers[0].replica
         if replica.phase != "done" or len(hashes) != 1:
             print(
-                f"game {number}: the table did not finish cleanly: {replica.halted}",
+                _("game {number}: the table did not finish cleanly: {why}").format(
+                    number=number, why=replica.halted
+                ),
                 file=sys.stderr,
             )
             return 1
@@ -263,8 +267,16 @@ def _selfplay_memory(args: argparse.Namespace, game: Any, bots: list[str]) -> in
         hands = state.round_number() + 1
         if args.verbose and not args.json:
             print(
-                f"game {number}: {len(table.log)} entries, {hands} hands, "
-                f"state {state.state_hash()[:16]}, all {game.num_players()} peers agree"
+                _(
+                    "game {number}: {entries} entries, {hands} hands, "
+                    "state {state}, all {peers} peers agree"
+                ).format(
+                    number=number,
+                    entries=len(table.log),
+                    hands=hands,
+                    state=state.state_hash()[:16],
+                    peers=game.num_players(),
+                )
             )
         results.append(GameResult(state.winning_team(), hands, state.state_hash(), {}))
     summary = summarise(game, args.seed, results)
@@ -273,150 +285,29 @@ def _selfplay_memory(args: argparse.Namespace, game: Any, bots: list[str]) -> in
         print(json.dumps(summary, sort_keys=True))
         return 0
     name, details = describe(game)
-    print(f"{name} over the table protocol (in memory, full crypto), {details}, seed {args.seed}")
     print(
-        f"games: {summary['games']}  hands: {summary['hands']}  "
-        f"mean hands per game: {summary['mean_hands_per_game']}  wins: {summary['wins']}"
+        _("{name} over the table protocol (in memory, full crypto), {details}, seed {seed}").format(
+            name=name, details=details, seed=args.seed
+        )
+    )
+    print(
+        _("games: {games}  hands: {hands}  mean hands per game: {mean}  wins: {wins}").format(
+            games=summary["games"],
+            hands=summary["hands"],
+            mean=summary["mean_hands_per_game"],
+            wins=summary["wins"],
+        )
     )
     if args.save is not None:
-        print(f"transcripts saved in {args.save}")
+        print(_("transcripts saved in {folder}").format(folder=args.save))
     return 0
-
-
-def _say(line: str, width: int = 80) -> None:
-    """A line of ``verify``'s report, wrapped at a terminal's 80 columns: the rest of a
-    long line goes on under it, indented."""
-    import textwrap
-
-    indent = " " * (len(line) - len(line.lstrip(" ")) + 4)
-    print(textwrap.fill(line, width, subsequent_indent=indent, break_long_words=False))
-
-
-_move_number = bounded(
-    int, "a move number", lambda n: 1 <= n <= 1_000_000, "a move from 1, not {text}"
-)
-
-
-def _replay(args: argparse.Namespace) -> int:
-    from trutnet.client.replay import ReplayScreen, frame_text, load_replay
-    from trutnet.store import StoreError, load_transcript
-
-    if args.file is None:  # the newest saved game
-        from trutnet.cli.folders import data_dir
-
-        saved = sorted((data_dir() / "games").glob("*.json"), key=lambda p: p.stat().st_mtime)
-        if not saved:
-            print(f"trutnet replay: no saved game in {data_dir() / 'games'}", file=sys.stderr)
-            return 2
-        args.file = saved[-1]
-        print(f"trutnet replay: the newest saved game, {args.file}", file=sys.stderr)
-    try:
-        table_id, wires = load_transcript(args.file)
-        replay = load_replay(table_id, wires)
-    except (StoreError, ValueError) as exc:
-        print(f"trutnet replay: {exc}", file=sys.stderr)
-        return 2 if isinstance(exc, StoreError) else 1
-    if replay.failure is not None:
-        print(
-            f"trutnet replay: the transcript stops verifying at {replay.failure}; "
-            "replayed up to there",
-            file=sys.stderr,
-        )
-    at = min(args.at, len(replay.frames)) - 1
-    if args.print or not sys.stdout.isatty():
-        print(frame_text(replay, at))
-    else:
-        ReplayScreen(replay, at).app.run()
-    return 1 if replay.failure is not None else 0
-
-
-def _verify(args: argparse.Namespace) -> int:
-    from trutnet.client.frontend import NoFrontend, frontend_for
-    from trutnet.crypto.identity import fingerprint
-    from trutnet.protocol.audit import audit
-    from trutnet.selfplay import who_won
-    from trutnet.store import StoreError, read_transcript
-
-    try:
-        transcript = read_transcript(args.file)
-    except StoreError as exc:
-        print(f"trutnet verify: {exc}", file=sys.stderr)
-        return 2
-    table_id, wires = transcript.table_id, transcript.entries
-    report = audit(table_id, wires)
-    state = report.replica.state
-    print(f"table {table_id.hex()}")
-    final = report.seated
-    for seat, (name, key) in enumerate(report.opened):
-        line = f"  seat {seat}: {name:<32} key {fingerprint(key)}"
-        if seat < len(final) and final[seat][1] != key:
-            line += f"  (replaced: now {final[seat][0]}, key {fingerprint(final[seat][1])})"
-        _say(line)
-    frontend = None
-    if state is not None:
-        with contextlib.suppress(NoFrontend):  # the game's narration, if it has one
-            frontend = frontend_for(state.game.name)
-    names = [name for name, _ in report.opened]  # who played each seat from the start
-    if frontend is not None:
-        for event in frontend.events(state):
-            for line in frontend.narrate(event, state, names or None):
-                _say(line)
-    from trutnet.protocol.replace import describe
-
-    for change in report.replica.changes:  # 7.7: replaced seats, an abandoned game
-        _say(describe(change))
-    counts = report.counts
-    # at most 80 columns a line
-    _say(f"entries checked: {report.entries} of {len(wires)} (signatures, chain, turns)")
-    _say(
-        f"shuffle proofs: {counts['shuffle']}; share batches: {counts['shares']}; "
-        f"decisions: {counts['act'] + counts['seal']}; checkpoints: {counts['checkpoint']}"
-    )
-    if counts["blind"]:
-        _say(f"equality tests: {counts['blind']} blindings, {counts['unblind']} shares")
-    if report.failure is not None:
-        where = f"entry {report.failed_at}: " if report.failed_at is not None else ""
-        print(f"FAILED: {where}{report.failure}", file=sys.stderr)
-        if report.blame is not None:
-            print(f"blame: {report.blame}", file=sys.stderr)
-        return 1
-    if transcript.chat and not _chat_verified(table_id, transcript.chat, report):
-        return 1
-    assert state is not None
-    if report.replica.abandoned is not None:
-        seat = report.replica.abandoned.seat
-        who = f"{names[seat]} (seat {seat})" if 0 <= seat < len(names) else f"seat {seat}"
-        _say(f"OK: the transcript is valid; the game was abandoned waiting for {who}")
-        return 0
-    teams = [list(t) for t in state.game.teams()]
-    score = frontend.score(state) if frontend is not None else ""
-    score = f", {score}" if score else ""
-    winner = who_won(teams, state.winning_team(), report.replica.names)
-    _say(f"OK: the transcript is valid; {winner}{score}")
-    print("compare the table id and the key fingerprints with the other players")
-    return 0
-
-
-def _chat_verified(table_id: bytes, wires: list[bytes], report: Any) -> bool:
-    """The transcript's chat (9.6): one line for what was said, or FAILED."""
-    from trutnet.protocol.chat import audit_chat
-
-    lines, failure = audit_chat(table_id, wires, [report.opened, report.seated])
-    if failure is not None:
-        print(f"FAILED: {failure}", file=sys.stderr)
-        return False
-    by_seats = sum(1 for line in lines if line.seat is not None)
-    said = f"{by_seats} from seats, {len(lines) - by_seats} from spectators"
-    count = f"{len(lines)} message{'' if len(lines) == 1 else 's'}"
-    _say(f"chat: {count} ({said}), each signed by its author")
-    return True
 
 
 def _bench(args: argparse.Namespace) -> int:
     if args.hop_delay_ms is not None and args.target != "network":
-        raise ChoiceError("--hop-delay-ms is for the network benchmark")
+        raise ChoiceError(_("--hop-delay-ms is for the network benchmark"))
     if args.target == "crypto" and args.game != DEFAULT_GAME:
-        raise ChoiceError("the crypto benchmark plays no game (no --game)")
+        raise ChoiceError(_("the crypto benchmark plays no game (no --game)"))
     game = game_of(args)
     if args.target == "bots":
         from trutnet.arena import decision_report, decision_times
@@ -483,31 +374,44 @@ def _print_stacks(signum: int, frame: Any) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:  # first: --help, and every line below, speak the person's language
+        speak(sys.argv[1:] if argv is None else argv, os.environ)
+    except LanguageError as exc:
+        print(f"trutnet: {exc}", file=sys.stderr)
+        return 2
     parser = _parser()
     args, extra = parser.parse_known_args(argv)
     if extra:  # said by the command's own parser, not by trutnet's
         command = _subparser(parser, args.command)
-        command.error(f"unrecognized arguments: {' '.join(extra)}{_meant(command, extra)}")
+        said = _("unrecognized arguments: %s") % " ".join(extra)
+        command.error(said + _meant(command, extra))
     # A module of $TRUTNET_GAME_PLUGINS was asked for: it must load. An installed
     # plugin that does not is reported, and its game is unknown to this command.
     if hasattr(signal, "SIGUSR1"):  # where a stuck command is, on request
         signal.signal(signal.SIGUSR1, _print_stacks)
     problems = load_plugins()
     for problem in problems:
-        print(f"trutnet {args.command}: {problem}", file=sys.stderr)
+        print(
+            _("trutnet {command}: {problem}").format(command=args.command, problem=problem),
+            file=sys.stderr,
+        )
     if any(problem.from_variable for problem in problems):
         return 2
     try:
         return _command(args, parser)
     except KeyboardInterrupt:
-        print(f"\ntrutnet {args.command}: interrupted", file=sys.stderr)
+        print(
+            "\n" + _("trutnet {command}: interrupted").format(command=args.command), file=sys.stderr
+        )
         return 130
     except Exception as exc:
         if os.environ.get("TRUTNET_DEBUG"):
             raise
         what = f"{type(exc).__name__}: {exc}"[:300]
         print(
-            f"trutnet {args.command}: unexpected error: {what} (TRUTNET_DEBUG=1 shows where)",
+            _("trutnet {command}: unexpected error: {what} (TRUTNET_DEBUG=1 shows where)").format(
+                command=args.command, what=what
+            ),
             file=sys.stderr,
         )
         return 1
@@ -520,10 +424,10 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             return 0
         if args.command == "selfplay":
             return _selfplay(args, parser)
-        if args.command == "verify":
-            return _verify(args)
-        if args.command == "replay":
-            return _replay(args)
+        if args.command in ("verify", "replay"):
+            from trutnet.cli.saved_games import cmd_replay, cmd_verify
+
+            return cmd_verify(args) if args.command == "verify" else cmd_replay(args)
         if args.command == "sim":
             from trutnet.cli.sim_command import cmd_sim
 
@@ -556,8 +460,7 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(exc, file=sys.stderr)
         return exc.status
     except ChoiceError as exc:  # an argument that cannot be had: said as argparse says it
-        prog = f"trutnet {args.command}"
-        print(f"{prog}: error: {exc} ({prog} --help shows every option)", file=sys.stderr)
+        print(_error_line(f"trutnet {args.command}", str(exc)), file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (``| head``): stop quietly
         sys.stderr.close()

@@ -16,6 +16,7 @@ from typing import Any
 
 from trutnet.cli.arguments import whole
 from trutnet.cli.games import ChoiceError, bots_of, describe, game_argument, game_of
+from trutnet.i18n import _
 
 MAX_GAMES = 1_000_000
 MAX_JOBS = 64
@@ -26,12 +27,14 @@ def add_arena_command(sub: Any, seed_type: Any, formatter: Any) -> None:
 
     p = sub.add_parser(
         "arena",
-        help="two bots play each other: wins with a 95%% interval and Elo",
-        description="Two bots play seeded games of one game against each other, in both "
-        "seat orders (each deal twice, each bot on each side; a team game has each bot "
-        "on every seat of its team), in parallel processes, and the wins of the first "
-        "are given with a 95% confidence interval (Wilson) and the Elo difference. A "
-        "bot may carry its budget: search:samples=16, search:ms=100.",
+        help=_("two bots play each other: wins with a 95%% interval and Elo"),
+        description=_(
+            "Two bots play seeded games of one game against each other, in both "
+            "seat orders (each deal twice, each bot on each side; a team game has each bot "
+            "on every seat of its team), in parallel processes, and the wins of the first "
+            "are given with a 95% confidence interval (Wilson) and the Elo difference. A "
+            "bot may carry its budget: search:samples=16, search:ms=100."
+        ),
         formatter_class=formatter,
     )
     game_argument(p)
@@ -40,24 +43,24 @@ def add_arena_command(sub: Any, seed_type: Any, formatter: Any) -> None:
         "--bots",
         required=True,
         metavar="A,B",
-        help="the two bots, comma-separated (e.g. search,heuristic)",
+        help=_("the two bots, comma-separated (e.g. search,heuristic)"),
     )
     p.add_argument(
-        "--games", type=whole(1, MAX_GAMES), default=100, help="how many games (%(default)s)"
+        "--games", type=whole(1, MAX_GAMES), default=100, help=_("how many games (%(default)s)")
     )
     p.add_argument(
         "--seed",
         type=seed_type,
         default=0,
-        help="the run's seed: the same seed and options give the same games",
+        help=_("the run's seed: the same seed and options give the same games"),
     )
     p.add_argument(
         "--jobs",
         type=whole(1, MAX_JOBS),
         default=min(2, os.cpu_count() or 1),
-        help="processes playing games at once (%(default)s); the result is the same",
+        help=_("processes playing games at once (%(default)s); the result is the same"),
     )
-    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--json", action="store_true", help=_("print the summary as JSON"))
 
 
 def cmd_arena(args: argparse.Namespace) -> int:
@@ -66,7 +69,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
     game = game_of(args)
     kinds = args.bots.split(",")
     if len(kinds) != 2:
-        raise ChoiceError(f"--bots: give two bots separated by a comma, not {args.bots!r}")
+        raise ChoiceError(
+            _("--bots: give two bots separated by a comma, not {bots}").format(bots=repr(args.bots))
+        )
     for kind in kinds:
         bots_of(kind, game)  # a bot the game does not have is refused here
     bots = (kinds[0], kinds[1])
@@ -78,9 +83,11 @@ def cmd_arena(args: argparse.Namespace) -> int:
         b = sum(1 for o in done if o.winner is not None and o.winner != o.a_team)
         filled = 30 * len(done) // args.games
         rate = len(done) / max(time.perf_counter() - started, 1e-9)
+        said = _("{done}/{games} games  {a} {a_wins}  {b} {b_wins}  {rate:.2f} games/s").format(
+            done=len(done), games=args.games, a=bots[0], a_wins=a, b=bots[1], b_wins=b, rate=rate
+        )
         print(
-            f"\r[{'#' * filled}{'.' * (30 - filled)}] {len(done)}/{args.games} games  "
-            f"{bots[0]} {a}  {bots[1]} {b}  {rate:.2f} games/s",
+            f"\r[{'#' * filled}{'.' * (30 - filled)}] {said}",
             end="",
             file=sys.stderr,
             flush=True,
@@ -105,28 +112,42 @@ def report(game: Any, summary: dict[str, Any]) -> list[str]:
     a, b = summary["bots"]
     wins = summary["wins"]
     low, high = summary["ci95"]
+    wins_line = _("  {a}: {a_wins} wins   {b}: {b_wins} wins").format(
+        a=a, a_wins=wins["a"], b=b, b_wins=wins["b"]
+    )
+    if wins["none"]:
+        wins_line += _("   nobody: {draws}").format(draws=wins["none"])
     lines = [
-        f"{name}, {details}, seed {summary['seed']}: {summary['games']} games, both seat orders",
-        f"  {a}: {wins['a']} wins   {b}: {wins['b']} wins"
-        + (f"   nobody: {wins['none']}" if wins["none"] else ""),
-        f"  {a} scores {100 * summary['share']:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%)",
+        _("{name}, {details}, seed {seed}: {games} games, both seat orders").format(
+            name=name, details=details, seed=summary["seed"], games=summary["games"]
+        ),
+        wins_line,
+        _("  {bot} scores {share:.1f}% (95% CI {low:.1f}-{high:.1f}%)").format(
+            bot=a, share=100 * summary["share"], low=100 * low, high=100 * high
+        ),
     ]
     if summary["elo"] is not None:
         elo_low, elo_high = summary["elo_ci95"]
         span = (
-            f" (95% CI {_signed(elo_low)} to {_signed(elo_high)})"
+            _(" (95% CI {low} to {high})").format(low=_signed(elo_low), high=_signed(elo_high))
             if None not in (elo_low, elo_high)
             else ""
         )
-        lines.append(f"  Elo difference: {_signed(summary['elo'])}{span}")
+        lines.append(
+            _("  Elo difference: {elo}{span}").format(elo=_signed(summary["elo"]), span=span)
+        )
     for kind, timing in zip((a, b), summary["decisions"], strict=True):
         if timing["count"]:
             lines.append(
-                f"  {kind}: {timing['count']} decisions, median {timing['median_ms']:g} ms, "
-                f"p99 {timing['p99_ms']:g} ms of CPU"
+                _("  {bot}: {count} decisions, median {median:g} ms, p99 {p99:g} ms of CPU").format(
+                    bot=kind,
+                    count=timing["count"],
+                    median=timing["median_ms"],
+                    p99=timing["p99_ms"],
+                )
             )
     return lines
 
 
 def _signed(value: float | None) -> str:
-    return "n/a" if value is None else f"{value:+.0f}"
+    return _("n/a") if value is None else f"{value:+.0f}"

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
+
+from trutnet.i18n import N_, _
 
 N = TypeVar("N", int, float)
 
@@ -34,15 +36,31 @@ def bounded(
 ) -> Callable[[str], N]:
     """An argparse ``type``: ``convert(text)`` if ``accept`` takes it, else an error.
 
-    ``refusal`` may name ``{value}`` (the number read) and ``{text}`` (as typed)."""
+    ``refusal`` may name ``{value}`` (the number read) and ``{text}`` (as typed).
+    ``what`` and ``refusal`` are English (marked with ``N_``), said in the person's
+    language when a text is refused."""
+    return _bounded(convert, what, accept, refusal, {})
+
+
+def _bounded(
+    convert: Callable[[str], N],
+    what: str,
+    accept: Callable[[N], bool],
+    refusal: str,
+    fields: dict[str, Any],
+) -> Callable[[str], N]:
+    """:func:`bounded`, its refusal given ``fields`` too (``whole``'s bounds)."""
 
     def parse(text: str) -> N:
         try:
             value = convert(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+            raise argparse.ArgumentTypeError(
+                _("not {what}: {text}").format(what=_(what) if what else what, text=repr(text))
+            ) from None
         if not accept(value):
-            raise argparse.ArgumentTypeError(refusal.format(value=value, text=text))
+            said = _(refusal) if refusal else refusal
+            raise argparse.ArgumentTypeError(said.format(**fields, value=value, text=text))
         return value
 
     return parse
@@ -50,11 +68,12 @@ def bounded(
 
 def whole(low: int, high: int, refusal: str = "") -> Callable[[str], int]:
     """A whole number in ``low..high`` (by default refused as ``must be low..high``)."""
-    return bounded(
+    return _bounded(
         int,
-        "a whole number",
+        N_("a whole number"),
         lambda value: low <= value <= high,
-        refusal or f"must be {low}..{high}, not {{value}}",
+        refusal or N_("must be {low}..{high}, not {value}"),
+        {"low": low, "high": high},
     )
 
 
@@ -63,4 +82,4 @@ def meant(word: str, known: list[str], cutoff: float = 0.75) -> str:
     import difflib
 
     close = difflib.get_close_matches(word, known, n=1, cutoff=cutoff)
-    return f"; did you mean {close[0]}?" if close else ""
+    return _("; did you mean {word}?").format(word=close[0]) if close else ""

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from trutnet.crypto.identity import Identity
+from trutnet.i18n import _
 from trutnet.keystore import load_or_create_identity
 from trutnet.protocol.lobby import MAX_NAME
 from trutnet.runtime.seat_process import SeatResult
@@ -78,7 +79,7 @@ def tidy_table_folder(seat: Path, transcript: Path | None, result: SeatResult) -
     if transcript is None or result.halted is not None or not (seat / "log.bin").exists():
         return folder
     try:
-        _, wires = load_transcript(transcript)
+        _table, wires = load_transcript(transcript)
         logged = PeerStore(seat).entries()
     except (StoreError, OSError):
         return folder
@@ -100,7 +101,7 @@ def _about_log(table: str, first: bytes) -> str:
             return "".join(c if c.isprintable() else "?" for c in f"{game}: {shown}")[:60]
     except (MessageError, ValueError, AttributeError):
         pass
-    return f"table {table[:8]}"
+    return _("table {id}").format(id=table[:8])
 
 
 def _when(path: Path) -> str:
@@ -122,7 +123,11 @@ def unfinished_seats() -> list[tuple[Path, str]]:
                 with contextlib.suppress(OSError, IndexError, ValueError):
                     table = (seat / "table.txt").read_text().split()[0]
                     entries = PeerStore(seat).entries()
-                    about = _about_log(table, entries[0]) if entries else f"table {table[:8]}"
+                    about = (
+                        _about_log(table, entries[0])
+                        if entries
+                        else _("table {id}").format(id=table[:8])
+                    )
                     found.append((seat, f"{_when(seat / 'log.bin')}  {about}"))
                 break
     return sorted(found, key=lambda f: f[1], reverse=True)
@@ -132,7 +137,7 @@ def resume_alone(store: Path) -> bool:
     """Whether ``trutnet join --resume`` alone (no ``--store``) would find the seat in
     ``store`` once left: no other seat is left mid-game."""
     here = store.resolve()
-    return all(seat.resolve() in (here, here / "seat-0") for seat, _ in unfinished_seats())
+    return all(seat.resolve() in (here, here / "seat-0") for seat, _about in unfinished_seats())
 
 
 def saved_games() -> list[tuple[Path, str]]:
@@ -144,10 +149,10 @@ def saved_games() -> list[tuple[Path, str]]:
     for path in (data_dir() / "games").glob("*.json"):
         try:
             table_id, wires = load_transcript(path)
-            about = _about_log(table_id.hex(), wires[0]) if wires else "empty"
+            about = _about_log(table_id.hex(), wires[0]) if wires else _("empty")
             found.append((path, f"{_when(path)}  {about}"))
         except (StoreError, OSError):
-            found.append((path, "not a transcript"))
+            found.append((path, _("not a transcript")))
     return sorted(found, key=lambda f: f[1], reverse=True)
 
 
@@ -161,15 +166,15 @@ def cmd_games(args: argparse.Namespace) -> int:
     """The seats to come back to and the saved games, with the command for each."""
     seats, games = unfinished_seats(), saved_games()
     if seats:
-        print("Seats you left mid-game (come back with the command under each):")
+        print(_("Seats you left mid-game (come back with the command under each):"))
         print_seats(seats)
     if games:
-        print("Saved games (trutnet replay FILE steps through one; verify FILE checks it):")
+        print(_("Saved games (trutnet replay FILE steps through one; verify FILE checks it):"))
         for path, about in games:
             print(f"  {about}")
             print(f"    {path}")
     if not seats and not games:
-        print(f"No seat to come back to and no saved game in {data_dir()}")
+        print(_("No seat to come back to and no saved game in {folder}").format(folder=data_dir()))
     return 0
 
 
@@ -181,11 +186,14 @@ def store_error(command: str, store: Path | None) -> str | None:
     while not level.exists() and level != level.parent:
         level = level.parent
     if not level.is_dir():
-        return f"trutnet {command}: cannot use --store {store}: {level} is not a folder"
+        said = _("trutnet {command}: cannot use --store {store}: {level} is not a folder")
+        return said.format(command=command, store=store, level=level)
     if not os.access(level, os.W_OK | os.X_OK):
-        return f"trutnet {command}: cannot use --store {store}: {level} is not writable"
+        said = _("trutnet {command}: cannot use --store {store}: {level} is not writable")
+        return said.format(command=command, store=store, level=level)
     try:  # os.access says yes to root everywhere: make a folder there to know (/proc...)
         os.rmdir(tempfile.mkdtemp(prefix=".trutnet-", dir=level))
     except OSError as exc:
-        return f"trutnet {command}: cannot use --store {store}: {level}: {exc.strerror}"
+        said = _("trutnet {command}: cannot use --store {store}: {level}: {why}")
+        return said.format(command=command, store=store, level=level, why=exc.strerror)
     return None

@@ -39,6 +39,7 @@ from trutnet.engine import (
 )
 from trutnet.engine.api import Game
 from trutnet.engine.declaration import in_words, shown
+from trutnet.i18n import N_, _, ngettext
 from trutnet.plugins import DEFAULT_GAME as DEFAULT_GAME  # re-exported: the commands' default
 
 FLAG_DEST = "game_flag_"  # the argparse dest of a declared flag: FLAG_DEST + its name
@@ -71,14 +72,17 @@ class Given(argparse.Action):
         namespace.given = given | {self.dest}
 
 
-def game_argument(p: argparse.ArgumentParser, what: str = "the game to play") -> None:
+def game_argument(p: argparse.ArgumentParser, what: str = N_("the game to play")) -> None:
+    """``--game``; ``what``: what the game is for, in English (marked with ``N_``)."""
     p.add_argument(
         "--game",
         default=DEFAULT_GAME,
         action=Given,
         metavar="NAME",
-        help=f"{what}: a registered game (trutnet's own, those of installed plugins "
-        "and of the modules in $TRUTNET_GAME_PLUGINS)",
+        help=_(
+            "{what}: a registered game (trutnet's own, those of installed plugins "
+            "and of the modules in $TRUTNET_GAME_PLUGINS)"
+        ).format(what=_(what)),
     )
 
 
@@ -97,7 +101,11 @@ def declared(name: str) -> GameType:
     games when there is none by that name."""
     found = game_type(name)
     if found is None:
-        raise ChoiceError(f"unknown game {name!r} (known games: {known_games()})")
+        raise ChoiceError(
+            _("unknown game {name} (known games: {known})").format(
+                name=repr(name), known=known_games()
+            )
+        )
     return found
 
 
@@ -105,7 +113,8 @@ def _help(text: str) -> str:
     return text.replace("%", "%%")  # argparse formats a help with %
 
 
-_players = whole(1, 16, "invalid choice: {value} (a table has 1..16 seats)")  # a game says which
+# a game says which
+_players = whole(1, 16, N_("invalid choice: {value} (a table has 1..16 seats)"))
 
 
 def game_options(p: argparse.ArgumentParser, players: int) -> None:
@@ -118,7 +127,11 @@ def game_options(p: argparse.ArgumentParser, players: int) -> None:
         type=_players,
         default=players,
         action=Given,
-        help=_help(f"seats at the table, for a game that lets you choose ({'; '.join(counts)})"),
+        help=_help(
+            _("seats at the table, for a game that lets you choose ({counts})").format(
+                counts="; ".join(counts)
+            )
+        ),
     )
     variant_option(p)
     config_options(p)
@@ -132,8 +145,10 @@ def variant_option(p: argparse.ArgumentParser) -> None:
         default=None,
         action=Given,
         help=_help(
-            "the game's variant, for a game that has some; its own first by default "
-            f"({'; '.join(said)})"
+            _(
+                "the game's variant, for a game that has some; its own first by default "
+                "({variants})"
+            ).format(variants="; ".join(said))
         ),
     )
 
@@ -145,8 +160,10 @@ def config_options(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="any option of the game, repeatable; on/off for a yes-or-no option. "
-        "--option help lists the game's options, their values and defaults",
+        help=_(
+            "any option of the game, repeatable; on/off for a yes-or-no option. "
+            "--option help lists the game's options, their values and defaults"
+        ),
     )
     _commands_first(p)
     taken = {o for action in p._actions for o in action.option_strings}
@@ -233,7 +250,9 @@ class _Choices:
             self.take(option, count, f"--players {count}", gave)
         elif gave and not (option is None and count in counts):
             raise ChoiceError(
-                f"the {self.name} game is for {in_words(counts)} players, not --players {count}"
+                _("the {game} game is for {counts} players, not --players {count}").format(
+                    game=self.name, counts=in_words(counts), count=count
+                )
             )
 
     def given_flag(self, option: Option, value: Any) -> None:
@@ -248,8 +267,13 @@ class _Choices:
         self.take(option, parsed, f"{option.flag} {value}", True)
 
     def absent(self, flag: str) -> ChoiceError:
-        keys = ", ".join(self.declared.keys()) or "none"
-        return ChoiceError(f"the {self.name} game has no {flag} option (its options: {keys})")
+        keys = ", ".join(self.declared.keys())
+        said = (
+            _("the {game} game has no {flag} option (its options: {keys})")
+            if keys
+            else _("the {game} game has no {flag} option (its options: none)")
+        )
+        return ChoiceError(said.format(game=self.name, flag=flag, keys=keys))
 
     def option(self, text: str) -> None:
         """``--option KEY=VALUE``."""
@@ -257,10 +281,12 @@ class _Choices:
         option = self.declared.option(key) if eq else None
         if option is None:
             keys = self.declared.keys()
-            known = ", ".join(keys) or "none"
-            raise ChoiceError(
-                f"--option {text}: give KEY=VALUE, KEY one of: {known}{meant(key, keys)}"
+            said = (
+                _("--option {text}: give KEY=VALUE, KEY one of: {known}")
+                if keys
+                else _("--option {text}: give KEY=VALUE, KEY one of: none")
             )
+            raise ChoiceError(said.format(text=text, known=", ".join(keys)) + meant(key, keys))
         try:
             self.config[key] = option.parse(raw)
         except ConfigError as exc:
@@ -280,7 +306,9 @@ def game_of(args: argparse.Namespace) -> Game:
         option = choices.declared.option(VARIANT)
         if option is None:
             raise choices.absent("--variant")
-        choices.take(option, variant, f"--variant {variant}: invalid choice", True)
+        choices.take(
+            option, variant, _("--variant {variant}: invalid choice").format(variant=variant), True
+        )
     for flag in option_flags():  # a flag of another game's option, given: refused
         if _dest(flag) in given and not any(o.flag == flag for o in choices.declared.options):
             raise choices.absent(flag)
@@ -304,7 +332,7 @@ def game_named(name: str) -> Game:
     try:
         return make_game(name)
     except ConfigError as exc:
-        raise ChoiceError(f"the {name} game: {exc}") from None
+        raise ChoiceError(_("the {game} game: {problem}").format(game=name, problem=exc)) from None
 
 
 def in_plain_words(text: str) -> str:
@@ -314,7 +342,9 @@ def in_plain_words(text: str) -> str:
     def choices(match: re.Match[str]) -> str:
         values = [v.strip().strip("'\"") for v in match.group(1).split(",") if v.strip()]
         words = [{"True": "on", "False": "off"}.get(v, v) for v in values]
-        return ", ".join(words[:-1]) + f" or {words[-1]}" if len(words) > 1 else "".join(words)
+        if len(words) < 2:
+            return "".join(words)
+        return _("{first} or {last}").format(first=", ".join(words[:-1]), last=words[-1])
 
     text = re.sub(r"(?:one of )?\(([^()]*)\)(?= \()", choices, text)
     return re.sub(r"\b(True|False)\b", lambda m: {"True": "on", "False": "off"}[m[1]], text)
@@ -332,13 +362,17 @@ def options_listing(name: str, width: int = 80) -> str:
 
     game = declared(name)
     lines = [
-        f"{game.title} (--game {game.name}): {in_words(game.players)} players.",
-        "Its options (--option KEY=VALUE):" if game.options else "It has no option.",
+        _("{title} (--game {name}): {counts} players.").format(
+            title=game.title, name=game.name, counts=in_words(game.players)
+        ),
+        _("Its options (--option KEY=VALUE):") if game.options else _("It has no option."),
     ]
     for option in game.options:
         values = "|".join(shown(c) for c in option.choices) or f"VALUE ({option.allowed})"
         also = {PLAYERS: "--players N", VARIANT: "--variant NAME"}.get(option.key, option.flag)
-        about = f"default {shown(option.default)}" + (f"; or {also}" if also else "")
+        about = (_("default {value}; or {also}") if also else _("default {value}")).format(
+            value=shown(option.default), also=also
+        )
         lines += textwrap.wrap(
             f"{option.key}={values} ({about})",
             width,
@@ -373,7 +407,9 @@ def bots_of(text: str | None, game: Game) -> list[str]:
     known = bot_kinds(game.name)
     if len(kinds) != players or not all(_is_bot(game.name, k) for k in kinds):
         raise ChoiceError(
-            f"--bots: give one of {', '.join(known)}, or {players} of them separated by commas"
+            _("--bots: give one of {known}, or {count} of them separated by commas").format(
+                known=", ".join(known), count=players
+            )
         )
     return kinds
 
@@ -425,7 +461,8 @@ def describe(game: Game) -> tuple[str, str]:
     except NoFrontend:
         name = game.name
     game_type_ = declared(game.name)
-    words = [f"{game.num_players()} players"]
+    count = game.num_players()
+    words = [ngettext("{count} player", "{count} players", count).format(count=count)]
     for key, value in game.config_dict().items():
         if isinstance(value, bool):
             option = game_type_.option(key)

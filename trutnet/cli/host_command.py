@@ -14,6 +14,7 @@ from trutnet.cli.games import ChoiceError, bot_of, game_of
 from trutnet.cli.passwords import password_for
 from trutnet.cli.running import finish, printer, run_to_end, runtime_options
 from trutnet.discovery.interfaces import lan_address, reachable
+from trutnet.i18n import _
 from trutnet.net.broker import BrokerError, EmbeddedBroker, Endpoint, ExternalBroker
 from trutnet.runtime.lobby_watch import JoinError, probe_broker
 from trutnet.runtime.seat_process import HostSetup, host
@@ -33,7 +34,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     bot_kind = default_bot(game.name)  # the bots seated in empty seats: the game's best
     host_bot = bot_of(game, args.bot)
     if not 0 <= args.bots < game.num_players():
-        raise ChoiceError(f"--bots is 0..{game.num_players() - 1}")
+        raise ChoiceError(_("--bots is 0..{high}").format(high=game.num_players() - 1))
     if (problem := store_error("host", args.store)) is not None:
         print(problem, file=sys.stderr)
         return 2
@@ -43,7 +44,9 @@ def cmd_host(args: argparse.Namespace) -> int:
         args.broker, args.announce = f"mqtt://{args.bind}:{args.port}", False
     if not args.broker and not reachable(args.bind):  # friends cannot reach it: say so
         why = unreachable(args.bind, given_bind, args.announce)
-        print(f"trutnet host: {why}", file=sys.stderr)
+        print(
+            _("trutnet {command}: {problem}").format(command="host", problem=why), file=sys.stderr
+        )
     try:
         password = password_for(args, confirm=True)
         broker = (
@@ -55,7 +58,9 @@ def cmd_host(args: argparse.Namespace) -> int:
         if args.broker and not args.inprocess_broker:
             run_to_end(probe_broker(endpoint, password=password))
     except (BrokerError, PasswordError, JoinError) as exc:
-        print(f"trutnet host: {exc}", file=sys.stderr)
+        print(
+            _("trutnet {command}: {problem}").format(command="host", problem=exc), file=sys.stderr
+        )
         return 2 if isinstance(exc, BrokerError) else 1
     emit = printer(args.json, "host")
     announcer = None
@@ -106,6 +111,15 @@ def cmd_host(args: argparse.Namespace) -> int:
 def unreachable(bind: str, given: bool, announce: bool) -> str:
     """One line: the table's broker is bound where only this machine reaches it (and
     its announcement, made on that address alone, is seen by this machine alone)."""
-    why = "--bind " + bind if given else f"this machine has no LAN interface up, only {bind}"
-    told = "; it is announced to this machine only" if announce else ""
-    return f"only this machine can reach the table ({why}){told}"
+    why = (
+        "--bind " + bind
+        if given
+        else _("this machine has no LAN interface up, only {address}").format(address=bind)
+    )
+    if announce:
+        said = _(
+            "only this machine can reach the table ({why}); it is announced to this machine only"
+        )
+    else:
+        said = _("only this machine can reach the table ({why})")
+    return said.format(why=why)

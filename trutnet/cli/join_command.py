@@ -21,12 +21,13 @@ from trutnet.cli.folders import (
     unfinished_seats,
 )
 from trutnet.cli.games import ChoiceError, bot_of, game_named
-from trutnet.cli.lan_tables import table_asked, wrong_game
+from trutnet.cli.lan_tables import status_said, table_asked, wrong_game
 from trutnet.cli.on_screen import game_over, seat_screen
 from trutnet.cli.passwords import let_in, password_for, password_to_enter
 from trutnet.cli.running import finish, printer, run_to_end, runtime_options
 from trutnet.crypto.identity import fingerprint
 from trutnet.engine.api import Game
+from trutnet.i18n import _
 from trutnet.net.broker import BrokerError, Endpoint, ExternalBroker, parse_broker_url
 from trutnet.protocol.clock import ClockRule
 from trutnet.runtime.lobby_watch import JoinError, WrongGame, lobby_announcement, probe_broker
@@ -44,7 +45,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     if args.bot is not None:
         bot_of(game, args.bot)
     if (args.broker is None) != (args.table is None):
-        raise ChoiceError("--broker and --table go together")
+        raise ChoiceError(_("--broker and --table go together"))
     if (problem := store_error("join", args.store)) is not None:
         print(problem, file=sys.stderr)
         return 2
@@ -64,7 +65,11 @@ def cmd_join(args: argparse.Namespace) -> int:
                 raise WrongGame(table_id, announced["game"], game.name)
             status = announced["status"]
             if status != "open":
-                raise JoinError(f"table {table_id.hex()} is {status}: every seat is taken")
+                raise JoinError(
+                    _("table {id} is {status}: every seat is taken").format(
+                        id=table_id.hex(), status=status_said(status)
+                    )
+                )
             return _join_with_ui(args, table_id, endpoint, store, announced)
         # A bot asks for its seat at once; join() watches for the host meanwhile.
         return finish(
@@ -89,10 +94,15 @@ def cmd_join(args: argparse.Namespace) -> int:
             args.json,
         )
     except WrongGame as exc:
-        print(f"trutnet join: {wrong_game(exc)}", file=sys.stderr)
+        print(
+            _("trutnet {command}: {problem}").format(command="join", problem=wrong_game(exc)),
+            file=sys.stderr,
+        )
         return 1
     except JoinError as exc:
-        print(f"trutnet join: {exc}", file=sys.stderr)
+        print(
+            _("trutnet {command}: {problem}").format(command="join", problem=exc), file=sys.stderr
+        )
         return 1
     finally:
         # A seat that never sat (no log) leaves no folder behind.
@@ -109,36 +119,49 @@ def _resume_seat(args: argparse.Namespace, game: Game, emit: Any) -> int:
         seats = unfinished_seats()
         if not seats:
             raise ChoiceError(
-                f"--resume needs --store DIR (no seat left mid-game in {data_dir() / 'tables'})"
+                _("--resume needs --store DIR (no seat left mid-game in {folder})").format(
+                    folder=data_dir() / "tables"
+                )
             )
         if len(seats) > 1:
             print(
-                "trutnet join: error: you left several seats mid-game; say which with --store:",
+                _("trutnet join: error: you left several seats mid-game; say which with --store:"),
                 file=sys.stderr,
             )
             print_seats(seats, sys.stderr)
             return 2
         args.store, about = seats[0]  # the one seat left mid-game: that one
-        print(f"trutnet join: back to the seat you left: {about}", file=sys.stderr)
+        print(
+            _("trutnet join: back to the seat you left: {about}").format(about=about),
+            file=sys.stderr,
+        )
     try:
         endpoints = [ExternalBroker(args.broker).start()] if args.broker else None
         person = None if (args.store / "identity.key").exists() else player_identity()
         loaded = load_seat(args.store, person)  # checked before anything starts, read once
         args.password = password_for(args)
     except (BrokerError, StoreError, PasswordError) as exc:
-        print(f"trutnet join: {exc}", file=sys.stderr)
+        print(
+            _("trutnet {command}: {problem}").format(command="join", problem=exc), file=sys.stderr
+        )
         return 2
     state = loaded.peer.replica.state
     if state is not None:  # the seat's own files say which game it plays
         if "game" in getattr(args, "given", ()) and state.game.name != game.name:
-            raise ChoiceError(f"the seat in {args.store} plays {state.game.name}, not {game.name}")
+            raise ChoiceError(
+                _("the seat in {folder} plays {game}, not {asked}").format(
+                    folder=args.store, game=state.game.name, asked=game.name
+                )
+            )
         game = state.game
     if args.bot is not None:
         bot_of(game, args.bot)
     try:
         args.password = let_in((endpoints or [loaded.endpoint])[0], args.password)
     except (JoinError, PasswordError) as exc:
-        print(f"trutnet join: {exc}", file=sys.stderr)
+        print(
+            _("trutnet {command}: {problem}").format(command="join", problem=exc), file=sys.stderr
+        )
         return 1
     if args.bot is None:  # the person takes their seat back, on screen
         return _resume_with_ui(args, endpoints, loaded, game.name)
@@ -174,7 +197,8 @@ def _join_with_ui(
 
     transcript = data_dir() / "games" / f"{table_id.hex()}.json"
     game = announced["game"]
-    ui = seat_screen(game, printable(announced["name"], 40) or f"table {table_id.hex()[:8]}", 0)
+    shown = printable(announced["name"], 40) or _("table {id}").format(id=table_id.hex()[:8])
+    ui = seat_screen(game, shown, 0)
     ui.about = game_summary(ui.frontend.long_name, announced["variant"], announced["players"])
     ui.info.private, ui.info.table_seats = announced["private"], announced["players"]
     ui.info.hints = announced.get("hints", True)  # the host may ask for none
@@ -218,18 +242,18 @@ def _join_rematch(args: argparse.Namespace, where: tuple[bytes, str], host: str)
     """Everyone asked for a rematch and the host named its table (9.7): join it, on
     the screen, if that table's host is the one this table had."""
     table_id, url = where
-    print("trutnet join: rematch: joining the next table", file=sys.stderr)
+    print(_("trutnet join: rematch: joining the next table"), file=sys.stderr)
     try:
         endpoint = parse_broker_url(url)
         announced = run_to_end(
             lobby_announcement(table_id, endpoint, args.lobby_timeout, args.password)
         )
     except (BrokerError, JoinError) as exc:
-        print(f"trutnet join: no rematch: {exc}", file=sys.stderr)
+        print(_("trutnet join: no rematch: {why}").format(why=exc), file=sys.stderr)
         return 1
     if announced["host"] != host:
         print(
-            "trutnet join: no rematch: its table is not hosted by this table's host",
+            _("trutnet join: no rematch: its table is not hosted by this table's host"),
             file=sys.stderr,
         )
         return 1
@@ -242,7 +266,7 @@ def _resume_with_ui(
 ) -> int:
     from trutnet.client.playing import play_with_ui
 
-    ui = seat_screen(game, "resumed table", 0)
+    ui = seat_screen(game, _("resumed table"), 0)
     ui.resume_alone = resume_alone(args.store)
     ui.info.clock = loaded.clock.describe() if loaded.clock is not None else ""
     transcript = data_dir() / "games" / f"{loaded.peer.replica.table_id.hex()}.json"

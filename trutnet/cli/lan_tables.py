@@ -14,6 +14,7 @@ from typing import Any
 
 from trutnet.cli.arguments import Refused
 from trutnet.cli.games import DEFAULT_GAME
+from trutnet.i18n import N_, _, ngettext
 from trutnet.net.broker import Endpoint, parse_broker_url
 from trutnet.runtime.lobby_watch import WrongGame
 
@@ -24,6 +25,14 @@ class OtherGames(Exception):
 
 
 SHOWN = 5  # tables listed when the one asked for is not there; the others are counted
+# a table's status (a lobby token) as a person reads it
+STATUS_SAID = {"open": N_("open"), "playing": N_("playing")}
+
+
+def status_said(status: str) -> str:
+    """A table's status (``open``, ``playing``) in the person's language."""
+    said = STATUS_SAID.get(status)
+    return _(said) if said else status
 
 
 def join_command(table: Any, command: str = "join", by_id: bool = False) -> str:
@@ -54,8 +63,12 @@ def _about_table(table: Any, private: bool = True) -> str:
     (``private``: say so, unless the command beside it does)."""
     d = table.to_dict()
     game = " ".join(w for w in (d["game"], d["variant"]) if w)
-    said = ", private" if d["private"] and private else ""
-    return f"{game}, seats {d['seats']}, {d['status']}{said}"
+    said = (
+        _("{game}, seats {seats}, {status}, private")
+        if d["private"] and private
+        else _("{game}, seats {seats}, {status}")
+    )
+    return said.format(game=game, seats=d["seats"], status=status_said(d["status"]))
 
 
 def _listed(tables: list[Any], command: str) -> list[str]:
@@ -70,7 +83,14 @@ def _listed(tables: list[Any], command: str) -> list[str]:
         else:  # the command whole, what the table is under it
             lines += [*wrap_command(how, "  "), f"    ({about})"[:80]]
     if len(tables) > SHOWN:
-        lines.append(f"  and {len(tables) - SHOWN} more: trutnet tables lists them all")
+        more = len(tables) - SHOWN
+        lines.append(
+            ngettext(
+                "  and {count} more: trutnet tables lists them all",
+                "  and {count} more: trutnet tables lists them all",
+                more,
+            ).format(count=more)
+        )
     return lines
 
 
@@ -86,7 +106,7 @@ def _closest(name: str, tables: list[Any]) -> list[Any]:
 
 def wrong_game(exc: WrongGame) -> str:
     """A table of another game, in one line that says how to join it."""
-    return f"{exc}: join it with --game {exc.game}"
+    return _("{problem}: join it with --game {game}").format(problem=exc, game=exc.game)
 
 
 def table_asked(
@@ -103,10 +123,16 @@ def table_asked(
     except (NoLan, OtherGames) as exc:
         raise Refused(str(exc)) from None
     except WrongGame as exc:
-        raise Refused(f"trutnet {command}: {wrong_game(exc)}") from None
+        raise Refused(
+            _("trutnet {command}: {problem}").format(command=command, problem=wrong_game(exc))
+        ) from None
     if found is None:
-        what = "open table" if command == "join" else "table"
-        raise Refused(f"trutnet {command}: no {what} found on the LAN")
+        said = (
+            _("trutnet {command}: no open table found on the LAN")
+            if command == "join"
+            else _("trutnet {command}: no table found on the LAN")
+        )
+        raise Refused(said.format(command=command))
     return found
 
 
@@ -124,24 +150,7 @@ def choose_table(
     live = [t for t in _search_lan(args, command) if t.live]
     tables = [t for t in live if t.live.get("status") in statuses]
     if args.table_name is not None:
-        asked = args.table_name
-        named = [t for t in tables if asked in (t.name, t.table)]
-        if not named and any(asked in (t.name, t.table) for t in live):
-            status = next(t for t in live if asked in (t.name, t.table)).live.get("status")
-            why = "every seat is taken" if status == "playing" else f"it is {status}"
-            watch = f" (watch it: trutnet watch {shell_word(asked)})" if command == "join" else ""
-            raise OtherGames(f"trutnet {command}: the table {asked!r} is {status}: {why}{watch}")
-        if not named and live:
-            raise OtherGames(
-                "\n".join(
-                    [
-                        f"trutnet {command}: no table named {asked!r} on the LAN; "
-                        f"{'the one' if len(live) == 1 else 'those'} found:",
-                        *_listed(_closest(asked, live), command),
-                    ]
-                )
-            )
-        tables = named
+        tables = _named(args.table_name, tables, live, command)
     mine = [t for t in tables if game is None or t.game == game]
     if tables and not mine and game is not None:
         if args.table_name is not None:
@@ -149,14 +158,16 @@ def choose_table(
             raise WrongGame(bytes.fromhex(found.table), found.game, game, args.table_name)
         if len(tables) == 1:
             raise OtherGames(
-                f"trutnet {command}: no {' or '.join(statuses)} {game} table on the LAN; "
-                f"the only one plays {tables[0].game}:\n" + "\n".join(_listed(tables, command))
+                _no_table_of(statuses, True).format(
+                    command=command, game=game, other=tables[0].game
+                )
+                + "\n"
+                + "\n".join(_listed(tables, command))
             )
         raise OtherGames(
             "\n".join(
                 [
-                    f"trutnet {command}: no {' or '.join(statuses)} {game} table on the LAN; "
-                    "tables of other games:",
+                    _no_table_of(statuses, False).format(command=command, game=game),
                     *_listed(tables, command),
                 ]
             )
@@ -164,17 +175,94 @@ def choose_table(
     tables = mine
     if not tables:
         return None
-    if not args.json:
-        for number, t in enumerate(tables, start=1):
-            line = f"  {number}. {t.name}   ({_about_table(t)})"
-            print(line if len(line) <= 80 else f"{line[:78]}…)", file=sys.stderr)
-    pick = 0
-    if len(tables) > 1 and sys.stdin.isatty():
-        answer = input(f"{command.title()} which table? [1-{len(tables)}, default 1] ").strip()
-        if answer.isdigit() and 1 <= int(answer) <= len(tables):
-            pick = int(answer) - 1
+    pick = 0 if args.json else _pick(tables, command)
     chosen = tables[pick]
     return chosen.endpoint, bytes.fromhex(chosen.table), chosen.private
+
+
+def _named(asked: str, tables: list[Any], live: list[Any], command: str) -> list[Any]:
+    """The tables among ``tables`` named ``asked`` (by name or id); :class:`OtherGames`
+    saying why none is, when a table of ``live`` has that name, or which there are."""
+    named = [t for t in tables if asked in (t.name, t.table)]
+    if not named and any(asked in (t.name, t.table) for t in live):
+        status = next(t for t in live if asked in (t.name, t.table)).live.get("status")
+        said = status_said(str(status))
+        why = (
+            _("every seat is taken")
+            if status == "playing"
+            else _("it is {status}").format(status=said)
+        )
+        watch = (
+            _(" (watch it: {command})").format(command=f"trutnet watch {shell_word(asked)}")
+            if command == "join"
+            else ""
+        )
+        raise OtherGames(
+            _("trutnet {command}: the table {name} is {status}: {why}{watch}").format(
+                command=command, name=repr(asked), status=said, why=why, watch=watch
+            )
+        )
+    if not named and live:
+        found_said = ngettext(
+            "trutnet {command}: no table named {name} on the LAN; the one found:",
+            "trutnet {command}: no table named {name} on the LAN; those found:",
+            len(live),
+        )
+        raise OtherGames(
+            "\n".join(
+                [
+                    found_said.format(command=command, name=repr(asked)),
+                    *_listed(_closest(asked, live), command),
+                ]
+            )
+        )
+    return named
+
+
+def _pick(tables: list[Any], command: str) -> int:
+    """List ``tables`` and ask which one (on a terminal, when there are several): its
+    index, the first by default."""
+    for number, t in enumerate(tables, start=1):
+        line = f"  {number}. {t.name}   ({_about_table(t)})"
+        print(line if len(line) <= 80 else f"{line[:78]}…)", file=sys.stderr)
+    pick = 0
+    if len(tables) > 1 and sys.stdin.isatty():
+        if command == "join":
+            ask = _("Join which table? [1-{count}, default 1] ")
+        elif command == "watch":
+            ask = _("Watch which table? [1-{count}, default 1] ")
+        else:  # no command but join and watch chooses a table: said in English
+            ask = command.title() + " which table? [1-{count}, default 1] "
+        answer = input(ask.format(count=len(tables))).strip()
+        if answer.isdigit() and 1 <= int(answer) <= len(tables):
+            pick = int(answer) - 1
+    return pick
+
+
+def _no_table_of(statuses: tuple[str, ...], one: bool) -> str:
+    """No table of the game asked for, only tables of other games (``one``: a single
+    table, whose game is ``{other}``): the line that says it, before their list."""
+    if statuses == ("open",):
+        return (
+            _("trutnet {command}: no open {game} table on the LAN; the only one plays {other}:")
+            if one
+            else _("trutnet {command}: no open {game} table on the LAN; tables of other games:")
+        )
+    if statuses == ("open", "playing"):
+        return (
+            _(
+                "trutnet {command}: no open or playing {game} table on the LAN; "
+                "the only one plays {other}:"
+            )
+            if one
+            else _(
+                "trutnet {command}: no open or playing {game} table on the LAN; "
+                "tables of other games:"
+            )
+        )
+    kinds = " or ".join(statuses)  # statuses no command asks for: said in English
+    ending = "the only one plays {other}:" if one else "tables of other games:"
+    return "trutnet {command}: no " + kinds + " {game} table on the LAN; " + ending
 
 
 class NoLan(Exception):
@@ -194,8 +282,12 @@ def _no_lan(exc: OSError, args: argparse.Namespace, command: str) -> NoLan:
     why = str(exc.strerror or exc)
     if args.interface:
         where = ", ".join(args.interface)
-        why = f"{why.lower()} (is {where} an address of this machine?)"
-    return NoLan(f"trutnet {command}: cannot search the LAN: {why}")
+        why = _("{why} (is {where} an address of this machine?)").format(
+            why=why.lower(), where=where
+        )
+    return NoLan(
+        _("trutnet {command}: cannot search the LAN: {why}").format(command=command, why=why)
+    )
 
 
 def _watch_lan(args: argparse.Namespace) -> Any:
@@ -233,10 +325,11 @@ def _list_tables(args: argparse.Namespace) -> int:
             if args.json:
                 print(json.dumps([t.to_dict() for t in tables]), flush=True)
             else:
-                text = "\n".join(_table_rows(tables)) if tables else "no table found on the LAN"
+                text = "\n".join(_table_rows(tables)) if tables else _("no table found on the LAN")
                 if text != shown:
                     if shown is not None:  # --watch: what changed, and when
-                        print(f"\n-- {datetime.now():%H:%M:%S}, the LAN now has:", flush=True)
+                        now = f"{datetime.now():%H:%M:%S}"
+                        print("\n" + _("-- {time}, the LAN now has:").format(time=now), flush=True)
                     print(text, flush=True)
                     shown = text
             if search is None:
@@ -256,8 +349,8 @@ def _table_rows(tables: list[Any]) -> list[str]:
         d = t.to_dict()
         first = f"{d['name']}   {_about_table(t)}"
         rows.append(first if len(first) <= 80 else first[:79] + "…")
-        rows.append(f"  host {d['host']} at {d['broker']}"[:80])
-        rows += wrap_command(join_command(t, by_id=names.count(t.name) > 1), "  join: ")
+        rows.append(_("  host {host} at {broker}").format(host=d["host"], broker=d["broker"])[:80])
+        rows += wrap_command(join_command(t, by_id=names.count(t.name) > 1), _("  join: "))
     return rows
 
 

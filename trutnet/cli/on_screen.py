@@ -9,6 +9,7 @@ from typing import Any
 
 from trutnet.cli.folders import tidy_table_folder
 from trutnet.cli.games import ChoiceError
+from trutnet.i18n import _
 from trutnet.runtime.seat_process import SeatResult
 from trutnet.selfplay import who_won
 
@@ -22,7 +23,7 @@ def seat_screen(game: str, table_name: str, players: int, about: str = "") -> An
     try:
         return TableApp(table_name, players, game=game, about=about)
     except NoFrontend as exc:
-        raise ChoiceError(f"{exc}: play it with --bot KIND") from None
+        raise ChoiceError(_("{problem}: play it with --bot KIND").format(problem=exc)) from None
 
 
 def game_over(result: SeatResult, ui: Any, seat: Path | None = None) -> None:
@@ -30,13 +31,15 @@ def game_over(result: SeatResult, ui: Any, seat: Path | None = None) -> None:
     where the transcript is, the path on a line of its own (a terminal cuts no path).
     ``seat``: the seat's folder, removed with its table's folder once the transcript
     holds the game (:func:`tidy_table_folder`); a folder that stays is printed too."""
-    print(f"game over: {who_won(result.teams, result.winner, ui.info.names)}")
+    print(
+        _("game over: {result}").format(result=who_won(result.teams, result.winner, ui.info.names))
+    )
     transcript = Path(ui.info.transcript) if ui.info.transcript else None
     if transcript is not None:
-        print("The transcript (trutnet verify FILE checks it) is saved in:")
+        print(_("The transcript (trutnet verify FILE checks it) is saved in:"))
         print(f"  {transcript}")
     if seat is not None and seat.exists():
         kept = tidy_table_folder(seat, transcript, result)
         if kept is not None:
-            print("This seat's files are kept in:")
+            print(_("This seat's files are kept in:"))
             print(f"  {kept}")

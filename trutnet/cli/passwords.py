@@ -11,6 +11,7 @@ import sys
 
 from trutnet.cli.arguments import Refused
 from trutnet.cli.running import run_to_end
+from trutnet.i18n import _, ngettext
 from trutnet.net.broker import Endpoint
 from trutnet.runtime.lobby_watch import JoinError
 
@@ -30,12 +31,18 @@ def password_for(
         return None
     if not (confirm and password_typed()):
         return table_password()
-    for _ in range(PASSWORD_TRIES):
+    for _attempt in range(PASSWORD_TRIES):
         password = table_password()
-        if table_password("Table password again: ") == password:
+        if table_password(_("Table password again: ")) == password:
             return password
-        print("The two passwords differ; type it again.", file=sys.stderr)
-    raise PasswordError(f"the two passwords differed {PASSWORD_TRIES} times")
+        print(_("The two passwords differ; type it again."), file=sys.stderr)
+    raise PasswordError(
+        ngettext(
+            "the two passwords differed {count} time",
+            "the two passwords differed {count} times",
+            PASSWORD_TRIES,
+        ).format(count=PASSWORD_TRIES)
+    )
 
 
 def password_to_enter(
@@ -49,12 +56,16 @@ def password_to_enter(
     try:
         password = password_for(args, needed=private)
     except PasswordError as exc:
-        raise Refused(f"trutnet {command}: {exc}", 2) from None
+        raise Refused(
+            _("trutnet {command}: {problem}").format(command=command, problem=exc), 2
+        ) from None
     try:
         if password is not None:  # without one, the broker's probe says what to do
             password = let_in(endpoint, password)
     except (JoinError, PasswordError) as exc:
-        raise Refused(f"trutnet {command}: {exc}") from None
+        raise Refused(
+            _("trutnet {command}: {problem}").format(command=command, problem=exc)
+        ) from None
     return password
 
 
@@ -81,11 +92,13 @@ def let_in(endpoint: Endpoint, password: str | None) -> str | None:
         if not password_typed():
             break
         if tries == PASSWORD_TRIES:
-            why += f" ({PASSWORD_TRIES} tries)"
+            why += ngettext(" ({count} try)", " ({count} tries)", PASSWORD_TRIES).format(
+                count=PASSWORD_TRIES
+            )
             break
         if password is None:
-            print("This table is private: type its password.", file=sys.stderr)
+            print(_("This table is private: type its password."), file=sys.stderr)
         else:
-            print("Wrong table password; type it again.", file=sys.stderr)
+            print(_("Wrong table password; type it again."), file=sys.stderr)
         password = table_password()
     raise JoinError(why)

@@ -21,6 +21,7 @@ from trutnet.cli.passwords import password_for
 from trutnet.cli.running import run_to_end, runtime_options
 from trutnet.discovery.interfaces import lan_address, reachable
 from trutnet.engine.api import Game
+from trutnet.i18n import _
 from trutnet.net.broker import BrokerError, EmbeddedBroker, Endpoint
 from trutnet.protocol.lobby import default_table_name, table_id_for
 from trutnet.runtime.seat_process import HostSetup, host
@@ -38,7 +39,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if (problem := store_error("play", args.store)) is not None:
         raise Refused(problem, 2)
     if not 0 <= args.bots < game.num_players():
-        raise ChoiceError(f"--bots is 0..{game.num_players() - 1}")
+        raise ChoiceError(_("--bots is 0..{high}").format(high=game.num_players() - 1))
     bind = args.bind or lan_address()
     broker, endpoint, password = _own_broker(args, bind)
     nonce: bytes | None = os.urandom(16)
@@ -46,7 +47,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         while nonce is not None:  # the table, then each rematch's (the same broker)
             nonce = _play_table(args, game, bot_kind, bind, (endpoint, password), nonce)
             if nonce is not None:
-                print("trutnet play: rematch: the next table opens", file=sys.stderr)
+                print(_("trutnet play: rematch: the next table opens"), file=sys.stderr)
                 args.store = None  # the next table's seat: a folder of its own
     finally:
         broker.stop()
@@ -142,7 +143,9 @@ def _own_broker(args: argparse.Namespace, bind: str) -> tuple[EmbeddedBroker, En
         broker = EmbeddedBroker(bind, args.port, password=password)
         return broker, broker.start(), password
     except (BrokerError, PasswordError) as exc:
-        raise Refused(f"trutnet play: {exc}", 2) from None
+        raise Refused(
+            _("trutnet {command}: {problem}").format(command="play", problem=exc), 2
+        ) from None
 
 
 def _how_to_join(
@@ -158,8 +161,8 @@ def _how_to_join(
     words += ["--private"] if private else []
     how = " ".join(w for w in words if w)
     if where is None:
-        return f"Friends join with: {how}"
-    return f"Not announced on the LAN; friends join with: {how}"
+        return _("Friends join with: {command}").format(command=how)
+    return _("Not announced on the LAN; friends join with: {command}").format(command=how)
 
 
 def _about(game: Game) -> str:

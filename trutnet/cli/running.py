@@ -16,6 +16,7 @@ import signal
 import sys
 from typing import Any
 
+from trutnet.i18n import _
 from trutnet.net.tasks import stop_tasks
 from trutnet.runtime.options import Options
 from trutnet.runtime.seat_process import SeatResult
@@ -24,14 +25,19 @@ from trutnet.selfplay import side_name
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
     """``--help`` shows each option's default, except when there is none to show (no
-    default, or an on/off flag)."""
+    default, or an on/off flag); in the person's language, as argparse's own words."""
 
     def _get_help_string(self, action: argparse.Action) -> str:
-        default = action.default
-        said = "(default:" in (action.help or "")  # the help says it in its own words
+        default, text = action.default, action.help or ""
+        added = _(" (default: %(default)s)")  # what is added to a help: said in its words?
+        said = "(default:" in text or added.split("%(")[0].strip() in text
         if action.nargs == 0 or default in (None, argparse.SUPPRESS, [], "") or said:
-            return action.help or ""
-        return super()._get_help_string(action) or ""
+            return text
+        if "%(default)" in text:  # as argparse's: the help says where the default goes
+            return text
+        if action.option_strings or action.nargs in (argparse.OPTIONAL, argparse.ZERO_OR_MORE):
+            return text + added
+        return text
 
 
 def quiet_loop(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
@@ -104,13 +110,18 @@ def finish(result: SeatResult, as_json: bool) -> int:
         print(json.dumps({"event": "result", **result.to_dict()}), flush=True)
     elif result.halted:  # not a game over: say so, and why
         print(
-            f"the table stopped in hand {result.hands}, after {result.entries} entries: "
-            f"{result.halted}"
+            _("the table stopped in hand {hands}, after {entries} entries: {why}").format(
+                hands=result.hands, entries=result.entries, why=result.halted
+            )
         )
     else:
         print(
-            f"game over: {side_name(result.teams, result.winner)} wins, {result.hands} hands, "
-            f"{result.entries} entries, state {result.state_hash[:16]}"
+            _("game over: {side} wins, {hands} hands, {entries} entries, state {state}").format(
+                side=side_name(result.teams, result.winner),
+                hands=result.hands,
+                entries=result.entries,
+                state=result.state_hash[:16],
+            )
         )
     return 0 if result.halted is None else 1
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from trutnet.cli.games import config_arguments, describe
 from trutnet.engine.api import Game
+from trutnet.i18n import _
 from trutnet.net.broker import EmbeddedBroker, Endpoint, ExternalBroker
 from trutnet.runtime.seat_process import announced_table
 
@@ -35,8 +36,14 @@ def cmd_selfplay_mqtt(args: argparse.Namespace, game: Game, bots: list[str]) -> 
             results.append(final)
             if args.verbose and not args.json:
                 print(
-                    f"game {number}: {game.num_players()} processes agree on "
-                    f"{final['state_hash'][:16]}, {final['hands']} hands"
+                    _(
+                        "game {number}: {processes} processes agree on {state}, {hands} hands"
+                    ).format(
+                        number=number,
+                        processes=game.num_players(),
+                        state=final["state_hash"][:16],
+                        hands=final["hands"],
+                    )
                 )
     except _PeerFailed as exc:
         print(exc, file=sys.stderr)
@@ -73,7 +80,9 @@ def _one_game(
     try:
         table, early = announced_table(procs[0])
     except RuntimeError as exc:
-        raise _PeerFailed(f"game {number}: {exc}") from None
+        raise _PeerFailed(
+            _("game {number}: {problem}").format(number=number, problem=exc)
+        ) from None
     for k in range(1, game.num_players()):
         procs.append(
             _peer(
@@ -89,11 +98,17 @@ def _one_game(
         lines = [json.loads(x) for x in out.splitlines() if x.startswith("{")]
         final = [x for x in lines if x.get("event") == "result" and "who" not in x]
         if proc.returncode != 0 or not final:
-            raise _PeerFailed(f"a peer failed (exit {proc.returncode}): {err[-2000:]}")
+            raise _PeerFailed(
+                _("a peer failed (exit {status}): {errors}").format(
+                    status=proc.returncode, errors=err[-2000:]
+                )
+            )
         finals.append(final[0])
     hashes = {f["state_hash"] for f in finals}
     if len(hashes) != 1:
-        raise _PeerFailed(f"game {number}: peers disagree: {hashes}")
+        raise _PeerFailed(
+            _("game {number}: peers disagree: {states}").format(number=number, states=hashes)
+        )
     return finals[0]
 
 
@@ -122,6 +137,15 @@ def _summary(
         print(json.dumps(summary, sort_keys=True))
     else:
         print(
-            f"{describe(game)[0]} over MQTT ({summary['broker']}), {players} peer processes: "
-            f"games {summary['games']}, hands {hands}, wins {wins}"
+            _(
+                "{name} over MQTT ({broker}), {players} peer processes: "
+                "games {games}, hands {hands}, wins {wins}"
+            ).format(
+                name=describe(game)[0],
+                broker=summary["broker"],
+                players=players,
+                games=summary["games"],
+                hands=hands,
+                wins=wins,
+            )
         )

@@ -23,6 +23,7 @@ from trutnet.cli.games import (
     game_of,
     game_options,
 )
+from trutnet.i18n import N_, _, ngettext
 from trutnet.sim import (
     Faults,
     RunResult,
@@ -34,18 +35,22 @@ from trutnet.sim import (
 )
 
 MAX_SEEDS = 1_000_000
-_rate = bounded(float, "a probability", lambda p: 0 <= p <= 1, "must be 0..1, not {text}")
-_drift = bounded(float, "a clock rate", lambda d: 0 <= d < 1, "must be 0 to below 1, not {text}")
+_rate = bounded(float, N_("a probability"), lambda p: 0 <= p <= 1, N_("must be 0..1, not {text}"))
+_drift = bounded(
+    float, N_("a clock rate"), lambda d: 0 <= d < 1, N_("must be 0 to below 1, not {text}")
+)
 _newcomers = whole(0, 4)
 _seconds = bounded(
-    float, "a number of seconds", lambda s: 0 <= s <= 3600, "must be 0..3600 s, not {text}"
+    float, N_("a number of seconds"), lambda s: 0 <= s <= 3600, N_("must be 0..3600 s, not {text}")
 )
 _bound = bounded(
-    float, "a number of seconds", lambda s: 1 <= s <= 10**7, "must be 1..10^7 s, not {text}"
+    float, N_("a number of seconds"), lambda s: 1 <= s <= 10**7, N_("must be 1..10^7 s, not {text}")
 )
-_at_once = bounded(int, "a number of seats", lambda n: 1 <= n <= 6, "must be 1..6, not {text}")
+_at_once = bounded(
+    int, N_("a number of seats"), lambda n: 1 <= n <= 6, N_("must be 1..6, not {text}")
+)
 _timeout = bounded(
-    float, "a number of seconds", lambda s: 1 <= s <= 3600, "must be 1..3600 s, not {text}"
+    float, N_("a number of seconds"), lambda s: 1 <= s <= 3600, N_("must be 1..3600 s, not {text}")
 )
 # the order of the faults in the summary line
 SAID = (
@@ -64,29 +69,53 @@ SAID = (
     "lost_in_restart",
     "resent",
 )
+# each fault of SAID, and each way a run ends early, with its count, as the summary says it
+FAULT_SAID = {
+    "lost": N_("lost {count}"),
+    "duplicated": N_("duplicated {count}"),
+    "reordered": N_("reordered {count}"),
+    "killed": N_("killed {count}"),
+    "killed_while_down": N_("killed_while_down {count}"),
+    "restarted": N_("restarted {count}"),
+    "gone": N_("gone {count}"),
+    "torn": N_("torn {count}"),
+    "junk": N_("junk {count}"),
+    "partitioned": N_("partitioned {count}"),
+    "cut_off": N_("cut_off {count}"),
+    "broker_restarted": N_("broker_restarted {count}"),
+    "lost_in_restart": N_("lost_in_restart {count}"),
+    "resent": N_("resent {count}"),
+}
+ENDED_SAID = {
+    "cut": N_("{count} cut, "),
+    "gave_up": N_("{count} gave_up, "),
+    "stopped": N_("{count} stopped, "),
+}
 
 
 def add_sim_command(sub: Any, seed_type: Any, formatter: Any) -> None:
     p = sub.add_parser(
         "sim",
-        help="many tables of bots on a simulated network, with seeded faults",
-        description="Run whole tables of real peers (full crypto, the table protocol, each "
-        "seat's files) on a simulated network and clock, inject faults from each seed, and "
-        "check after every step that the replicas agree and that no seat knows a card it "
-        "may not see. The same seed and options replay the same run.",
+        help=_("many tables of bots on a simulated network, with seeded faults"),
+        description=_(
+            "Run whole tables of real peers (full crypto, the table protocol, each "
+            "seat's files) on a simulated network and clock, inject faults from each seed, and "
+            "check after every step that the replicas agree and that no seat knows a card it "
+            "may not see. The same seed and options replay the same run."
+        ),
         formatter_class=formatter,
     )
     game_argument(p)
     game_options(p, players=4)
     default = Faults()
-    p.add_argument("--seed", type=seed_type, default=0, help="the first seed")
+    p.add_argument("--seed", type=seed_type, default=0, help=_("the first seed"))
     p.add_argument(
-        "--seeds", type=whole(1, MAX_SEEDS), default=1, help="how many seeds, from --seed"
+        "--seeds", type=whole(1, MAX_SEEDS), default=1, help=_("how many seeds, from --seed")
     )
     p.add_argument(
         "--bots",
         metavar="KIND|K1,K2,...",
-        help="bot kind for every seat, or one per seat (default: the game's best bot)",
+        help=_("bot kind for every seat, or one per seat (default: the game's best bot)"),
     )
     _fault_rates(p, default)
     _fault_times(p, default)
@@ -94,76 +123,99 @@ def add_sim_command(sub: Any, seed_type: Any, formatter: Any) -> None:
         "--hands",
         type=whole(0, 10_000),
         default=default.hands,
-        help="stop each table once this many hands are over (0: play the game out)",
+        help=_("stop each table once this many hands are over (0: play the game out)"),
     )
     p.add_argument(
         "--bound",
         type=_bound,
         default=default.bound,
-        help="simulated seconds a table may take to end (%(default)s)",
+        help=_("simulated seconds a table may take to end (%(default)s)"),
     )
     p.add_argument(
         "--shrink",
         type=whole(0, 10_000),
         default=20,
         metavar="RUNS",
-        help="for a failing seed, try up to RUNS runs leaving faults out, and print the "
-        "shorter schedule that still fails (%(default)s; 0: do not)",
+        help=_(
+            "for a failing seed, try up to RUNS runs leaving faults out, and print the "
+            "shorter schedule that still fails (%(default)s; 0: do not)"
+        ),
     )
     p.add_argument(
         "--without",
         type=_numbers,
         default=frozenset(),
         metavar="N,N-M,...",
-        help="leave out the faults of these numbers (a shrunk schedule, as printed)",
+        help=_("leave out the faults of these numbers (a shrunk schedule, as printed)"),
     )
-    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument("--json", action="store_true", help=_("print the summary as JSON"))
 
 
 def _fault_rates(p: argparse.ArgumentParser, default: Faults) -> None:
     """How often each fault happens, and how far the clocks drift."""
     for flag, field, what in (
-        ("--loss", "loss", "probability that a copy of a message is lost"),
-        ("--dup", "dup", "probability that a copy of a message comes twice"),
-        ("--reorder", "reorder", "probability that a copy is held back up to 1 s more"),
-        ("--kill", "kill", "probability, per entry written, that a seat's process dies"),
-        ("--gone", "gone", "probability that a killed seat never comes back (one per run)"),
-        ("--junk", "junk", "probability, per entry written, of a hostile message"),
+        ("--loss", "loss", _("probability that a copy of a message is lost (%(default)s)")),
+        ("--dup", "dup", _("probability that a copy of a message comes twice (%(default)s)")),
+        (
+            "--reorder",
+            "reorder",
+            _("probability that a copy is held back up to 1 s more (%(default)s)"),
+        ),
+        (
+            "--kill",
+            "kill",
+            _("probability, per entry written, that a seat's process dies (%(default)s)"),
+        ),
+        (
+            "--gone",
+            "gone",
+            _("probability that a killed seat never comes back (one per run) (%(default)s)"),
+        ),
+        ("--junk", "junk", _("probability, per entry written, of a hostile message (%(default)s)")),
         (
             "--split",
             "split",
-            "probability, per entry written, that the processes split in "
-            "two groups that hear nothing of each other",
+            _(
+                "probability, per entry written, that the processes split in "
+                "two groups that hear nothing of each other (%(default)s)"
+            ),
         ),
         (
             "--broker-restart",
             "restart",
-            "probability, per entry written, that the broker restarts (what is in flight is lost)",
+            _(
+                "probability, per entry written, that the broker restarts (what is in flight "
+                "is lost) (%(default)s)"
+            ),
         ),
     ):
-        p.add_argument(
-            flag, type=_rate, default=getattr(default, field), help=f"{what} (%(default)s)"
-        )
+        p.add_argument(flag, type=_rate, default=getattr(default, field), help=what)
     p.add_argument(
         "--torn",
         type=_rate,
         default=default.torn,
-        help="probability that a kill comes while the seat writes its log, tearing its "
-        "last record (one it had not sent) (%(default)s)",
+        help=_(
+            "probability that a kill comes while the seat writes its log, tearing its "
+            "last record (one it had not sent) (%(default)s)"
+        ),
     )
     p.add_argument(
         "--newcomers",
         type=_newcomers,
         default=default.newcomers,
-        help="processes that follow the table and offer to take a stalled seat that has "
-        "partners, who accept any newcomer (7.7) (%(default)s)",
+        help=_(
+            "processes that follow the table and offer to take a stalled seat that has "
+            "partners, who accept any newcomer (7.7) (%(default)s)"
+        ),
     )
     p.add_argument(
         "--drift",
         type=_drift,
         default=default.drift,
-        help="each process's clock runs fast or slow by up to this rate, so that its "
-        "timers (sync, votes, giving up) fire early or late: 0.05 is 5%% (%(default)s)",
+        help=_(
+            "each process's clock runs fast or slow by up to this rate, so that its "
+            "timers (sync, votes, giving up) fire early or late: 0.05 is 5%% (%(default)s)"
+        ),
     )
 
 
@@ -173,50 +225,52 @@ def _fault_times(p: argparse.ArgumentParser, default: Faults) -> None:
         "--delay",
         type=_seconds,
         default=default.delay,
-        help="mean of a message's exponential delay, seconds (%(default)s)",
+        help=_("mean of a message's exponential delay, seconds (%(default)s)"),
     )
     p.add_argument(
         "--base-delay",
         type=_seconds,
         default=default.base,
-        help="fixed part of every message's delay, seconds (%(default)s)",
+        help=_("fixed part of every message's delay, seconds (%(default)s)"),
     )
     p.add_argument(
         "--down",
         type=_seconds,
         default=default.down,
-        help="a killed seat restarts after up to this many seconds (%(default)s)",
+        help=_("a killed seat restarts after up to this many seconds (%(default)s)"),
     )
     p.add_argument(
         "--down-at-once",
         type=_at_once,
         default=default.at_once,
-        help="how many seats may be down together, killed and not yet back (%(default)s)",
+        help=_("how many seats may be down together, killed and not yet back (%(default)s)"),
     )
     p.add_argument(
         "--split-for",
         type=_seconds,
         default=default.split_for,
-        help="a partition heals after up to this many seconds (%(default)s)",
+        help=_("a partition heals after up to this many seconds (%(default)s)"),
     )
     p.add_argument(
         "--broker-down",
         type=_seconds,
         default=default.restart_for,
-        help="a restarting broker is back after up to this many seconds (%(default)s)",
+        help=_("a restarting broker is back after up to this many seconds (%(default)s)"),
     )
     p.add_argument(
         "--void-timeout",
         type=_timeout,
         default=default.void_timeout,
-        help="seconds the others wait for a seat before voting to abandon (%(default)s; "
-        "twice that in a team game)",
+        help=_(
+            "seconds the others wait for a seat before voting to abandon (%(default)s; "
+            "twice that in a team game)"
+        ),
     )
     p.add_argument(
         "--give-up",
         type=_bound,
         default=default.give_up,
-        help="a peer without progress this long stops, as the runtime does (%(default)s)",
+        help=_("a peer without progress this long stops, as the runtime does (%(default)s)"),
     )
 
 
@@ -224,7 +278,9 @@ def _numbers(text: str) -> frozenset[int]:
     try:
         return parse_numbers(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not fault numbers like 1-4,7: {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            _("not fault numbers like 1-4,7: {text}").format(text=repr(text))
+        ) from None
 
 
 def faults_of(args: argparse.Namespace) -> Faults:
@@ -282,8 +338,11 @@ def cmd_sim(args: argparse.Namespace) -> int:
             if progress:
                 print("\r\033[K", end="", file=sys.stderr)
             replay = replay_command(game, bots, faults, seed, args.without)
-            print(f"seed {seed} failed: {result.violation}", file=sys.stderr)
-            print(f"  replay: {replay}", file=sys.stderr)
+            print(
+                _("seed {seed} failed: {violation}").format(seed=seed, violation=result.violation),
+                file=sys.stderr,
+            )
+            print(_("  replay: {command}").format(command=replay), file=sys.stderr)
             if args.shrink:
                 without, shrunk, runs = shrink(
                     game, result, faults, bots, args.shrink, without=args.without
@@ -291,16 +350,23 @@ def cmd_sim(args: argparse.Namespace) -> int:
                 if without != args.without:
                     replay = replay_command(game, bots, faults, seed, without)
                     print(
-                        f"  shrunk in {runs} runs to {len(shrunk.injected)} of "
-                        f"{len(result.injected)} faults: {replay}",
+                        _("  shrunk in {runs} runs to {left} of {faults} faults: {command}").format(
+                            runs=runs,
+                            left=len(shrunk.injected),
+                            faults=len(result.injected),
+                            command=replay,
+                        ),
                         file=sys.stderr,
                     )
             replays.append(replay)
         if progress:
             failed = sum(r.status == "failed" for r in results)
             rate = number / (time.perf_counter() - started)
+            said = _("sim: {number}/{seeds} runs, {failed} failed, {rate:.2f} runs/s").format(
+                number=number, seeds=args.seeds, failed=failed, rate=rate
+            )
             print(
-                f"\rsim: {number}/{args.seeds} runs, {failed} failed, {rate:.2f} runs/s",
+                "\r" + said,
                 end="",
                 file=sys.stderr,
                 flush=True,
@@ -322,16 +388,35 @@ def cmd_sim(args: argparse.Namespace) -> int:
 def summary_line(game: Any, summary: dict[str, Any]) -> str:
     name, details = describe(game)
     counts = summary["counts"]
-    faults = ", ".join(f"{k} {counts[k]}" for k in SAID if counts.get(k)) or "none"
-    cut = "".join(f"{summary[k]} {k}, " for k in ("cut", "gave_up", "stopped") if summary[k])
+    said = ", ".join(_(FAULT_SAID[k]).format(count=counts[k]) for k in SAID if counts.get(k))
+    faults = _("faults: {faults}; ").format(faults=said) if said else _("faults: none; ")
+    cut = "".join(_(ENDED_SAID[k]).format(count=summary[k]) for k in ENDED_SAID if summary[k])
     taken = counts.get("took_seat", 0)  # 7.7: by a newcomer (--newcomers)
-    seats = f"{taken} seat{'s' * (taken != 1)} taken by a newcomer; " if taken else ""
-    return (
-        f"{name}, {details}: {summary['runs']} runs: {summary['finished']} finished, "
-        f"{summary['abandoned']} abandoned, {cut}{summary['failed']} failed; {seats}"
-        f"faults: {faults}; "
-        f"{summary['runs_per_second']:g} runs/s, {summary['hands_per_second']:g} hands/s "
-        f"({summary['hands_per_sim_second']:g} hands per simulated s); a hand: "
-        f"{summary['steps_per_hand']:g} sequential steps, "
-        f"{summary['bytes_per_hand'] / 1024:.0f} KiB published"
+    seats = (
+        ngettext(
+            "{count} seat taken by a newcomer; ", "{count} seats taken by a newcomer; ", taken
+        ).format(count=taken)
+        if taken
+        else ""
+    )
+    return _(
+        "{name}, {details}: {runs} runs: {finished} finished, {abandoned} abandoned, "
+        "{cut}{failed} failed; {seats}{faults}{runs_per_second:g} runs/s, "
+        "{hands_per_second:g} hands/s ({hands_per_sim_second:g} hands per simulated s); "
+        "a hand: {steps_per_hand:g} sequential steps, {kib:.0f} KiB published"
+    ).format(
+        name=name,
+        details=details,
+        runs=summary["runs"],
+        finished=summary["finished"],
+        abandoned=summary["abandoned"],
+        cut=cut,
+        failed=summary["failed"],
+        seats=seats,
+        faults=faults,
+        runs_per_second=summary["runs_per_second"],
+        hands_per_second=summary["hands_per_second"],
+        hands_per_sim_second=summary["hands_per_sim_second"],
+        steps_per_hand=summary["steps_per_hand"],
+        kib=summary["bytes_per_hand"] / 1024,
     )

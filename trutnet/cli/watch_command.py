@@ -13,6 +13,7 @@ from trutnet.cli.lan_tables import table_asked
 from trutnet.cli.on_screen import game_over
 from trutnet.cli.passwords import password_to_enter
 from trutnet.cli.running import finish, printer, run_to_end
+from trutnet.i18n import _
 from trutnet.net.broker import Endpoint
 from trutnet.runtime.lobby_watch import JoinError, lobby_status, probe_broker
 from trutnet.runtime.options import Options
@@ -24,7 +25,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     from trutnet.runtime.watch import watch
 
     if (args.broker is None) != (args.table is None):
-        raise ChoiceError("--broker and --table go together")
+        raise ChoiceError(_("--broker and --table go together"))
     endpoint, table_id, private = table_asked(args, "watch")
     password = password_to_enter(args, endpoint, private, "watch")
     options = Options(stall_timeout=args.stall_timeout, give_up_after=args.give_up_after)
@@ -39,7 +40,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
             return finish(run_to_end(start), True)
         return _watch_with_ui(args, table_id, endpoint, password, options)
     except JoinError as exc:
-        print(f"trutnet watch: {exc}", file=sys.stderr)
+        print(
+            _("trutnet {command}: {problem}").format(command="watch", problem=exc), file=sys.stderr
+        )
         return 1
 
 
@@ -55,7 +58,7 @@ def _watch_with_ui(
     from trutnet.runtime.watch import watch
 
     transcript = data_dir() / "games" / f"{table_id.hex()}-watched.json"
-    ui = WatchApp(f"table {table_id.hex()[:8]}")
+    ui = WatchApp(_("table {id}").format(id=table_id.hex()[:8]))
     result = run_to_end(
         play_with_ui(
             lambda hooks: watch(table_id, [endpoint], _setup(args, options, password), hooks=hooks),

@@ -70,6 +70,7 @@ from trutnet.client.view import (
     verified_counts,
 )
 from trutnet.crypto.identity import fingerprint
+from trutnet.i18n import N_, _
 from trutnet.runtime.lobby_watch import WrongGame
 from trutnet.runtime.local_seat import LocalSeat
 from trutnet.runtime.table_runtime import TableRuntime
@@ -91,10 +92,11 @@ STYLE = Style.from_dict(
     }
 )
 
-REPLACED = "a newcomer took your seat (you stalled): you follow the game"  # not an error
-OFFLINE = "not sent: no connection to the table; play again once the broker is back"
-GAME_ENDED = "not sent: the others ended this game; there is nothing to play"
-QUIT = "Quit the game? y/n (y leaves the table, n stays)"
+# Shown through _() (the language is chosen after import).
+REPLACED = N_("a newcomer took your seat (you stalled): you follow the game")  # not an error
+OFFLINE = N_("not sent: no connection to the table; play again once the broker is back")
+GAME_ENDED = N_("not sent: the others ended this game; there is nothing to play")
+QUIT = N_("Quit the game? y/n (y leaves the table, n stays)")
 SUMMARY_SECONDS = 5.0  # how long a finished round stays by itself where no key can act
 
 
@@ -165,9 +167,10 @@ class TableApp:
             if kind == "rejected" and data.get("blame"):
                 self.info.blame = str(data["blame"])
             if kind == "you_were_replaced":
-                self.info.message = REPLACED
+                self.info.message = _(REPLACED)
             if kind == "decision_refused":  # the key press reached the table too late
-                self.info.message = f"{data['action']} was not played: {data['why']}; choose again"
+                said = _("{action} was not played: {why}; choose again")
+                self.info.message = said.format(action=data["action"], why=_(data["why"]))
             if kind == "chat":
                 self.chat.heard(data)
             if kind == "clock":
@@ -192,7 +195,8 @@ class TableApp:
         not the game this seat asked for: its keys would mean something else)."""
         if self.game is not None and state.game.name != self.game:
             self.frontend = None
-            self.info.message = f"this table plays {state.game.name}, not {self.game}"
+            said = _("this table plays {game}, not {asked}")
+            self.info.message = said.format(game=state.game.name, asked=self.game)
             if self.refused is None:  # the seat leaves rather than stall the table
                 peer = self.seat.peer
                 table_id = peer.replica.table_id if peer is not None else b""
@@ -238,7 +242,7 @@ class TableApp:
         for event in events[self._events_seen :]:
             info.log.extend(frontend.narrate(event, state, names=info.names))
             cue = frontend.follow(event, state, info)
-            if cue is Cue.ROUND_STARTS and info.message != REPLACED:
+            if cue is Cue.ROUND_STARTS and info.message != _(REPLACED):
                 info.message = ""  # the last round's errors stay with the last round
             elif cue is Cue.ROUND_ENDS and not catching_up:
                 info.paused = True
@@ -290,7 +294,7 @@ class TableApp:
         if obs.to_act is None and not self.info.paused:
             return end_lines(self.frontend, obs, self.info)
         if self.info.confirm_quit:  # the one quit question, in the message row
-            self.info.message = QUIT
+            self.info.message = _(QUIT)
         return table_lines(self.frontend, obs, self.info)
 
     def _about(self) -> str:
@@ -319,14 +323,18 @@ class TableApp:
         text = f"{type(exc).__name__}: {exc}"
         if text not in (e.splitlines()[-1] for e in self.screen_errors):
             self.screen_errors.append("".join(traceback.format_exception(exc)).rstrip())
-        game = self.frontend.game if self.frontend is not None else "game"
+        failed = (
+            _(" The {game} screen failed: {error}").format(game=self.frontend.game, error=text)
+            if self.frontend is not None
+            else _(" The game screen failed: {error}").format(error=text)
+        )
         lines = [
-            [("class:red", f" The {game} screen failed: {text}"[:80])],
-            [("", " The game goes on; the error is printed when you leave (q).")],
-            [("", " q quit")],
+            [("class:red", failed[:80])],
+            [("", _(" The game goes on; the error is printed when you leave (q)."))],
+            [("", " " + _("q quit"))],
         ]
         if self.info.confirm_quit:
-            lines.append([("class:warn", f" {QUIT}")])
+            lines.append([("class:warn", " " + _(QUIT))])
         return lines
 
     # ------------------------------------------------------------- keys
@@ -341,22 +349,23 @@ class TableApp:
         runtime = self.runtime
         frontend = self.frontend
         if obs is None or runtime is None or frontend is None:
-            self._say("the game has not started yet")
+            self._say(_("the game has not started yet"))
             return False
         if self.info.offline:  # never queued as if it were sent
-            self._say(OFFLINE if self.info.alert.startswith("✗") else GAME_ENDED)
+            self._say(_(OFFLINE if self.info.alert.startswith("✗") else GAME_ENDED))
             return False
         if self.info.step:
-            self._say(f"not your turn: {self.info.step}…")
+            self._say(_("not your turn: {step}…").format(step=self.info.step))
             return False
         if obs.to_act != obs.seat:
             if obs.to_act is None or obs.to_act < 0:
-                self._say(f"not your turn: {frontend.chance_wait}")
+                self._say(_("not your turn: {why}").format(why=_(frontend.chance_wait)))
             else:
-                self._say(f"not your turn: waiting for {self.info.names[obs.to_act]}")
+                who = self.info.names[obs.to_act]
+                self._say(_("not your turn: waiting for {who}").format(who=who))
             return False
         if not my_turn(frontend, obs, self.info):
-            self._say(f"not your turn: {frontend.not_ready}")
+            self._say(_("not your turn: {why}").format(why=_(frontend.not_ready)))
             return False
         legal = {str(a) for a in obs.legal}
         if text not in legal:
@@ -385,15 +394,15 @@ class TableApp:
             elif self.frontend is not None and "r" in self.frontend.keys:
                 game_r(event)
             else:
-                self._say("'r' does nothing here (? shows the keys)")
+                self._say(_("'{key}' does nothing here (? shows the keys)").format(key="r"))
 
         @kb.add(Keys.Any)  # any key bound above wins over this one
         def _other(event: KeyPressEvent) -> None:
             typed = event.data
             if self.info.confirm_quit:  # the question stays until y or n
-                self._say(QUIT)
+                self._say(_(QUIT))
             elif len(typed) == 1 and typed.isprintable() and not typed.isspace():
-                self._say(f"'{typed}' does nothing here (? shows the keys)")
+                self._say(_("'{key}' does nothing here (? shows the keys)").format(key=typed))
 
         return kb
 
@@ -422,7 +431,7 @@ class TableApp:
             return
         self.info.confirm_quit = True
         self._ctrl_c = ctrl_c
-        self._say(QUIT)
+        self._say(_(QUIT))
 
     def _quit_keys(self, kb: KeyBindings) -> None:
         """q and Ctrl-C ask first (mid-game), y and n answer."""
@@ -479,10 +488,10 @@ class TableApp:
         @kb.add("b")
         def _bot(event: KeyPressEvent) -> None:
             if self.seat.peer is not None:  # a game's key, not the lobby's, once it is on
-                self._say("'b' does nothing now (the keys you may use are shown)")
+                self._say(_("'b' does nothing now (the keys you may use are shown)"))
                 return
             if self.lobby_commands is None:
-                self._say("bots can be seated only in the host's lobby")
+                self._say(_("bots can be seated only in the host's lobby"))
                 return
             self.lobby_commands.put_nowait("bot")
 
@@ -527,7 +536,8 @@ class TableApp:
                     self.game_key(key)
             except Exception as exc:  # a front-end's bug: shown, the seat goes on
                 self._failed(exc)
-                self._say(f"that key failed: {type(exc).__name__}: {exc}")
+                failed = _("that key failed: {error}")
+                self._say(failed.format(error=f"{type(exc).__name__}: {exc}"))
 
         return handler
 
@@ -536,10 +546,10 @@ class TableApp:
         obs = self.observation()
         if obs is None or self.frontend is None:
             if self._state() is None:  # else the screen says why there is no game here
-                self._say("the game has not started yet")
+                self._say(_("the game has not started yet"))
             return
         if self.info.offline:  # nothing can be sent: no key means a move now
-            self._say(OFFLINE if self.info.alert.startswith("✗") else GAME_ENDED)
+            self._say(_(OFFLINE if self.info.alert.startswith("✗") else GAME_ENDED))
             return
         press = self.frontend.press(key, obs, self.info)
         if press.action is not None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
+from trutnet.i18n import _
 from trutnet.protocol.chat import MAX_TEXT
 from trutnet.runtime.table_chat import label
 
@@ -69,12 +70,13 @@ class ChatPanel:
             return
         runtime = self.screen.runtime
         if runtime is None:
-            self.info.chat_note = "not sent: the chat opens with the table"
+            self.info.chat_note = _("not sent: the chat opens with the table")
             return
-        command, _, name = text.partition(" ")
+        command, _space, name = text.partition(" ")
         if command in ("/mute", "/unmute"):
             if not name.strip():
-                self.info.chat_note = f"{command} NAME: whose messages ({command} Bob)"
+                said = _("{command} NAME: whose messages ({command} Bob)")
+                self.info.chat_note = said.format(command=command)
             else:
                 self.info.chat_note = runtime.chat.mute(name.strip(), command == "/mute")
             self.info.typing = ""
@@ -85,7 +87,7 @@ class ChatPanel:
         task.add_done_callback(self._sending.discard)
 
     async def _say(self, runtime: Any, text: str) -> None:
-        self.info.chat_note = "sending…"
+        self.info.chat_note = _("sending…")
         self.info.typing = ""
         why = await runtime.chat.say(text)
         self.info.chat_note = why or ""

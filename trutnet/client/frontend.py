@@ -27,6 +27,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from trutnet.i18n import N_, _
 from trutnet.plugins import load_plugins
 
 if TYPE_CHECKING:
@@ -76,10 +77,12 @@ class Frontend(ABC):
     game: ClassVar[str]  # the game's registry name
     long_name: ClassVar[str]  # as people say it (capitals, spaces)
     keys: ClassVar[tuple[str, ...]] = ()  # the keys it takes (never one of FRAME_KEYS)
-    round_word: ClassVar[str] = "round"  # "hand": the end screen's rows, "Closing the …"
-    chance_step: ClassVar[str] = "Drawing"  # the waiting line at a chance node
-    chance_wait: ClassVar[str] = "the table is drawing"  # a key pressed meanwhile
-    not_ready: ClassVar[str] = "wait a moment"  # a key pressed before ready()
+    # The four words below are marked N_ by each game and translated where shown; the
+    # end screen looks up ``round_word + "s"`` for the rounds ("hands").
+    round_word: ClassVar[str] = N_("round")  # "hand": the end screen's rows, "Closing the …"
+    chance_step: ClassVar[str] = N_("Drawing")  # the waiting line at a chance node
+    chance_wait: ClassVar[str] = N_("the table is drawing")  # a key pressed meanwhile
+    not_ready: ClassVar[str] = N_("wait a moment")  # a key pressed before ready()
 
     # ------------------------------------------------------------ observations
 
@@ -133,7 +136,7 @@ class Frontend(ABC):
 
     def why_not(self, action: str, obs: Any) -> str:
         """One line saying why ``action`` is not possible now."""
-        return f"'{action}' is not possible now"
+        return _("'{action}' is not possible now").format(action=action)
 
     def sent(self, action: str) -> None:  # noqa: B027  (a hook: most games keep nothing)
         """The seat's decision went out: forget a choice in progress."""
@@ -218,8 +221,12 @@ def frontend_for(game: str) -> Frontend:
         load_plugins()
     cls = _FRONTENDS.get(game)
     if cls is None:
-        known = ", ".join(sorted(_FRONTENDS)) or "none"
-        raise NoFrontend(f"no screen for the game {game!r} (games with one: {known})")
+        known = ", ".join(sorted(_FRONTENDS)) or _("none")
+        raise NoFrontend(
+            _("no screen for the game {game} (games with one: {known})").format(
+                game=repr(game), known=known
+            )
+        )
     return cls()
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from trutnet.bots import make_bot
 from trutnet.bots.base import BotError, decide
+from trutnet.i18n import _
 
 HINT_BOT = "search:ms=300:samples=64"  # at most 0.3 s, at most 64 sampled deals
 
@@ -37,16 +38,18 @@ class Hint:
         """The hint in one line of at most ``width`` columns (the message row): the
         move (``words`` says it as the screen does), then as much of the reason as
         fits: its chance, how many deals, the next best move."""
-        said = f"Hint: {words(self.action)}"
+        said = _("Hint: {move}").format(move=words(self.action))
         if self.samples and self.outlook is not None:
-            why = [f" — {self.outlook:.0%}", f" over {self.samples} deals"]
+            over = _(" over {samples} deals").format(samples=self.samples)
+            why = [f" — {self.outlook:.0%}", over]
             if self.next_action is not None and self.next_outlook is not None:
-                why.append(f" (next best: {words(self.next_action)}, {self.next_outlook:.0%})")
+                best = _(" (next best: {move}, {outlook:.0%})")
+                why.append(best.format(move=words(self.next_action), outlook=self.next_outlook))
             while why and len(said + "".join(why)) > width:
                 why.pop()  # the least needed part first
             said += "".join(why)
         elif self.samples == 0:
-            said += " (the only move, or the game's own bot's choice)"
+            said += _(" (the only move, or the game's own bot's choice)")
         return said
 
 
@@ -75,13 +78,13 @@ def hint_said(info: Any, frontend: Any, observation: Any, peer: Any) -> str:
     from trutnet.client.view import my_turn
 
     if not info.hints:
-        return "hints are off at this table (the host's choice, said in the lobby)"
+        return _("hints are off at this table (the host's choice, said in the lobby)")
     if observation is None or peer is None or frontend is None or peer.replica.state is None:
-        return "the game has not started yet"
+        return _("the game has not started yet")
     if not my_turn(frontend, observation, info):
-        return "a hint is for your turn"
+        return _("a hint is for your turn")
     try:
         said = hint_for(frontend.game, peer.replica.state, peer.seat, len(peer.replica.log))
     except BotError as exc:
-        return f"no hint here: {exc}"
+        return _("no hint here: {why}").format(why=exc)
     return said.line(lambda action: frontend.action_words(action, observation))

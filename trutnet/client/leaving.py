@@ -10,6 +10,7 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from trutnet.i18n import _, ngettext
 from trutnet.runtime.local_seat import LocalSeat
 
 
@@ -20,30 +21,36 @@ def left_mid_game(seat: LocalSeat, runtime: Any, resume_alone: bool) -> str:
     folder = None if store is None else Path(store.directory).resolve()
     peer = seat.peer
     if peer is None or peer.replica.phase == "open" or folder is None:
-        return "You left before the game started."
-    lines = ["You left the table mid-game. Your seat's files are in:", f"  {folder}"]
+        return _("You left before the game started.")
+    lines = [_("You left the table mid-game. Your seat's files are in:"), f"  {folder}"]
     bots = [s for s in runtime.seats[1:] if s.bot is not None] if runtime else []
     # a command that fits in 80 columns, where the folder's path does not
     where = "" if resume_alone else f" --store {shlex.quote(str(folder))}"
     lines += [
-        "To come back to this game (as long as the others are still playing):",
+        _("To come back to this game (as long as the others are still playing):"),
         f"  trutnet join --resume{where}",
     ]
     if bots:
-        them = "it" if len(bots) == 1 else "them"
-        named = (
-            f"{'The bot' if len(bots) == 1 else f'The {len(bots)} bots'} seated by"
-            f" this program ({', '.join(_name_of(s) for s in bots)})"
-        )
+        n = len(bots)
         if all(s.store is not None for s in bots):  # their keys are kept: they return
-            comes = "comes" if len(bots) == 1 else "come"
-            said = f"{named} stopped with it and {comes} back when you resume."
-        else:
-            said = (
-                f"{named} stopped with it (a bot's key is not kept): the others wait"
-                f" for {them}, then a newcomer they accept takes the seat or the game"
-                f" is abandoned (docs/protocol.md 7.7)."
+            said = ngettext(
+                "The bot seated by this program ({names}) stopped with it and comes back"
+                " when you resume.",
+                "The {n} bots seated by this program ({names}) stopped with it and come back"
+                " when you resume.",
+                n,
             )
+        else:
+            said = ngettext(
+                "The bot seated by this program ({names}) stopped with it (a bot's key is"
+                " not kept): the others wait for it, then a newcomer they accept takes the"
+                " seat or the game is abandoned (docs/protocol.md 7.7).",
+                "The {n} bots seated by this program ({names}) stopped with it (a bot's key"
+                " is not kept): the others wait for them, then a newcomer they accept takes"
+                " the seat or the game is abandoned (docs/protocol.md 7.7).",
+                n,
+            )
+        said = said.format(n=n, names=", ".join(_name_of(s) for s in bots))
         # prose: wrapped at words (the folder and command are not)
         lines.append(textwrap.fill(said, width=79, break_long_words=False))
     return "\n".join(lines)

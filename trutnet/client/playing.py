@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from trutnet.client.app import TableApp
+from trutnet.i18n import _
 from trutnet.net.tasks import stop_tasks
 from trutnet.runtime.seat_process import Hooks, SeatResult
 
@@ -45,12 +46,13 @@ async def play_with_ui(
         result = await _run_screen(start, ui, hooks)
     finally:
         for error in ui.screen_errors:  # the screen is gone: the full story, once each
-            print(f"the screen failed (the game went on):\n{error}", file=sys.stderr)
+            print(_("the screen failed (the game went on):") + f"\n{error}", file=sys.stderr)
     if ui.interrupted:  # Ctrl-C: the command ends as interrupted (one line, 130)
         raise KeyboardInterrupt
     if result is not None and ui.info.abandoned:  # before "game over: nobody wins"
         said = ui.info.abandoned
-        print(f"game abandoned: {said[0].lower()}{said[1:]}", file=sys.stderr)
+        said = said[0].lower() + said[1:]
+        print(_("game abandoned: {why}").format(why=said), file=sys.stderr)
     return result
 
 
@@ -59,7 +61,7 @@ async def _run_screen(
 ) -> SeatResult | None:
     game = asyncio.create_task(start(hooks))
     screen = asyncio.create_task(ui.app.run_async())
-    done, _ = await asyncio.wait([game, screen], return_when=asyncio.FIRST_COMPLETED)
+    done, _pending = await asyncio.wait([game, screen], return_when=asyncio.FIRST_COMPLETED)
     if game not in done and ui.info.status == "over":
         if ui.runtime is not None:  # quit on the end screen: stop helping the others
             ui.runtime.stop_lingering()

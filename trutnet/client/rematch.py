@@ -12,6 +12,7 @@ import asyncio
 import os
 from typing import TYPE_CHECKING, Any
 
+from trutnet.i18n import _, ngettext
 from trutnet.protocol.lobby import table_id_for
 
 if TYPE_CHECKING:
@@ -54,12 +55,17 @@ class Rematch:
         wanting = sorted(notices.rematch)
         awaited = [s for s in range(len(names)) if s not in notices.rematch]
         if not awaited:
-            return "Rematch agreed: on to the next table…"
+            return _("Rematch agreed: on to the next table…")
         if info.me in notices.rematch:
             them = ", ".join(names[s] for s in awaited if s < len(names))
-            return f"Rematch: you want one; waiting for {them}"
-        who = " and ".join(names[s] for s in wanting if s < len(names))
-        return f"{who} want{'s' if len(wanting) == 1 else ''} a rematch: r accepts"
+            return _("Rematch: you want one; waiting for {names}").format(names=them)
+        who = ""
+        for name in (names[s] for s in wanting if s < len(names)):
+            who = _("{names} and {last}").format(names=who, last=name) if who else name
+        said = ngettext(
+            "{names} wants a rematch: r accepts", "{names} want a rematch: r accepts", len(wanting)
+        )
+        return said.format(names=who)
 
     def follow(self) -> None:
         """On each redraw of the end screen: the host opens the next table once every

@@ -38,11 +38,12 @@ from trutnet.client.view import (
     verified_counts,
 )
 from trutnet.crypto.identity import fingerprint
+from trutnet.i18n import N_, _
 from trutnet.protocol.envelope import MessageError
 from trutnet.protocol.spectator import Spectator
 from trutnet.protocol.table import Rejected
 
-KEYS = " ←/→ move  ↑/↓ {round}  Home/End  ? help  q quit"  # the game's word for a round
+KEYS = N_(" ←/→ move  ↑/↓ {round}  Home/End  ? help  q quit")  # the game's word for a round
 
 
 @dataclass(frozen=True)
@@ -94,9 +95,10 @@ def load_replay(table_id: bytes, wires: list[bytes]) -> Replay:
         try:
             spectator.receive(wire)
         except (Rejected, MessageError) as exc:
+            failure = _("entry {number}: {why}").format(number=number, why=exc)
             if replay is None:
-                raise ValueError(f"entry {number}: {exc}") from exc
-            replay.failure = f"entry {number}: {exc}"
+                raise ValueError(failure) from exc
+            replay.failure = failure
             break
         replica = spectator.replica
         state = replica.state
@@ -125,9 +127,10 @@ def load_replay(table_id: bytes, wires: list[bytes]) -> Replay:
             )
         )
     if replay is None or not replay.frames:
-        raise ValueError("the transcript holds no game to replay")
+        raise ValueError(_("the transcript holds no game to replay"))
     if replica_halted := spectator.replica.halted:
-        replay.failure = replay.failure or f"the table stopped: {replica_halted}"
+        stopped = _("the table stopped: {why}").format(why=replica_halted)
+        replay.failure = replay.failure or stopped
     return replay
 
 
@@ -142,14 +145,14 @@ def frame_lines(replay: Replay, index: int) -> list[Line]:
     info.openings_verified, info.searches_verified = openings, searches
     info.paused = frame.round_ends
     if replay.failure is not None and index == len(replay.frames) - 1:
-        info.blame = f"the transcript stops verifying here: {replay.failure}"
+        info.blame = _("the transcript stops verifying here: {why}").format(why=replay.failure)
     obs = frontend.spectator_observation(frame.state)
     if obs.to_act is None and not info.paused:
         lines = end_lines(frontend, obs, info)
     else:
         lines = table_lines(frontend, obs, info)
-    where = f"  move {index + 1}/{len(replay.frames)}"
-    keys = KEYS.format(round=frontend.round_word)
+    where = _("  move {n}/{total}").format(n=index + 1, total=len(replay.frames))
+    keys = _(KEYS).format(round=_(frontend.round_word))
     lines[-1] = fit([("class:dim", keys), ("class:bold", where)])
     return lines
 

@@ -12,43 +12,52 @@ import time
 from typing import Any
 
 from trutnet.client.frontend import Frontend
+from trutnet.i18n import N_, _
 from trutnet.runtime.table_health import Connection, Stall
 
 # Automatic steps (nobody decides: each seat's program writes them), as people say them;
 # a game's front-end may name them in its own words (Frontend.step_label).
 STEPS = {
-    "open": "Opening the table",
-    "keys": "Exchanging keys",
-    "commit": "Drawing at random",
-    "reveal": "Drawing at random",
-    "shuffle": "Shuffling",
-    "shares": "Dealing",
-    "blind": "Looking for a card",
-    "unblind": "Looking for a card",
-    "checkpoint": "Closing the round",
-    "result": "Signing the result",
-    "unseal": "Opening a sealed choice",
+    "open": N_("Opening the table"),
+    "keys": N_("Exchanging keys"),
+    "commit": N_("Drawing at random"),
+    "reveal": N_("Drawing at random"),
+    "shuffle": N_("Shuffling"),
+    "shares": N_("Dealing"),
+    "blind": N_("Looking for a card"),
+    "unblind": N_("Looking for a card"),
+    "checkpoint": N_("Closing the round"),
+    "result": N_("Signing the result"),
+    "unseal": N_("Opening a sealed choice"),
 }
+WAITING = N_("Waiting")  # an automatic step with no name of its own
 DECISIONS = ("act", "seal")  # entries a seat writes because it decided something
 
 
-def _name(seat: int, names: list[str], me: int | None, you: str = "you") -> str:
+def _name(seat: int, names: list[str], me: int | None, you: str = N_("you")) -> str:
     if seat == me:
-        return you
-    return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+        return _(you)
+    return names[seat] if 0 <= seat < len(names) else _("seat {n}").format(n=seat)
+
+
+def listed(said: list[str]) -> str:
+    """``Ana``, ``you and Cid``, ``Ana, Cid and Dan`` (names already said)."""
+    if len(said) < 2:
+        return "".join(said)
+    return _("{names} and {last}").format(names=", ".join(said[:-1]), last=said[-1])
 
 
 def _listed(seats: Any, names: list[str], me: int | None) -> str:
     """``Ana``, ``you and Cid``, ``Ana, Cid and Dan``."""
-    said = [_name(v, names, me) for v in seats]
-    return " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
+    return listed([_name(v, names, me) for v in seats])
 
 
 def abandoned_text(change: Any, names: list[str], me: int | None) -> str:
     """Why the table abandoned the game (7.7), in one sentence."""
     who = _name(change.seat, names, me)
-    voters = _listed(change.voters, names, me) or "the others"
-    return f"The table waited for {who} (stalled) and {voters} voted to abandon the game."
+    voters = _listed(change.voters, names, me) or _("the others")
+    said = _("The table waited for {who} (stalled) and {voters} voted to abandon the game.")
+    return said.format(who=who, voters=voters)
 
 
 def _clock(at: float) -> str:
@@ -60,11 +69,15 @@ def lost_text(lost: Connection, spectator: bool) -> tuple[str, str]:
     """A lost broker: what was lost, that it is retrying; what to do meanwhile."""
     waited = time.monotonic() - lost.since
     if lost.ever:
-        said = f"✗ Lost the broker at {lost.url} (host gone?): retrying… {waited:.0f}s"
+        said = _("✗ Lost the broker at {url} (host gone?): retrying… {waited:.0f}s")
     else:
-        said = f"✗ Cannot reach the broker at {lost.url}: retrying… {waited:.0f}s"
-    then = f"Wait for the host to come back; gives up at {_clock(lost.give_up_at)}"
-    return said, then if spectator else f"{then}; nothing you play is sent"
+        said = _("✗ Cannot reach the broker at {url}: retrying… {waited:.0f}s")
+    then = (
+        _("Wait for the host to come back; gives up at {time}")
+        if spectator
+        else _("Wait for the host to come back; gives up at {time}; nothing you play is sent")
+    )
+    return said.format(url=lost.url, waited=waited), then.format(time=_clock(lost.give_up_at))
 
 
 def stall_text(stall: Stall, names: list[str], me: int | None) -> tuple[str, str]:
@@ -72,48 +85,62 @@ def stall_text(stall: Stall, names: list[str], me: int | None) -> tuple[str, str
     next, or the votes on it (the message row's). Only the second for this screen's
     own seat: its prompt stays."""
     waited = time.monotonic() - stall.since
-    who = _name(stall.seat, names, me, "You")
+    who = _name(stall.seat, names, me, N_("You"))
     if stall.seat == me:
-        return "", f"The table has waited {waited:.0f}s for you: play, or it may be abandoned"
+        said = _("The table has waited {waited:.0f}s for you: play, or it may be abandoned")
+        return "", said.format(waited=waited)
 
     def votes(what: str) -> str:
         seats = [v for v, said in sorted(stall.votes.items()) if said == what]
-        listed = _listed(seats, names, me)
-        return f"{listed} ({len(seats)} of {stall.needed} needed)" if seats else ""
+        voters = _listed(seats, names, me)
+        counted = _("{names} ({n} of {needed} needed)")
+        return counted.format(names=voters, n=len(seats), needed=stall.needed) if seats else ""
 
     if stall.closing:  # the game is over: only its signature on the result is missing
         if stall.left:
-            said = f"⚠ {who} left before signing the result, {waited:.0f}s ago"
+            said = _("⚠ {who} left before signing the result, {waited:.0f}s ago")
         else:
-            said = f"⚠ {who} has not signed the result for {waited:.0f}s (left, or lost?)"
+            said = _("⚠ {who} has not signed the result for {waited:.0f}s (left, or lost?)")
+        said = said.format(who=who, waited=waited)
         if votes("abandon"):
-            return said, f"Votes to close the game without {who}: {votes('abandon')}"
+            then = _("Votes to close the game without {who}: {votes}")
+            return said, then.format(who=who, votes=votes("abandon"))
         if stall.vote_at is None:
-            return said, f"The players wait for {who}, or close the game without them"
+            then = _("The players wait for {who}, or close the game without them")
+            return said, then.format(who=who)
         left = max(0.0, stall.vote_at - time.monotonic())
-        when = f"at {_clock(stall.vote_at)} (in {left:.0f}s) unless {who} signs"
-        return said, f"Closed without {who} {when}; the result stands"
+        then = _(
+            "Closed without {who} at {time} (in {left:.0f}s) unless {who} signs; the result stands"
+        )
+        return said, then.format(who=who, time=_clock(stall.vote_at), left=left)
     if stall.left:  # signed by the seat itself as its player quit
-        said = f"⚠ {who} left the table {waited:.0f}s ago"
+        said = _("⚠ {who} left the table {waited:.0f}s ago")
     elif stall.since_arrival:  # a spectator that came mid-stall knows only its own wait
-        said = f"⚠ No move from {who} since you came, {waited:.0f}s ago"
+        said = _("⚠ No move from {who} since you came, {waited:.0f}s ago")
     else:  # no word: a quit without one, a crash, or a lost connection
-        said = f"⚠ No move from {who} for {waited:.0f}s (left, or lost?)"
+        said = _("⚠ No move from {who} for {waited:.0f}s (left, or lost?)")
+    said = said.format(who=who, waited=waited)
     if votes("abandon"):
-        return said, f"Votes to abandon the game: {votes('abandon')}"
+        return said, _("Votes to abandon the game: {votes}").format(votes=votes("abandon"))
     if votes("newcomer"):
-        return said, f"Votes for a newcomer to take the seat: {votes('newcomer')}"
+        then = _("Votes for a newcomer to take the seat: {votes}")
+        return said, then.format(votes=votes("newcomer"))
     if stall.offers:
-        return said, f"{', '.join(stall.offers)} offers to take {who}'s seat"
+        then = _("{names} offers to take {who}'s seat")
+        return said, then.format(names=", ".join(stall.offers), who=who)
     if stall.vote_at is not None:
         left = max(0.0, stall.vote_at - time.monotonic())
-        when = f"at {_clock(stall.vote_at)} (in {left:.0f}s) unless {who} is back"
         if stall.replaceable:  # a partner may accept a newcomer's offer first (7.7)
-            return said, f"Abandoned {when} or a newcomer takes the seat"
-        return said, f"Abandoned (no winner) {when}"
+            then = _(
+                "Abandoned at {time} (in {left:.0f}s) unless {who} is back"
+                " or a newcomer takes the seat"
+            )
+        else:
+            then = _("Abandoned (no winner) at {time} (in {left:.0f}s) unless {who} is back")
+        return said, then.format(who=who, time=_clock(stall.vote_at), left=left)
     if stall.replaceable:
-        return said, "A newcomer may take the seat, or the players abandon the game"
-    return said, f"The players wait for {who}, or vote to abandon the game"
+        return said, _("A newcomer may take the seat, or the players abandon the game")
+    return said, _("The players wait for {who}, or vote to abandon the game").format(who=who)
 
 
 def automatic_step(
@@ -127,15 +154,14 @@ def automatic_step(
         return ""
     if expected is None or expected[1][0] in DECISIONS:
         return ""
-    seat, (kind, *_) = expected
+    seat, (kind, *_rest) = expected
     state = replica.state
     if kind == "checkpoint" and state is not None and state.is_terminal():
-        label = "Closing the game"
+        label = _("Closing the game")
     else:
         own = frontend.step_label(kind, state) if frontend is not None and state else None
-        label = own or STEPS.get(kind, "Waiting")
-    who = "you" if seat == me else (names[seat] if 0 <= seat < len(names) else f"seat {seat}")
-    return f"{label} ({who})"
+        label = own or _(STEPS.get(kind, WAITING))
+    return f"{label} ({_name(seat, names, me)})"
 
 
 def show_health(
@@ -165,8 +191,9 @@ def show_health(
     if lost is not None:
         info.alert, info.alert_next = lost_text(lost, spectator=info.me is None)
     elif gone:
-        info.alert = f"⚠ {_listed(gone, info.names, info.me)} ended this game without you"
-        info.alert_next = "Reading how it ended; if nobody sends it, q leaves"
+        said = _("⚠ {names} ended this game without you")
+        info.alert = said.format(names=_listed(gone, info.names, info.me))
+        info.alert_next = _("Reading how it ended; if nobody sends it, q leaves")
     elif stall is not None:
         info.alert, info.alert_next = stall_text(stall, info.names, info.me)
 
@@ -188,7 +215,8 @@ def show_clock(info: Any, runtime: Any, now: float) -> None:
 def clock_said(data: dict[str, Any], info: Any) -> str:
     """A ``clock`` event in one line: whose time ran out, and what comes of it."""
     if data.get("seat") != info.me:
-        return f"⏱ {_name(data['seat'], info.names, info.me)}'s time ran out"
+        who = _name(data["seat"], info.names, info.me)
+        return _("⏱ {who}'s time ran out").format(who=who)
     if data.get("bot"):
-        return "⏱ Your time ran out: a bot decides for you this time (--bot-on-timeout)"
-    return "⏱ Your time ran out: play now, or the others may replace you or end the game"
+        return _("⏱ Your time ran out: a bot decides for you this time (--bot-on-timeout)")
+    return _("⏱ Your time ran out: play now, or the others may replace you or end the game")

@@ -28,6 +28,7 @@ from typing import Any
 from prompt_toolkit.utils import get_cwidth
 
 from trutnet.client.frontend import Frontend
+from trutnet.i18n import N_, _, ngettext
 from trutnet.protocol.clock import clock_text
 
 Line = list[tuple[str, str]]  # (style, text) fragments, as prompt-toolkit takes them
@@ -37,8 +38,11 @@ HEIGHT = 24
 LOG_ROWS = 6
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 ARROW = "→"
-AWAY = "It ended while you were away: there is nothing to play."
+AWAY = N_("It ended while you were away: there is nothing to play.")
 WATCHERS_SHOWN = 4  # spectators named on the table screen; the others are counted
+# The end screen's rounds: a game's ``round_word`` and "s", translated; the frame's
+# catalog has the plurals of the round words in use (a game may give its own).
+ROUND_WORDS = (N_("rounds"), N_("hands"), N_("manches"))
 
 
 @dataclass
@@ -164,11 +168,11 @@ def log_tail(log: Sequence[str], width: int = WIDTH, height: int = LOG_ROWS) -> 
     return rows
 
 
-def seat_name(info: TableInfo, seat: int, you: str = "You") -> str:
-    """A seat by its player's name, ``you`` for this screen's own seat."""
+def seat_name(info: TableInfo, seat: int, you: str = N_("You")) -> str:
+    """A seat by its player's name, ``you`` for this screen's own seat (translated)."""
     if seat == info.me:
-        return you
-    return info.names[seat] if 0 <= seat < len(info.names) else f"seat {seat}"
+        return _(you)
+    return info.names[seat] if 0 <= seat < len(info.names) else _("seat {n}").format(n=seat)
 
 
 def plain(lines: list[Line]) -> str:
@@ -176,12 +180,12 @@ def plain(lines: list[Line]) -> str:
     return "\n".join("".join(text for _, text in line) for line in lines)
 
 
-CHAT_HELP = " Tab  the table's chat: type, Enter sends, Esc back; /mute NAME hides someone"
+CHAT_HELP = N_(" Tab  the table's chat: type, Enter sends, Esc back; /mute NAME hides someone")
 
 
 def help_lines(frontend: Frontend, spectator: bool) -> list[Line]:
     """The game's help, and the frame's chat key (every game's screen has it)."""
-    return [[("", line)] for line in [*frontend.help(spectator).splitlines(), CHAT_HELP]]
+    return [[("", line)] for line in [*frontend.help(spectator).splitlines(), _(CHAT_HELP)]]
 
 
 def verified_counts(replica: Any) -> tuple[int, int, int, int]:
@@ -209,19 +213,26 @@ def my_turn(frontend: Frontend, obs: Any, info: TableInfo) -> bool:
 def _watchers_line(info: TableInfo, width: int = WIDTH) -> Line:
     """``Watching: Eve (6M55), you and 3 more``: the spectators, by name (with the
     start of their key's fingerprint) as many as fit, the others counted."""
-    names = ["you" if fp == info.me_fp else f"{name[:12]} ({fp[:4]})" for name, fp in info.watchers]
+    you = _("you")
+    names = [you if fp == info.me_fp else f"{name[:12]} ({fp[:4]})" for name, fp in info.watchers]
     total = len(names) + info.watchers_more
+
+    def watching(shown: list[str], rest: int) -> str:
+        if not rest:
+            return _(" Watching: {names}").format(names=", ".join(shown))
+        more = ngettext(" Watching: {names} and {n} more", " Watching: {names} and {n} more", rest)
+        return more.format(names=", ".join(shown), n=rest)
+
     shown: list[str] = []
     for count, name in enumerate(names[:WATCHERS_SHOWN], start=1):
-        rest = total - count
-        text = " Watching: " + ", ".join([*shown, name]) + (f" and {rest} more" if rest else "")
-        if text_width(text) > width:
+        if text_width(watching([*shown, name], total - count)) > width:
             break
         shown.append(name)
     rest = total - len(shown)
     if not shown:
-        return [("class:dim", f" Watching: {plural(rest, 'spectator')}")]
-    return [("class:dim", " Watching: " + ", ".join(shown) + (f" and {rest} more" if rest else ""))]
+        spectators = ngettext("{n} spectator", "{n} spectators", rest).format(n=rest)
+        return [("class:dim", _(" Watching: {names}").format(names=spectators))]
+    return [("class:dim", watching(shown, rest))]
 
 
 def _turn_line(frontend: Frontend, obs: Any, info: TableInfo) -> Line:
@@ -229,22 +240,24 @@ def _turn_line(frontend: Frontend, obs: Any, info: TableInfo) -> Line:
     spin = SPINNER[int(info.waiting_seconds * 8) % len(SPINNER)]
     if info.replaying:  # a saved game: what comes next, with no clock
         if info.paused:
-            return [("class:turn", " ▷ The round is over: → goes on")]
+            return [("class:turn", _(" ▷ The round is over: → goes on"))]
         if obs.to_act is None:
             return [("", "")]
         if obs.to_act < 0:
-            return [("class:dim", f" ▷ Next: {frontend.chance_step}")]
+            return [("class:dim", _(" ▷ Next: {step}").format(step=_(frontend.chance_step)))]
         doing = frontend.deciding(obs)
-        return [("class:dim", f" ▷ Next: {seat_name(info, obs.to_act)} {doing}".rstrip())]
+        said = _(" ▷ Next: {who} {doing}").format(who=seat_name(info, obs.to_act), doing=doing)
+        return [("class:dim", said.rstrip())]
     if info.alert:  # the table is in trouble: say that rather than wait in silence
         return [("class:warn", f" {info.alert}")]
     if info.paused:
         if obs.to_act is None:
-            return [("class:turn", " ▶ Enter: see the final score")]
+            return [("class:turn", _(" ▶ Enter: see the final score"))]
         round_label = frontend.round_label(obs)
         if my_turn(frontend, obs, info):
-            return [("class:turn", f" ▶ Your turn in {round_label}: press Enter to see it")]
-        return [("class:turn", f" ▶ Enter: go on to {round_label}")]
+            said = _(" ▶ Your turn in {round}: press Enter to see it").format(round=round_label)
+            return [("class:turn", said)]
+        return [("class:turn", _(" ▶ Enter: go on to {round}").format(round=round_label))]
     if obs.to_act is None:
         return [("", "")]
     if info.step:
@@ -252,25 +265,28 @@ def _turn_line(frontend: Frontend, obs: Any, info: TableInfo) -> Line:
     if my_turn(frontend, obs, info):
         return [("class:turn", f" ▶ {frontend.prompt(obs, info)}")]
     if obs.to_act < 0 or obs.to_act == info.me:  # a chance step (CHANCE is -1)
-        return [("class:dim", f" {spin} {frontend.chance_step}… ({info.waiting_seconds:.0f}s)")]
+        step = _(frontend.chance_step)
+        return [("class:dim", f" {spin} {step}… ({info.waiting_seconds:.0f}s)")]
     doing = frontend.deciding(obs)
     who = seat_name(info, obs.to_act)
     waited = f"{info.waiting_seconds:.0f}s"
     if info.clock_turn is not None and info.clock_turn[0] == obs.to_act:  # its clock
-        waited += f"; ⏱ {clock_text(info.clock_turn[1])} left"
-    return [("class:dim", f" {spin} Waiting for {who} {doing} ({waited})")]
+        left = clock_text(info.clock_turn[1])
+        waited = _("{waited}; ⏱ {left} left").format(waited=waited, left=left)
+    said = _("Waiting for {who} {doing} ({waited})").format(who=who, doing=doing, waited=waited)
+    return [("class:dim", f" {spin} {said}")]
 
 
 def key_bar(frontend: Frontend, obs: Any, info: TableInfo) -> str:
     """The keys that do something now, and only those."""
     if info.typing is not None:
-        return CHAT_KEYS
+        return _(CHAT_KEYS)
     keys: list[str] = []
     if info.paused:
-        keys.append("Enter continue")
+        keys.append(_("Enter continue"))
     elif my_turn(frontend, obs, info):
         keys += frontend.key_hints(obs, info)
-    keys += ["? help", "q quit"] if info.me is not None else ["? help", "q stop watching"]
+    keys += [_("? help"), _("q quit") if info.me is not None else _("q stop watching")]
     return " " + "  ".join(keys)
 
 
@@ -295,33 +311,37 @@ def table_lines(frontend: Frontend, obs: Any, info: TableInfo, width: int = WIDT
     return [fit(line, width) for line in lines]
 
 
-CHAT_KEYS = " Enter send  Esc back to the game  /mute NAME  /unmute NAME"
+CHAT_KEYS = N_(" Enter send  Esc back to the game  /mute NAME  /unmute NAME")
 
 
 def _separator(info: TableInfo, width: int) -> Line:
     """The rule above the log: it says so when the chat is shown in the log's place,
     and how many messages came while it was not."""
+    tab = _(" Tab: chat ") + "─"  # the chat's key, at the rule's end
     if info.chat_open:
-        said = " chat (Esc: back to the game's log) "
+        said = _(" chat (Esc: back to the game's log) ")
     elif info.chat_unread:
-        said = f" {plural(info.chat_unread, 'new message')}: Tab shows the chat "
+        n = info.chat_unread
+        said = ngettext(
+            " {n} new message: Tab shows the chat ", " {n} new messages: Tab shows the chat ", n
+        ).format(n=n)
     elif info.clock_mine is not None:  # this seat's clock, at the rule's start
-        mine = f" ⏱ your time: {clock_text(info.clock_mine)} "
+        mine = _(" ⏱ your time: {time} ").format(time=clock_text(info.clock_mine))
         late = (
             info.clock_mine < 10 and info.clock_turn is not None and info.clock_turn[0] == info.me
         )
-        rule = "─" * (width - 17 - text_width(mine))
+        rule = "─" * (width - 5 - text_width(tab) - text_width(mine))
         return [("class:dim", " ──"), ("class:warn" if late else "class:dim", mine),
-                ("class:dim", rule + " Tab: chat ─")]  # fmt: skip
-    else:  # the chat's key, at the rule's end (the key bar is the game's)
-        return [("class:dim", " " + "─" * (width - 15) + " Tab: chat ─")]
+                ("class:dim", rule + tab)]  # fmt: skip
+    else:  # the key bar is the game's
+        return [("class:dim", " " + "─" * (width - 3 - text_width(tab)) + tab)]
     rule = "─" * max(1, width - 4 - text_width(said))
     return [("class:dim", " ──"), ("class:warn", said), ("class:dim", rule)]
 
 
 def _message_line(info: TableInfo) -> Line:
     if info.typing is not None:  # what the person is typing, with a cursor
-        return [("class:bold", " say: "), ("", info.typing), ("class:selected", " ")]
+        return [("class:bold", _(" say: ")), ("", info.typing), ("class:selected", " ")]
     return [("class:message", " " + (info.message or info.alert_next))]
 
 
@@ -330,7 +350,7 @@ def chat_rows(info: TableInfo, width: int, height: int) -> list[str]:
     only, blank rows first so nothing below moves); a line for an empty chat."""
     note = [f" ⚠ {info.chat_note}"] if info.chat_note else []
     if not info.chat:
-        said = " Nothing said yet. Type, then Enter: everyone at the table reads it."
+        said = _(" Nothing said yet. Type, then Enter: everyone at the table reads it.")
         return [said, *[""] * (height - 1 - len(note)), *note]
     lines = log_tail([f"{who}: {text}" for who, text in info.chat], width, height - len(note))
     return [""] * (height - len(note) - len(lines)) + lines + note
@@ -343,9 +363,9 @@ def round_over_lines(
     heading, what happened in it, then who scored what and why (one arrow a phrase)."""
     over = frontend.round_over(obs, info)
     if over is None:
-        return [[("class:bold", f" The {frontend.round_word} is over")]]
+        return [[("class:bold", _(" The {round} is over").format(round=_(frontend.round_word)))]]
     lines: list[Line] = [*over.score, [("class:bold", f" {over.heading}")], *over.rows]
-    for phrase in over.scored or ("nobody scores",):
+    for phrase in over.scored or (_("nobody scores"),):
         for row in wrap(f" {ARROW} {phrase}", width, indent="  "):
             lines.append([("class:bold", row)])
     return lines
@@ -353,30 +373,40 @@ def round_over_lines(
 
 def _who(info: TableInfo) -> str:
     if info.replaying:
-        return "replay"
+        return _("replay")
     if info.me is None:
-        return "watching"
-    return f"you: {info.names[info.me] if info.names else ''}"
+        return _("watching")
+    return _("you: {name}").format(name=info.names[info.me] if info.names else "")
 
 
 def _verify_line(info: TableInfo) -> Line:
     """What this replica has checked so far: shuffles and reveals, and, when the game
     uses them, sealed choices opened and cards found by equality tests."""
     if info.blame:
-        return [("class:blame", f" ✗ CHEAT DETECTED: {info.blame}")]
+        return [("class:blame", _(" ✗ CHEAT DETECTED: {blame}").format(blame=info.blame))]
     opened, searched = info.openings_verified, info.searches_verified
-    said = [plural(opened, "sealed choice") + " opened"] if opened else []
-    said += [f"{searched} card search{'' if searched == 1 else 'es'}"] if searched else []
+    said = []
+    if opened:
+        said.append(
+            ngettext("{n} sealed choice opened", "{n} sealed choices opened", opened).format(
+                n=opened
+            )
+        )
+    if searched:
+        said.append(ngettext("{n} card search", "{n} card searches", searched).format(n=searched))
     if info.shuffles_verified or info.reveals_verified or not said:
         shuffles, reveals = info.shuffles_verified, info.reveals_verified
-        said[:0] = [plural(shuffles, "shuffle"), plural(reveals, "reveal")]
-    return [("class:ok", " ✓ verified: " + ", ".join(said))]
+        said[:0] = [
+            ngettext("{n} shuffle", "{n} shuffles", shuffles).format(n=shuffles),
+            ngettext("{n} reveal", "{n} reveals", reveals).format(n=reveals),
+        ]
+    return [("class:ok", _(" ✓ verified: {checks}").format(checks=", ".join(said)))]
 
 
 def _transcript_lines(info: TableInfo, width: int = WIDTH) -> list[Line]:
     if not info.transcript:
         return []
-    lines: list[Line] = [[("", " Transcript saved (check it with: trutnet verify FILE):")]]
+    lines: list[Line] = [[("", _(" Transcript saved (check it with: trutnet verify FILE):"))]]
     path = info.transcript
     for start in range(0, len(path), width - 2):  # long paths wrap rather than run off
         lines.append([("class:bold", "  " + path[start : start + width - 2])])
@@ -389,12 +419,12 @@ def abandoned_lines(
     """The end screen of a game the table abandoned (``docs/protocol.md`` 7.7): no
     winner, who stalled and who voted, the last of the log, the transcript."""
     lines: list[Line] = [
-        [("class:title", " Game over — abandoned, no winner")],
+        [("class:title", _(" Game over — abandoned, no winner"))],
         [("class:dim", f" {frontend.title(obs)}   {_who(info)}")],
     ]
     lines += [[("class:warn", row)] for row in wrap(" " + info.abandoned, width)]
     if info.away:
-        lines.append([("class:warn", f" {AWAY}")])
+        lines.append([("class:warn", " " + _(AWAY))])
     lines.append([("class:dim", " " + "─" * (width - 2))])
     lines += [[("", row)] for row in log_tail(info.log, width)]
     lines.append([("", "")])
@@ -402,7 +432,8 @@ def abandoned_lines(
     lines.append(_verify_line(info))
     if info.rematch:  # a game abandoned may be played again too (9.7)
         lines.append([("class:warn", f" {info.rematch}")])
-    lines.append([("class:dim", " r rematch  q quit" if info.rematch is not None else " q quit")])
+    keys = [_("r rematch"), _("q quit")] if info.rematch is not None else [_("q quit")]
+    lines.append([("class:dim", " " + "  ".join(keys))])
     return [fit(line, width) for line in lines]
 
 
@@ -411,9 +442,10 @@ def end_lines(
 ) -> list[Line]:
     """The end screen: who won, the game's score and a row per round (scrolling with
     ↑/↓ when they do not fit), the transcript and the verification line."""
-    lines: list[Line] = [[("class:title", f" Game over — {frontend.end_title(obs, info)}")]]
+    over = _(" Game over — {result}").format(result=frontend.end_title(obs, info))
+    lines: list[Line] = [[("class:title", over)]]
     if info.away:
-        lines.append([("class:warn", f" {AWAY}")])
+        lines.append([("class:warn", " " + _(AWAY))])
     top, rounds = frontend.end_table(obs, info, width)
     lines += top
     footer = _transcript_lines(info, width)
@@ -424,21 +456,15 @@ def end_lines(
         room = max(1, height - len(lines) - len(footer) - 3)
         lines.append(_separator(info, width))
         lines += [[("", row)] for row in chat_rows(info, width, room)]
-        lines += [*footer, _message_line(info), [("class:dim", CHAT_KEYS)]]
+        lines += [*footer, _message_line(info), [("class:dim", _(CHAT_KEYS))]]
         return [fit(line, width) for line in lines]
     room = max(1, height - len(lines) - len(footer) - 1)
-    many = frontend.round_word + "s"
-    rematch_key = " r rematch " if info.rematch is not None else ""  # a seat's screen
-    footer.append(
-        [
-            (
-                "class:dim",
-                f" ↑/↓ scroll the {many} {rematch_key} Tab chat  q quit"
-                if len(rounds) > room
-                else f"{rematch_key} Tab chat  q quit",
-            )
-        ]
-    )
+    rounds_word = frontend.round_word + "s"  # "hands" (see ROUND_WORDS)
+    many = _(rounds_word)
+    keys = [_("↑/↓ scroll the {rounds}").format(rounds=many)] if len(rounds) > room else []
+    keys += [_("r rematch")] if info.rematch is not None else []  # a seat's screen
+    keys += [_("Tab chat"), _("q quit")]
+    footer.append([("class:dim", " " + "  ".join(keys))])
     if len(rounds) > room:
         room -= 1  # one row says which rounds are shown
     last = max(0, len(rounds) - room)
@@ -447,22 +473,23 @@ def end_lines(
     shown = rounds[first : first + room]
     lines += shown
     if len(rounds) > room:
-        lines.append(
-            [
-                (
-                    "class:dim",
-                    f" {many} {first + 1}-{first + len(shown)} of {len(rounds)}"
-                    " (↑/↓ or PgUp/PgDn to scroll)",
-                )
-            ]
-        )
+        which = _(" {rounds} {first}-{last} of {total} (↑/↓ or PgUp/PgDn to scroll)")
+        last_shown = first + len(shown)
+        said = which.format(rounds=many, first=first + 1, last=last_shown, total=len(rounds))
+        lines.append([("class:dim", said)])
     lines += footer
     return [fit(line, width) for line in lines]
 
 
 def game_summary(long_name: str, variant: str, players: int) -> str:
     """The game of a table in the lobby: ``Long name (variant), 4 players``."""
-    return f"{long_name}{f' ({variant})' if variant else ''}, {plural(players, 'player')}"
+    if variant:
+        said = ngettext(
+            "{game} ({variant}), {n} player", "{game} ({variant}), {n} players", players
+        )
+    else:
+        said = ngettext("{game}, {n} player", "{game}, {n} players", players)
+    return said.format(game=long_name, variant=variant, n=players)
 
 
 def lobby_lines(info: TableInfo, table_name: str, players: int, game: str = "") -> list[Line]:
@@ -470,39 +497,51 @@ def lobby_lines(info: TableInfo, table_name: str, players: int, game: str = "") 
     (``players`` 0: the seats the host announces, ``info.lobby``, as they fill);
     ``game``: which game the table plays. Both say whether the table is private, and
     the host's says how friends join it (``info.join_how``)."""
-    lines: list[Line] = [[("class:title", f" Lobby — {table_name}")]]
-    lines += [[("", f" Game: {game}")]] if game else []
+    lines: list[Line] = [[("class:title", _(" Lobby — {table}").format(table=table_name))]]
+    lines += [[("", _(" Game: {game}").format(game=game))]] if game else []
     if info.private is not None:
         said = (
-            "Private table: joining needs its password."
+            _(" Private table: joining needs its password.")
             if info.private
-            else "Open table: no password needed to join."
+            else _(" Open table: no password needed to join.")
         )
-        lines.append([("", f" {said}")])
-        hints = "on (i on your turn asks the search bot)" if info.hints else "off at this table"
-        lines.append([("", f" Hints: {hints}.")])
+        lines.append([("", said)])
+        hints = (
+            _(" Hints: on (i on your turn asks the search bot).")
+            if info.hints
+            else _(" Hints: off at this table.")
+        )
+        lines.append([("", hints)])
     if info.clock:
-        lines.append([("", f" Clock: {info.clock}; a seat out of time is reported as stalled.")])
+        clock = _(" Clock: {clock}; a seat out of time is reported as stalled.")
+        lines.append([("", clock.format(clock=info.clock))])
     for how in info.join_how:
         lines += [[("class:bold", row)] for row in wrap(" " + how, WIDTH, "  ")]
     if players == 0:  # a joiner: the host fills the seats and starts the table
-        total = f"/{info.table_seats}" if info.table_seats else ""
-        lines.append([("", " You asked for a seat; the game starts when every seat is taken.")])
+        said = _(" You asked for a seat; the game starts when every seat is taken.")
+        lines.append([("", said)])
         if info.lobby:
-            lines.append([("", f" Seats taken: {len(info.lobby)}{total}")])
+            taken = (
+                _(" Seats taken: {taken}/{seats}")
+                if info.table_seats
+                else _(" Seats taken: {taken}")
+            )
+            lines.append([("", taken.format(taken=len(info.lobby), seats=info.table_seats))])
         for seat, name, what in info.lobby:
-            lines.append([("", f"  seat {seat}: {name}{' (bot)' if what == 'bot' else ''}")])
-        lines.append([("class:dim", " q quit")])
+            row = _("  seat {n}: {name} (bot)") if what == "bot" else _("  seat {n}: {name}")
+            lines.append([("", row.format(n=seat, name=name))])
+        lines.append([("class:dim", " " + _("q quit"))])
         lines.append([("class:message", " " + info.message)])
         return [fit(line) for line in lines]
-    lines.append([("", f" Seats taken: {len(info.lobby)}/{players}")])
+    taken = _(" Seats taken: {taken}/{seats}").format(taken=len(info.lobby), seats=players)
+    lines.append([("", taken)])
     for seat, name, fp in info.lobby:
-        lines.append([("", f"  seat {seat}: {name:<20} key {fp}")])
+        lines.append([("", _("  seat {n}: {name:<20} key {fp}").format(n=seat, name=name, fp=fp))])
     for seat in range(len(info.lobby), players):
-        lines.append([("class:dim", f"  seat {seat}: (empty)")])
+        lines.append([("class:dim", _("  seat {n}: (empty)").format(n=seat))])
     lines.append([("", "")])
-    lines.append([("class:turn", " b: seat a bot in the next empty seat   q quit")])
-    lines.append([("class:dim", " The game starts as soon as every seat is taken.")])
+    lines.append([("class:turn", _(" b: seat a bot in the next empty seat   q quit"))])
+    lines.append([("class:dim", _(" The game starts as soon as every seat is taken."))])
     lines.append([("class:message", " " + info.message)])
     return [fit(line) for line in lines]
 
@@ -510,9 +549,9 @@ def lobby_lines(info: TableInfo, table_name: str, players: int, game: str = "") 
 def watch_wait_lines(info: TableInfo, table_name: str) -> list[Line]:
     """A spectator's screen until the table's ``open`` entry is in."""
     return [
-        fit([("class:title", f" Watching — {table_name}")]),
-        [("", " Waiting for the table's log; the game shows as soon as it is here.")],
-        [("class:dim", " q stop watching")],
+        fit([("class:title", _(" Watching — {table}").format(table=table_name))]),
+        fit([("", _(" Waiting for the table's log; the game shows as soon as it is here."))]),
+        [("class:dim", " " + _("q stop watching"))],
         fit([("class:message", " " + info.message)]),
     ]
 
@@ -522,6 +561,6 @@ def no_screen_lines(info: TableInfo, table_name: str, why: str) -> list[Line]:
     return [
         fit([("class:title", f" {table_name}")]),
         fit([("class:warn", f" {why}")]),
-        [("class:dim", " q quit")],
+        [("class:dim", " " + _("q quit"))],
         fit([("class:message", " " + info.message)]),
     ]

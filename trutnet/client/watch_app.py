@@ -21,6 +21,7 @@ from trutnet.client.view import (
     table_lines,
     watch_wait_lines,
 )
+from trutnet.i18n import _
 
 
 class WatchApp(TableApp):
@@ -29,6 +30,7 @@ class WatchApp(TableApp):
     round goes by itself after a moment (a spectator's keys take no action)."""
 
     summary_seconds = SUMMARY_SECONDS
+    _catching_up = ""  # the last "Catching up…" said in the message row (cleared after)
 
     def __init__(self, table_name: str, input: Any = None, output: Any = None) -> None:
         super().__init__(table_name, 0, input, output, game=None)  # known once open
@@ -48,8 +50,9 @@ class WatchApp(TableApp):
         reading = self._behind() and not self.info.offline  # no broker: nothing to read
         if peer is not None and reading and peer.replica.state is not None:
             entries = len(peer.replica.log)
-            self.info.message = f"Catching up with the table's log: {entries} entries read…"
-        elif self.info.message.startswith("Catching up"):
+            said = _("Catching up with the table's log: {entries} entries read…")
+            self.info.message = self._catching_up = said.format(entries=entries)
+        elif self._catching_up and self.info.message == self._catching_up:
             self.info.message = ""
 
     def lines(self) -> list[Any]:
@@ -87,7 +90,8 @@ class WatchApp(TableApp):
         def _other(event: KeyPressEvent) -> None:
             typed = event.data
             if len(typed) == 1 and typed.isprintable() and not typed.isspace():
-                self._say(f"'{typed}' does nothing here: you are watching (q leaves)")
+                said = _("'{key}' does nothing here: you are watching (q leaves)")
+                self._say(said.format(key=typed))
 
         return kb
 
@@ -96,4 +100,4 @@ class WatchApp(TableApp):
         self._exit(interrupted=True)
 
     def left_message(self) -> str:
-        return "You stopped watching; the game goes on without you."
+        return _("You stopped watching; the game goes on without you.")

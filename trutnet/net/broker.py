@@ -33,6 +33,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from trutnet.i18n import _
+
 DEFAULT_PORT = 1883
 TABLE_USER = "trutnet"  # the MQTT user name of a private table; the password is the secret
 KINDS = ("mosquitto", "amqtt")
@@ -75,12 +77,14 @@ def parse_broker_url(url: str) -> Endpoint:
     scheme = parts.scheme
     if scheme not in ("mqtt", "mqtts") or not parts.hostname or parts.path not in ("", "/"):
         raise BrokerError(
-            f"a broker URL looks like mqtt://host:1883 (or mqtts://host:8883, TLS), not {url!r}"
+            _(
+                "a broker URL looks like mqtt://host:1883 (or mqtts://host:8883, TLS), not {url}"
+            ).format(url=repr(url))
         )
     try:
         port = parts.port or (TLS_PORT if scheme == "mqtts" else DEFAULT_PORT)
     except ValueError as exc:
-        raise BrokerError(f"bad port in {url!r}") from exc
+        raise BrokerError(_("bad port in {url}").format(url=repr(url))) from exc
     pin = None
     if parts.fragment:
         pin = parts.fragment.removeprefix("sha256=").replace(":", "").lower()
@@ -90,8 +94,10 @@ def parse_broker_url(url: str) -> Endpoint:
             or not re.fullmatch(r"[0-9a-f]{64}", pin)
         ):
             raise BrokerError(
-                "a pinned broker looks like mqtts://host:8883#sha256=HEX (the SHA-256 of its "
-                f"certificate, 64 hex digits), not {url[:120]!r}"
+                _(
+                    "a pinned broker looks like mqtts://host:8883#sha256=HEX (the SHA-256 of its"
+                    " certificate, 64 hex digits), not {url}"
+                ).format(url=repr(url[:120]))
             )
     return Endpoint(parts.hostname, port, scheme == "mqtts", pin)
 
@@ -125,13 +131,19 @@ def pinned_context(host: str, port: int, pin: str, timeout: float = 10.0) -> Any
     try:
         pem = ssl.get_server_certificate((host, port), timeout=timeout)
     except (OSError, ssl.SSLError) as exc:
-        raise BrokerError(f"cannot read the TLS certificate of {host}:{port}: {exc}") from exc
+        raise BrokerError(
+            _("cannot read the TLS certificate of {host}:{port}: {why}").format(
+                host=host, port=port, why=exc
+            )
+        ) from exc
     der = ssl.PEM_cert_to_DER_cert(pem)
     shown = hashlib.sha256(der).hexdigest()
     if shown != pin:
         raise BrokerError(
-            f"the broker at {host}:{port} shows a TLS certificate that is not the pinned one"
-            f" (sha256 {shown[:16]}…, pinned {pin[:16]}…)"
+            _(
+                "the broker at {host}:{port} shows a TLS certificate that is not the pinned one"
+                " (sha256 {shown}…, pinned {pinned}…)"
+            ).format(host=host, port=port, shown=shown[:16], pinned=pin[:16])
         )
     context = ssl.create_default_context(cadata=pem)
     context.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN
@@ -165,9 +177,13 @@ def embedded_kind() -> str:
     forced = os.environ.get("TRUTNET_EMBEDDED_BROKER", "")
     if forced:
         if forced not in KINDS:
-            raise BrokerError(f"TRUTNET_EMBEDDED_BROKER is one of {', '.join(KINDS)}")
+            raise BrokerError(
+                _("TRUTNET_EMBEDDED_BROKER is one of {kinds}").format(kinds=", ".join(KINDS))
+            )
         if forced == "mosquitto" and mosquitto_binary() is None:
-            raise BrokerError("TRUTNET_EMBEDDED_BROKER=mosquitto, but mosquitto is not installed")
+            raise BrokerError(
+                _("TRUTNET_EMBEDDED_BROKER=mosquitto, but mosquitto is not installed")
+            )
         return forced
     return "mosquitto" if mosquitto_binary() is not None else "amqtt"
 
@@ -325,7 +341,9 @@ class EmbeddedBroker:
             return self.endpoint
         self.stop()
         raise BrokerError(
-            f"the embedded broker ({self.kind}) did not start on {self.host}:{self.port}"
+            _("the embedded broker ({kind}) did not start on {host}:{port}").format(
+                kind=self.kind, host=self.host, port=self.port
+            )
         )
 
     def stop(self) -> None:

@@ -17,6 +17,7 @@ import sys
 import aiomqtt
 from aiomqtt.exceptions import MqttConnectError
 
+from trutnet.i18n import N_, _
 from trutnet.net.broker import TABLE_USER, Endpoint
 
 PASSWORD_ENV = "TRUTNET_TABLE_PASSWORD"
@@ -29,23 +30,25 @@ class PasswordError(Exception):
     """No table password where one is needed, said in one line."""
 
 
-def table_password(prompt: str = "Table password: ") -> str:
+def table_password(prompt: str = N_("Table password: ")) -> str:
     """The table password: ``$TRUTNET_TABLE_PASSWORD``, else asked on the terminal
     (not echoed); :class:`PasswordError` without either."""
     password = os.environ.get(PASSWORD_ENV)
     if password is None:
         if not sys.stdin.isatty():
             raise PasswordError(
-                f"a private table needs its password: set {PASSWORD_ENV} (no terminal to ask on)"
+                _(
+                    "a private table needs its password: set {variable} (no terminal to ask on)"
+                ).format(variable=PASSWORD_ENV)
             )
         try:
-            password = getpass.getpass(prompt)
+            password = getpass.getpass(_(prompt))
         except (EOFError, KeyboardInterrupt):
-            raise PasswordError("no table password given") from None
+            raise PasswordError(_("no table password given")) from None
     if not password:
-        raise PasswordError("the table password is empty")
+        raise PasswordError(_("the table password is empty"))
     if len(password.encode()) > 65535:  # an MQTT password field's limit
-        raise PasswordError("the table password is too long")
+        raise PasswordError(_("the table password is too long"))
     return password
 
 
@@ -66,9 +69,13 @@ def refusal(exc: BaseException) -> bool:
 def refused_message(endpoint: Endpoint, password: str | None, command: str = "join") -> str:
     """Why the broker turned us down, and (``command``: ``join``, ``watch``) what to do."""
     if password is None:
-        how = HOW.replace("join", command, 1)
-        return f"the table at {endpoint.url} is private: it needs the table password ({how})"
-    return f"the table at {endpoint.url} refused the password: wrong table password"
+        return _(
+            "the table at {url} is private: it needs the table password"
+            " ({command} --private, or set {variable})"
+        ).format(url=endpoint.url, command=command, variable=PASSWORD_ENV)
+    return _("the table at {url} refused the password: wrong table password").format(
+        url=endpoint.url
+    )
 
 
 async def check_access(

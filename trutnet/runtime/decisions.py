@@ -13,14 +13,17 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from trutnet.bots import decide, default_bot, make_bot
+from trutnet.i18n import N_
 from trutnet.protocol.table import LocalError, Rejected
 from trutnet.runtime.events import DecisionRefused, Event
 
 if TYPE_CHECKING:
     from trutnet.runtime.local_seat import LocalSeat
 
-STALE = "the table moved on: it is not a legal move now"
-NOT_YOURS = "it is not this seat's decision any more"
+# the ``why`` of a ``decision_refused`` event: English on the event's line (a machine
+# field), marked so that the screen can show it in the person's language (``_(why)``)
+STALE = N_("the table moved on: it is not a legal move now")
+NOT_YOURS = N_("it is not this seat's decision any more")
 
 
 def owed_entry(seat: LocalSeat, emit: Callable[[Event], None], late: bool = False) -> bytes | None:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from trutnet.i18n import N_, _
 from trutnet.net import topics
 from trutnet.net.broker import Endpoint
 from trutnet.net.mqtt_link import PinError, mqtt_client
@@ -31,6 +32,12 @@ from trutnet.runtime.local_seat import LocalSeat
 
 LOBBY_TIMEOUT = 15.0  # seconds a joiner waits for its table's host to be seen (lobby)
 PROBE_TIMEOUT = 5.0  # seconds to reach a broker before saying it cannot be reached
+# a table's status (a lobby token) as a person reads it
+STATUS_SAID = {"open": N_("open"), "playing": N_("playing")}
+NO_HOST = N_(
+    "no host answers for table {table} at {url} (waited {timeout:g} s):"
+    " the table id is wrong, or its host has left"
+)
 
 
 class JoinError(Exception):
@@ -41,8 +48,15 @@ class WrongGame(JoinError):
     """The table plays another game than the one this seat asked for."""
 
     def __init__(self, table_id: bytes, game: str, asked: str, name: str | None = None) -> None:
-        label = f"table {name!r}" if name else f"table {table_id.hex()}"  # as the person named it
-        super().__init__(f"{label} plays {game}, not {asked}")
+        if name:  # as the person named it
+            said = _("table {name} plays {game}, not {asked}").format(
+                name=repr(name), game=game, asked=asked
+            )
+        else:
+            said = _("table {id} plays {game}, not {asked}").format(
+                id=table_id.hex(), game=game, asked=asked
+            )
+        super().__init__(said)
         self.game = game
         self.asked = asked
 
@@ -50,11 +64,11 @@ class WrongGame(JoinError):
 def _reason(exc: BaseException, timeout: float) -> str:
     """Why a connection failed, in a person's words."""
     if isinstance(exc, TimeoutError):
-        return f"no answer within {timeout:g} s"
+        return _("no answer within {timeout:g} s").format(timeout=timeout)
     if isinstance(exc, ConnectionRefusedError):
-        return "connection refused (nothing listens on that port)"
+        return _("connection refused (nothing listens on that port)")
     if isinstance(exc, socket.gaierror):
-        return "unknown host name"
+        return _("unknown host name")
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror[0].lower() + exc.strerror[1:]
     text = re.sub(r"^\[Errno \d+\] ", "", str(exc)) or type(exc).__name__
@@ -75,13 +89,15 @@ async def probe_broker(
 
     from trutnet.net.private import refusal, refused_message
 
-    where = f"cannot reach the broker at {endpoint.url}"
+    url = endpoint.url
     try:
-        _, writer = await asyncio.wait_for(
+        _reader, writer = await asyncio.wait_for(
             asyncio.open_connection(endpoint.host, endpoint.port), timeout
         )
     except (OSError, TimeoutError) as exc:
-        raise JoinError(f"{where}: {_reason(exc, timeout)}") from None
+        raise JoinError(
+            _("cannot reach the broker at {url}: {why}").format(url=url, why=_reason(exc, timeout))
+        ) from None
     writer.close()
     with contextlib.suppress(Exception):
         await writer.wait_closed()
@@ -99,17 +115,27 @@ async def probe_broker(
         if refusal(exc):
             raise JoinError(refused_message(endpoint, password, command)) from None
         if isinstance(exc, PinError):  # not the pinned certificate: nothing was sent
-            raise JoinError(f"{where}: {exc}") from None
+            raise JoinError(
+                _("cannot reach the broker at {url}: {why}").format(url=url, why=exc)
+            ) from None
         if endpoint.tls and "CERTIFICATE_VERIFY_FAILED" in str(exc):
             raise JoinError(
-                f"{where}: its TLS certificate is not one this machine trusts"
-                f" ({_reason(exc, timeout)}); trust its authority"
-                " (SSL_CERT_FILE=its-ca.pem) or ask for the broker's right address"
+                _(
+                    "cannot reach the broker at {url}: its TLS certificate is not one this"
+                    " machine trusts ({why}); trust its authority (SSL_CERT_FILE=its-ca.pem)"
+                    " or ask for the broker's right address"
+                ).format(url=url, why=_reason(exc, timeout))
             ) from None
         if endpoint.tls and "SSL" in str(exc).upper():
-            raise JoinError(f"{where}: no TLS with it ({_reason(exc, timeout)})") from None
+            raise JoinError(
+                _("cannot reach the broker at {url}: no TLS with it ({why})").format(
+                    url=url, why=_reason(exc, timeout)
+                )
+            ) from None
         raise JoinError(
-            f"{where}: it does not answer as an MQTT broker ({_reason(exc, timeout)})"
+            _(
+                "cannot reach the broker at {url}: it does not answer as an MQTT broker ({why})"
+            ).format(url=url, why=_reason(exc, timeout))
         ) from None
 
 
@@ -168,11 +194,10 @@ async def lobby_announcement(
     except TimeoutError:
         pass
     except aiomqtt.MqttError as exc:
-        raise JoinError(f"lost the broker at {endpoint.url}: {_reason(exc, timeout)}") from None
-    raise JoinError(
-        f"no host answers for table {table_id.hex()} at {endpoint.url} "
-        f"(waited {timeout:g} s): the table id is wrong, or its host has left"
-    )
+        raise JoinError(
+            _("lost the broker at {url}: {why}").format(url=endpoint.url, why=_reason(exc, timeout))
+        ) from None
+    raise JoinError(_(NO_HOST).format(table=table_id.hex(), url=endpoint.url, timeout=timeout))
 
 
 @dataclass(frozen=True)
@@ -208,14 +233,17 @@ class _Lobby:
             return
         if self.status is None:
             if self.seen is None:
-                raise JoinError(
-                    f"no host answers for table {table} at {self.endpoint.url} "
-                    f"(waited {self.timeout:g} s): the table id is wrong, or its host has left"
-                )
-            raise JoinError(f"the host of table {table} left before the game started")
-        if self.status != "open" and not self.follow.spectator:
+                said = _(NO_HOST).format(table=table, url=self.endpoint.url, timeout=self.timeout)
+                raise JoinError(said)
             raise JoinError(
-                f"table {table} is {self.status} without this seat: every seat is taken"
+                _("the host of table {table} left before the game started").format(table=table)
+            )
+        if self.status != "open" and not self.follow.spectator:
+            status = STATUS_SAID.get(self.status)
+            raise JoinError(
+                _("table {table} is {status} without this seat: every seat is taken").format(
+                    table=table, status=_(status) if status else self.status
+                )
             )
 
     def read(self, payload: Any) -> None:
@@ -279,5 +307,9 @@ async def watch_lobby(
             lost = lost if lost is not None else loop.time()
             if loop.time() - lost >= timeout:
                 why = _reason(exc, timeout)
-                raise JoinError(f"lost the broker at {endpoint.url} (host gone?): {why}") from None
+                raise JoinError(
+                    _("lost the broker at {url} (host gone?): {why}").format(
+                        url=endpoint.url, why=why
+                    )
+                ) from None
             await asyncio.sleep(1)

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 from trutnet.bots import BEST, Bot, make_bot
 from trutnet.crypto.identity import Identity
+from trutnet.i18n import _
 from trutnet.keystore import KeyFileError, load_identity
 from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
 from trutnet.net.mqtt_link import MqttLink
@@ -44,9 +45,11 @@ def load_seat(store: Path, person: Identity | None = None) -> LoadedSeat:
     missing or wrong. A person's seat keeps no key in its folder (its key is the
     player's own): ``person`` is that key."""
     if not store.is_dir():
-        raise StoreError(f"cannot resume from {store}: no such folder")
+        raise StoreError(_("cannot resume from {folder}: no such folder").format(folder=store))
     if not (store / "secrets.json").exists() and not (store / "log.bin").exists():
-        raise StoreError(f"cannot resume from {store}: no seat's files there")
+        raise StoreError(
+            _("cannot resume from {folder}: no seat's files there").format(folder=store)
+        )
     try:
         key_file = store / "identity.key"
         identity = person if person is not None and not key_file.exists() else None
@@ -57,12 +60,20 @@ def load_seat(store: Path, person: Identity | None = None) -> LoadedSeat:
         endpoint, own_broker = parse_broker_url(fields[1]), fields[2:] == ["own-broker"]
         clock, bot_on_timeout = read_clock_file(store)
     except (KeyFileError, StoreError) as exc:
-        raise StoreError(f"cannot resume from {store}: {exc}") from exc
+        raise StoreError(
+            _("cannot resume from {folder}: {why}").format(folder=store, why=exc)
+        ) from exc
     except OSError as exc:
         why = exc.strerror or type(exc).__name__
-        raise StoreError(f"cannot resume from {store}: {why.lower()}") from exc
+        raise StoreError(
+            _("cannot resume from {folder}: {why}").format(folder=store, why=why.lower())
+        ) from exc
     except (IndexError, KeyError, ValueError, TypeError, BrokerError, Rejected) as exc:
-        raise StoreError(f"cannot resume from {store}: not a seat's files ({exc})") from exc
+        raise StoreError(
+            _("cannot resume from {folder}: not a seat's files ({why})").format(
+                folder=store, why=exc
+            )
+        ) from exc
     return LoadedSeat(identity, peer, endpoint, own_broker, clock, bot_on_timeout)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from trutnet.i18n import _
 from trutnet.protocol.clock import ClockError, ClockRule
 from trutnet.store import StoreError
 
@@ -45,10 +46,10 @@ def read_clock_file(folder: Path) -> tuple[ClockRule | None, bool]:
         with path.open("rb") as file:
             data = file.read(MAX_FILE + 1)
         if len(data) > MAX_FILE:
-            raise StoreError(f"{CLOCK_FILE}: longer than a clock's line")
+            raise StoreError(_("{file}: longer than a clock's line").format(file=CLOCK_FILE))
         words = data.decode("ascii").split()
         if not words or words[1:] not in ([], [BOT_ON_TIMEOUT]):
-            raise StoreError(f"{CLOCK_FILE}: not a clock's line")
+            raise StoreError(_("{file}: not a clock's line").format(file=CLOCK_FILE))
         return ClockRule.parse(words[0]), words[1:] == [BOT_ON_TIMEOUT]
     except (OSError, UnicodeDecodeError, ClockError) as exc:
         why = getattr(exc, "strerror", None) or exc

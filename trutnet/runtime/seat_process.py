@@ -39,6 +39,7 @@ from trutnet.bots import BEST, Bot, check_bot, decide, make_bot
 from trutnet.crypto import SeededRandom
 from trutnet.crypto.identity import Identity
 from trutnet.engine.api import Action, Game
+from trutnet.i18n import _
 from trutnet.keystore import load_or_create_identity, save_identity
 from trutnet.net import topics
 from trutnet.net.broker import Endpoint
@@ -181,8 +182,11 @@ def _identity(store: Path | None, seed: str | None, label: str) -> Identity:
 def _result(runtime: TableRuntime) -> SeatResult:
     replica = runtime.replica
     if replica is None or replica.state is None:  # stopped before the table opened
-        why = "gave up" if runtime.gave_up else "stopped"
-        raise JoinError(f"{why} before the table opened: no host seated this seat")
+        raise JoinError(
+            _("gave up before the table opened: no host seated this seat")
+            if runtime.gave_up
+            else _("stopped before the table opened: no host seated this seat")
+        )
     return SeatResult(
         seats=[p.seat for p in runtime.peers if p.seated()],
         state_hash=replica.state.state_hash(),
@@ -317,7 +321,7 @@ class _HostedTable:
             if options is not None:
                 write_clock_file(folder, options.clock, options.bot_on_timeout)
         self.local = [self.host_seat]
-        for _ in range(min(setup.bots, game.num_players() - 1)):
+        for _bot in range(min(setup.bots, game.num_players() - 1)):
             self.seat_bot()
         self.link = MqttLink(
             endpoints,
@@ -536,7 +540,7 @@ async def join(
         )
     )
     try:
-        done, _ = await asyncio.wait([playing, watcher], return_when=asyncio.FIRST_COMPLETED)
+        done, _pending = await asyncio.wait([playing, watcher], return_when=asyncio.FIRST_COMPLETED)
         if watcher in done and watcher.exception() is not None:
             raise watcher.exception()  # type: ignore[misc]
         await playing
@@ -563,4 +567,4 @@ def announced_table(proc: subprocess.Popen[str], timeout: float = 60.0) -> tuple
                 event = json.loads(line)
                 if event.get("event") == "table" and isinstance(event.get("table"), str):
                     return event["table"], lines
-    raise RuntimeError("the host did not announce its table")
+    raise RuntimeError(_("the host did not announce its table"))

@@ -11,6 +11,7 @@ import time
 from typing import TYPE_CHECKING
 
 from trutnet.crypto.identity import fingerprint
+from trutnet.i18n import N_, _, ngettext
 from trutnet.net import topics
 from trutnet.protocol.chat import ChatError, ChatLine, ChatRoom
 from trutnet.protocol.untrusted import UntrustedInput
@@ -19,7 +20,8 @@ from trutnet.runtime.events import ChatSaid
 if TYPE_CHECKING:
     from trutnet.runtime.table_runtime import TableRuntime
 
-OFFLINE = "not sent: no connection to the table; say it again once the broker is back"
+# shown through _() (the language is chosen after import)
+OFFLINE = N_("not sent: no connection to the table; say it again once the broker is back")
 
 
 class TableChat:
@@ -56,18 +58,18 @@ class TableChat:
         table = self.table
         replica = table.replica
         if replica is None or replica.state is None:
-            return "not sent: the chat opens with the table"
+            return _("not sent: the chat opens with the table")
         me = table.seats[0]
         peer = me.peer
         seat = peer.seat if peer is not None and peer.seated() else None
         if seat is None and not table.spectating:
-            return "not sent: only the seats and the spectators speak at a table"
+            return _("not sent: only the seats and the spectators speak at a table")
         try:
             wire = self.room.say(me.identity, seat, table.head(), text, time.monotonic())
         except ChatError as exc:
-            return f"not sent: {exc}"
+            return _("not sent: {why}").format(why=exc)
         if not await table.link.publish(topics.chat(table.table_id), wire, wait=5):
-            return OFFLINE
+            return _(OFFLINE)
         # shown at once (the broker's echo is the same message: read once); a spectator
         # not listed here yet is shown once it is
         with contextlib.suppress(UntrustedInput):
@@ -91,14 +93,20 @@ class TableChat:
                 by_label.setdefault(n, set()).add(fp)
         found = set(by_label.get(name, ()))
         if not found:
-            return f"nobody called {name!r} at this table"
+            return _("nobody called {name} at this table").format(name=repr(name))
         if len(found) > 1:
-            return f"{len(found)} authors are called {name!r}: not muted"
+            return ngettext(
+                "{count} author is called {name}: not muted",
+                "{count} authors are called {name}: not muted",
+                len(found),
+            ).format(count=len(found), name=repr(name))
         self.room.mute(found.pop(), muted)
-        return f"{name} muted: their messages are hidden" if muted else f"{name} is heard again"
+        if muted:
+            return _("{name} muted: their messages are hidden").format(name=name)
+        return _("{name} is heard again").format(name=name)
 
 
 def label(name: str, seat: int | None) -> str:
     """How the chat shows an author: a seat by its name, a spectator as ``Eve
     (watching)``."""
-    return name if seat is not None else f"{name} (watching)"
+    return name if seat is not None else _("{name} (watching)").format(name=name)

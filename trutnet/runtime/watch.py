@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from trutnet.crypto.identity import Identity, fingerprint
+from trutnet.i18n import _
 from trutnet.net import topics
 from trutnet.net.broker import Endpoint
 from trutnet.net.mqtt_link import MqttLink
@@ -216,7 +217,7 @@ async def watch(
         )
     )
     try:
-        done, _ = await asyncio.wait([game, lobby], return_when=asyncio.FIRST_COMPLETED)
+        done, _pending = await asyncio.wait([game, lobby], return_when=asyncio.FIRST_COMPLETED)
         if lobby in done and lobby.exception() is not None:
             raise lobby.exception()  # type: ignore[misc]
         await game
@@ -225,6 +226,9 @@ async def watch(
         await runtime.leave()
         await link.close()
     if runtime.replica is None or runtime.replica.state is None:
-        why = "gave up" if runtime.gave_up else "stopped"
-        raise JoinError(f"{why} before the table opened: no game to watch")
+        raise JoinError(
+            _("gave up before the table opened: no game to watch")
+            if runtime.gave_up
+            else _("stopped before the table opened: no game to watch")
+        )
     return _result(runtime)

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from trutnet.engine.api import Action
-from trutnet.games.lutin.narration import EFFECTS, card_name
+from trutnet.games.lutin.narration import card_name, effect
 from trutnet.games.lutin.rules.actions import BonusPick, Discard, TokenPlay
+from trutnet.i18n import N_, _
 
 CHOOSE_KEYS = {
     **{str(v): f"g{v}" for v in range(2, 9)},
@@ -25,7 +26,7 @@ CHOOSE_KEYS = {
 KIND_KEYS = {kind: key for key, kind in CHOOSE_KEYS.items()}
 OPTION_KEYS = tuple("1234567890")
 SIDE_KEYS = {"own": "1", "opp": "2"}
-SIDE_NAMES = {"own": "your card", "opp": "their card"}
+SIDE_NAMES = {"own": N_("your card"), "opp": N_("their card")}  # shown translated
 BACK = "0"
 EFFECT_OPTIONS = 4  # with more options than this, their effects are left to the help
 
@@ -45,17 +46,17 @@ class Option:
 def _name(power: str | None, action: Action, effects: bool) -> str:
     if isinstance(action, TokenPlay):
         if action.source is None:
-            return "none"
-        name = action.name or ("bonus" if action.source == "bonus" else "?")
+            return _("none")
+        name = action.name or (_("bonus") if action.source == "bonus" else "?")
     elif isinstance(action, Discard):
         name = action.name or str(action.pos)
     elif isinstance(action, BonusPick):
         name = action.name
     else:
         return str(action)
-    effect = EFFECTS.get(power or "", {}).get(name)
-    label = f"discard {name}" if isinstance(action, Discard) else name
-    return f"{label} ({effect})" if effects and effect else label
+    does = effect(power, name)
+    label = _("discard {token}").format(token=name) if isinstance(action, Discard) else name
+    return f"{label} ({does})" if effects and does else label
 
 
 def options(obs: Any, picked: Any = None) -> list[Option]:
@@ -89,23 +90,23 @@ def _targets(obs: Any, group: list[Action]) -> list[Option]:
             key, label = KIND_KEYS[target], card_name(target).split()[0]  # the key tells the value
         elif target in hand:
             i, card = hand[target]
-            key, label = str(i + 1), f"hand {card_name(card)}"
+            key, label = str(i + 1), _("hand {card}").format(card=card_name(card))
         elif target in SIDE_KEYS:
-            key, label = SIDE_KEYS[target], SIDE_NAMES[target]
+            key, label = SIDE_KEYS[target], _(SIDE_NAMES[target])
         else:
-            key, label = next(spare, "?"), target or "no target"
+            key, label = next(spare, "?"), target or _("no target")
         shown.append(Option(key, label, action))
-    return [*shown, Option(BACK, "back")]
+    return [*shown, Option(BACK, _("back"))]
 
 
 def heading(obs: Any, picked: Any) -> str:
     """What the choices line calls itself: ``Choices``, or ``t11 takes`` (its targets)."""
     if picked is None:
-        return "Choices"
+        return _("Choices")
     for action in obs.legal:
         if isinstance(action, TokenPlay) and action.source == picked:
-            return f"{action.name or 'bonus'} takes"
-    return "Choices"
+            return _("{token} takes").format(token=action.name or _("bonus"))
+    return _("Choices")
 
 
 def rows(title: str, shown: list[Option], width: int) -> list[str]:
@@ -117,7 +118,7 @@ def rows(title: str, shown: list[Option], width: int) -> list[str]:
 
 def _pack(title: str, shown: list[Option], width: int, gap: str) -> list[str]:
     out: list[str] = []
-    row = f" {title}: "
+    row = " " + _("{title}:").format(title=title) + " "
     for option in shown:
         item = f"[{option.key}]{option.label}"
         if len(row) + len(item) > width and row.strip():

@@ -35,13 +35,21 @@ from trutnet.games.lutin.rules.cards import KINDS, MAX_HP
 from trutnet.games.lutin.rules.declaration import LUTIN
 from trutnet.games.lutin.rules.observation import LutinObservation
 from trutnet.games.lutin.rules.state import LutinState
+from trutnet.i18n import N_, _, ngettext
 
 HAND_KEYS = tuple("12345")
 TOKEN_PHASES = ("tdiscard", "bonus", "window", "window_turn")
+# the variants as a person reads them (the command line's names stay as they are)
+VARIANT_WORDS = {
+    "base": N_("base"),
+    "expert-white": N_("expert-white"),
+    "expert-black": N_("expert-black"),
+    "initiation": N_("initiation"),
+}
 NAME_COLUMNS = 6  # a seat's name in the défausse and pioche rows (the counts take 62)
 
 
-HELP = """Lutin & Troll — two players, a deck of 25 cards each
+HELP = N_("""Lutin & Troll — two players, a deck of 25 cards each
 Each manche: 12 HP each; both choose 5 cards of their own pioche, in secret.
 The attacker shows a card, the other answers. Green v green, blue v blue: the
 lower loses the difference. Blue always hits green, for its value. Red beats
@@ -60,7 +68,7 @@ Expert: 3 tokens each, keep 2 in secret; after each riposte both may play one
  Black  t11 swap with défausse  t12 their card = 0  t13 cancel their token
         t21 swap with hand      t22 result doubled  t23 +1 VP (if < 4)
         t31 winner loses        t32 loser wins manche  t33 -1 VP them (if > 2)
-Manche 6: the one behind takes a face-up token as a secret bonus."""
+Manche 6: the one behind takes a face-up token as a secret bonus.""")
 
 
 def counts(cards: Sequence[str]) -> str:
@@ -105,8 +113,8 @@ class LutinFrontend(Frontend):
     game = "lutin"
     long_name = LUTIN.title
     keys = (*HAND_KEYS, *(k for k in CHOOSE_KEYS if k not in HAND_KEYS), *OPTION_KEYS[-2:])
-    round_word = "manche"
-    chance_step = "Drawing"
+    round_word = N_("manche")
+    chance_step = N_("Drawing")
 
     def __init__(self) -> None:
         self._narrator = Narrator()
@@ -121,11 +129,13 @@ class LutinFrontend(Frontend):
         return dataclasses.replace(state.observation(0), seat=-1, hand=(), legal=())
 
     def round_label(self, obs: LutinObservation) -> str:
-        return f"manche {obs.manche}"
+        return _("manche {manche}").format(manche=obs.manche)
 
     def title(self, obs: LutinObservation) -> str:
-        when = f"manche {obs.manche}" if obs.manche else "set-up"
-        return f"Lutin & Troll — {obs.variant}, {when}"
+        when = self.round_label(obs) if obs.manche else _("set-up")
+        return _("Lutin & Troll — {variant}, {when}").format(
+            variant=_(VARIANT_WORDS.get(obs.variant, obs.variant)), when=when
+        )
 
     # ---------------------------------------------------------------- the table
 
@@ -135,11 +145,12 @@ class LutinFrontend(Frontend):
         lines: list[Line] = []
         for s in range(2):
             bar = "#" * hp[s] + "." * (MAX_HP - hp[s])
-            att = "  attacks" if s == attacker else ""
+            att = "  " + _("attacks") if s == attacker else ""
+            state = _("HP {hp:>2} [{bar}]  VP {vp}").format(hp=hp[s], bar=bar, vp=vp[s])
             lines.append(
                 [
                     ("class:bold", f" {short(seat_name(info, s), 10):<10}"),
-                    ("", f" HP {hp[s]:>2} [{bar}]  VP {vp[s]}{att}"),
+                    ("", f" {state}{att}"),
                 ]
             )
         return lines
@@ -147,29 +158,36 @@ class LutinFrontend(Frontend):
     def table_area(self, obs: LutinObservation, info: TableInfo, width: int) -> list[Line]:
         lines = self._bars(info, obs.hp, obs.vp, obs.attacker)
         lines.append([("", self._combat(obs, info))])
-        for label, piles in (("Défausse", obs.defausse), ("Pioche", self._pioches(obs))):
+        rows = ((_("Défausse {who}: {cards}"), obs.defausse),
+                (_("Pioche {who}: {cards}"), self._pioches(obs)))  # fmt: skip
+        for label, piles in rows:
             for s in range(2):
                 text = piles[s] if isinstance(piles[s], str) else counts(piles[s])
-                lines.append([("", f" {label} {short(seat_name(info, s))}: {text}")])
+                row = label.format(who=short(seat_name(info, s)), cards=text)
+                lines.append([("", f" {row}")])
         deciding = obs.phase in TOKEN_PHASES and bool(obs.legal)
         if obs.power:
             lines += self._tokens(obs, info, width, deciding)
         if info.me is None:
             sizes = ", ".join(f"{seat_name(info, s)} {n}" for s, n in enumerate(obs.hand_sizes))
-            lines.append([("class:bold", " Cards in hand: "), ("", sizes)])
+            lines.append([("class:bold", " " + _("Cards in hand:") + " "), ("", sizes)])
         else:
-            cards = " ".join(f"[{i + 1}]{card_name(c)}" for i, (_, c) in enumerate(obs.hand))
-            lines.append([("class:bold", " Your hand: "), ("", cards or "—")])
+            cards = " ".join(f"[{i + 1}]{card_name(c)}" for i, (_at, c) in enumerate(obs.hand))
+            lines.append([("class:bold", " " + _("Your hand:") + " "), ("", cards or "—")])
         return lines
 
     def _combat(self, obs: LutinObservation, info: TableInfo) -> str:
         """The combat on the table, else the last one's result (L7-L13)."""
         if obs.table:
-            return " Combat: " + "  then  ".join(
-                f"{short(seat_name(info, s), 10)}: {card_name(c)}" for s, c in obs.table
-            )
+            said = ""
+            for s, c in obs.table:
+                play = _("{who}: {what}").format(
+                    who=short(seat_name(info, s), 10), what=card_name(c)
+                )
+                said = _("{first}  then  {then}").format(first=said, then=play) if said else play
+            return " " + _("Combat: {cards}").format(cards=said)
         if obs.last is None:
-            return " Combat: —"
+            return " " + _("Combat: {cards}").format(cards="—")
         return self._last(obs.last, info)
 
     def _last(self, last: Any, info: TableInfo) -> str:
@@ -177,11 +195,17 @@ class LutinFrontend(Frontend):
         sa, ca, cb, d0, d1, win = last
         sb, delta = 1 - sa, (d0, d1)
         a, b = short(seat_name(info, sa), 10), short(seat_name(info, sb), 10)
-        who = "nobody" if win is None else short(seat_name(info, win), 10)
-        return (
-            f" Last: {a} {card_name(ca)} vs {b} {card_name(cb)}: "
-            f"{a} {delta[sa]:+d}, {b} {delta[sb]:+d} HP; won by {who}"
-        )
+        said = dict(a=a, card_a=card_name(ca), b=b, card_b=card_name(cb),
+                    delta_a=delta[sa], delta_b=delta[sb])  # fmt: skip
+        if win is None:
+            return " " + _(
+                "Last: {a} {card_a} vs {b} {card_b}: {a} {delta_a:+d}, {b} {delta_b:+d} HP; "
+                "won by nobody"
+            ).format(**said)
+        return " " + _(
+            "Last: {a} {card_a} vs {b} {card_b}: {a} {delta_a:+d}, {b} {delta_b:+d} HP; "
+            "won by {winner}"
+        ).format(winner=short(seat_name(info, win), 10), **said)
 
     def round_over(self, obs: LutinObservation, info: TableInfo) -> RoundOver | None:
         """The hand that just ended: the manche's winner and its victory point, or a
@@ -195,27 +219,39 @@ class LutinFrontend(Frontend):
             combat = ([("", self._last_combat)],)
         if continued:
             return RoundOver(
-                f"Manche {manche} goes on",
-                (f"equal HP ({hp[0]}-{hp[1]}), both hands empty: nobody scores;"
-                 " 5 new cards each",),
+                _("Manche {manche} goes on").format(manche=manche),
+                (_("equal HP ({hp0}-{hp1}), both hands empty: nobody scores;"
+                   " 5 new cards each").format(hp0=hp[0], hp1=hp[1]),),
                 bars, combat,
             )  # fmt: skip
         if won is None:
-            scored = "nobody wins the manche: nobody scores"
+            scored = _("nobody wins the manche: nobody scores")
         else:
             other = 1 - won
-            why = (
-                f"{seat_name(info, other)} {'are' if other == info.me else 'is'} down to 0 HP"
-                if hp[other] == 0
-                else f"more HP with both hands empty ({hp[won]}-{hp[other]})"
-            )
-            scored = f"{seat_name(info, won)} {'win' if won == info.me else 'wins'} the manche:"
-            scored += f" +1 VP ({why})"
-        return RoundOver(f"Manche {manche} is over", (scored,), bars, combat)
+            if hp[other] != 0:
+                why = _("more HP with both hands empty ({won}-{lost})").format(
+                    won=hp[won], lost=hp[other]
+                )
+            elif other == info.me:
+                why = _("You are down to 0 HP")
+            else:
+                why = _("{who} is down to 0 HP").format(who=seat_name(info, other))
+            if won == info.me:
+                scored = _("You win the manche: +1 VP ({why})").format(why=why)
+            else:
+                scored = _("{who} wins the manche: +1 VP ({why})").format(
+                    who=seat_name(info, won), why=why
+                )
+        heading = _("Manche {manche} is over").format(manche=manche)
+        return RoundOver(heading, (scored,), bars, combat)
 
     def _pioches(self, obs: LutinObservation) -> list[Any]:
+        sizes = obs.pioche_sizes
         return [
-            obs.unseen[s] if obs.unseen[s] else f"{obs.pioche_sizes[s]} cards" for s in range(2)
+            obs.unseen[s]
+            if obs.unseen[s]
+            else ngettext("{n} card", "{n} cards", sizes[s]).format(n=sizes[s])
+            for s in range(2)
         ]
 
     def _tokens(
@@ -225,39 +261,39 @@ class LutinFrontend(Frontend):
         this seat chooses a token, its choices (L21, L22, L30)."""
         other = 1 - info.me if info.me is not None else 1
         if info.me is not None:
-            mine = " ".join(n or "?" for _, n in obs.tokens) or "none"
-            held = f"yours {mine}"
+            mine = " ".join(n or "?" for _at, n in obs.tokens) or _("none")
+            held = _("yours {tokens}").format(tokens=mine)
         else:
-            held = f"{seat_name(info, 0)} holds {obs.token_counts[0]}"
-        lines: list[Line] = [
-            [
-                ("", f" Tokens ({obs.power}): {held}; {seat_name(info, other)} holds "),
-                ("", f"{obs.token_counts[other]}"),
-            ]
-        ]
+            held = _("{who} holds {n}").format(who=seat_name(info, 0), n=obs.token_counts[0])
+        power = {"white": _("white"), "black": _("black")}.get(obs.power or "", obs.power)
+        tokens = _("Tokens ({power}): {held}; {who} holds {n}").format(
+            power=power, held=held, who=seat_name(info, other), n=obs.token_counts[other]
+        )
+        lines: list[Line] = [[("", f" {tokens}")]]
         if deciding:
             picked = self._current_pick(obs)
             shown = choices.options(obs, picked)
             rows = choices.rows(choices.heading(obs, picked), shown, width)
             return lines + [[("class:bold", r)] for r in rows[:2]]
         window = "  ".join(self._window(obs, info))
-        face = f" Face up: {' '.join(obs.faceup) or '—'}"
-        if window:
-            face += f"   last window: {window}"
-        if text_width(face) > width and window:
-            face = f" Face up: {' '.join(obs.faceup) or '—'}   last: {window}"
+        face = " " + _("Face up: {tokens}").format(tokens=" ".join(obs.faceup) or "—")
+        full = face + "   " + _("last window: {window}").format(window=window)
+        if window and text_width(full) <= width:
+            face = full
+        elif window:
+            face += "   " + _("last: {window}").format(window=window)
         return [*lines, [("", face)]]
 
     def _window(self, obs: LutinObservation, info: TableInfo) -> list[str]:
         told = []
         for item in obs.window:  # "seat:action"
-            seat, _, text = item.partition(":")
+            seat, _colon, text = item.partition(":")
             try:
                 action = parse_action(text)
             except EngineError:
                 continue
             if isinstance(action, TokenPlay):
-                label = "none" if action.source is None else option_label(action)
+                label = _("none") if action.source is None else option_label(action)
                 told.append(f"{short(seat_name(info, int(seat)))} {label}")
         return told
 
@@ -271,58 +307,66 @@ class LutinFrontend(Frontend):
 
     def prompt(self, obs: LutinObservation, info: TableInfo) -> str:
         if obs.phase == "tdiscard":
-            return "Discard one of your 3 tokens (secret until both chose, then face up)"
+            return _("Discard one of your 3 tokens (secret until both chose, then face up)")
         if obs.phase == "bonus":
-            return "Your bonus: one of the face-up tokens, in secret"
+            return _("Your bonus: one of the face-up tokens, in secret")
         if obs.phase in ("window", "window_turn"):
             if self._current_pick(obs) is not None:
-                return "Which card? Its key in [ ]; 0 back"
-            return "A token for this combat, or none: its number"
+                return _("Which card? Its key in [ ]; 0 back")
+            return _("A token for this combat, or none: its number")
         if obs.phase == "choose":
-            return f"Choose card {len(obs.hand) + 1} of 5 for your hand, in secret"
-        verb = "Riposte" if obs.phase == "riposte" else "Attack"
-        return f"{verb}: {_numbers(len(obs.hand))}"
+            return _("Choose card {n} of 5 for your hand, in secret").format(n=len(obs.hand) + 1)
+        keys = _numbers(len(obs.hand))
+        if obs.phase == "riposte":
+            return _("Riposte: {keys}").format(keys=keys)
+        return _("Attack: {keys}").format(keys=keys)
 
     def deciding(self, obs: LutinObservation) -> str:
         words = {
-            "choose": "to choose a hand", "riposte": "to riposte", "attack": "to attack",
-            "tdiscard": "to discard a token", "bonus": "to take a bonus token",
+            "choose": _("to choose a hand"), "riposte": _("to riposte"),
+            "attack": _("to attack"), "tdiscard": _("to discard a token"),
+            "bonus": _("to take a bonus token"),
         }  # fmt: skip
-        return words.get(obs.phase, "to choose a token")
+        return words.get(obs.phase, _("to choose a token"))
 
     def key_hints(self, obs: LutinObservation, info: TableInfo) -> list[str]:
         if not obs.legal:
             return []
         if obs.phase in TOKEN_PHASES:
             if self._current_pick(obs) is not None:
-                return ["[key] card  0 back"]
+                return [_("[key] card  0 back")]
             shown = choices.options(obs)
-            return [f"{_numbers(len(shown))} token"] if len(shown) < 10 else ["1-0 token"]
+            keys = _numbers(len(shown)) if len(shown) < 10 else "1-0"
+            return [_("{keys} token").format(keys=keys)]
         if obs.phase == "choose":  # a green card by its value, the others by a letter
             have = {a.card for a in obs.legal if isinstance(a, Take)}
             greens = [int(k) for k, c in CHOOSE_KEYS.items() if k.isdigit() and c in have]
             named = [f"{k} {card_name(c).split()[0]}" for k, c in CHOOSE_KEYS.items()
                      if not k.isdigit() and c in have]  # fmt: skip
             return [" ".join(filter(None, [_ranges(greens), *named]))]
-        return [f"{_numbers(len(obs.hand))} play"]
+        return [_("{keys} play").format(keys=_numbers(len(obs.hand)))]
 
     def press(self, key: str, obs: LutinObservation, info: TableInfo) -> Press:
         if obs.phase in TOKEN_PHASES:
             return self._press_choice(key, obs)
         if obs.phase == "choose":
             if key not in CHOOSE_KEYS:
-                return Press(say=f"{key} names no card: choose with 2-8 k g t p h m")
+                return Press(
+                    say=_("{key} names no card: choose with 2-8 k g t p h m").format(key=key)
+                )
             take = Take(CHOOSE_KEYS[key])
             if take in obs.legal:
                 return Press(str(take))
-            return Press(say=f"your pioche has no {card_name(take.card)} left (L16)")
+            return Press(
+                say=_("your pioche has no {card} left (L16)").format(card=card_name(take.card))
+            )
         index = HAND_KEYS.index(key) if key in HAND_KEYS else -1
         if obs.phase in ("attack", "riposte") and 0 <= index < len(obs.hand):
             where, card = obs.hand[index]
             if where.startswith("hand/"):
                 return Press(f"play {where}")
             return Press(f"play {where}" + (f"={card}" if card else ""))
-        return Press(say=f"no card {key} to play now")
+        return Press(say=_("no card {key} to play now").format(key=key))
 
     def action_words(self, action: str, obs: LutinObservation) -> str:
         """``take Troll (key t)``, ``play Goblin (key 2)``: a card chosen or played as
@@ -330,13 +374,15 @@ class LutinFrontend(Frontend):
         if obs.phase == "choose":
             for key, card in CHOOSE_KEYS.items():
                 if str(Take(card)) == action:
-                    return f"take {card_name(card)} (key {key})"
-        word, _, where = action.partition(" ")
+                    return _("take {card} (key {key})").format(card=card_name(card), key=key)
+        word, _space, where = action.partition(" ")
         if word == "play":
             spot = where.split("=")[0]
             for index, (at, card) in enumerate(obs.hand):
                 if at == spot and card and index < len(HAND_KEYS):
-                    return f"play {card_name(card)} (key {HAND_KEYS[index]})"
+                    return _("play {card} (key {key})").format(
+                        card=card_name(card), key=HAND_KEYS[index]
+                    )
         return action
 
     def _press_choice(self, key: str, obs: LutinObservation) -> Press:
@@ -350,19 +396,23 @@ class LutinFrontend(Frontend):
             self._picked = option.source if option.opens else None
             self._picked_for = tuple(obs.legal)
             return Press()  # the targets, or back to the tokens: drawn again
-        return Press(say=f"no choice {key} now")
+        return Press(say=_("no choice {key} now").format(key=key))
 
     def sent(self, action: str) -> None:
         self._picked = None
 
     def help(self, spectator: bool) -> str:
         keys = (
-            "q stop watching, ? help"
+            _("q stop watching, ? help")
             if spectator
-            else "choose 2-8 green, k g t blue 4 5 6, p h m Nymph Harpy Mandragore;\n"
-            "play 1-5; a token 1-0, then its card's key (0 back); q quit, ? help"
+            else _(
+                "choose 2-8 green, k g t blue 4 5 6, p h m Nymph Harpy Mandragore;\n"
+                "play 1-5; a token 1-0, then its card's key (0 back); q quit, ? help"
+            )
         )
-        return f"{HELP}\nKeys: {keys}\nPress ? or Esc to go back."
+        return "\n".join(
+            [_(HELP), _("Keys: {keys}").format(keys=keys), _("Press ? or Esc to go back.")]
+        )
 
     # ---------------------------------------------------------------- events
 
@@ -400,19 +450,23 @@ class LutinFrontend(Frontend):
 
     def end_title(self, obs: LutinObservation, info: TableInfo) -> str:
         if obs.winner is None:
-            return "nobody wins"
-        return "you win!" if obs.winner == info.me else f"{seat_name(info, obs.winner)} wins"
+            return _("nobody wins")
+        if obs.winner == info.me:
+            return _("you win!")
+        return _("{who} wins").format(who=seat_name(info, obs.winner))
 
     def end_table(
         self, obs: LutinObservation, info: TableInfo, width: int
     ) -> tuple[list[Line], list[Line]]:
-        rows: list[Line] = [
-            [("", f" {seat_name(info, s)}: {v} victory points")] for s, v in enumerate(obs.vp)
-        ]
-        return [[("class:bold", " Final score:")]], rows
+        rows: list[Line] = []
+        for s, v in enumerate(obs.vp):
+            # the English says "points" for 1 too; a translation may say "1 point"
+            said = ngettext("{who}: {n} victory points", "{who}: {n} victory points", v)
+            rows.append([("", " " + said.format(who=seat_name(info, s), n=v))])
+        return [[("class:bold", " " + _("Final score:"))]], rows
 
     def score(self, state: LutinState) -> str:
-        return f"VP {state.vp[0]}-{state.vp[1]}"
+        return _("VP {vp0}-{vp1}").format(vp0=state.vp[0], vp1=state.vp[1])
 
 
 __all__ = ["CHOOSE_KEYS", "LutinFrontend"]

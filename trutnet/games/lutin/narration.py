@@ -27,30 +27,41 @@ from trutnet.games.lutin.rules.actions import (
     TokenPlay,
 )
 from trutnet.games.lutin.rules.cards import kind
+from trutnet.i18n import N_, _, ngettext
 
-NAMES = {
-    "g2": "Lutin 2", "g3": "Farfadet 3", "g4": "Korrigan 4", "g5": "Elfe 5",
-    "g6": "Gnome 6", "g7": "Gnome 7", "g8": "Gnome 8", "b4": "Kobold 4",
-    "b5": "Gobelin 5", "b6": "Troll 6", "nymph": "Nymph", "harpy": "Harpy",
-    "mandragore": "Mandragore",
+NAMES = {  # shown translated: card_name
+    "g2": N_("Lutin 2"), "g3": N_("Farfadet 3"), "g4": N_("Korrigan 4"), "g5": N_("Elfe 5"),
+    "g6": N_("Gnome 6"), "g7": N_("Gnome 7"), "g8": N_("Gnome 8"), "b4": N_("Kobold 4"),
+    "b5": N_("Gobelin 5"), "b6": N_("Troll 6"), "nymph": N_("Nymph"), "harpy": N_("Harpy"),
+    "mandragore": N_("Mandragore"),
 }  # fmt: skip
-EFFECTS = {  # L20, in a few words
+EFFECTS = {  # L20, in a few words (shown translated: effect)
     "white": {
-        "t11": "green->blue", "t12": "blue->green", "t13": "both cards void",
-        "t21": "+4 own green", "t22": "own blue x2", "t23": "+4 HP",
-        "t31": "-5 their green", "t32": "-4 their blue", "t33": "-5 HP to them",
+        "t11": N_("green->blue"), "t12": N_("blue->green"), "t13": N_("both cards void"),
+        "t21": N_("+4 own green"), "t22": N_("own blue x2"), "t23": N_("+4 HP"),
+        "t31": N_("-5 their green"), "t32": N_("-4 their blue"), "t33": N_("-5 HP to them"),
     },
     "black": {
-        "t11": "swap with défausse", "t12": "their card = 0", "t13": "cancel their token",
-        "t21": "swap with hand", "t22": "result x2", "t23": "+1 VP if < 4",
-        "t31": "winner loses", "t32": "loser wins manche", "t33": "-1 VP them if > 2",
+        "t11": N_("swap with défausse"), "t12": N_("their card = 0"),
+        "t13": N_("cancel their token"), "t21": N_("swap with hand"),
+        "t22": N_("result x2"), "t23": N_("+1 VP if < 4"), "t31": N_("winner loses"),
+        "t32": N_("loser wins manche"), "t33": N_("-1 VP them if > 2"),
     },
 }  # fmt: skip
 
 
 def card_name(card: str | None) -> str:
     """``Troll 6`` for ``b6`` (and for a lettered copy of the initiation decks, L31)."""
-    return "??" if card is None else NAMES.get(kind(card) or card, card)
+    if card is None:
+        return "??"
+    name = NAMES.get(kind(card) or card)
+    return card if name is None else _(name)
+
+
+def effect(power: str | None, token: str | None) -> str | None:
+    """A token's effect in a few words (L20), as the screen says it; None if unknown."""
+    said = EFFECTS.get(power or "", {}).get(token or "")
+    return None if said is None else _(said)
 
 
 def shown(card: str) -> str:
@@ -131,14 +142,14 @@ class Narrator:
 def token_label(power: str | None, action: TokenPlay | BonusPick | Discard) -> str:
     """``t13 (cancel their token)``, ``t11 b6 (swap with défausse)``, ``no token``."""
     if isinstance(action, TokenPlay) and action.source is None:
-        return "no token"
+        return _("no token")
     name = action.name
     if name is None:
-        return "the bonus" if isinstance(action, TokenPlay) and action.source == "bonus" else "?"
+        return _("the bonus") if isinstance(action, TokenPlay) and action.source == "bonus" else "?"
     target = action.target if isinstance(action, TokenPlay) else None
-    effect = EFFECTS.get(power or "", {}).get(name)
+    does = effect(power, name)
     text = name + (f" {target}" if target else "")
-    return f"{text} ({effect})" if effect else text
+    return f"{text} ({does})" if does else text
 
 
 def narrate(event: Told, names: Sequence[str] | None = None) -> list[str]:
@@ -146,16 +157,18 @@ def narrate(event: Told, names: Sequence[str] | None = None) -> list[str]:
 
     def who(seat: int | None) -> str:
         if seat is None:
-            return "someone"
-        return names[seat] if names and seat < len(names) else f"seat {seat}"
+            return _("someone")
+        if names and seat < len(names):
+            return names[seat]
+        return _("seat {seat}").format(seat=seat)
 
     action, before, after, seat = event.action, event.before, event.after, event.seat
     if isinstance(action, First):
-        return [f"{who(action.seat)} attacks first (a coin tossed jointly)"]
+        return [_("{who} attacks first (a coin tossed jointly)").format(who=who(action.seat))]
     if isinstance(action, Dealt):
         if action.deck == "tokens":
-            return ["the 9 tokens are shuffled jointly: 3 each, 3 set aside unseen"]
-        return [f"deck {action.deck} is shuffled jointly"]
+            return [_("the 9 tokens are shuffled jointly: 3 each, 3 set aside unseen")]
+        return [_("deck {deck} is shuffled jointly").format(deck=action.deck)]
     if before is None or after is None:  # the history could not be replayed
         return [] if str(action) == "seal" else [str(action)]
     lines = _action_lines(event, who)
@@ -169,23 +182,43 @@ def _action_lines(event: Told, who: Any) -> list[str]:
     assert before is not None
     phase = before.phase
     if isinstance(action, Discard) and phase == "tdiscard_open":
-        return [f"{who(seat)} discarded {action.name}: chosen in secret, now face up"]
+        return [
+            _("{who} discarded {token}: chosen in secret, now face up").format(
+                who=who(seat), token=action.name
+            )
+        ]
     if isinstance(action, TokenPlay) and phase in ("window_open", "window_turn"):
-        return [f"{who(seat)}: {token_label(before.power, action)}"]
+        return [_("{who}: {what}").format(who=who(seat), what=token_label(before.power, action))]
     if isinstance(action, Seal) and phase == "bonus":
-        return [f"{who(seat)} takes a face-up token as a secret bonus"]
+        return [_("{who} takes a face-up token as a secret bonus").format(who=who(seat))]
     if isinstance(action, BonusPick):
-        return [f"{who(seat)}'s bonus is {token_label(before.power, action)}"]
+        return [
+            _("{who}'s bonus is {token}").format(
+                who=who(seat), token=token_label(before.power, action)
+            )
+        ]
     if isinstance(action, Take) and phase == "end_open":
         after = event.after
         more = after.to_show[seat] if after is not None and seat in (0, 1) else 0
-        still = f" ({more} more to show)" if more else ""  # two alike are two lines
-        return [f"{who(seat)}'s unplayed card: {shown(action.card)}{still}"]
+        card = shown(action.card)
+        if not more:  # two alike are two lines
+            return [_("{who}'s unplayed card: {card}").format(who=who(seat), card=card)]
+        return [
+            ngettext(
+                "{who}'s unplayed card: {card} ({n} more to show)",
+                "{who}'s unplayed card: {card} ({n} more to show)",
+                more,
+            ).format(who=who(seat), card=card, n=more)
+        ]
     if isinstance(action, Take) and phase == "swap_open":
-        return [f"{who(seat)} takes {shown(action.card)} from its hand (t21)"]
+        return [
+            _("{who} takes {card} from its hand (t21)").format(
+                who=who(seat), card=shown(action.card)
+            )
+        ]
     if isinstance(action, Show):
         cards = "  ".join(f"{who(int(p.deck[-1]))} {c}" for p, c in action.cards)
-        return [f"unplayed cards: {cards}"]
+        return [_("unplayed cards: {cards}").format(cards=cards)]
     return []
 
 
@@ -199,8 +232,9 @@ def _card_lines(before: Moment, after: Moment, seat: int | None, who: Any) -> li
         s, card = 1 - after.last[0], after.last[2]  # the riposte, resolved at once
     else:
         return []
-    verb = "attacks with" if not before.table else "ripostes with"
-    return [f"{who(s)} {verb} {shown(card)}"]
+    if not before.table:
+        return [_("{who} attacks with {card}").format(who=who(s), card=shown(card))]
+    return [_("{who} ripostes with {card}").format(who=who(s), card=shown(card))]
 
 
 def manche_ended(before: Moment, after: Moment) -> bool:
@@ -222,24 +256,43 @@ def _outcome_lines(before: Moment, after: Moment, who: Any) -> list[str]:
         sa, ca, cb, d0, d1, win = after.last
         delta = (d0, d1)
         sb = 1 - sa
-        won = "nobody wins it" if win is None else f"{who(win)} wins it"
+        won = _("nobody wins it") if win is None else _("{who} wins it").format(who=who(win))
         lines.append(
-            f"{who(sa)}'s {card_name(ca)} vs {who(sb)}'s {card_name(cb)}: "
-            f"{who(sa)} {delta[sa]:+d} HP, {who(sb)} {delta[sb]:+d} HP; {won}"
+            _(
+                "{a}'s {card_a} vs {b}'s {card_b}: {a} {delta_a:+d} HP, {b} {delta_b:+d} HP; "
+                "{result}"
+            ).format(
+                a=who(sa),
+                card_a=card_name(ca),
+                b=who(sb),
+                card_b=card_name(cb),
+                delta_a=delta[sa],
+                delta_b=delta[sb],
+                result=won,
+            )
         )
+    vp0, vp1 = after.vp[0], after.vp[1]
     if manche_ended(before, after):
         won = manche_winner(before, after)
         if won is not None:
-            lines.append(f"{who(won)} wins manche {before.manche}: VP {after.vp[0]}-{after.vp[1]}")
+            lines.append(
+                _("{who} wins manche {manche}: VP {vp0}-{vp1}").format(
+                    who=who(won), manche=before.manche, vp0=vp0, vp1=vp1
+                )
+            )
         else:
-            lines.append(f"manche {before.manche} ends: nobody wins it")
+            lines.append(_("manche {manche} ends: nobody wins it").format(manche=before.manche))
     elif after.vp != before.vp:
-        lines.append(f"VP now {after.vp[0]}-{after.vp[1]}")
+        lines.append(_("VP now {vp0}-{vp1}").format(vp0=vp0, vp1=vp1))
     if after.hands > before.hands and after.manche == before.manche and before.hands:
-        lines.append("both hands empty, equal HP: 5 new cards each, same manche")
+        lines.append(_("both hands empty, equal HP: 5 new cards each, same manche"))
     if after.phase == "over" and before.phase != "over":
         if after.winner is None:
-            lines.append(f"game over: nobody wins, VP {after.vp[0]}-{after.vp[1]}")
+            lines.append(_("game over: nobody wins, VP {vp0}-{vp1}").format(vp0=vp0, vp1=vp1))
         else:
-            lines.append(f"game over: {who(after.winner)} wins, VP {after.vp[0]}-{after.vp[1]}")
+            lines.append(
+                _("game over: {who} wins, VP {vp0}-{vp1}").format(
+                    who=who(after.winner), vp0=vp0, vp1=vp1
+                )
+            )
     return lines

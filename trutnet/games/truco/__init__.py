@@ -5,6 +5,8 @@ registers the game's rules (:mod:`.rules`) with its declaration
 pyproject.toml declares it as the ``truco`` entry point of the ``trutnet.games``
 group."""
 
+from pathlib import Path
+
 from trutnet.bots import register_bots
 from trutnet.client.frontend import register_frontend
 from trutnet.engine import register_game
@@ -12,7 +14,9 @@ from trutnet.games.truco.frontend import TrucoFrontend
 from trutnet.games.truco.heuristic import HeuristicBot
 from trutnet.games.truco.rules import TrucoGame
 from trutnet.games.truco.rules.declaration import TRUCO
+from trutnet.i18n import add_catalogs
 
+add_catalogs(Path(__file__).parent / "locale")  # the game's own words (fr, es)
 register_game(TrucoGame, TRUCO)
 register_bots(TrucoGame.name, {"heuristic": HeuristicBot})
 register_frontend(TrucoFrontend)

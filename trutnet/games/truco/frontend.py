@@ -16,6 +16,7 @@ from trutnet.games.truco.narration import (
     Speaker,
     Told,
     card_text,
+    chico_line,
     narrate,
     scored_lines,
 )
@@ -23,16 +24,17 @@ from trutnet.games.truco.rules.actions import Deal, Discard, Play
 from trutnet.games.truco.rules.declaration import TRUCO
 from trutnet.games.truco.rules.observation import TrucoObservation
 from trutnet.games.truco.rules.state import TrucoState
+from trutnet.i18n import N_, _
 
 
 class TrucoFrontend(Frontend):
     game = "truco"
     long_name = TRUCO.title
     keys = (*screen.CARD_KEYS, *screen.WORD_KEYS, "d", "w")
-    round_word = "hand"
-    chance_step = "Dealing"
-    chance_wait = "the cards are being dealt"
-    not_ready = "your cards are being dealt"
+    round_word = N_("hand")
+    chance_step = N_("Dealing")
+    chance_wait = N_("the cards are being dealt")
+    not_ready = N_("your cards are being dealt")
 
     def __init__(self) -> None:
         self._narrator = Narrator()
@@ -52,9 +54,13 @@ class TrucoFrontend(Frontend):
         return screen.prompt(obs)
 
     def deciding(self, obs: TrucoObservation) -> str:
-        return {"discard": "to discard", "flor": "to say flor", "declare": "to declare"}.get(
-            obs.phase, "to show" if obs.phase == "show" else "to play or call"
-        )
+        if obs.phase == "discard":
+            return _("to discard")
+        if obs.phase == "flor":
+            return _("to say flor")
+        if obs.phase == "declare":
+            return _("to declare")
+        return _("to show") if obs.phase == "show" else _("to play or call")
 
     def ready(self, obs: TrucoObservation, info: TableInfo) -> bool:
         return obs.phase not in ("draw", "shuffle") and all(c for _, c in obs.hand)
@@ -63,12 +69,14 @@ class TrucoFrontend(Frontend):
         return screen.key_hints(obs)
 
     def round_label(self, obs: TrucoObservation) -> str:
-        return f"hand {obs.hand_no + 1}"
+        return _("hand {hand}").format(hand=obs.hand_no + 1)
 
     def press(self, key: str, obs: TrucoObservation, info: TableInfo) -> Press:
         action = screen.legal_for_key(key, obs)
         if action is None:
-            return Press(say=f"'{key}' does nothing now (the keys you may use are shown)")
+            return Press(
+                say=_("'{key}' does nothing now (the keys you may use are shown)").format(key=key)
+            )
         return Press(str(action))
 
     def action_words(self, action: str, obs: TrucoObservation) -> str:
@@ -80,16 +88,19 @@ class TrucoFrontend(Frontend):
                 continue
             if isinstance(found, Play | Discard):
                 card = next((c for p, c in obs.hand if p == found.pos), None)
-                verb = "discard" if isinstance(found, Discard) else "play"
-                return f"{verb} {card_text(card)} (key {key})"
-            return f"{action} (key {key})"
+                if isinstance(found, Discard):
+                    return _("discard {card} (key {key})").format(card=card_text(card), key=key)
+                return _("play {card} (key {key})").format(card=card_text(card), key=key)
+            return _("{action} (key {key})").format(action=action, key=key)
         return action
 
     def why_not(self, action: str, obs: Any) -> str:
-        return f"'{action}' is not possible now (K13: on your turn, or when asked)"
+        return _("'{action}' is not possible now (K13: on your turn, or when asked)").format(
+            action=action
+        )
 
     def help(self, spectator: bool) -> str:
-        return screen.WATCH_HELP if spectator else screen.HELP
+        return _(screen.WATCH_HELP) if spectator else _(screen.HELP)
 
     def events(self, state: TrucoState) -> Sequence[Told]:
         return self._narrator.events(state)
@@ -130,36 +141,50 @@ class TrucoFrontend(Frontend):
         told = dataclasses.replace(event, scored=tuple(scored))
         lines = scored_lines(told, say)
         if event.voided:
-            lines = ["the hand is void: nobody scores; the same dealer deals again"]
+            lines = [_("the hand is void: nobody scores; the same dealer deals again")]
         if event.chico is not None:
-            lines.append(f"{say.verb(event.chico, 'win')} a chico")
+            lines.append(chico_line(event, say))
         score: list[Line] = [
-            [("class:bold", f" {say.unit(u)}: "), ("", say.standing(p, event.chicos[u]))]
+            [
+                ("class:bold", " " + _("{who}:").format(who=say.unit(u)) + " "),
+                ("", say.standing(p, event.chicos[u])),
+            ]
             for u, p in enumerate(event.scores)
         ]
-        return RoundOver(f"Hand {event.hand + 1} is over", tuple(lines), tuple(score))
+        heading = _("Hand {hand} is over").format(hand=event.hand + 1)
+        return RoundOver(heading, tuple(lines), tuple(score))
 
     def end_title(self, obs: TrucoObservation, info: TableInfo) -> str:
         if obs.winner is None:
-            return "nobody wins"
+            return _("nobody wins")
         name = screen.unit_name(obs, info, obs.winner)
         mine = info.me is not None and (
             obs.winner == info.me
             if len(obs.scores) == 3
             else screen._unit_of(obs, info.me) == obs.winner
         )
-        verb = "win" if "+" in name else "wins"
-        return "you win!" if mine else f"{name} {verb}"
+        if mine:
+            return _("you win!")
+        return (_("{who} win") if "+" in name else _("{who} wins")).format(who=name)
 
     def end_table(
         self, obs: TrucoObservation, info: TableInfo, width: int
     ) -> tuple[list[Line], list[Line]]:
         rows: list[Line] = [
-            [("", f" {screen.unit_name(obs, info, u)}: {Speaker.standing(p, c)}")]
+            [
+                (
+                    "",
+                    " "
+                    + _("{who}: {what}").format(
+                        who=screen.unit_name(obs, info, u), what=Speaker.standing(p, c)
+                    ),
+                )
+            ]
             for u, (c, p) in enumerate(zip(obs.chicos, obs.scores, strict=True))
         ]
-        return [[("class:bold", " Final score:")]], rows
+        return [[("class:bold", " " + _("Final score:"))]], rows
 
     def score(self, state: TrucoState) -> str:
         chicos, points = ("-".join(map(str, n)) for n in (state.chicos, state.scores))
-        return f"chicos {chicos}, points {points}"  # by side, as Lutin's "VP 4-5"
+        # by side, as Lutin's "VP 4-5"
+        return _("chicos {chicos}, points {points}").format(chicos=chicos, points=points)

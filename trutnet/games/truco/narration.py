@@ -30,6 +30,7 @@ from trutnet.games.truco.rules.actions import (
     Word,
 )
 from trutnet.games.truco.rules.cards import rank, suit
+from trutnet.i18n import _, ngettext
 
 SUIT_TEXT = {"e": "esp", "b": "bas", "o": "oro", "c": "cop"}  # espadas, bastos, oros, copas
 CALLS = ("", "", "truco", "retruco", "vale cuatro")  # by the step called (K22)
@@ -43,14 +44,15 @@ def card_text(card: str | None) -> str:
 
 
 def points(count: int) -> str:
-    return f"{count} point" if count == 1 else f"{count} points"
+    return ngettext("{n} point", "{n} points", count).format(n=count)
 
 
 def malas_buenas(score: int) -> str:
     """K29: 0-15 are the malas, 16-30 the buenas ("8 buenas" = 23); one of each in the
     singular."""
-    count, word = (score, "mala") if score <= 15 else (score - 15, "buena")
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+    if score <= 15:
+        return ngettext("{n} mala", "{n} malas", score).format(n=score)
+    return ngettext("{n} buena", "{n} buenas", score - 15).format(n=score - 15)
 
 
 @dataclass(frozen=True)
@@ -123,10 +125,14 @@ class Narrator:
         scoring = self
 
         def watched() -> None:
-            items = [("flor", side, pts) for side, pts in shadow.flor_pts]
+            items = [(_("flor"), side, pts) for side, pts in shadow.flor_pts]
             if shadow.envido_pts is not None:
                 side, pts = shadow.envido_pts
-                why = "envido" if shadow.envido_winner is not None else "no quiero to the envido"
+                why = (
+                    _("envido")
+                    if shadow.envido_winner is not None
+                    else _("no quiero to the envido")
+                )
                 items.append((why, side, pts))
             if shadow.truco_pts is not None:
                 side, pts = shadow.truco_pts
@@ -189,10 +195,12 @@ class Narrator:
 def _truco_why(action: Action, call: list[int] | None, level: int) -> str:
     """How the truco points of a hand were decided, by the action that decided them."""
     if action == Word("no quiero") and call is not None:
-        return f"no quiero to the {CALLS[call[0]]}"
+        return _("no quiero to the {call}").format(call=CALLS[call[0]])
     if action == Word("mazo"):
-        return "the others went to the mazo"
-    return "won the hand" + (f" at {CALLS[level]}" if level > 1 else "")
+        return _("the others went to the mazo")
+    if level > 1:
+        return _("won the hand at {call}").format(call=CALLS[level])
+    return _("won the hand")
 
 
 class Speaker:
@@ -205,10 +213,10 @@ class Speaker:
 
     def seat(self, seat: int | None) -> str:
         if seat is None:
-            return "someone"
+            return _("someone")
         if self.names is not None and 0 <= seat < len(self.names):
             return self.names[seat]
-        return f"seat {seat}"
+        return _("seat {seat}").format(seat=seat)
 
     def unit_seats(self, unit: int) -> list[int]:
         """The seats whose score is ``unit`` (K6, K9)."""
@@ -221,29 +229,51 @@ class Speaker:
     def unit(self, unit: int) -> str:
         return "+".join(self.seat(s) for s in self.unit_seats(unit))
 
-    def verb(self, unit: int, verb: str) -> str:
-        """``Ana wins``, ``Ana+Cid win``, ``You win``: a unit as one subject."""
+    def verb(self, unit: int, you: str, one: str, many: str) -> str:
+        """``Ana wins``, ``Ana+Cid win``, ``You win``: a unit as one subject, in the
+        sentence (already translated, ``{who}`` the unit) for ``You`` alone, another
+        seat alone, or a team."""
         seats = self.unit_seats(unit)
-        one = len(seats) == 1 and self.seat(seats[0]) != "You"
-        return f"{self.unit(unit)} {verb}{'s' * one}"
+        if len(seats) == 1 and self.seat(seats[0]) in ("You", _("You")):
+            return you
+        return (one if len(seats) == 1 else many).format(who=self.unit(unit))
 
     def units(self, units: Sequence[int]) -> str:
-        return " and ".join(self.unit(u) for u in units)
+        said = ""
+        for u in units:
+            name = self.unit(u)
+            said = _("{some} and {other}").format(some=said, other=name) if said else name
+        return said
 
     @staticmethod
     def standing(score: int, chicos: int) -> str:
         """A unit's score: ``8 malas, 1 chico`` (K29)."""
-        return f"{malas_buenas(score)}, {chicos} chico{'s' * (chicos != 1)}"
+        count = ngettext("{n} chico", "{n} chicos", chicos).format(n=chicos)
+        return f"{malas_buenas(score)}, {count}"
 
     def score(self, scores: Sequence[int], chicos: Sequence[int]) -> str:
         return "; ".join(
-            f"{self.unit(u)}: {self.standing(p, chicos[u])}" for u, p in enumerate(scores)
+            _("{who}: {what}").format(who=self.unit(u), what=self.standing(p, chicos[u]))
+            for u, p in enumerate(scores)
         )
 
 
 def scored_lines(event: Told, say: Speaker) -> list[str]:
     """What the hand scored, one phrase a side and reason: ``Ana+Cid: +2 (envido)``."""
-    return [f"{say.units(s.units)}: +{points(s.points)} ({s.why})" for s in event.scored]
+    return [
+        _("{who}: +{points} ({why})").format(
+            who=say.units(s.units), points=points(s.points), why=s.why
+        )
+        for s in event.scored
+    ]
+
+
+def chico_line(event: Told, say: Speaker) -> str:
+    """Who won a chico with the event: ``Ana+Cid win a chico``."""
+    assert event.chico is not None
+    return say.verb(
+        event.chico, _("You win a chico"), _("{who} wins a chico"), _("{who} win a chico")
+    )
 
 
 def narrate(
@@ -253,36 +283,47 @@ def narrate(
     say = Speaker(players, rotating, names)
     action = event.action
     if isinstance(action, Dealer):
-        return [f"{say.seat(action.seat)} deals first"]
+        return [_("{who} deals first").format(who=say.seat(action.seat))]
     if isinstance(action, Void):
-        return ["the hand is void: a new player took a seat; the same dealer deals again"]
+        return [_("the hand is void: a new player took a seat; the same dealer deals again")]
     if not event.replayed:
         return [str(action)]
     who = say.seat(event.seat)
     lines: list[str] = []
     if isinstance(action, Deal):
-        lines.append(f"hand {event.hand + 1}: {say.seat(event.dealer)} deals")
+        lines.append(
+            _("hand {hand}: {who} deals").format(hand=event.hand + 1, who=say.seat(event.dealer))
+        )
         if show_hands:
             for seat, cards in enumerate(event.dealt):
-                lines.append(f"  {say.seat(seat)}: " + " ".join(card_text(c) for c in cards))
+                dealt = " ".join(card_text(c) for c in cards)
+                lines.append("  " + _("{who}: {what}").format(who=say.seat(seat), what=dealt))
     elif isinstance(action, Discard):
-        lines.append(f"{who}, the gallo, discards a card face down")
+        lines.append(_("{who}, the gallo, discards a card face down").format(who=who))
     elif isinstance(action, Play):
-        lines.append(f"{who} plays {card_text(action.card)}")
+        lines.append(_("{who} plays {card}").format(who=who, card=card_text(action.card)))
     elif isinstance(action, Declare):
-        lines.append(f"{who} declares {action.value}")
+        lines.append(_("{who} declares {value}").format(who=who, value=action.value))
     elif isinstance(action, Show):
-        lines.append(f"{who} shows " + " ".join(card_text(c) for _, c in action.cards))
+        cards = " ".join(card_text(c) for _pos, c in action.cards)
+        lines.append(_("{who} shows {cards}").format(who=who, cards=cards))
     elif isinstance(action, Word):
-        lines.append(f"{who}: {action.word}")
+        lines.append(_("{who}: {what}").format(who=who, what=action.word))
     else:
-        lines.append(f"{who}: {action}")
+        lines.append(_("{who}: {what}").format(who=who, what=action))
     if event.scored:
         lines += ["  " + line for line in scored_lines(event, say)]
     if event.chico is not None:
-        lines.append(f"  {say.verb(event.chico, 'win')} a chico")
+        lines.append("  " + chico_line(event, say))
     if event.scored or event.chico is not None:
-        lines.append(f"  score: {say.score(event.scores, event.chicos)}")
+        lines.append("  " + _("score: {score}").format(score=say.score(event.scores, event.chicos)))
     if event.winner is not None:
-        lines.append(f"game over: {say.verb(event.winner, 'win')} the match")
+        lines.append(
+            say.verb(
+                event.winner,
+                _("game over: You win the match"),
+                _("game over: {who} wins the match"),
+                _("game over: {who} win the match"),
+            )
+        )
     return lines

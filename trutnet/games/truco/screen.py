@@ -3,12 +3,13 @@ its keys, and its help page. Pure functions of one observation."""
 
 from __future__ import annotations
 
-from trutnet.client.view import Line, TableInfo, plural, seat_name
+from trutnet.client.view import Line, TableInfo, seat_name
 from trutnet.engine.api import Action
 from trutnet.games.truco.narration import CALLS, card_text, malas_buenas, points
 from trutnet.games.truco.rules.actions import Declare, Discard, Play, Show, Word
 from trutnet.games.truco.rules.cards import envido, suit
 from trutnet.games.truco.rules.observation import TrucoObservation
+from trutnet.i18n import N_, _, ngettext
 
 SUIT_STYLE = {"e": "class:black", "b": "class:ok", "o": "class:warn", "c": "class:red"}
 
@@ -31,21 +32,21 @@ WORD_KEYS: dict[str, tuple[str, ...]] = {
 CARD_KEYS = tuple("1234")
 # Short labels, so that the key bar fits 80 columns with every key legal at once.
 LABELS = {
-    "no quiero": "no",
-    "quiero retruco": "retruco",
-    "quiero vale cuatro": "vale 4",
-    "vale cuatro": "vale 4",
-    "real envido": "real",
-    "falta envido": "falta",
-    "paso": "pass",
-    "con flor quiero": "quiero",
-    "con flor me achico": "achico",
-    "contraflor": "contra",
-    "contraflor al resto": "resto",
-    "son buenas": "buenas",
+    "no quiero": N_("no"),
+    "quiero retruco": N_("retruco"),
+    "quiero vale cuatro": N_("vale 4"),
+    "vale cuatro": N_("vale 4"),
+    "real envido": N_("real"),
+    "falta envido": N_("falta"),
+    "paso": N_("pass"),
+    "con flor quiero": N_("quiero"),
+    "con flor me achico": N_("achico"),
+    "contraflor": N_("contra"),
+    "contraflor al resto": N_("resto"),
+    "son buenas": N_("buenas"),
 }
 
-HELP = """Truco — the bluffing trick-taking game of the Río de la Plata (40 cards)
+HELP = N_("""Truco — the bluffing trick-taking game of the Río de la Plata (40 cards)
 Each hand: three cards each. Win two tricks of three to win the hand; a tied
 trick (parda) goes to whoever won another one. Strongest: 1 of espadas, 1 of
 bastos, 7 of espadas, 7 of oros, then 3s, 2s, the other 1s, 12, 11, 10, ...
@@ -61,10 +62,10 @@ Keys (only those you may use now are shown below the table):
  a quiero   x no quiero   u quiero and raise   p pass the answer to a partner
  d declare your envido/flor   s son buenas   w show your proof   m mazo (fold)
  l say flor / no flor   c contraflor   z contraflor al resto   q quit  ? help
-Press ? or Esc to go back."""
+Press ? or Esc to go back.""")
 
-WATCH_HELP = """Truco — you are watching: nobody's hidden cards are shown to you.
-Keys: q stop watching, ? this help. Press ? or Esc to go back."""
+WATCH_HELP = N_("""Truco — you are watching: nobody's hidden cards are shown to you.
+Keys: q stop watching, ? this help. Press ? or Esc to go back.""")
 
 
 def card_part(card: str | None) -> tuple[str, str]:
@@ -73,15 +74,17 @@ def card_part(card: str | None) -> tuple[str, str]:
 
 def unit_name(obs: TrucoObservation, info: TableInfo, unit: int) -> str:
     if len(obs.scores) == 3:  # K9, rotating gallo: one score per seat
-        return seat_name(info, unit, "you")
+        return seat_name(info, unit, N_("you"))
     seats = [s for s in range(obs.players) if _unit_of(obs, s) == unit]
-    return "+".join(seat_name(info, s, "you") for s in seats)
+    return "+".join(seat_name(info, s, N_("you")) for s in seats)
 
 
 def side_name(obs: TrucoObservation, info: TableInfo, side: int) -> str:
     """The seats of one side of this hand (K6, K9), by name: who won a trick."""
     seats = [s for s in range(obs.players) if obs.sides[s] == side]
-    return "+".join(seat_name(info, s, "you") for s in seats) or f"side {side}"
+    return "+".join(seat_name(info, s, N_("you")) for s in seats) or _("side {side}").format(
+        side=side
+    )
 
 
 def _unit_of(obs: TrucoObservation, seat: int) -> int:
@@ -91,54 +94,85 @@ def _unit_of(obs: TrucoObservation, seat: int) -> int:
 
 
 def title(obs: TrucoObservation) -> str:
-    kind = "pica-pica" if obs.pica else "redondo" if obs.players >= 6 else ""
-    return f"Truco — {obs.players} players, hand {obs.hand_no + 1}" + (f", {kind}" if kind else "")
+    players, hand = obs.players, obs.hand_no + 1
+    if obs.pica:
+        return _("Truco — {players} players, hand {hand}, pica-pica").format(
+            players=players, hand=hand
+        )
+    if obs.players >= 6:
+        return _("Truco — {players} players, hand {hand}, redondo").format(
+            players=players, hand=hand
+        )
+    return _("Truco — {players} players, hand {hand}").format(players=players, hand=hand)
 
 
 def table_area(obs: TrucoObservation, info: TableInfo) -> list[Line]:
+    you = N_("you")  # seat_name translates it
     score = "   ".join(
-        f"{unit_name(obs, info, u)}: {malas_buenas(p)}, {plural(obs.chicos[u], 'chico')}"
+        _("{who}: {what}").format(
+            who=unit_name(obs, info, u),
+            what=f"{malas_buenas(p)}, "
+            + ngettext("{n} chico", "{n} chicos", obs.chicos[u]).format(n=obs.chicos[u]),
+        )
         for u, p in enumerate(obs.scores)
     )
-    lines: list[Line] = [[("class:bold", " Score: "), ("", score)]]
-    where = f" Dealer {seat_name(info, obs.dealer, 'you')}, mano {seat_name(info, obs.mano, 'you')}"
+    lines: list[Line] = [[("class:bold", " " + _("Score:") + " "), ("", score)]]
+    where = " " + _("Dealer {dealer}, mano {mano}").format(
+        dealer=seat_name(info, obs.dealer, you), mano=seat_name(info, obs.mano, you)
+    )
     if obs.pica and obs.seg:
-        where += "  duel: " + " vs ".join(seat_name(info, s, "you") for s in obs.seg)
+        duel = " vs ".join(seat_name(info, s, you) for s in obs.seg)
+        where += "  " + _("duel: {seats}").format(seats=duel)
     lines.append([("", where)])
     level = obs.truco_level
-    bets = f" Hand worth {points(level)}" + (f" ({CALLS[level]} accepted)" if level > 1 else "")
+    if level > 1:
+        bets = _("Hand worth {points} ({call} accepted)").format(
+            points=points(level), call=CALLS[level]
+        )
+    else:
+        bets = _("Hand worth {points}").format(points=points(level))
+    bets = " " + bets
     if obs.truco_call is not None:
         step, caller = obs.truco_call
-        bets += f"; {CALLS[step]} by {seat_name(info, caller, 'you')}, awaiting the answer"
+        bets += "; " + _("{call} by {who}, awaiting the answer").format(
+            call=CALLS[step], who=seat_name(info, caller, you)
+        )
     lines.append([("", bets)])
     if obs.envido_chain:
-        lines.append([("", " Envido bets: " + ", ".join(obs.envido_chain))])
+        chain = ", ".join(obs.envido_chain)
+        lines.append([("", " " + _("Envido bets: {bets}").format(bets=chain))])
     for i, trick in enumerate(obs.tricks):
         if not trick:
             continue
-        line: Line = [("", f" Trick {i + 1}: ")]
+        line: Line = [("", " " + _("Trick {n}:").format(n=i + 1) + " ")]
         for seat, card in trick:
-            line += [("", f"{seat_name(info, seat, 'you')} "), card_part(card), ("", "  ")]
+            line += [("", f"{seat_name(info, seat, you)} "), card_part(card), ("", "  ")]
         if i < len(obs.results):
             r = obs.results[i]
-            line.append(("class:bold", "→ parda" if r < 0 else f"→ {side_name(obs, info, r)}"))
+            line.append(("class:bold", "→ " + (_("parda") if r < 0 else side_name(obs, info, r))))
         lines.append(line)
     if obs.calls:
-        said = " · ".join(f"{seat_name(info, s, 'you')}: {w}" for s, w in obs.calls[-4:])
+        said = " · ".join(
+            _("{who}: {what}").format(who=seat_name(info, s, you), what=w)
+            for s, w in obs.calls[-4:]
+        )
         lines.append([("class:dim", f" {said}")])
     if obs.declared:
         said = ", ".join(
-            f"{seat_name(info, s, 'you')} {'son buenas' if v < 0 else v}" for s, v in obs.declared
+            _("{who} son buenas").format(who=seat_name(info, s, you))
+            if v < 0
+            else f"{seat_name(info, s, you)} {v}"
+            for s, v in obs.declared
         )
-        lines.append([("", f" Declared: {said}")])
+        lines.append([("", " " + _("Declared: {said}").format(said=said))])
     if info.me is None or obs.seat < 0:
         return lines
-    mine: Line = [("class:bold", " Your cards: ")]
-    for i, (_, card) in enumerate(obs.hand):
+    mine: Line = [("class:bold", " " + _("Your cards:") + " ")]
+    for i, (_pos, card) in enumerate(obs.hand):
         mine += [("", f"[{i + 1}]"), card_part(card), ("", " ")]
-    kept = [c for _, c in obs.kept if c is not None]
+    kept = [c for _pos, c in obs.kept if c is not None]
     if len(kept) == 3:
-        mine.append(("class:dim", f" (envido {envido(kept)})"))
+        mine.append(("class:dim", " " + _("(envido {n})").format(n=envido(kept))))
     lines.append(mine)
     return lines
 
@@ -170,32 +204,37 @@ def key_hints(obs: TrucoObservation) -> list[str]:
     hints = []
     cards = [a for a in obs.legal if isinstance(a, Play | Discard)]
     if cards:
-        verb = "discard" if isinstance(cards[0], Discard) else "play"
-        hints.append(f"1-{len(obs.hand)} {verb}")
+        keys = f"1-{len(obs.hand)}"
+        if isinstance(cards[0], Discard):
+            hints.append(_("{keys} discard").format(keys=keys))
+        else:
+            hints.append(_("{keys} play").format(keys=keys))
     for key in [*WORD_KEYS, "d", "w"]:
         action = legal_for_key(key, obs)
         if action is not None:
-            label = "show" if key == "w" else LABELS.get(str(action), str(action))
+            word = str(action)
+            label = _("show") if key == "w" else _(LABELS[word]) if word in LABELS else word
             hints.append(f"{key} {label}")
     return hints
 
 
 def prompt(obs: TrucoObservation) -> str:
     if obs.phase == "discard":
-        return "You are the gallo: discard one of your 4 cards (1-4), never shown"
+        return _("You are the gallo: discard one of your 4 cards (1-4), never shown")
     if obs.phase == "flor":
-        return "Flor round: say whether you hold a flor (l)"
+        return _("Flor round: say whether you hold a flor (l)")
     if obs.phase == "declare":  # name only the keys that do something now
         declare = legal_for_key("d", obs) is not None
         buenas = legal_for_key("s", obs) is not None
         if declare and buenas:
-            return "Declare your number (d), or say son buenas (s)"
+            return _("Declare your number (d), or say son buenas (s)")
         if declare:
-            return "Declare your number (d)"
-        return "Your number does not beat the one declared: say son buenas (s)"
+            return _("Declare your number (d)")
+        return _("Your number does not beat the one declared: say son buenas (s)")
     if obs.phase == "show":
-        return "Show the cards that prove your number (w, or 1-3 to choose)"
+        return _("Show the cards that prove your number (w, or 1-3 to choose)")
     if obs.envido_waiting or obs.truco_call is not None:
-        return "Answer the bet: a quiero, x no quiero, or raise"
+        return _("Answer the bet: a quiero, x no quiero, or raise")
     cards = len(obs.hand)
-    return f"Your turn: play a card ({'1' if cards == 1 else f'1-{cards}'}), or call"
+    keys = "1" if cards == 1 else f"1-{cards}"
+    return _("Your turn: play a card ({keys}), or call").format(keys=keys)

@@ -15,13 +15,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from trutnet.client.frontend import Cue, Frontend, Press, RoundOver
-from trutnet.client.view import Line, TableInfo, plural
+from trutnet.client.view import Line, TableInfo
 from trutnet.games.trut import screen
 from trutnet.games.trut.narration import Speaker, hand_result, narrate
 from trutnet.games.trut.rules.actions import Deal, SingCount, parse_any_card
 from trutnet.games.trut.rules.declaration import TRUT
 from trutnet.games.trut.rules.observation import TrutObservation
 from trutnet.games.trut.rules.state import TrutState
+from trutnet.i18n import N_, _, ngettext
 
 NUMBER_KEYS = tuple("123456789")
 WORD_KEYS = {"t": "trut", "j": None, "c": None, "p": "pass", "s": "sing"}
@@ -33,10 +34,10 @@ def share_step(state: Any) -> str:
     history = state.history() if state is not None else []
     last = history[-1] if history else None
     if last is None or isinstance(last, Deal):
-        return "Dealing"
+        return _("Dealing")
     if isinstance(last, SingCount):
-        return "Dealing la Chanson's cards"
-    return "Dealing the cards held back for the Fortial"
+        return _("Dealing la Chanson's cards")
+    return _("Dealing the cards held back for the Fortial")
 
 
 class TrutFrontend(Frontend):
@@ -45,10 +46,10 @@ class TrutFrontend(Frontend):
     game = "trut"
     long_name = TRUT.title
     keys = (*NUMBER_KEYS, *WORD_KEYS, "left", "right", "enter")
-    round_word = "hand"
-    chance_step = "Dealing"
-    chance_wait = "the cards are being dealt"
-    not_ready = "your cards are being dealt"
+    round_word = N_("hand")
+    chance_step = N_("Dealing")
+    chance_wait = N_("the cards are being dealt")
+    not_ready = N_("your cards are being dealt")
 
     def __init__(self) -> None:
         self.choice = screen.Choice()
@@ -81,7 +82,7 @@ class TrutFrontend(Frontend):
         return screen.prompt(obs)
 
     def deciding(self, obs: TrutObservation) -> str:
-        return screen.DECIDING.get(obs.phase, "")
+        return screen.deciding(obs.phase)
 
     def ready(self, obs: TrutObservation, info: TableInfo) -> bool:
         return screen.ready(obs)
@@ -90,12 +91,11 @@ class TrutFrontend(Frontend):
         return screen.key_hints(obs)
 
     def round_label(self, obs: TrutObservation) -> str:
-        return f"hand {obs.hand_number + 1}"
+        return _("hand {number}").format(number=obs.hand_number + 1)
 
     def help(self, spectator: bool) -> str:
-        if self.deluxe:  # the table plays the special cards [T23]
-            return screen.DELUXE_HELP
-        return screen.WATCH_HELP if spectator else screen.HELP
+        # Deluxe's when the table plays the special cards [T23]
+        return screen.help_page(spectator, deluxe=self.deluxe)
 
     # ------------------------------------------------------------------ keys
 
@@ -106,7 +106,7 @@ class TrutFrontend(Frontend):
             if obs.phase in ("choose", "power", "michao") and mine:  # Deluxe
                 options = screen.choices(obs)
                 if number > len(options):
-                    return Press(say=f"choose 1-{len(options)}")
+                    return Press(say=_("choose 1-{count}").format(count=len(options)))
                 return Press(options[number - 1])
             if obs.phase == "sing_count" and mine:
                 return Press(f"sing {number}")
@@ -124,7 +124,7 @@ class TrutFrontend(Frontend):
                 chosen = sorted(self.choice.keep)
                 cards = [obs.hand[i][1] for i in chosen if i < len(obs.hand)]
                 if len(cards) != 3:
-                    return Press(say="choose exactly 3 cards to keep (toggle with 1-9)")
+                    return Press(say=_("choose exactly 3 cards to keep (toggle with 1-9)"))
                 return Press("keep " + " ".join(str(c) for c in cards if c is not None))
             return self._play(self.choice.selected, obs)
         word = WORD_KEYS[key]
@@ -137,19 +137,23 @@ class TrutFrontend(Frontend):
     def action_words(self, action: str, obs: TrutObservation) -> str:
         """``play 7♥ (key 2)``: a card of the hand as the screen shows it, with its key;
         any other action in the notation's words (``trut``, ``pass``)."""
-        word, _, rest = action.partition(" ")
+        word, _space, rest = action.partition(" ")
         if word == "play":
-            for index, (_, card) in enumerate(obs.hand):
+            for index, (_pos, card) in enumerate(obs.hand):
                 if card is not None and str(card) == rest:
-                    return f"play {screen.card_text(card)[1]} (key {index + 1})"
+                    said = _("play {card} (key {key})")
+                    return said.format(card=screen.card_text(card)[1], key=index + 1)
         return action
 
     def _play(self, index: int, obs: TrutObservation) -> Press:
         if index >= len(obs.hand):
-            return Press(say=f"you have {plural(len(obs.hand), 'card')}")
+            count = len(obs.hand)
+            return Press(
+                say=ngettext("you have {n} card", "you have {n} cards", count).format(n=count)
+            )
         card = obs.hand[index][1]
         if card is None:
-            return Press(say="you cannot see that card yet (Fortial)")
+            return Press(say=_("you cannot see that card yet (Fortial)"))
         self.choice.selected = 0
         return Press(f"play {card}")
 
@@ -160,23 +164,25 @@ class TrutFrontend(Frontend):
         """One line saying why an action is not possible now."""
         if action == "trut":
             if obs.trut is not None:
-                return "you cannot Trut: there is already a Trut this hand (T9)"
-            return "you can Trut only on your turn to play, before your card (T9)"
+                return _("you cannot Trut: there is already a Trut this hand (T9)")
+            return _("you can Trut only on your turn to play, before your card (T9)")
         if action in ("accept", "fold"):
             if obs.trut is not None and obs.trut.kind == "chanson":
-                return "no fold under la Chanson: the hand is an accepted Trut (T19)"
-            return "there is no Trut to answer now"
+                return _("no fold under la Chanson: the hand is an accepted Trut (T19)")
+            return _("there is no Trut to answer now")
         if action.startswith("play"):
-            return f"you cannot play now ({obs.phase}): " + {
-                "answer": "answer the Trut with j or c",
-                "fortial": "t to Trut or p to pass",
-                "sing_ask": "s to sing or p to pass",
-                "sing_agree": "j to agree or c to refuse",
-            }.get(obs.phase, "wait")
+            instead = {
+                "answer": N_("answer the Trut with j or c"),
+                "fortial": N_("t to Trut or p to pass"),
+                "sing_ask": N_("s to sing or p to pass"),
+                "sing_agree": N_("j to agree or c to refuse"),
+            }.get(obs.phase, N_("wait"))
+            line = _("you cannot play now ({phase}): {instead}")
+            return line.format(phase=obs.phase, instead=_(instead))
         if action == "pass":
-            return "nothing to pass now"
+            return _("nothing to pass now")
         if action.startswith("sing"):
-            return "there is no Chanson to sing now"
+            return _("there is no Chanson to sing now")
         return super().why_not(action, obs)
 
     # ---------------------------------------------------------------- events
@@ -201,11 +207,12 @@ class TrutFrontend(Frontend):
             return Cue.ROUND_STARTS
         if kind == "trick":
             if event["patte"]:
-                taker = "patté"
+                taker = _("patté")
             elif event["by_sum"]:
-                taker = self._team(state.teams[event["team"]], info) + " (on the sum)"
+                team = self._team(state.teams[event["team"]], info)
+                taker = _("{team} (on the sum)").format(team=team)
             else:
-                taker = "you" if event["winner"] == info.me else info.names[event["winner"]]
+                taker = _("you") if event["winner"] == info.me else info.names[event["winner"]]
             cards = [(seat, parse_any_card(card)) for seat, card in event["cards"]]  # T23
             self._tricks.append((cards, taker))
         elif kind == "hand_end":
@@ -221,7 +228,7 @@ class TrutFrontend(Frontend):
         return None
 
     def _team(self, seats: Any, info: TableInfo) -> str:
-        return " & ".join("You" if s == info.me else info.names[s] for s in seats)
+        return " & ".join(_("You") if s == info.me else info.names[s] for s in seats)
 
     def _outcome(self, event: dict[str, Any], state: TrutState, info: TableInfo) -> str:
         """How the hand ended, with "You" for this seat: ``You & Bot 2 win by fold``."""
@@ -229,16 +236,17 @@ class TrutFrontend(Frontend):
         return text.split(" [")[0] if event["result"] in ("fold", "won") else text
 
     def _short(self, event: dict[str, Any]) -> tuple[str, int | None]:
-        """How the hand ended, for the end screen's table: the how, and the team it
-        names (the end screen names the team: by its players, or Team 1)."""
+        """How the hand ended, for the end screen's table: the how (marked, translated
+        there), and the team it names after it (the end screen names the team: by its
+        players, or Team 1)."""
         team = event["team"]
         return {
-            "won": ("won by", team),
-            "fold": ("won by fold:", team),
-            "target": ("the target reached by", team),
-            "pourrie": ("pourrie: nobody scores", None),
-            "void": ("void: nobody scores", None),
-            "fortial_pass": ("Fortial passed: opponents score", None),
+            "won": (N_("won by"), team),
+            "fold": (N_("won by fold:"), team),
+            "target": (N_("the target reached by"), team),
+            "pourrie": (N_("pourrie: nobody scores"), None),
+            "void": (N_("void: nobody scores"), None),
+            "fortial_pass": (N_("Fortial passed: opponents score"), None),
         }.get(event["result"], (event["result"], None))
 
     def _gain(
@@ -254,11 +262,11 @@ class TrutFrontend(Frontend):
             longs = event["longs"][team] - before[0][team]
             petits = event["petits"][team] - before[1][team]
             if longs > 0:
-                won = "+" + plural(longs, "Long")
+                won = ngettext("+{n} Long", "+{n} Longs", longs).format(n=longs)
             elif petits > 0 and not any(
                 event["longs"][t] > before[0][t] for t in range(len(state.teams))
             ):
-                won = "+" + plural(petits, "Petit")
+                won = ngettext("+{n} Petit", "+{n} Petits", petits).format(n=petits)
             else:
                 continue
             same = event["team"] == team
@@ -272,11 +280,11 @@ class TrutFrontend(Frontend):
 
     def step_label(self, kind: str, state: TrutState) -> str | None:
         if kind in ("commit", "reveal"):
-            return "Drawing for Donneur"  # T3
+            return _("Drawing for Donneur")  # T3
         if kind == "shares":
             return share_step(state)
         if kind == "checkpoint":
-            return "Closing the hand"
+            return _("Closing the hand")
         return None
 
     # ---------------------------------------------------------------- the end
@@ -291,4 +299,5 @@ class TrutFrontend(Frontend):
 
     def score(self, state: TrutState) -> str:
         longs, petits = ("-".join(map(str, n)) for n in (state.longs, state.petits))
-        return f"Longs {longs}, Petits {petits}"  # by team, as Lutin's "VP 4-5"
+        # by team, as Lutin's "VP 4-5"
+        return _("Longs {longs}, Petits {petits}").format(longs=longs, petits=petits)

@@ -14,19 +14,53 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from trutnet.client.view import ARROW, plural
+from trutnet.client.view import ARROW
 from trutnet.games.trut.deluxe import card_name, narrate_deluxe
 from trutnet.games.trut.rules.state import TrutState
+from trutnet.i18n import N_, _, ngettext
 
+# A seat's answer to a Trut, by the event's word.
 WORDS = {
-    "accept": "Joue ! (accepts)",
-    "fold": "Je me couche (folds)",
+    "accept": N_("{seat}: Joue ! (accepts)"),
+    "fold": N_("{seat}: Je me couche (folds)"),
 }
+# A Trut called or forced, by its kind.
 TRUT_KINDS = {
-    "call": "calls Trut!",
-    "office": "must Trut: Trut d'office",
-    "fortial": "truts au Fortial",
-    "weasel": "must Trut: the Weasel's Trut d'Office",
+    "call": N_("{seat} calls Trut!"),
+    "office": N_("{seat} must Trut: Trut d'office"),
+    "fortial": N_("{seat} truts au Fortial"),
+    "weasel": N_("{seat} must Trut: the Weasel's Trut d'Office"),
+}
+# A seat's decision au Fortial, and la Chanson's agreement, by the event's word.
+FORTIAL_WORDS = {
+    "trut": N_("{seat} (au Fortial): trut"),
+    "pass": N_("{seat} (au Fortial): pass"),
+}
+SING_WORDS = {
+    "agree": N_("{seat} agrees"),
+    "refuse": N_("{seat} refuses"),
+}
+# A team's win, its verb agreed with its subject: one seat, several, the seat spoken
+# to ("You"), or that seat with its partners ("You & Bob", in seat order).
+WINS = {
+    "game": (
+        N_("Game over: {team} wins"),
+        N_("Game over: {team} win"),
+        N_("Game over: You win"),
+        N_("Game over: {you_and_partners} win"),
+    ),
+    "fold": (
+        N_("{team} wins by fold"),
+        N_("{team} win by fold"),
+        N_("You win by fold"),
+        N_("{you_and_partners} win by fold"),
+    ),
+    "won": (
+        N_("{team} wins the hand"),
+        N_("{team} win the hand"),
+        N_("You win the hand"),
+        N_("{you_and_partners} win the hand"),
+    ),
 }
 
 
@@ -47,45 +81,66 @@ class Speaker:
 
     def seat(self, seat: int) -> str:
         if seat == self.me:
-            return "You"
+            return _("You")
         if self.names is not None and 0 <= seat < len(self.names):
             return self.names[seat]
-        return f"seat {seat}"
+        return _("seat {seat}").format(seat=seat)
 
     def seats(self, seats: Sequence[int]) -> str:
         """Several seats: ``Ana, Bob and Eve`` (or ``seats 0, 1 and 2``)."""
         if self.names is None:
             words = [str(s) for s in seats]
-            return "seats " + _and(words) if len(words) > 1 else self.seat(seats[0])
+            if len(words) > 1:
+                return _("seats {seats}").format(seats=_and(words))
+            return self.seat(seats[0])
         return _and([self.seat(s) for s in seats])
 
     def team(self, team: int | None) -> str:
         if team is None:
-            return "nobody"
+            return _("nobody")
         seats = self.state.teams[team]
         if len(seats) == 1:
             return self.seat(seats[0])
         if self.names is None:
-            return "team " + "+".join(map(str, seats))
+            return _("team {seats}").format(seats="+".join(map(str, seats)))
         return " & ".join(self.seat(s) for s in seats)
 
-    def team_verb(self, team: int | None, verb: str) -> str:
-        """``Ana wins``, ``Ana & Bob win``, ``team 0+2 wins`` (a team is one subject)."""
+    def wins(self, team: int | None, how: str) -> str:
+        """``Ana wins the hand``, ``Ana & Bob win the hand``, ``team 0+2 wins the
+        hand`` (a team is one subject): ``how`` is a key of :data:`WINS`."""
+        one, many, you, you_and_partners = WINS[how]
         if team is None:
-            return f"nobody {verb}s"
+            return _(one).format(team=_("nobody"))
         seats = self.state.teams[team]
-        many = (self.names is not None and len(seats) > 1) or self.me in seats
-        return f"{self.team(team)} {verb if many else verb + 's'}"
+        if self.me in seats and len(seats) == 1:
+            return _(you)
+        several = self.names is not None and len(seats) > 1
+        if self.me in seats and several:
+            return _(you_and_partners).format(you_and_partners=self.team(team))
+        return _(many if several or self.me in seats else one).format(team=self.team(team))
 
     def tokens(self, longs: Sequence[int], petits: Sequence[int]) -> str:
+        line = _("{team}: {longs} {petits}")
         return " | ".join(
-            f"{self.team(team)}: {plural(longs[team], 'Long')} {plural(petits[team], 'Petit')}"
+            line.format(
+                team=self.team(team), longs=_longs(longs[team]), petits=_petits(petits[team])
+            )
             for team in range(len(self.state.teams))
         )
 
 
+def _longs(count: int) -> str:
+    return ngettext("{n} Long", "{n} Longs", count).format(n=count)
+
+
+def _petits(count: int) -> str:
+    return ngettext("{n} Petit", "{n} Petits", count).format(n=count)
+
+
 def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    if len(words) == 1:
+        return words[0]
+    return _("{first} and {last}").format(first=", ".join(words[:-1]), last=words[-1])
 
 
 def narrate(
@@ -99,48 +154,22 @@ def narrate(
     ``names`` (one per seat) replaces seat numbers by the players' names."""
     say = Speaker(state, names)
     kind = event["event"]
-    if kind == "draw":
-        return [f"  draw for Donneur: {say.seat(event['seat'])} shows {card_symbol(event['card'])}"]
-    if kind == "draw_tie":
-        return [f"  tie between {say.seats(event['seats'])}: draw again"]
-    if kind == "draw_restart":
-        return ["  the draw ran out of cards: a full deck again"]
-    if kind == "first_dealer":
-        return [f"  {say.seat(event['seat'])} is the first Donneur"]
-    if kind == "deal":
-        lines = [f"Hand {event['hand'] + 1}: Donneur {say.seat(event['dealer'])}"]
-        if show_hands and state.known:
-            for seat in range(state.n):
-                cards = [state.known[p] for p in state.holdings[seat] if p in state.known]
-                held = " ".join(card_symbol(str(c)) for c in cards)
-                lines.append(f"  {say.seat(seat)} holds {held}")
-        return lines
-    if kind == "fortial":
-        return [f"  {say.team(event['team'])} is au Fortial"]
-    if kind == "fortial_decision":
-        return [f"  {say.seat(event['seat'])} (au Fortial): {event['word']}"]
-    if kind == "chanson":
-        return [f"  la Chanson! {say.seat(event['singer'])} is asked to sing"]
-    if kind == "sing_ask":
-        word = "sings" if event["word"] == "sing" else "does not sing"
-        return [f"  {say.seat(event['seat'])} {word}"]
-    if kind == "sing_agree":
-        return [f"  {say.seat(event['seat'])} {event['word']}s"]
-    if kind == "sing_draw":
-        return [f"  everyone draws {plural(event['count'], 'card')} from the stock"]
+    before = _before_the_play(event, state, say, show_hands)
+    if before is not None:
+        return before
     if kind == "keep":
-        discarded = event["discarded"]
-        return [f"  {say.seat(event['seat'])} keeps 3, discards {discarded} unseen"]
+        line = _("{seat} keeps 3, discards {discarded} unseen")
+        return ["  " + line.format(seat=say.seat(event["seat"]), discarded=event["discarded"])]
     if kind == "trut":
         if event["kind"] == "chanson":
-            return ["  the hand is played as an accepted Trut, no fold"]
+            return ["  " + _("the hand is played as an accepted Trut, no fold")]
         if event["kind"] == "weasel":  # told with the Weasel's die (outcome 5)
             return []
-        return [f"  {say.seat(event['seat'])} {TRUT_KINDS[event['kind']]}"]
+        return ["  " + _(TRUT_KINDS[event["kind"]]).format(seat=say.seat(event["seat"]))]
     if kind == "answer":
-        return [f"  {say.seat(event['seat'])}: {WORDS[event['word']]}"]
+        return ["  " + _(WORDS[event["word"]]).format(seat=say.seat(event["seat"]))]
     if kind == "folded_out":
-        return [f"  {say.seat(event['seat'])} is out of this hand"]
+        return ["  " + _("{seat} is out of this hand").format(seat=say.seat(event["seat"]))]
     if kind == "trut_accepted":
         return []
     if kind in ("play", "hand_void"):
@@ -148,32 +177,91 @@ def narrate(
     if kind == "trick":
         shown = ", ".join(f"{say.seat(s)} {card_symbol(c)}" for s, c in event["cards"])
         if event["patte"]:
-            result = "patté"
+            result = _("patté")
         elif event["by_sum"]:
-            result = f"won by {say.team(event['team'])} on the sum"
+            result = _("won by {team} on the sum").format(team=say.team(event["team"]))
         else:
-            result = f"won by {say.seat(event['winner'])}"
-        return [f"  trick {event['number']}: {shown} {ARROW} {result}"]
+            result = _("won by {seat}").format(seat=say.seat(event["winner"]))
+        line = _("trick {number}: {cards} {arrow} {result}")
+        return ["  " + line.format(number=event["number"], cards=shown, arrow=ARROW, result=result)]
     if kind == "hand_end":
         score = say.tokens(event["longs"], event["petits"])
-        return [f"  {ARROW} {hand_result(event, say)}", f"    score: {score}"]
+        return [
+            f"  {ARROW} {hand_result(event, say)}",
+            "    " + _("score: {score}").format(score=score),
+        ]
     if kind == "game_end":
-        return [f"Game over: {say.team_verb(event['winner'], 'win')}"]
+        return [say.wins(event["winner"], "game")]
     deluxe = narrate_deluxe(event, say)
     return deluxe if deluxe is not None else [f"  {event}"]
+
+
+def _before_the_play(
+    event: dict[str, Any], state: TrutState, say: Speaker, show_hands: bool
+) -> list[str] | None:
+    """The lines of an event before a hand's play (the draw for Donneur, the deal, the
+    Fortial, la Chanson), or None for another event."""
+    kind = event["event"]
+    if kind == "draw":
+        line = _("draw for Donneur: {seat} shows {card}")
+        return ["  " + line.format(seat=say.seat(event["seat"]), card=card_symbol(event["card"]))]
+    if kind == "draw_tie":
+        return ["  " + _("tie between {seats}: draw again").format(seats=say.seats(event["seats"]))]
+    if kind == "draw_restart":
+        return ["  " + _("the draw ran out of cards: a full deck again")]
+    if kind == "first_dealer":
+        return ["  " + _("{seat} is the first Donneur").format(seat=say.seat(event["seat"]))]
+    if kind == "deal":
+        line = _("Hand {number}: Donneur {seat}")
+        lines = [line.format(number=event["hand"] + 1, seat=say.seat(event["dealer"]))]
+        if show_hands and state.known:
+            for seat in range(state.n):
+                cards = [state.known[p] for p in state.holdings[seat] if p in state.known]
+                held = " ".join(card_symbol(str(c)) for c in cards)
+                lines.append(
+                    "  " + _("{seat} holds {cards}").format(seat=say.seat(seat), cards=held)
+                )
+        return lines
+    if kind == "fortial":
+        return ["  " + _("{team} is au Fortial").format(team=say.team(event["team"]))]
+    if kind == "fortial_decision":
+        who, word = say.seat(event["seat"]), event["word"]
+        if word in FORTIAL_WORDS:
+            return ["  " + _(FORTIAL_WORDS[word]).format(seat=who)]
+        return [f"  {who} (au Fortial): {word}"]
+    if kind == "chanson":
+        line = _("la Chanson! {seat} is asked to sing")
+        return ["  " + line.format(seat=say.seat(event["singer"]))]
+    if kind == "sing_ask":
+        line = _("{seat} sings") if event["word"] == "sing" else _("{seat} does not sing")
+        return ["  " + line.format(seat=say.seat(event["seat"]))]
+    if kind == "sing_agree":
+        who, word = say.seat(event["seat"]), event["word"]
+        if word in SING_WORDS:
+            return ["  " + _(SING_WORDS[word]).format(seat=who)]
+        return [f"  {who} {word}s"]
+    if kind == "sing_draw":
+        count = event["count"]
+        line = ngettext(
+            "everyone draws {n} card from the stock",
+            "everyone draws {n} cards from the stock",
+            count,
+        )
+        return ["  " + line.format(n=count)]
+    return None
 
 
 def hand_result(event: dict[str, Any], say: Speaker) -> str:
     """How a hand ended, in one phrase (a ``hand_end`` event)."""
     result = event["result"]
     if result == "void":
-        return "the hand is void: nobody scores, same Donneur"
+        return _("the hand is void: nobody scores, same Donneur")
     if result == "pourrie":
-        return "pourrie: nobody scores, same Donneur"
+        return _("pourrie: nobody scores, same Donneur")
     if result == "fold":
-        return f"{say.team_verb(event['team'], 'win')} by fold"
+        return say.wins(event["team"], "fold")
     if result == "target":
-        return "a card's gain reached the target: the game ends at once"
+        return _("a card's gain reached the target: the game ends at once")
     if result == "fortial_pass":
-        return "au Fortial, nobody truts: the opponents score"
-    return f"{say.team_verb(event['team'], 'win')} the hand"
+        return _("au Fortial, nobody truts: the opponents score")
+    return say.wins(event["team"], "won")

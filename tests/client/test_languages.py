@@ -1,0 +1,114 @@
+"""Every word on a table's screen goes through the catalogs (trutnet/i18n.py), for every
+registered game, a seat's screen and a spectator's, and a saved game's replay.
+
+A pseudo-language proves it: each marked string is shown with its letters swapped for
+accented ones (``Your turn`` -> ``Ýöür tüŕñ``), so a run of plain letters left on the
+screen is a string nobody marked. Then French and Spanish: the same screens, real
+catalogs, still 80x24.
+"""
+
+from __future__ import annotations
+
+import gettext
+import random
+import re
+
+import pytest
+
+from trutnet import i18n
+from trutnet.bots import RandomBot
+from trutnet.engine import make_game
+from trutnet.engine.api import CHANCE
+from trutnet.plugins import BUILT_IN, load_plugins
+
+load_plugins()
+GAMES = sorted(BUILT_IN)
+SWAP = str.maketrans(
+    "abcdeghiklmnoprstuwyzABCDEGHIKLMNOPRSTUWYZ",
+    "áƀçđéĝĥíķĺɱñöþŕšţüŵýžÁƁÇĐÉĜĤÍĶĹṀÑÖÞŔŠŢÜŴÝŽ",
+)
+FIELD = re.compile(r"(\{[^{}]*\}|%\(\w+\)[a-z]|%[a-z])")
+# Names, not words: the players' (made up here), and the games' own names
+NAMES = ["Ñàñá", "Þéþé", "Çúçú", "Ðödö", "Ŵíŵí", "Ĝàĝà"]
+PROPER = {"Trut", "Truco", "Lutin", "Troll", "Deluxe", "Tab", "Esc"}  # and two keys
+# Truco's calls are its players' words in every language (docs/languages.md), shown as
+# the log has them, and its cards' notation names the Spanish suits
+PROPER |= {"envido", "real", "falta", "truco", "retruco", "vale", "cuatro", "flor"}
+PROPER |= {"contraflor", "resto", "quiero", "mazo", "esp", "bas", "cop", "oro"}
+
+
+class Pseudo(gettext.NullTranslations):
+    """Every message, letters swapped (its fields kept as they are)."""
+
+    def gettext(self, message: str) -> str:
+        return "".join(p if FIELD.fullmatch(p) else p.translate(SWAP) for p in FIELD.split(message))
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.gettext(singular if n == 1 else plural)
+
+
+@pytest.fixture
+def pseudo(monkeypatch):
+    i18n.use("fr")
+    monkeypatch.setattr(i18n, "_translations", Pseudo())
+    yield
+    i18n.use("en")
+
+
+def _screens(name: str, language_check):
+    """Screens of a seeded game of ``name``: each seat's and a spectator's, every few moves."""
+    from trutnet.client.frontend import frontend_for
+    from trutnet.client.view import TableInfo, key_bar, plain, table_lines
+
+    front = frontend_for(name)
+    state = make_game(name).new_initial_state()
+    rng = random.Random(5)
+    bot = RandomBot(rng)
+    players = state.game.num_players()
+    for moves in range(300):
+        if state.is_terminal():
+            break
+        if moves % 15 == 0:
+            for me in [*range(players), None]:
+                obs = (
+                    state.observation(me) if me is not None else front.spectator_observation(state)
+                )
+                info = TableInfo(names=NAMES[:players], fingerprints=[""] * players, me=me)
+                text = plain(table_lines(front, obs, info))
+                language_check(text, (name, me, moves))
+                language_check(key_bar(front, obs, info), (name, me, moves, "keys"))
+        if state.current_seat() == CHANCE:
+            state.apply(state.sample_chance(rng))
+            continue
+        seat = state.current_seat()
+        obs = state.observation(seat)
+        state.apply(bot.choose(obs) if obs.legal else state.legal_actions(seat)[0])
+
+
+def _untranslated(text: str) -> list[str]:
+    words = re.findall(r"(?<![^\W\d_])[A-Za-z]{3,}(?![^\W\d_])", text)
+    return [w for w in words if w not in PROPER]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_word_of_a_table_screen_is_marked_for_translation(name, pseudo):
+    def check(text: str, where: object) -> None:
+        left = _untranslated(text)
+        assert not left, f"{where}: not marked for translation: {sorted(set(left))}\n{text}"
+
+    _screens(name, check)
+
+
+@pytest.mark.parametrize("language", ["fr", "es"])
+@pytest.mark.parametrize("name", GAMES)
+def test_a_table_screen_in_french_and_spanish_fits_80x24(name, language):
+    i18n.use(language)
+    try:
+
+        def check(text: str, where: object) -> None:
+            rows = text.splitlines()
+            assert len(rows) <= 24 and all(len(r) <= 80 for r in rows), (where, rows)
+
+        _screens(name, check)
+    finally:
+        i18n.use("en")

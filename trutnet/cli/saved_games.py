@@ -1,0 +1,255 @@
+"""``trutnet verify`` and ``trutnet replay``: a saved game's transcript, checked offline
+(every signature, proof and move, then the table id and each seat's key fingerprint to
+compare with the other players) or stepped through on a spectator's screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+from pathlib import Path
+from typing import Any
+
+from trutnet.cli.arguments import bounded
+from trutnet.i18n import N_, _, ngettext
+
+
+def add_saved_game_commands(sub: Any) -> None:
+    """``verify`` and ``replay``: a saved game's transcript."""
+    vp = sub.add_parser(
+        "verify",
+        help=_("check a saved game transcript offline"),
+        description=_(
+            "Check every signature, proof and move of a saved game, and print the "
+            "table id and each seat's key fingerprint to compare with the other players."
+        ),
+    )
+    vp.add_argument("file", type=Path, help=_("a transcript (the game's .json file)"))
+
+    rp = sub.add_parser(
+        "replay",
+        help=_("step through a saved game on the spectator's screen"),
+        description=_(
+            "Read a saved game as a spectator (every signature, proof and move "
+            "checked) and step through it move by move: ←/→ a move, ↑/↓ a round, Home/End, "
+            "q leaves. Only what a spectator sees is shown: no hand."
+        ),
+    )
+    rp.add_argument(
+        "file",
+        type=Path,
+        nargs="?",
+        help=_(
+            "a transcript (the game's .json file); without it, the newest saved game "
+            "(trutnet games lists them)"
+        ),
+    )
+    rp.add_argument(
+        "--at", type=_move_number, default=1, help=_("start at this move (1: the first)")
+    )
+    rp.add_argument(
+        "--print",
+        action="store_true",
+        help=_(
+            "print that move's screen and stop (what it does when the output is not a terminal)"
+        ),
+    )
+
+
+def _say(line: str, width: int = 80) -> None:
+    """A line of ``verify``'s report, wrapped at a terminal's 80 columns: the rest of a
+    long line goes on under it, indented."""
+    import textwrap
+
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 4)
+    print(textwrap.fill(line, width, subsequent_indent=indent, break_long_words=False))
+
+
+_move_number = bounded(
+    int, N_("a move number"), lambda n: 1 <= n <= 1_000_000, N_("a move from 1, not {text}")
+)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from trutnet.client.replay import ReplayScreen, frame_text, load_replay
+    from trutnet.store import StoreError, load_transcript
+
+    if args.file is None:  # the newest saved game
+        from trutnet.cli.folders import data_dir
+
+        saved = sorted((data_dir() / "games").glob("*.json"), key=lambda p: p.stat().st_mtime)
+        if not saved:
+            print(
+                _("trutnet replay: no saved game in {folder}").format(folder=data_dir() / "games"),
+                file=sys.stderr,
+            )
+            return 2
+        args.file = saved[-1]
+        print(
+            _("trutnet replay: the newest saved game, {file}").format(file=args.file),
+            file=sys.stderr,
+        )
+    try:
+        table_id, wires = load_transcript(args.file)
+        replay = load_replay(table_id, wires)
+    except (StoreError, ValueError) as exc:
+        print(
+            _("trutnet {command}: {problem}").format(command="replay", problem=exc), file=sys.stderr
+        )
+        return 2 if isinstance(exc, StoreError) else 1
+    if replay.failure is not None:
+        print(
+            _(
+                "trutnet replay: the transcript stops verifying at {failure}; replayed up to there"
+            ).format(failure=replay.failure),
+            file=sys.stderr,
+        )
+    at = min(args.at, len(replay.frames)) - 1
+    if args.print or not sys.stdout.isatty():
+        print(frame_text(replay, at))
+    else:
+        ReplayScreen(replay, at).app.run()
+    return 1 if replay.failure is not None else 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from trutnet.protocol.audit import audit
+    from trutnet.store import StoreError, read_transcript
+
+    try:
+        transcript = read_transcript(args.file)
+    except StoreError as exc:
+        print(
+            _("trutnet {command}: {problem}").format(command="verify", problem=exc), file=sys.stderr
+        )
+        return 2
+    table_id, wires = transcript.table_id, transcript.entries
+    report = audit(table_id, wires)
+    print(_("table {id}").format(id=table_id.hex()))
+    _say_seats(report)
+    names = [name for name, _key in report.opened]  # who played each seat from the start
+    frontend = _narrate(report, names)
+    _say_counts(report, len(wires))
+    if report.failure is not None:
+        if report.failed_at is not None:
+            failed = _("FAILED: entry {entry}: {failure}").format(
+                entry=report.failed_at, failure=report.failure
+            )
+        else:
+            failed = _("FAILED: {failure}").format(failure=report.failure)
+        print(failed, file=sys.stderr)
+        if report.blame is not None:
+            print(_("blame: {blame}").format(blame=report.blame), file=sys.stderr)
+        return 1
+    if transcript.chat and not _chat_verified(table_id, transcript.chat, report):
+        return 1
+    _say_outcome(report, names, frontend)
+    return 0
+
+
+def _say_seats(report: Any) -> None:
+    """Each seat's player and key, and who replaced whom."""
+    from trutnet.crypto.identity import fingerprint
+
+    final = report.seated
+    for seat, (name, key) in enumerate(report.opened):
+        line = _("  seat {seat}: {name:<32} key {fingerprint}").format(
+            seat=seat, name=name, fingerprint=fingerprint(key)
+        )
+        if seat < len(final) and final[seat][1] != key:
+            line += _("  (replaced: now {name}, key {fingerprint})").format(
+                name=final[seat][0], fingerprint=fingerprint(final[seat][1])
+            )
+        _say(line)
+
+
+def _narrate(report: Any, names: list[str]) -> Any:
+    """The game in the words of its front-end (if it has one, which is returned), and
+    the table's changes (7.7: replaced seats, an abandoned game)."""
+    from trutnet.client.frontend import NoFrontend, frontend_for
+    from trutnet.protocol.replace import describe
+
+    state = report.replica.state
+    frontend = None
+    if state is not None:
+        with contextlib.suppress(NoFrontend):  # the game's narration, if it has one
+            frontend = frontend_for(state.game.name)
+    if frontend is not None:
+        for event in frontend.events(state):
+            for line in frontend.narrate(event, state, names or None):
+                _say(line)
+    for change in report.replica.changes:
+        _say(describe(change))
+    return frontend
+
+
+def _say_counts(report: Any, total: int) -> None:
+    """What was checked, at most 80 columns a line."""
+    counts = report.counts
+    _say(
+        _("entries checked: {checked} of {total} (signatures, chain, turns)").format(
+            checked=report.entries, total=total
+        )
+    )
+    _say(
+        _(
+            "shuffle proofs: {shuffles}; share batches: {shares}; "
+            "decisions: {decisions}; checkpoints: {checkpoints}"
+        ).format(
+            shuffles=counts["shuffle"],
+            shares=counts["shares"],
+            decisions=counts["act"] + counts["seal"],
+            checkpoints=counts["checkpoint"],
+        )
+    )
+    if counts["blind"]:
+        _say(
+            _("equality tests: {blindings} blindings, {shares} shares").format(
+                blindings=counts["blind"], shares=counts["unblind"]
+            )
+        )
+
+
+def _say_outcome(report: Any, names: list[str], frontend: Any) -> None:
+    """The valid transcript's end: who won, or whom the abandoned game waited for."""
+    from trutnet.selfplay import who_won
+
+    state = report.replica.state
+    assert state is not None
+    if report.replica.abandoned is not None:
+        seat = report.replica.abandoned.seat
+        who = (
+            _("{name} (seat {seat})").format(name=names[seat], seat=seat)
+            if 0 <= seat < len(names)
+            else _("seat {seat}").format(seat=seat)
+        )
+        _say(
+            _("OK: the transcript is valid; the game was abandoned waiting for {who}").format(
+                who=who
+            )
+        )
+        return
+    teams = [list(t) for t in state.game.teams()]
+    score = frontend.score(state) if frontend is not None else ""
+    score = f", {score}" if score else ""
+    winner = who_won(teams, state.winning_team(), report.replica.names)
+    _say(_("OK: the transcript is valid; {winner}{score}").format(winner=winner, score=score))
+    print(_("compare the table id and the key fingerprints with the other players"))
+
+
+def _chat_verified(table_id: bytes, wires: list[bytes], report: Any) -> bool:
+    """The transcript's chat (9.6): one line for what was said, or FAILED."""
+    from trutnet.protocol.chat import audit_chat
+
+    lines, failure = audit_chat(table_id, wires, [report.opened, report.seated])
+    if failure is not None:
+        print(_("FAILED: {failure}").format(failure=failure), file=sys.stderr)
+        return False
+    by_seats = sum(1 for line in lines if line.seat is not None)
+    said = _("{seats} from seats, {spectators} from spectators").format(
+        seats=by_seats, spectators=len(lines) - by_seats
+    )
+    count = ngettext("{count} message", "{count} messages", len(lines)).format(count=len(lines))
+    _say(_("chat: {count} ({said}), each signed by its author").format(count=count, said=said))
+    return True
