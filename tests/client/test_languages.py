@@ -112,3 +112,23 @@ def test_a_table_screen_in_french_and_spanish_fits_80x24(name, language):
         _screens(name, check)
     finally:
         i18n.use("en")
+
+
+def test_the_four_suits_are_four_colours_and_each_card_shows_its_suit():
+    """No cue is colour alone (issue 22, item 6): Trut's French suits and Truco's Spanish
+    ones each have a colour of their own in the frame's style, and the card's text
+    names its suit (a sign, or Truco's letters) whatever the colour."""
+    from trutnet.client.app import STYLE
+    from trutnet.games.truco import screen as truco
+    from trutnet.games.trut.rules.cards import SUIT_SYMBOLS, Card
+    from trutnet.games.trut.screen import card_text
+
+    styles = {name for name, _ in STYLE.style_rules}
+    french = {suit: card_text(Card("7", suit)) for suit in SUIT_SYMBOLS}
+    assert len({style for style, _ in french.values()}) == 4
+    assert all(text.endswith(SUIT_SYMBOLS[suit]) for suit, (_, text) in french.items())
+    spanish = {suit: truco.card_part(f"7{suit}") for suit in "ebco"}
+    assert len({style for style, _ in spanish.values()}) == 4
+    assert [text for _, text in spanish.values()] == ["7esp", "7bas", "7cop", "7oro"]
+    for style, _ in [*french.values(), *spanish.values()]:
+        assert style.removeprefix("class:") in styles, style

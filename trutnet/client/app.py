@@ -82,6 +82,8 @@ STYLE = Style.from_dict(
         "dim": "#888888",
         "red": "#ff4444 bold",
         "black": "bold",
+        "blue": "#4499ff bold",  # with red, black and green: a four-colour deck's suits
+        "green": "#33cc33 bold",
         "me": "bold #44aaff",
         "warn": "#ffaa00",
         "turn": "bold #44ff44",

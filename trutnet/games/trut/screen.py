@@ -24,7 +24,9 @@ from trutnet.games.trut.rules.deluxe.cards import Special
 from trutnet.games.trut.rules.observation import TrutObservation
 from trutnet.i18n import N_, _
 
-RED_SUITS = ("h", "d")
+# A four-colour deck: each suit its own colour, and its sign always beside it (the
+# colour is never the only cue)
+SUIT_STYLE = {"s": "class:black", "h": "class:red", "d": "class:blue", "c": "class:green"}
 
 # The help page: the game's words, then the keys (a spectator's differ). Shown by
 # help_page(), in the players' language.
@@ -120,12 +122,11 @@ class Choice:
 
 
 def card_text(card: Card | Special) -> tuple[str, str]:
-    """A card as shown: ``7♥`` in red; a Deluxe card by its name, as the help names it
-    (``Falcon``)."""
+    """A card as shown: ``7♥`` in red (♦ blue, ♣ green, ♠ black); a Deluxe card by its
+    name, as the help names it (``Falcon``)."""
     if isinstance(card, Special):
         return "class:black", special_name(card.letter)
-    style = "class:red" if card.suit in RED_SUITS else "class:black"
-    return style, card.symbol
+    return SUIT_STYLE[card.suit], card.symbol
 
 
 def team_name(obs: TrutObservation, info: TableInfo, team: int) -> str:
