@@ -3,6 +3,8 @@ beats the random bot (it reads its envido and its cards' strength, K3, K4)."""
 
 from __future__ import annotations
 
+import random
+
 import trutnet.games.truco  # noqa: F401  (registers the game)
 from tests.games.truco.truco_scenarios import dealt, run
 from trutnet.games.truco.heuristic import HeuristicBot
@@ -32,3 +34,24 @@ def test_it_bets_and_declares_its_envido():
     weak = dealt({0: "4o 5c 12b", 1: "7e 6e 1c"}, players=2, dealer=1)
     run(weak, "0: play " + next(f"{weak.known[p]}@{p.index}" for p in weak.hands[0]), "1: envido")
     assert bot.choose(weak.observation(0)) == Word("no quiero")
+
+
+def test_a_truco_its_samples_say_is_clearly_lost_is_refused():
+    """Issue 21, item 5 (miniTruco's complaint): trick 1 to the caller, trick 2 to the
+    bot, and the bot's last card, a 4 (the lowest), is on the table when the truco
+    comes: every card the caller may hold wins or ties trick 3, and a tie gives the
+    hand to trick 1's winner (K27). The bot used to accept it every time (a trick won
+    counted as a good card); its samples now say the hand is lost, and it refuses.
+    With the ancho de basto on the table instead, the hand is won, and it accepts."""
+    from tests.games.truco.truco_scenarios import card_at, dealt
+    from trutnet.games.truco.heuristic import HeuristicBot
+
+    for last, answer in (("4c", "no quiero"), ("1b", "quiero")):
+        state = dealt({0: f"6b 3o {last}", 1: "1e 4e 5c"}, players=2, dealer=0)
+        for seat, card in ((1, "1e"), (0, "6b"), (1, "4e"), (0, "3o"), (0, last)):
+            state.apply("play " + card_at(state, seat, card))
+        state.apply("truco")
+        said = {str(HeuristicBot(random.Random(seed)).choose_in(state, 0)) for seed in range(20)}
+        assert said == {answer}, (last, said)
+        # from its observation alone it cannot sample: the old rule of thumb
+        assert str(HeuristicBot(random.Random(1)).choose(state.observation(0))) == "quiero"

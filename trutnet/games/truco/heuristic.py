@@ -6,7 +6,11 @@
 * Truco: calls or raises when its cards are strong for the tricks still to play
   (strength from K3's levels), accepts when it holds at least one good card or has
   already won a trick, refuses otherwise; never goes to the mazo unless refusing is
-  impossible and its hand is hopeless.
+  impossible and its hand is hopeless. Given its seat's state (at a table, or in
+  self-play), it first plays the hand out on samples of what it cannot see (drawn from
+  its own observation: ``determinise``): when no sample wins the hand, the truco is
+  clearly lost, and it refuses it, whatever its cards (a partner that does not accept
+  a lost truco, issue 21).
 * Tricks: wins a trick with its cheapest card that beats the table, lets a partner's
   winning card stand with its lowest, and throws its lowest when it cannot win.
 """
@@ -14,13 +18,15 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from trutnet.engine.api import Action
+from trutnet.engine.api import CHANCE, Action, GameState
 from trutnet.games.truco.rules.actions import Declare, Play, Show, Word
 from trutnet.games.truco.rules.cards import LEVEL, envido
 from trutnet.games.truco.rules.observation import TrucoObservation
 
 STRONG = 9  # a 3 or better (K3)
+SAMPLES = 16  # hands played out on samples before it accepts a truco
 
 
 def _level(card: str | None) -> int:
@@ -28,8 +34,25 @@ def _level(card: str | None) -> int:
 
 
 class HeuristicBot:
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, samples: int = SAMPLES) -> None:
         self.rng = rng
+        self.samples = samples  # 0: decide from the observation alone
+        self._lost = False  # this decision's truco is clearly lost (``choose_in``)
+
+    def choose_in(self, state: GameState, seat: int) -> Action:
+        """``seat``'s decision at ``state``; a truco to answer is played out first on
+        samples that depend on the seat's observation alone."""
+        obs = state.observation(seat)
+        answering = obs.truco_call is not None and Word("quiero") in obs.legal
+        self._lost = (
+            bool(self.samples)
+            and answering
+            and hand_lost(state, seat, random.Random(self.rng.getrandbits(64)), self.samples)
+        )
+        try:
+            return self.choose(obs)
+        finally:
+            self._lost = False
 
     def choose(self, obs: TrucoObservation) -> Action:
         legal = list(obs.legal)
@@ -62,6 +85,8 @@ class HeuristicBot:
             for bet in ("envido", "real envido"):  # el envido está primero (K24)
                 if bet in words and env >= 27:
                     return Word(bet)
+            if self._lost:
+                return Word("no quiero")
             raise_word = next((w for w in words if w.startswith("quiero ")), None)
             if raise_word and good >= 2:
                 return Word(raise_word)
@@ -89,3 +114,52 @@ class HeuristicBot:
             return by_level[0]
         winners = [a for a in by_level if isinstance(a, Play) and _level(a.card) > top]
         return winners[0] if winners else by_level[0]
+
+
+def hand_lost(state: GameState, seat: int, rng: random.Random, samples: int) -> bool:
+    """True when, on samples of what ``seat`` cannot see, its side never wins the
+    hand's truco once it accepts: every seat plays the rest of the hand as this bot
+    does from its own cards (with no samples of its own). Envido and flor points of
+    the hand are not counted (they are decided apart, K28); a sample cut short (a chico
+    over, a word the sample cannot prove) says nothing."""
+    seed = rng.getrandbits(64)
+    side = state.observation(seat).sides[seat]
+    told = 0  # samples played out to the hand's end
+    for index in range(samples):
+        sample: Any = state.determinise(seat, random.Random(f"{seed}/{index}"))
+        sample.apply(Word("quiero"))
+        winner = _truco_winner(sample, seed, index)
+        if winner is None:
+            continue
+        if winner == side:
+            return False
+        told += 1
+    return told > 0
+
+
+def _truco_winner(sample: Any, seed: int, index: int) -> int | None:
+    """Play ``sample``'s hand out; the side that scores its truco (K28: the last item
+    the hand scores, after flor and envido), or None when the sample cannot say."""
+    bots: dict[int, HeuristicBot] = {}
+    chance = random.Random(f"{seed}/{index}/chance")
+    hand = sample.round_number()
+    items = 0  # the hand's flor and envido items, scored before its truco
+    while not sample.is_terminal() and sample.round_number() == hand:
+        items = len(sample.flor_pts) + (sample.envido_pts is not None)
+        actor = sample.current_seat()
+        if actor == CHANCE:
+            sample.apply(sample.sample_chance(chance))
+            continue
+        obs = sample.observation(actor)
+        if not obs.legal:
+            automatic = sample.legal_actions(actor)
+            if not automatic:
+                return None  # a word the sample cannot prove
+            sample.apply(automatic[0])
+            continue
+        bot = bots.setdefault(actor, HeuristicBot(random.Random(f"{seed}/{actor}"), 0))
+        sample.apply(bot.choose(obs))
+    scored = sample.last_scored
+    if sample.round_number() == hand or len(scored) != items + 1:
+        return None  # the chico ended first, and the rest was dropped
+    return int(scored[-1][0])
