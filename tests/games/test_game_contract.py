@@ -109,6 +109,29 @@ def test_a_table_of_peers_plays_its_first_round_and_the_transcript_verifies(name
     for index in range(len(replay.frames)):
         rows = frame_text(replay, index).splitlines()
         assert len(rows) <= 24 and all(len(r) <= 80 for r in rows), (name, index, rows)
+    # and as each seat saw it, from the view its secrets give (trutnet/seat_views.py):
+    # what the seat knew then, its cards included, and never a card it was not shown
+    _replayed_from_each_seat(name, table, replica)
+
+
+def _replayed_from_each_seat(name: str, table, replica) -> None:
+    from trutnet.client.replay import SeatReader, frame_text, load_replay
+    from trutnet.seat_views import SeatView
+    from trutnet.sim.invariants import check_hidden
+
+    wires = [e.wire for e in replica.log.entries]
+    for peer in table.peers:
+        view = SeatView(replica.table_id, peer.seat, peer.secrets())
+        reader = SeatReader(replica.table_id, view)
+        for wire in wires:
+            reader.receive(wire)
+            assert check_hidden(name, peer.seat, reader.replica) is None
+        mine = peer.replica.state.observation(peer.seat)
+        assert reader.replica.state.observation(peer.seat) == mine, (name, peer.seat)
+        replay = load_replay(replica.table_id, wires, view)
+        assert replay.seat == peer.seat and replay.failure is None
+        rows = frame_text(replay, len(replay.frames) - 1).splitlines()
+        assert len(rows) <= 24 and all(len(r) <= 80 for r in rows), (name, peer.seat, rows)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.cli.test_person_path import person_env, run_cli
+from tests.cli.test_person_path import mode, person_env, run_cli
 from tests.net.test_network_faults import wait_for_entries
 from tests.network_helpers import result_of, spawn
 from trutnet.cli import folders, join_command, main
@@ -33,6 +33,7 @@ from trutnet.protocol.lobby import (
 from trutnet.runtime.resuming import LoadedSeat, load_seat
 from trutnet.runtime.seat_files import write_clock_file
 from trutnet.runtime.seat_process import Hooks, SeatResult, announced_table
+from trutnet.seat_views import save_view
 from trutnet.store import PeerStore, StoreError, load_transcript, save_transcript
 
 
@@ -143,10 +144,43 @@ def test_the_table_folder_is_removed_once_the_game_is_saved(tmp_path, games, mon
     own = _seat_folder(tmp_path / "mine", peer)
     assert folders.tidy_table_folder(own, transcript, _result(peer)) == own.resolve()
     assert own.exists()
-    # saved and whole: removed, the transcript kept
+    # saved and whole: removed, the transcript kept, and the seat's view beside it
     assert folders.tidy_table_folder(seat, transcript, _result(peer)) is None
     assert not table.exists() and transcript.exists() and tables.exists()
-    print(f"table folder: {size} bytes before, 0 after")
+    view = transcript.with_suffix(".view")
+    assert mode(view) == 0o600 and view.stat().st_size < 2_000
+    print(f"table folder: {size} bytes before, 0 after; the seat's view {view.stat().st_size}")
+
+
+def test_a_game_played_here_is_replayed_as_its_seat_saw_it(tmp_path, games):
+    """The seat's view kept at the end (trutnet/seat_views.py): ``replay`` shows the
+    seat's own hand on every frame where it holds cards, and ``--spectator`` does not;
+    a damaged view, or one of another table, is refused in one line."""
+    peer = games[1]
+    entries = [e.wire for e in peer.replica.log.entries]
+    transcript = save_transcript(tmp_path / "g.json", peer.replica.table_id, entries)
+    save_view(transcript, peer.secrets())
+    env = person_env(tmp_path)
+    code, out, err, _ = run_cli(["replay", str(transcript), "--print", "--at", "8"], env, tmp_path)
+    assert code == 0, err
+    assert err.startswith("trutnet replay: as your seat saw it (seat 0, "), err
+    assert " Your hand: [1]" in out and "Cards in hand:" not in out, out
+    code, out, err, _ = run_cli(
+        ["replay", str(transcript), "--print", "--at", "8", "--spectator"], env, tmp_path
+    )
+    assert code == 0 and "Your hand" not in out and "Cards in hand:" in out, out
+    view = transcript.with_suffix(".view")
+    for damage, why in (
+        (b"{}", "is not a seat's view: a JSON object with"),
+        (view.read_bytes().replace(b'"seat": 0', b'"seat": 1'), "does not belong to seat 1"),
+    ):
+        view.write_bytes(damage)
+        code, _, err, _ = run_cli(["replay", str(transcript), "--print"], env, tmp_path)
+        assert code in (1, 2) and len(err.strip().splitlines()) == 1 and why in err, err
+    save_view(tmp_path / "other.json", games[2].secrets())
+    (tmp_path / "other.view").replace(view)
+    code, _, err, _ = run_cli(["replay", str(transcript), "--print"], env, tmp_path)
+    assert code == 2 and "is the view of another table" in err, err
 
 
 # ------------------------------------------------ the bots come back with the host

@@ -65,10 +65,13 @@ def tidy_table_folder(seat: Path, transcript: Path | None, result: SeatResult) -
     """Remove the folder of a table whose game is over once its transcript is saved and
     holds the game the seat logged: every entry of the table's log, each one in the
     seat's own file (the seat's keys, secrets and log, and its bots':
-    megabytes a game, of no use once the game is over); None once removed. Only a
+    megabytes a game, of no use once the game is over); None once removed. The seat's
+    view is kept beside the transcript first (:mod:`trutnet.seat_views`: what ``trutnet
+    replay`` needs to show the game with this seat's cards). Only a
     folder that trutnet made under its own ``tables`` folder: one given with
     ``--store`` is the person's. A table that stopped without its end (no progress, a
     cheat caught) keeps its folder: the folder to return with, or to look into."""
+    from trutnet.seat_views import save_view
     from trutnet.store import PeerStore, load_transcript
 
     tables = (data_dir() / "tables").resolve()
@@ -85,6 +88,8 @@ def tidy_table_folder(seat: Path, transcript: Path | None, result: SeatResult) -
         return folder
     if len(wires) != result.entries or not set(wires) <= set(logged):
         return folder  # not the whole game this seat logged: keep what it has
+    with contextlib.suppress(StoreError, OSError, KeyError, TypeError):
+        save_view(transcript, PeerStore(seat).load_secrets())  # what replay shows this seat
     shutil.rmtree(folder, ignore_errors=True)
     return folder if folder.exists() else None
 

@@ -33,7 +33,8 @@ def add_saved_game_commands(sub: Any) -> None:
         description=_(
             "Read a saved game as a spectator (every signature, proof and move "
             "checked) and step through it move by move: ←/→ a move, ↑/↓ a round, Home/End, "
-            "q leaves. Only what a spectator sees is shown: no hand."
+            "q leaves. A game played on this machine is shown as your seat saw it (your "
+            "cards, and no one else's); any other as a spectator saw it: no hand."
         ),
     )
     rp.add_argument(
@@ -47,6 +48,14 @@ def add_saved_game_commands(sub: Any) -> None:
     )
     rp.add_argument(
         "--at", type=_move_number, default=1, help=_("start at this move (1: the first)")
+    )
+    rp.add_argument(
+        "--spectator",
+        action="store_true",
+        help=_(
+            "show what a spectator saw, without your cards (by default, a game you "
+            "played here is shown as your seat saw it)"
+        ),
     )
     rp.add_argument(
         "--print",
@@ -92,7 +101,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         )
     try:
         table_id, wires = load_transcript(args.file)
-        replay = load_replay(table_id, wires)
+        view = None if args.spectator else _view_of(args.file, table_id)
+        replay = load_replay(table_id, wires, view)
     except (StoreError, ValueError) as exc:
         print(
             _("trutnet {command}: {problem}").format(command="replay", problem=exc), file=sys.stderr
@@ -105,12 +115,30 @@ def cmd_replay(args: argparse.Namespace) -> int:
             ).format(failure=replay.failure),
             file=sys.stderr,
         )
+    if replay.seat is not None:
+        said = _("trutnet replay: as your seat saw it (seat {seat}, {name}); --spectator: without")
+        name = replay.names[replay.seat] if replay.seat < len(replay.names) else "?"
+        print(said.format(seat=replay.seat, name=name), file=sys.stderr)
     at = min(args.at, len(replay.frames)) - 1
     if args.print or not sys.stdout.isatty():
         print(frame_text(replay, at))
     else:
         ReplayScreen(replay, at).app.run()
     return 1 if replay.failure is not None else 0
+
+
+def _view_of(transcript: Path, table_id: bytes) -> Any:
+    """The view of the seat that played ``transcript`` here, if one was kept."""
+    from trutnet.seat_views import read_view, view_path
+    from trutnet.store import StoreError
+
+    path = view_path(Path(transcript))
+    if not path.exists():
+        return None
+    view = read_view(path)
+    if view.table_id != table_id:
+        raise StoreError(_("{path} is the view of another table").format(path=path))
+    return view
 
 
 def cmd_verify(args: argparse.Namespace) -> int:

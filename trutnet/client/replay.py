@@ -1,12 +1,15 @@
-"""``trutnet replay FILE``: a saved game, move by move, on the spectator's screen.
+"""``trutnet replay FILE``: a saved game, move by move, on a spectator's screen or on
+the screen of the seat that played it here.
 
 :func:`load_replay` reads a transcript as a spectator does (every signature, proof
 and move checked, entry by entry) and keeps a :class:`Frame` after each event of the
 game: the game's state then (a clone), the narration so far, what was verified so
 far, and whether a round had just ended (its summary is a frame of its own). A
 transcript that fails a check is replayed up to that entry, and every frame after it
-is missing: the screen says where and why. Nothing is shown that a spectator could
-not see: the frames hold the spectator's replica, which has no key to any hand.
+is missing: the screen says where and why. As a spectator, nothing is shown that a
+spectator could not see: the frames hold a replica with no key to any hand. With a
+seat's view (:mod:`trutnet.seat_views`, kept when the game ended on this machine),
+the frames hold that seat's replica (:class:`SeatReader`): its cards, and nothing more.
 
 :class:`ReplayScreen` draws a frame in the client's own frame (the table, the log,
 the verification line) with the replay's key bar at the bottom: ←/→ a move, ↑/↓ a
@@ -17,6 +20,7 @@ plain text, for ``--print``.
 from __future__ import annotations
 
 import contextlib
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,8 +44,10 @@ from trutnet.client.view import (
 from trutnet.crypto.identity import fingerprint
 from trutnet.i18n import N_, _
 from trutnet.protocol.envelope import MessageError
+from trutnet.protocol.peer import TablePeer
 from trutnet.protocol.spectator import Spectator
 from trutnet.protocol.table import Rejected
+from trutnet.seat_views import SeatView
 
 KEYS = N_(" ←/→ move  ↑/↓ {round}  Home/End  ? help  q quit")  # the game's word for a round
 
@@ -69,6 +75,7 @@ class Replay:
     log: list[str] = field(default_factory=list)
     failure: str | None = None  # "entry 123: why", when the transcript does not verify
     entries: int = 0
+    seat: int | None = None  # the seat whose view it is (None: a spectator's)
 
     def round_start(self, index: int, step: int) -> int:
         """The first frame of the round after (``step`` 1) or before (-1) the one of
@@ -84,11 +91,51 @@ class Replay:
         return earlier[0] if earlier else 0
 
 
-def load_replay(table_id: bytes, wires: list[bytes]) -> Replay:
-    """Read ``wires`` as a spectator, keeping a frame after each event.
-    :class:`ValueError` when not even the table's opening can be read, or no screen
-    knows the game."""
-    spectator = Spectator(table_id)
+class SeatReader:
+    """Reads a log as the seat of ``view`` saw it: a spectator until the ``open`` entry
+    names the seat's key, then that seat's peer with the view's secrets (it shows the
+    seat's cards as the log deals them, and signs nothing). A view whose ElGamal key is
+    not the one the log gives the seat: :class:`ValueError`."""
+
+    def __init__(self, table_id: bytes, view: SeatView) -> None:
+        self.view = view
+        self.opening = Spectator(table_id)
+        self.peer: TablePeer | None = None
+
+    @property
+    def replica(self) -> Any:
+        return self.peer.replica if self.peer is not None else self.opening.replica
+
+    def receive(self, wire: bytes) -> None:
+        view = self.view
+        if self.peer is not None:
+            self.peer.receive(wire)
+        else:
+            self.opening.receive(wire)
+            seats = self.opening.replica.seats
+            if not seats:
+                return
+            if view.seat >= len(seats):
+                raise ValueError(_("the seat's view is of seat {seat}, which this table has not")
+                                 .format(seat=view.seat))  # fmt: skip
+            self.peer = TablePeer.reader(
+                seats[view.seat], view.seat, view.table_id, view.secrets, os.urandom
+            )
+            for entry in self.opening.replica.log.entries:
+                self.peer.receive(entry.wire)
+        keys = self.peer.replica.elgamal
+        if len(keys) > view.seat and bytes(keys[view.seat]) != bytes(self.peer.elgamal.public):
+            raise ValueError(
+                _("the seat's view does not belong to seat {seat} of this game (its key differs)")
+                .format(seat=view.seat)
+            )  # fmt: skip
+
+
+def load_replay(table_id: bytes, wires: list[bytes], view: SeatView | None = None) -> Replay:
+    """Read ``wires`` as a spectator, or as the seat of ``view`` (with its cards),
+    keeping a frame after each event. :class:`ValueError` when not even the table's
+    opening can be read, no screen knows the game, or the view is not of this game."""
+    spectator: Any = Spectator(table_id) if view is None else SeatReader(table_id, view)
     replay: Replay | None = None
     seen = 0
     for number, wire in enumerate(wires):
@@ -110,12 +157,13 @@ def load_replay(table_id: bytes, wires: list[bytes]) -> Replay:
             except NoFrontend as exc:
                 raise ValueError(str(exc)) from exc
             replay = Replay(frontend, list(replica.names), [fingerprint(k) for k in replica.seats])
+            replay.seat = None if view is None else view.seat
         replay.entries = number + 1
         frontend = replay.frontend
         events = frontend.events(state)
         if len(events) == seen:
             continue
-        info = TableInfo(replay.names, replay.fingerprints, None)
+        info = TableInfo(replay.names, replay.fingerprints, replay.seat)
         ends = False
         for event in events[seen:]:
             replay.log += frontend.narrate(event, state, names=replay.names)
@@ -138,7 +186,7 @@ def frame_lines(replay: Replay, index: int) -> list[Line]:
     """Frame ``index`` in the client's frame, with the replay's key bar and where it is."""
     frame = replay.frames[index]
     frontend = replay.frontend
-    info = TableInfo(replay.names, replay.fingerprints, None, replaying=True)
+    info = TableInfo(replay.names, replay.fingerprints, replay.seat, replaying=True)
     info.log = replay.log[: frame.log][-50:]
     shuffles, reveals, openings, searches = frame.verified
     info.shuffles_verified, info.reveals_verified = shuffles, reveals
@@ -146,7 +194,10 @@ def frame_lines(replay: Replay, index: int) -> list[Line]:
     info.paused = frame.round_ends
     if replay.failure is not None and index == len(replay.frames) - 1:
         info.blame = _("the transcript stops verifying here: {why}").format(why=replay.failure)
-    obs = frontend.spectator_observation(frame.state)
+    if replay.seat is None:
+        obs = frontend.spectator_observation(frame.state)
+    else:  # the seat's own view: what its observation was then, its cards included
+        obs = frame.state.observation(replay.seat)
     if obs.to_act is None and not info.paused:
         lines = end_lines(frontend, obs, info)
     else:

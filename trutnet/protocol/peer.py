@@ -116,11 +116,7 @@ class TablePeer:
         included: a void that overrode this seat's entry overrides it again, 7.8), then
         its own entry of the unordered round in progress, if it had sent one."""
         peer = cls(identity, int(secrets["seat"]), bytes.fromhex(secrets["table"]), rng, checked)
-        peer.elgamal = KeyPair(int(secrets["elgamal"], 16))
-        peer._values = {int(k): bytes.fromhex(v) for k, v in secrets["values"].items()}
-        peer._sealed = {
-            bytes.fromhex(c): (bytes.fromhex(s), a) for c, s, a in secrets.get("sealed", [])
-        }
+        peer._keep(secrets)
         peer.holds = {(int(s), bytes.fromhex(h)) for s, h in secrets.get("holds", [])}
         for wire in entries:
             peer.receive(wire)
@@ -128,6 +124,26 @@ class TablePeer:
             # refused if the round is over, or a void cut it short: nothing to keep then
             with contextlib.suppress(Rejected):
                 peer.receive(bytes.fromhex(held))
+        return peer
+
+    def _keep(self, secrets: dict[str, Any]) -> None:
+        """The secrets that show this seat's cards: its ElGamal key, its commitment
+        values, its sealed choices."""
+        self.elgamal = KeyPair(int(secrets["elgamal"], 16))
+        self._values = {int(k): bytes.fromhex(v) for k, v in secrets["values"].items()}
+        self._sealed = {
+            bytes.fromhex(c): (bytes.fromhex(s), a) for c, s, a in secrets.get("sealed", [])
+        }
+
+    @classmethod
+    def reader(
+        cls, public: bytes, seat: int, table_id: bytes, secrets: dict[str, Any], rng: RandomBytes
+    ) -> TablePeer:
+        """A seat's peer that only reads: its secrets (:meth:`_keep`'s) show it the
+        seat's cards as the log deals them, and it has no key to sign with (a replay of
+        a finished game from that seat's view)."""
+        peer = cls(_Reader(public), seat, table_id, rng)  # type: ignore[arg-type]
+        peer._keep(secrets)
         return peer
 
     def catch_up(self, entries: Sequence[bytes]) -> int:
@@ -490,3 +506,13 @@ class TablePeer:
             return self._sign("seal", {"commit": commit})
         assert isinstance(step, Turn)
         return self._sign("act", self._with_shares({"action": str(written)}, written))
+
+
+class _Reader:
+    """A seat's public key with no secret key: a peer built on it reads and never signs."""
+
+    def __init__(self, public: bytes) -> None:
+        self.public = public
+
+    def sign(self, message: bytes) -> bytes:
+        raise LocalError("sign", "a seat's view only reads: it signs nothing")
