@@ -66,10 +66,13 @@ class DelayProxy:
             loop.run_forever()
         finally:
             server.close()
-            for task in asyncio.all_tasks(loop):
+            tasks = asyncio.all_tasks(loop)
+            for task in tasks:
                 task.cancel()
+            # every task ends here, on its own loop: one left pending would be finalised
+            # later by the garbage collector, in whatever the main thread is doing then
             with contextlib.suppress(Exception):
-                loop.run_until_complete(asyncio.sleep(0))
+                loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
             loop.close()
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
