@@ -146,9 +146,9 @@ class SearchBot:
 
     def _playout(self, state: GameState, seat: int, seed: str) -> float:
         """Play ``state`` on to the end of the ``rounds``-th round from here (or of
-        the game), every seat by the playout bot; the seat's outlook there."""
-        from trutnet.bots.base import seat_action
-
+        the game), every seat by the playout bot from its observation (a bot that can
+        search the state itself, ``choose_in``, is not asked to: a search inside each
+        playout would multiply the cost); the seat's outlook there."""
         chance = random.Random(f"{seed}/chance")
         bots: dict[int, Any] = {}
         stop = state.round_number() + self.budget.rounds
@@ -163,6 +163,8 @@ class SearchBot:
                 bot = bots.get(actor)
                 if bot is None:
                     bot = bots[actor] = self.playout(random.Random(f"{seed}/seat{actor}"))
-                action = seat_action(bot, state, actor)
+                observation = state.observation(actor)
+                legal = observation.legal
+                action = bot.choose(observation) if legal else state.legal_actions(actor)[0]
             state.apply(action)
         return state.outlook(seat)
