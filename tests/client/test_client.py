@@ -440,7 +440,7 @@ def test_every_screen_of_a_whole_game_is_true_and_fits_80x24(players):
             if hand >= 0:
                 assert ui.info.message == "", ui.info.message
             hand = obs.hand_number
-            ui.info.message = "you cannot play now (answer): answer the Trut with j or c"
+            ui.info.message = "you cannot play now: answer the Trut with j or c"
     assert peers[0].replica.state.is_terminal()
     assert {"Exchanging keys", "Drawing for Donneur", "Shuffling", "Dealing"} <= steps_seen
     assert "Closing the hand" in steps_seen

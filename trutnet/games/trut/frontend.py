@@ -177,8 +177,7 @@ class TrutFrontend(Frontend):
                 "sing_ask": N_("s to sing or p to pass"),
                 "sing_agree": N_("j to agree or c to refuse"),
             }.get(obs.phase, N_("wait"))
-            line = _("you cannot play now ({phase}): {instead}")
-            return line.format(phase=obs.phase, instead=_(instead))
+            return _("you cannot play now: {instead}").format(instead=_(instead))
         if action == "pass":
             return _("nothing to pass now")
         if action.startswith("sing"):
