@@ -44,6 +44,8 @@ def test_every_frame_is_the_spectators_and_fits_the_screen(saved):
     ends = [i for i, f in enumerate(replay.frames) if f.round_ends]
     assert ends and "is over" in frame_text(replay, ends[0])  # a round's summary, a frame
     assert "▷ Next: " in frame_text(replay, 1) and "Waiting" not in frame_text(replay, 1)
+    # a saved game has no chat: its rule offers no chat key (the table's says "Tab: chat")
+    assert "Tab" not in frame_text(replay, 1) and " " + "─" * 77 in frame_text(replay, 1)
     # ↓ goes to the next round's first frame, ↑ back to this round's, then the one before
     second = replay.round_start(0, 1)
     assert replay.frames[second].round == replay.frames[0].round + 1

@@ -318,6 +318,8 @@ def _separator(info: TableInfo, width: int) -> Line:
     """The rule above the log: it says so when the chat is shown in the log's place,
     and how many messages came while it was not."""
     tab = _(" Tab: chat ") + "─"  # the chat's key, at the rule's end
+    if info.replaying:  # a saved game has no chat: a plain rule
+        return [("class:dim", " " + "─" * (width - 3))]
     if info.chat_open:
         said = _(" chat (Esc: back to the game's log) ")
     elif info.chat_unread:
