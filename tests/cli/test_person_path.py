@@ -14,11 +14,13 @@ import json
 import os
 import re
 import shlex
+import shutil
 import signal
 import socket
 import stat
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -73,6 +75,7 @@ class Screen:
         self.socket = f"trutnet-test-{uuid.uuid4().hex[:8]}"
         self.prefix = prefix
         self.pid: int | None = None
+        self.pid_file: Path | None = None  # where the command says its pid (start)
 
     def _tmux(self, *args: str, prefix: tuple[str, ...] = ()) -> str:
         out = subprocess.run(
@@ -85,7 +88,10 @@ class Screen:
 
     def start(self, argv: list[str], env: dict[str, str], cwd: Path) -> None:
         command = shlex.join(["env", "-i", *(f"{k}={v}" for k, v in env.items()), *argv])
-        shell = f'cd {shlex.quote(str(cwd))} && {command}; echo "[exit $?]"; sleep 600'
+        # the command's process says its pid before it becomes the command (exec keeps it)
+        self.pid_file = Path(tempfile.mkdtemp(prefix="trutnet-screen-")) / "pid"
+        run = shlex.quote(f"echo $$ > {shlex.quote(str(self.pid_file))}; exec {command}")
+        shell = f'cd {shlex.quote(str(cwd))} && sh -c {run}; echo "[exit $?]"; sleep 600'
         self._tmux(
             "new-session", "-d", "-x", "80", "-y", "24", "-s", "t", shell, prefix=self.prefix
         )
@@ -119,19 +125,12 @@ class Screen:
         return int(status), text
 
     def trutnet_pid(self) -> int:
-        """The trutnet process in this terminal (the pane's shell runs it as its child)."""
-        assert self.pid is not None
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            out = subprocess.run(
-                ["ps", "-o", "pid=,args=", "--ppid", str(self.pid)], capture_output=True, text=True
-            ).stdout
-            for line in out.splitlines():
-                pid, args = line.strip().split(" ", 1)
-                if "trutnet" in args:
-                    return int(pid)
-            time.sleep(0.1)
-        raise AssertionError("no trutnet process in the terminal")
+        """The trutnet process in this terminal (asked once its screen is up: the
+        process wrote its pid before it became trutnet)."""
+        assert self.pid_file is not None, "no command started"
+        text = self.pid_file.read_text().strip()
+        assert text.isdigit(), f"no pid in {self.pid_file}"
+        return int(text)
 
     def stacks(self) -> str:
         """Where a command that does not end is stuck: its stacks, which trutnet
@@ -139,7 +138,7 @@ class Screen:
         try:
             os.kill(self.trutnet_pid(), signal.SIGUSR1)
             return "its stacks:\n" + self.wait_for("(end of the stacks)", 10, history=400)
-        except (AssertionError, ProcessLookupError):
+        except (AssertionError, OSError):  # no such process, or no pid yet
             return f"no stacks printed:\n{self.text()}"
 
     def close(self) -> None:
@@ -147,6 +146,8 @@ class Screen:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signal.SIGKILL)
         self._tmux("kill-server")
+        if self.pid_file is not None:
+            shutil.rmtree(self.pid_file.parent, ignore_errors=True)
 
 
 @pytest.fixture
