@@ -10,15 +10,12 @@ catalogs, still 80x24.
 from __future__ import annotations
 
 import gettext
-import random
 import re
 
 import pytest
 
 from trutnet import i18n
-from trutnet.bots import RandomBot
 from trutnet.engine import make_game
-from trutnet.engine.api import CHANCE
 from trutnet.plugins import BUILT_IN, load_plugins
 
 load_plugins()
@@ -57,32 +54,14 @@ def pseudo(monkeypatch):
 
 def _screens(name: str, language_check):
     """Screens of a seeded game of ``name``: each seat's and a spectator's, every few moves."""
-    from trutnet.client.frontend import frontend_for
+    from tests.games.seen_screens import seen_screens
     from trutnet.client.view import TableInfo, key_bar, plain, table_lines
 
-    front = frontend_for(name)
-    state = make_game(name).new_initial_state()
-    rng = random.Random(5)
-    bot = RandomBot(rng)
-    players = state.game.num_players()
-    for moves in range(300):
-        if state.is_terminal():
-            break
-        if moves % 15 == 0:
-            for me in [*range(players), None]:
-                obs = (
-                    state.observation(me) if me is not None else front.spectator_observation(state)
-                )
-                info = TableInfo(names=NAMES[:players], fingerprints=[""] * players, me=me)
-                text = plain(table_lines(front, obs, info))
-                language_check(text, (name, me, moves))
-                language_check(key_bar(front, obs, info), (name, me, moves, "keys"))
-        if state.current_seat() == CHANCE:
-            state.apply(state.sample_chance(rng))
-            continue
-        seat = state.current_seat()
-        obs = state.observation(seat)
-        state.apply(bot.choose(obs) if obs.legal else state.legal_actions(seat)[0])
+    players = make_game(name).num_players()
+    for front, obs, me in seen_screens(name, seed=5, every=15, moves=300):
+        info = TableInfo(names=NAMES[:players], fingerprints=[""] * players, me=me)
+        language_check(plain(table_lines(front, obs, info)), (name, me))
+        language_check(key_bar(front, obs, info), (name, me, "keys"))
 
 
 def _untranslated(text: str) -> list[str]:

@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from trutnet.bots import RandomBot, default_bot, make_bot
+from trutnet.bots import default_bot, make_bot
 from trutnet.engine import game_type, make_game
 from trutnet.engine.api import CHANCE
 from trutnet.plugins import BUILT_IN, load_plugins
@@ -136,30 +136,13 @@ def _replayed_from_each_seat(name: str, table, replica) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_its_screen_fits_80x24_for_a_seat_and_a_spectator(name):
-    from trutnet.client.frontend import frontend_for
+    from tests.games.seen_screens import seen_screens
     from trutnet.client.view import TableInfo, plain, table_lines
 
-    front = frontend_for(name)
-    state = make_game(name).new_initial_state()
-    rng = random.Random(3)
-    bot = RandomBot(rng)
-    players = state.game.num_players()
+    players = make_game(name).num_players()
     names = [f"Player {'X' * 20}{k}" for k in range(players)]  # long names: cut, never wrapped
-    for moves in range(400):
-        if state.is_terminal():
-            break
-        if moves % 25 == 0:
-            for me in [*range(players), None]:
-                obs = (
-                    state.observation(me) if me is not None else front.spectator_observation(state)
-                )
-                info = TableInfo(names=names, fingerprints=[""] * players, me=me)
-                info.log = [f"line {i}" for i in range(12)]
-                rows = plain(table_lines(front, obs, info)).splitlines()
-                assert len(rows) <= 24 and all(len(r) <= 80 for r in rows), (name, me, rows)
-        if state.current_seat() == CHANCE:
-            state.apply(state.sample_chance(rng))
-            continue
-        seat = state.current_seat()
-        obs = state.observation(seat)
-        state.apply(bot.choose(obs) if obs.legal else state.legal_actions(seat)[0])
+    for front, obs, me in seen_screens(name, seed=3, every=25, moves=400):
+        info = TableInfo(names=names, fingerprints=[""] * players, me=me)
+        info.log = [f"line {i}" for i in range(12)]
+        rows = plain(table_lines(front, obs, info)).splitlines()
+        assert len(rows) <= 24 and all(len(r) <= 80 for r in rows), (name, me, rows)
