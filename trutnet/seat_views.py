@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from trutnet.i18n import _
-from trutnet.store import StoreError, _exclusive_write
+from trutnet.store import StoreError, _exclusive_write, read_json_file
 
 FORMAT = "trutnet-seat-view"
 SUFFIX = ".view"  # beside the transcript: ``<table>.json`` and ``<table>.view``
@@ -64,18 +64,7 @@ def read_view(path: Path) -> SeatView:
     def wrong(why: str) -> StoreError:
         return StoreError(_("{path} is not a seat's view: {why}").format(path=path, why=why))
 
-    try:
-        with path.open("rb") as file:
-            data = file.read(MAX_VIEW_BYTES + 1)
-    except OSError as exc:
-        why = exc.strerror or exc
-        raise StoreError(_("cannot read {path}: {why}").format(path=path, why=why)) from None
-    if len(data) > MAX_VIEW_BYTES:
-        raise wrong(_("larger than 1 MiB"))
-    try:
-        doc = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise wrong(_("not JSON text")) from None
+    doc = read_json_file(path, MAX_VIEW_BYTES, wrong)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("version") != 1:
         raise wrong(_('a JSON object with "format": "{format}", version 1').format(format=FORMAT))
     table, seat, elgamal = doc.get("table"), doc.get("seat"), doc.get("elgamal")

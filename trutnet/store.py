@@ -149,35 +149,41 @@ class Transcript:
     chat: list[bytes]
 
 
-def read_transcript(path: Path) -> Transcript:
-    """A transcript file; :class:`StoreError` with one line saying what is wrong (the
-    file is hostile input: any bytes give that, never a crash)."""
-    path = Path(path)
+def read_json_file(path: Path, limit: int, wrong: Callable[[str], StoreError]) -> Any:
+    """A JSON file of at most ``limit`` bytes, decoded; what is wrong with it said by
+    ``wrong(why)`` (the file is hostile input: any bytes give that, never a crash), and
+    a file that cannot be read by its error."""
     try:
-        if path.stat().st_size > MAX_TRANSCRIPT_BYTES:
-            raise StoreError(
-                _("{path} is not a trutnet transcript: larger than 256 MiB").format(path=path)
-            )
-        data = path.read_bytes()
+        with path.open("rb") as file:
+            data = file.read(limit + 1)
     except OSError as exc:
         raise StoreError(
             _("cannot read {path}: {why}").format(path=path, why=exc.strerror or exc)
         ) from None
-
-    def wrong(why: str) -> StoreError:
-        return StoreError(_("{path} is not a trutnet transcript: {why}").format(path=path, why=why))
-
+    if len(data) > limit:
+        raise wrong(_("larger than {size} MiB").format(size=limit // (1024 * 1024)))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise wrong(_("binary data, not JSON text")) from None
     try:
-        doc = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
         said = _("not JSON ({error} at line {line} column {column})")
         raise wrong(said.format(error=exc.msg, line=exc.lineno, column=exc.colno)) from None
     except (RecursionError, ValueError):
         raise wrong(_("JSON nested too deeply")) from None
+
+
+def read_transcript(path: Path) -> Transcript:
+    """A transcript file; :class:`StoreError` with one line saying what is wrong (the
+    file is hostile input: any bytes give that, never a crash)."""
+    path = Path(path)
+
+    def wrong(why: str) -> StoreError:
+        return StoreError(_("{path} is not a trutnet transcript: {why}").format(path=path, why=why))
+
+    doc = read_json_file(path, MAX_TRANSCRIPT_BYTES, wrong)
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise wrong(
             _('a transcript is a JSON object with "format": "{format}"').format(format=FORMAT)
