@@ -77,9 +77,9 @@ class Frontend(ABC):
     game: ClassVar[str]  # the game's registry name
     long_name: ClassVar[str]  # as people say it (capitals, spaces)
     keys: ClassVar[tuple[str, ...]] = ()  # the keys it takes (never one of FRAME_KEYS)
-    # The four words below are marked N_ by each game and translated where shown; the
-    # end screen looks up ``round_word + "s"`` for the rounds ("hands").
-    round_word: ClassVar[str] = N_("round")  # "hand": the end screen's rows, "Closing the …"
+    # The words below are marked N_ by each game and translated where shown.
+    round_word: ClassVar[str] = N_("round")  # "hand": "Closing the …", the log's rounds
+    rounds_word: ClassVar[str] = N_("rounds")  # "hands": the end screen's rows
     chance_step: ClassVar[str] = N_("Drawing")  # the waiting line at a chance node
     chance_wait: ClassVar[str] = N_("the table is drawing")  # a key pressed meanwhile
     not_ready: ClassVar[str] = N_("wait a moment")  # a key pressed before ready()

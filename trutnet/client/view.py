@@ -40,9 +40,6 @@ SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 ARROW = "→"
 AWAY = N_("It ended while you were away: there is nothing to play.")
 WATCHERS_SHOWN = 4  # spectators named on the table screen; the others are counted
-# The end screen's rounds: a game's ``round_word`` and "s", translated; the frame's
-# catalog has the plurals of the round words in use (a game may give its own).
-ROUND_WORDS = (N_("rounds"), N_("hands"), N_("manches"))
 
 
 @dataclass
@@ -461,8 +458,7 @@ def end_lines(
         lines += [*footer, _message_line(info), [("class:dim", _(CHAT_KEYS))]]
         return [fit(line, width) for line in lines]
     room = max(1, height - len(lines) - len(footer) - 1)
-    rounds_word = frontend.round_word + "s"  # "hands" (see ROUND_WORDS)
-    many = _(rounds_word)
+    many = _(frontend.rounds_word)
     keys = [_("↑/↓ scroll the {rounds}").format(rounds=many)] if len(rounds) > room else []
     keys += [_("r rematch")] if info.rematch is not None else []  # a seat's screen
     keys += [_("Tab chat"), _("q quit")]

@@ -114,6 +114,7 @@ class LutinFrontend(Frontend):
     long_name = LUTIN.title
     keys = (*HAND_KEYS, *(k for k in CHOOSE_KEYS if k not in HAND_KEYS), *OPTION_KEYS[-2:])
     round_word = N_("manche")
+    rounds_word = N_("manches")
     chance_step = N_("Drawing")
 
     def __init__(self) -> None:

@@ -32,6 +32,7 @@ class TrucoFrontend(Frontend):
     long_name = TRUCO.title
     keys = (*screen.CARD_KEYS, *screen.WORD_KEYS, "d", "w")
     round_word = N_("hand")
+    rounds_word = N_("hands")
     chance_step = N_("Dealing")
     chance_wait = N_("the cards are being dealt")
     not_ready = N_("your cards are being dealt")

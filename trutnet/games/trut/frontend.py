@@ -47,6 +47,7 @@ class TrutFrontend(Frontend):
     long_name = TRUT.title
     keys = (*NUMBER_KEYS, *WORD_KEYS, "left", "right", "enter")
     round_word = N_("hand")
+    rounds_word = N_("hands")
     chance_step = N_("Dealing")
     chance_wait = N_("the cards are being dealt")
     not_ready = N_("your cards are being dealt")
