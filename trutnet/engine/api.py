@@ -40,6 +40,7 @@ from trutnet.engine.hidden import (
     Holder,
     Pos,
     Request,
+    Signs,
     Step,
     Turn,
     pending_disclosures,
@@ -221,6 +222,12 @@ class GameState(ABC):
         play is held by exactly one holder; a position moves between holders as the
         rules say (a draw, an exchange). Public."""
         return {}
+
+    def signs(self, seat: int) -> Signs | None:
+        """What ``seat`` may sign now, off turn (:class:`~trutnet.engine.hidden.Signs`),
+        or None: it may not sign now (the default: a game without signs). It depends on
+        the public state only, so every replica answers alike for the head it has."""
+        return None
 
     def table_requests(
         self, disclosed: Mapping[int, Collection[Pos]] | None = None

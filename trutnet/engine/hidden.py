@@ -20,6 +20,9 @@ it runs. Nothing here knows a share, a key or a proof.
   :class:`Locate` (which of some positions hold a given card, told to everyone with
   nothing else), a seat's :class:`Turn`, a sealed :class:`SecretChoice`, or the
   :class:`Open` of one.
+* Signs (``GameState.signs(seat)``): what a seat may tell its partners off turn, a
+  card of a menu placed face down and shown to them (and to the watchers a draw
+  picks), a :class:`Signs`; most games have none.
 * Actions that carry a card (a play) name positions; ``GameState.reveals(seat,
   action)`` lists the positions the table reveals to everyone before the engine
   applies ``GameState.identify(action, cards)``.
@@ -265,6 +268,32 @@ class Open:
 
     def __str__(self) -> str:
         return f"open {self.label} of seat {self.seat}"
+
+
+@dataclass(frozen=True, slots=True)
+class Signs:
+    """What a seat may tell now, off turn, in secret (``GameState.signs``): one card of
+    ``menu`` placed face down (the table proves it is one of the menu's, not which),
+    shown to every seat of ``partners``, and to each seat of ``watchers`` whose own draw
+    on it, made once it lies face down, falls below ``catch`` (a chance
+    ``(numerator, denominator)``). Everyone learns that the seat signed and who caught
+    it. At most ``limit`` signs of a seat count in one ``period`` (a number the game
+    names, such as its hand). A sign is never a turn: the game goes on around it, and
+    nothing in the rules depends on it."""
+
+    menu: Deck
+    partners: tuple[int, ...]
+    watchers: tuple[int, ...]
+    catch: tuple[int, int]
+    period: int
+    limit: int
+
+    def __post_init__(self) -> None:
+        numerator, denominator = self.catch
+        if not 1 <= len(self.menu) <= 64 or not 0 <= numerator <= denominator <= 4096:
+            raise NotationError("signs: a menu of 1..64 cards and a chance n/d, 0 <= n <= d")
+        if set(self.partners) & set(self.watchers) or not self.partners or self.limit < 1:
+            raise NotationError("signs: partners, watchers apart, and a limit of at least 1")
 
 
 Step = Shuffle | JointRandom | Reveal | Locate | Turn | SecretChoice | Open

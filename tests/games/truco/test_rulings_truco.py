@@ -588,9 +588,13 @@ def test_K31_options():
         "falta_wins_chico": False,
         "pica_pica": True,
         "pica_pica_until": 25,
+        "senas": True,
+        "senas_catch": 1,
         "chicos": 3,
     }
     for bad in (
+        {"players": 2, "senas": False},  # K15: no partner to sign to
+        {"players": 4, "senas_catch": 5},
         {"players": 4, "colour": 1},
         {"players": 4, "flor": 1},
         {"players": 4, "chicos": 2},
@@ -628,3 +632,32 @@ def test_K21_a_false_flor_is_refused_at_the_show():
     assert replica.reveals(0, written) == tuple(sorted(full.dealt[0]))
     shown = replica.identify(written, {p: full.known[p] for p in full.dealt[0]})
     refused(replica, str(shown), "K21")
+
+
+def test_K15_who_may_sign_to_whom_and_what_a_sign_tells():
+    """K15 (amended): with 4 or 6 players a seat signs to the partners of its segment
+    while it holds a card, at most three times a hand, not while a bet waits for its
+    own answer; each opponent catches it with the chance ``senas_catch`` quarters; the
+    menu has flor only with the option flor. Nothing with 2 players, or ``senas`` off."""
+    from trutnet.games.truco.rules.cards import sign_for
+
+    state = dealt({}, players=4, dealer=3)
+    signs = state.signs(0)
+    assert signs is not None and signs.partners == (2,) and set(signs.watchers) == {1, 3}
+    assert signs.catch == (1, 4) and signs.limit == 3 and signs.period == state.hand_no
+    assert "flor" not in signs.menu.cards and "nada" in signs.menu.cards
+    assert all(state.signs(s) is not None for s in range(4))
+    run(state, "0: truco")  # the other side answers: it may not sign meanwhile
+    assert state.signs(1) is None and state.signs(0) is not None
+    flor = dealt({}, players=4, dealer=3, flor=True, senas_catch=3)
+    assert "flor" in flor.signs(1).menu.cards and flor.signs(1).catch == (3, 4)
+    assert dealt({}, players=4, dealer=3, senas=False).signs(0) is None
+    assert dealt({}, players=2).signs(0) is None  # no partner
+    six = dealt({}, players=6, dealer=5)
+    assert six.signs(0).partners == (2, 4) and six.signs(0).watchers == (1, 3, 5)
+    assert sign_for(["1e", "3o", "4c"], False) == "1e"
+    assert sign_for(["6c", "5c", "4c"], True) == "flor"  # a flor, no brava
+    assert sign_for(["3o", "2c", "4b"], False) == "3"
+    assert sign_for(["1o", "4c", "5b"], False) == "1f"
+    assert sign_for(["7c", "6c", "4b"], False) == "envido"  # 33
+    assert sign_for(["4o", "5c", "6b"], False) == "nada"

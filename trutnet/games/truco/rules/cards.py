@@ -66,3 +66,30 @@ def flor(cards: Iterable[str]) -> int:
 
 ENVIDO_VALUES = tuple(range(0, 8)) + tuple(range(20, 34))  # K20
 FLOR_VALUES = tuple(range(20, 39))  # K20
+
+
+# K15: the signs partners make, each a card of a menu the table places face down:
+# the four bravas, "a three", "a two", a false ace (1o or 1c), flor (only with the
+# flor option), an envido of 30 or more, and nothing worth telling.
+SIGNS = ("1e", "1b", "7e", "7o", "3", "2", "1f", "flor", "envido", "nada")
+SIGN_MENU = Deck("truco-senas", SIGNS)
+SIGN_MENU_NO_FLOR = Deck("truco-senas-no-flor", tuple(s for s in SIGNS if s != "flor"))
+SIGNS_A_HAND = 3  # K15
+
+
+def sign_for(cards: Iterable[str], flor_option: bool) -> str:
+    """K15: the sign that tells the most of ``cards`` (a hand): its best brava, else a
+    three or a two, else a false ace; a flor or an envido of 30 or more when it holds
+    none of those; else nothing."""
+    cards = list(cards)
+    for card in ("1e", "1b", "7e", "7o"):
+        if card in cards:
+            return card
+    if flor_option and is_flor(cards):
+        return "flor"
+    for number in ("3", "2"):
+        if any(rank(c) == int(number) for c in cards):
+            return number
+    if any(c in ("1o", "1c") for c in cards):
+        return "1f"
+    return "envido" if envido(cards) >= 30 else "nada"

@@ -61,6 +61,23 @@ TRUCO = GameType(
             needs=((PLAYERS, 6),),
         ),
         Option(
+            "senas",
+            True,
+            "with 4 or 6 players, partners tell each other their cards by signs, "
+            "and an opponent may catch one",
+            rule="K15",
+            choices=(True, False),
+            needs=((PLAYERS, 4),),
+        ),
+        Option(
+            "senas_catch",
+            1,
+            "the chance, in quarters, that each opponent catches a sign",
+            rule="K15",
+            choices=(1, 0, 2, 3, 4),
+            needs=((PLAYERS, 4),),
+        ),
+        Option(
             "chicos",
             3,
             "the match: the best of 3 chicos, or 1",

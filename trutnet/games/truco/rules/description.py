@@ -12,13 +12,16 @@ from typing import Any
 
 from trutnet.engine.api import Action, GameState
 from trutnet.engine.errors import IllegalAction
-from trutnet.engine.hidden import Holder, JointRandom, Pos, Shuffle, Step
+from trutnet.engine.hidden import Holder, JointRandom, Pos, Shuffle, Signs, Step
 from trutnet.games.truco.rules.actions import Deal, Dealer, Discard, Play, Show
 from trutnet.games.truco.rules.cards import (
     CARDS,
     DECK,
     DECK_NAME,
     POSITIONS,
+    SIGN_MENU,
+    SIGN_MENU_NO_FLOR,
+    SIGNS_A_HAND,
     envido,
     flor,
     is_flor,
@@ -39,6 +42,23 @@ class TrucoDescription(GameState):
         if self.phase == "shuffle":  # K8
             return Shuffle(DECK_NAME, Deal())
         return super().next_step()
+
+    def signs(self, seat: int) -> Signs | None:
+        """K15: with the option ``senas``, a seat signs to the partners of its segment
+        while it holds a card and no bet waits for its own answer; each opponent of the
+        segment catches the sign with the chance ``senas_catch`` quarters."""
+        game = self.game
+        if not game.senas or self.phase in ("over", "draw", "shuffle"):
+            return None
+        if seat not in self.seg or not self.hands[seat] or seat in self.asked:
+            return None
+        side = self.side(seat)
+        partners = tuple(s for s in self.seg if s != seat and self.side(s) == side)
+        if not partners:  # a pica-pica duel (K11)
+            return None
+        watchers = tuple(s for s in self.seg if self.side(s) != side)
+        menu = SIGN_MENU if game.flor else SIGN_MENU_NO_FLOR
+        return Signs(menu, partners, watchers, (game.senas_catch, 4), self.hand_no, SIGNS_A_HAND)
 
     def sight(self) -> Mapping[int, frozenset[Pos]]:
         """K8, K15: a seat sees its own dealt cards, nothing of a partner's."""

@@ -49,6 +49,8 @@ class TrucoGame(Game):
         self.pica_pica: bool
         self.pica_pica_until: int | str
         self.chicos: int
+        self.senas: bool
+        self.senas_catch: int
 
     def config_dict(self) -> dict[str, Any]:
         """Every option that applies to this player count (K9: gallo with 3 players;
@@ -60,6 +62,8 @@ class TrucoGame(Game):
             return self.players == 3
         if key.startswith("pica_pica"):
             return self.players in (6, 8)
+        if key.startswith("senas"):  # K15: only where a seat has partners
+            return self.players in (4, 6)
         return True
 
     @classmethod
