@@ -1,11 +1,12 @@
 """Files of a table (I/O edge): transcripts, and each peer's crash-safe state.
 
 * A **transcript** is JSON: ``{"format": "trutnet-transcript", "version": 1, "table":
-  hex, "entries": [base64 entry, ...], "chat": [base64 message, ...]}`` (``chat`` only
-  when the table said something, 9.6). It holds signed public messages only, never a
-  secret. It is written to a temporary file, fsynced, then linked into place under a
-  name that no file has: a saved transcript is never replaced (a name that is taken
-  gets ``-2``, ``-3``... before its suffix).
+  hex, "entries": [base64 entry, ...], "chat": [base64 message, ...], "signs": [base64
+  message, ...]}`` (``chat`` only when the table said something, 9.6; ``signs`` only
+  when a seat signed, 9.8: sealed, as the table saw them). It holds signed public
+  messages only, never a secret. It is written to a temporary file, fsynced, then
+  linked into place under a name that no file has: a saved transcript is never
+  replaced (a name that is taken gets ``-2``, ``-3``... before its suffix).
 * A **peer store** is a directory: ``log.bin`` (entries appended as ``u32 length ||
   entry``, fsynced after each) and ``secrets.json`` (mode 0600, replaced atomically):
   what the seat needs to resume after a crash.
@@ -24,7 +25,7 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -118,11 +119,16 @@ def _exclusive_write(path: Path, data: bytes, mode: int = 0o600) -> Path:
 
 
 def save_transcript(
-    path: Path, table_id: bytes, wires: Sequence[bytes], chat: Sequence[bytes] = ()
+    path: Path,
+    table_id: bytes,
+    wires: Sequence[bytes],
+    chat: Sequence[bytes] = (),
+    signs: Sequence[bytes] = (),
 ) -> Path:
     """Save a transcript at ``path``, or beside it when that name is taken (a saved
     transcript is never replaced); the path it was saved at. ``chat``: the table's
-    chat messages this peer read (signed, outside the log; absent when there are none)."""
+    chat messages this peer read, ``signs`` its sign messages (signed, outside the
+    log; each absent when there are none)."""
     doc: dict[str, Any] = {
         "format": FORMAT,
         "version": 1,
@@ -131,6 +137,8 @@ def save_transcript(
     }
     if chat:
         doc["chat"] = [base64.b64encode(w).decode() for w in chat]
+    if signs:
+        doc["signs"] = [base64.b64encode(w).decode() for w in signs]
     return _exclusive_write(Path(path), (json.dumps(doc, indent=0) + "\n").encode())
 
 
@@ -142,11 +150,13 @@ def load_transcript(path: Path) -> tuple[bytes, list[bytes]]:
 
 @dataclass(frozen=True)
 class Transcript:
-    """A saved game: its table, its log's entries, and the chat messages kept with it."""
+    """A saved game: its table, its log's entries, and the chat and sign messages kept
+    with it."""
 
     table_id: bytes
     entries: list[bytes]
     chat: list[bytes]
+    signs: list[bytes] = field(default_factory=list)
 
 
 def read_json_file(path: Path, limit: int, wrong: Callable[[str], StoreError]) -> Any:
@@ -202,7 +212,10 @@ def read_transcript(path: Path) -> Transcript:
     chat = _base64_list(
         doc.get("chat", []), "chat", N_("chat message {number} is not base64"), wrong
     )
-    return Transcript(table_id, entries, chat)
+    signs = _base64_list(
+        doc.get("signs", []), "signs", N_("sign message {number} is not base64"), wrong
+    )
+    return Transcript(table_id, entries, chat, signs)
 
 
 def _base64_list(

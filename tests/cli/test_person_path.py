@@ -116,6 +116,16 @@ class Screen:
             time.sleep(0.2)
         raise AssertionError(f"{needle!r} not on screen after {timeout} s:\n{self.text()}")
 
+    def wait_for_gone(self, needle: str, timeout: float) -> str:
+        """The screen once ``needle`` has left it (a prompt answered, a line scrolled)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            text = self.text()
+            if needle not in text:
+                return text
+            time.sleep(0.2)
+        raise AssertionError(f"{needle!r} still on screen after {timeout} s:\n{self.text()}")
+
     def exit_status(self, timeout: float) -> tuple[int, str]:
         try:
             text = self.wait_for("[exit ", timeout)

@@ -74,7 +74,11 @@ def test_several_games_resumed_by_the_same_host_keep_every_transcript(tmp_path, 
     for peer in games:
         hooks = Hooks(transcript=name)
         table_id = peer.replica.table_id
-        runtime = SimpleNamespace(table_id=table_id, chat=SimpleNamespace(room=ChatRoom(table_id)))
+        runtime = SimpleNamespace(
+            table_id=table_id,
+            chat=SimpleNamespace(room=ChatRoom(table_id)),
+            signs=SimpleNamespace(wires=list),  # no sign at this table
+        )
         hooks.save(runtime, SimpleNamespace(peer=peer))  # type: ignore[arg-type]
         hooks.save(runtime, SimpleNamespace(peer=peer))  # type: ignore[arg-type]  # once only
         assert hooks.saved is not None and hooks.saved.exists()

@@ -113,6 +113,11 @@ class SearchBot:
         """Asked with the observation alone: the playout bot's move."""
         return self._fallback.choose(observation)  # type: ignore[no-any-return]
 
+    def sign(self, observation: Any, menu: tuple[str, ...]) -> str | None:
+        """A sign, where the game has them: its playout bot's (none if it makes none)."""
+        sign = getattr(self._fallback, "sign", None)
+        return sign(observation, menu) if sign is not None else None
+
     def choose_in(self, state: GameState, seat: int) -> Action:
         """``seat``'s decision at ``state``: searched over determinisations of it that
         depend on the seat's observation alone."""

@@ -153,7 +153,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         )
         return 2
     table_id, wires = transcript.table_id, transcript.entries
-    report = audit(table_id, wires)
+    report = audit(table_id, wires, signs=transcript.signs)
     print(_("table {id}").format(id=table_id.hex()))
     _say_seats(report)
     names = [name for name, _key in report.opened]  # who played each seat from the start
@@ -171,6 +171,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
             print(_("blame: {blame}").format(blame=report.blame), file=sys.stderr)
         return 1
     if transcript.chat and not _chat_verified(table_id, transcript.chat, report):
+        return 1
+    if transcript.signs and not _signs_verified(report):
         return 1
     _say_outcome(report, names, frontend)
     return 0
@@ -280,4 +282,35 @@ def _chat_verified(table_id: bytes, wires: list[bytes], report: Any) -> bool:
     )
     count = ngettext("{count} message", "{count} messages", len(lines)).format(count=len(lines))
     _say(_("chat: {count} ({said}), each signed by its author").format(count=count, said=said))
+    return True
+
+
+def _signs_verified(report: Any) -> bool:
+    """The transcript's signs (9.8), checked along the log without learning one: one
+    line saying how many were made and caught, or FAILED."""
+    if report.sign_failure is not None:
+        print(_("FAILED: {failure}").format(failure=report.sign_failure), file=sys.stderr)
+        return False
+    signs = list(report.signs.signs.values())
+    caught = sum(1 for sign in signs for c in sign.caught.values() if c)
+    unshown = [
+        (sign, seat)
+        for sign in signs
+        for seat, c in sign.caught.items()
+        if c and seat not in sign.shown
+    ]
+    made = ngettext("{count} sign", "{count} signs", len(signs)).format(count=len(signs))
+    _say(
+        _(
+            "signs: {made}, caught {caught} times; each one card of its menu, shown alike "
+            "to partners and catchers"
+        ).format(made=made, caught=caught)
+    )
+    for sign, seat in unshown:  # the transcript ends before the card reached the catcher
+        _say(
+            _(
+                "  sign {number} of seat {seat}: caught by seat {by}, not shown it in this "
+                "transcript"
+            ).format(number=sign.seq, seat=sign.seat, by=seat)
+        )
     return True

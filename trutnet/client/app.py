@@ -55,6 +55,7 @@ from trutnet.client.frontend import Cue, Frontend, NoFrontend, frontend_for
 from trutnet.client.hint import hint_said
 from trutnet.client.leaving import left_mid_game
 from trutnet.client.rematch import Rematch
+from trutnet.client.sign_panel import SignPanel
 from trutnet.client.table_lines import automatic_step, clock_said, show_clock, show_health
 from trutnet.client.view import (
     HINT_KEY,
@@ -140,6 +141,7 @@ class TableApp:
         self.refused: WrongGame | None = None  # the table plays another game: leave it
         self.screen_errors: list[str] = []  # tracebacks of a front-end that failed
         self.chat = ChatPanel(self)  # Tab: the table's chat in the log's place
+        self.signs = SignPanel(self)  # g: the game's signs in the log's place
         self.rematch = Rematch(self)  # r on the end screen (9.7)
         control = FormattedTextControl(self._fragments, focusable=True, show_cursor=False)
         self.app: Application[None] = Application(
@@ -175,6 +177,8 @@ class TableApp:
                 self.info.message = said.format(action=data["action"], why=_(data["why"]))
             if kind == "chat":
                 self.chat.heard(data)
+            if kind == "sign":
+                self.signs.heard(data)
             if kind == "clock":
                 self.info.message = clock_said(data, self.info)
             self.app.invalidate()
@@ -238,6 +242,7 @@ class TableApp:
         frontend = None if state is None else self._frontend(state)
         if frontend is None:
             return
+        info.round_now = state.round_number()  # whose signs the rule shows
         # A resumed seat reads the whole game at once; a spectator, while it catches up.
         catching_up = self._events_seen == 0 or self._behind()
         events = frontend.events(state)
@@ -386,6 +391,8 @@ class TableApp:
         for key in self.frontend.keys if self.frontend is not None else ():
             if key != "enter":
                 kb.add(key)(self._game_key_handler(key))
+        if self.frontend is not None and self.frontend.sign_key:  # the game's signs
+            kb.add(self.frontend.sign_key)(lambda event: self.signs.open())
 
         game_r = self._game_key_handler("r")
 
@@ -409,12 +416,15 @@ class TableApp:
         return kb
 
     def _all_keys(self) -> KeyBindings:
-        """The screen's keys, or the chat's while a line is being typed."""
+        """The screen's keys, the chat's while a line is being typed, the signs' while
+        their menu is up."""
         typing = Condition(lambda: self.info.typing is not None)
+        signing = Condition(lambda: bool(self.info.sign_menu))
         return merge_key_bindings(  # type: ignore[return-value]
             [
-                ConditionalKeyBindings(self._keys(), ~typing),
+                ConditionalKeyBindings(self._keys(), ~typing & ~signing),
                 ConditionalKeyBindings(self.chat.keys(), typing),
+                ConditionalKeyBindings(self.signs.keys(), signing & ~typing),
             ]
         )
 
@@ -466,11 +476,13 @@ class TableApp:
         def _escape(event: KeyPressEvent) -> None:
             self.help = False
             self.chat.close()
+            self.signs.close()
             self.app.invalidate()
 
         @kb.add("tab")
         def _chat(event: KeyPressEvent) -> None:
             self.help = False
+            self.signs.close()
             self.chat.open()
 
         @kb.add("up")

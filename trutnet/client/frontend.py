@@ -83,6 +83,7 @@ class Frontend(ABC):
     chance_step: ClassVar[str] = N_("Drawing")  # the waiting line at a chance node
     chance_wait: ClassVar[str] = N_("the table is drawing")  # a key pressed meanwhile
     not_ready: ClassVar[str] = N_("wait a moment")  # a key pressed before ready()
+    sign_key: ClassVar[str] = ""  # the key of the signs' menu where the game has signs
 
     # ------------------------------------------------------------ observations
 
@@ -144,6 +145,11 @@ class Frontend(ABC):
     @abstractmethod
     def help(self, spectator: bool) -> str:
         """The help screen's text (a spectator's keys differ), at most 80 columns."""
+
+    def sign_words(self, card: str) -> str:
+        """A sign of the game's menu (``GameState.signs``) as the screen names it (the
+        sign and the gesture it is made with); a game without signs never asks."""
+        return card
 
     def round_label(self, obs: Any) -> str:
         """The round in progress, as the waiting line names it: "hand 3"."""

@@ -95,6 +95,14 @@ class TableInfo:
     chat_unread: int = 0
     typing: str | None = None
     chat_note: str = ""  # what became of the last message or command (a refusal: why)
+    # The game's signs (``g``): the menu shown in the log's place, each (key, card, its
+    # words; empty: not shown), and what became of the last key pressed there.
+    sign_menu: list[tuple[str, str, str]] = field(default_factory=list)
+    sign_note: str = ""
+    # The signs this seat was shown (a partner's, one it caught): (round, "Bob: words"),
+    # shown on the rule above the log while their round is ``round_now``.
+    signs_told: list[tuple[int, str]] = field(default_factory=list)
+    round_now: int = -1
     # The table's turn clock (7.11): its rule for a person ("30 s a decision"; empty: no
     # clock), this seat's time left, and the deciding seat's (seat, time left)
     clock: str = ""
@@ -180,9 +188,16 @@ def plain(lines: list[Line]) -> str:
 CHAT_HELP = N_(" Tab  the table's chat: type, Enter sends, Esc back; /mute NAME hides someone")
 
 
+SIGNS_HELP = N_(" {key}  sign to your partners: the menu, then a digit (an opponent may catch it)")
+
+
 def help_lines(frontend: Frontend, spectator: bool) -> list[Line]:
-    """The game's help, and the frame's chat key (every game's screen has it)."""
-    return [[("", line)] for line in [*frontend.help(spectator).splitlines(), _(CHAT_HELP)]]
+    """The game's help, and the frame's chat key (every game's screen has it), and its
+    signs' key where the game has signs."""
+    lines = [*frontend.help(spectator).splitlines(), _(CHAT_HELP)]
+    if frontend.sign_key and not spectator:
+        lines.append(_(SIGNS_HELP).format(key=frontend.sign_key))
+    return [[("", line)] for line in lines]
 
 
 def verified_counts(replica: Any) -> tuple[int, int, int, int]:
@@ -278,6 +293,8 @@ def key_bar(frontend: Frontend, obs: Any, info: TableInfo) -> str:
     """The keys that do something now, and only those."""
     if info.typing is not None:
         return _(CHAT_KEYS)
+    if info.sign_menu:
+        return _(" 1-9 0 make that sign  Esc back to the game")
     keys: list[str] = []
     if info.paused:
         keys.append(_("Enter continue"))
@@ -298,7 +315,12 @@ def table_lines(frontend: Frontend, obs: Any, info: TableInfo, width: int = WIDT
         lines += frontend.table_area(obs, info, width)
     lines.append(_turn_line(frontend, obs, info))
     lines.append(_separator(info, width))
-    rows = chat_rows(info, width, LOG_ROWS) if info.chat_open else log_tail(info.log, width)
+    if info.sign_menu:
+        from trutnet.client.sign_panel import sign_rows  # the signs' menu, its own room
+
+        rows = sign_rows(info, width, LOG_ROWS)
+    else:
+        rows = chat_rows(info, width, LOG_ROWS) if info.chat_open else log_tail(info.log, width)
     lines += [[("", row)] for row in rows]
     if info.watchers:
         lines.append(_watchers_line(info))
@@ -317,7 +339,9 @@ def _separator(info: TableInfo, width: int) -> Line:
     tab = _(" Tab: chat ") + "─"  # the chat's key, at the rule's end
     if info.replaying:  # a saved game has no chat: a plain rule
         return [("class:dim", " " + "─" * (width - 3))]
-    if info.chat_open:
+    if info.sign_menu:
+        said = _(" signs (Esc: back to the game's log) ")
+    elif info.chat_open:
         said = _(" chat (Esc: back to the game's log) ")
     elif info.chat_unread:
         n = info.chat_unread
@@ -332,10 +356,20 @@ def _separator(info: TableInfo, width: int) -> Line:
         rule = "─" * (width - 5 - text_width(tab) - text_width(mine))
         return [("class:dim", " ──"), ("class:warn" if late else "class:dim", mine),
                 ("class:dim", rule + tab)]  # fmt: skip
+    elif told_this_round(info):  # the signs this seat was shown this round
+        told = fit([("", f" ✋ {told_this_round(info)} ")], width - 6 - text_width(tab))
+        rule = "─" * max(1, width - 4 - text_width(tab) - sum(text_width(t) for _s, t in told))
+        return [("class:dim", " ──"), *[("class:bold", t) for _s, t in told],
+                ("class:dim", rule + tab)]  # fmt: skip
     else:  # the key bar is the game's
         return [("class:dim", " " + "─" * (width - 3 - text_width(tab)) + tab)]
     rule = "─" * max(1, width - 4 - text_width(said))
     return [("class:dim", " ──"), ("class:warn", said), ("class:dim", rule)]
+
+
+def told_this_round(info: TableInfo) -> str:
+    """The signs this seat was shown in the round on screen, one after the other."""
+    return " · ".join(text for round_, text in info.signs_told if round_ == info.round_now)
 
 
 def _message_line(info: TableInfo) -> Line:

@@ -10,6 +10,7 @@
 ``trutnet/v1/table/<table>/notice``     stall reports and other notices, QoS 1
 ``trutnet/v1/table/<table>/vote``       signed votes to replace a stalled seat, QoS 1
 ``trutnet/v1/table/<table>/chat``       signed chat messages of seats and spectators, QoS 1
+``trutnet/v1/table/<table>/signs``      signed signs, draws on them and cards shown, QoS 1
 ``trutnet/v1/table/<table>/watchers/<fp>``  retained signed presence of a spectator (key
                                         fingerprint), cleared by its last will
 """
@@ -52,6 +53,10 @@ def notice(table: bytes) -> str:
 
 def chat(table: bytes) -> str:
     return table_topic(table, "chat")
+
+
+def signs(table: bytes) -> str:
+    return table_topic(table, "signs")
 
 
 def presence(table: bytes, seat: int | str) -> str:

@@ -129,6 +129,23 @@ class ChatSaid(Event):
 
 
 @dataclass(frozen=True)
+class SignSeen(Event):
+    """News of a sign (docs/protocol.md 9.8): ``seat`` made its sign ``number`` in the
+    game's ``period`` (Truco's hand; ``what`` ``made``), watcher ``by`` drew on it
+    (``caught`` or ``missed``), or it was shown to ``by`` (``shown``); ``card``: the
+    sign, when this process's person may know it (its own, or shown to its seat), else
+    None."""
+
+    kind: ClassVar[str] = "sign"
+    seat: int
+    number: int
+    period: int
+    what: str
+    by: int | None
+    card: str | None
+
+
+@dataclass(frozen=True)
 class Offer(Event):
     """This process's newcomer offers to take the stalled ``seat`` (7.7)."""
 
@@ -274,6 +291,7 @@ EVENTS: tuple[type[Event], ...] = (
     StallReported,
     NoticeRead,
     ChatSaid,
+    SignSeen,
     ClockRanOut,
     Offer,
     Vote,

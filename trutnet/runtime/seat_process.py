@@ -89,6 +89,14 @@ class TableBot:
         that searches samples it."""
         return decide(self._made(), state, seat)
 
+    def sign(self, observation: Any, menu: tuple[str, ...]) -> str | None:
+        """The bot's sign (:func:`trutnet.bots.base.bot_sign`), if it makes signs."""
+        try:
+            sign = getattr(self._made(), "sign", None)
+        except WrongGame:  # the seat leaves at its first decision
+            return None
+        return sign(observation, menu) if sign is not None else None
+
     def _made(self) -> Bot:
         if self._bot is None:
             assert self.seat is not None and self.seat.peer is not None
@@ -133,7 +141,8 @@ class Hooks:
 
             entries = [e.wire for e in seat.peer.replica.log.entries]
             chat = runtime.chat.room.wires()  # what the table said, as this peer read it
-            self.saved = save_transcript(self.transcript, runtime.table_id, entries, chat)
+            signs = runtime.signs.wires()
+            self.saved = save_transcript(self.transcript, runtime.table_id, entries, chat, signs)
             if self.on_saved is not None:
                 self.on_saved(self.saved)
 

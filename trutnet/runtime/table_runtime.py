@@ -23,11 +23,10 @@ runtime it serves:
   lingering so that a peer behind still gets the end), what a screen shows of the
   table's health (:mod:`~trutnet.runtime.table_health`) and the bench's stamps
   (:mod:`~trutnet.runtime.stamps`).
-* The chat (:mod:`~trutnet.runtime.table_chat`, 9.6): the person's messages and the
-  others', signed, bounded in size and rate.
+* The chat (:mod:`~trutnet.runtime.table_chat`, 9.6) and the signs
+  (:mod:`~trutnet.runtime.table_signs`, 9.8): signed, beside the log, never in it.
 * Spectators announce themselves on the ``watchers`` topic; a signed presence is
-  listed (:attr:`TableRuntime.watchers`, and a ``watchers`` event), anything else is
-  dropped (:mod:`trutnet.protocol.spectator`).
+  listed (:attr:`TableRuntime.watchers`, a ``watchers`` event), the rest dropped.
 """
 
 from __future__ import annotations
@@ -82,6 +81,7 @@ from trutnet.runtime.table_health import (
     stall_at,
     stranded_why,
 )
+from trutnet.runtime.table_signs import TableSigns
 
 log = logging.getLogger("trutnet.runtime")
 MAX_BUFFERED = 512  # entries kept while waiting for the one they extend
@@ -113,9 +113,7 @@ class TableRuntime:
         options: Options | None = None,
         on_event: Callable[[str, dict[str, Any]], None] | None = None,
     ) -> None:
-        self.table_id = table_id
-        self.link = link
-        self.seats = seats
+        self.table_id, self.link, self.seats = table_id, link, seats
         self.options = options or Options()
         self.on_event = on_event or (lambda kind, data: None)
         # prev (the head an entry names) -> entry id -> the entries waiting for it
@@ -151,7 +149,7 @@ class TableRuntime:
         self.started = time.monotonic()
         self.connected_once = False
         self.notices = NoticeBoard(self)  # the ``notice`` topic (7.7)
-        self.chat = TableChat(self)  # the ``chat`` topic (9.6)
+        self.chat, self.signs = TableChat(self), TableSigns(self)  # 9.6, 9.8
         self.clock = TableClock(self)  # the table's turn clock, if it has one (7.11)
         self._lost_reported: float | None = None  # the loss the ``disconnected`` event told
         for topic in (
@@ -162,6 +160,7 @@ class TableRuntime:
             topics.notice(table_id),
             topics.vote(table_id),
             topics.chat(table_id),
+            topics.signs(table_id),
         ):
             if topic not in link.subscriptions:
                 link.subscriptions.append(topic)
@@ -364,6 +363,7 @@ class TableRuntime:
         self.notices.moved()
         self._progress.set()
         self.chat.room.heads.note(self.head())  # a message naming an old head: a replay
+        self.signs.moved()
         self.clock.moved(self.last_progress)
         if self.watchers.note_head(self.head()):  # a presence not renewed goes stale
             self._watchers_changed()
@@ -517,6 +517,8 @@ class TableRuntime:
             self.notices.read(payload)
         elif topic == topics.chat(self.table_id):
             self.chat.read(payload)
+        elif topic == topics.signs(self.table_id):
+            self.signs.read(payload)
         elif topic.startswith(topics.watcher(self.table_id, "")):
             self._on_watcher(topic, payload)
 

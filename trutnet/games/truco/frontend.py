@@ -26,6 +26,20 @@ from trutnet.games.truco.rules.observation import TrucoObservation
 from trutnet.games.truco.rules.state import TrucoState
 from trutnet.i18n import N_, _
 
+# K15: each sign, and the gesture players make it with.
+SIGN_WORDS = {
+    "1e": N_("ancho de espada (raised brows)"),
+    "1b": N_("ancho de basto (a wink)"),
+    "7e": N_("siete de espada (mouth right)"),
+    "7o": N_("siete de oro (mouth left)"),
+    "3": N_("a three (bitten lip)"),
+    "2": N_("a two (a kiss)"),
+    "1f": N_("ancho falso (tilted head)"),
+    "flor": N_("flor (puffed cheeks)"),
+    "envido": N_("envido 30 or more (a nod)"),
+    "nada": N_("nothing (closed eyes)"),
+}
+
 
 class TrucoFrontend(Frontend):
     game = "truco"
@@ -36,6 +50,7 @@ class TrucoFrontend(Frontend):
     chance_step = N_("Dealing")
     chance_wait = N_("the cards are being dealt")
     not_ready = N_("your cards are being dealt")
+    sign_key = "g"  # K15: the signs' menu (a gesture)
 
     def __init__(self) -> None:
         self._narrator = Narrator()
@@ -99,6 +114,10 @@ class TrucoFrontend(Frontend):
         return _("'{action}' is not possible now (K13: on your turn, or when asked)").format(
             action=action
         )
+
+    def sign_words(self, card: str) -> str:
+        """K15: a sign by the card it tells and the gesture it is made with."""
+        return _(SIGN_WORDS[card]) if card in SIGN_WORDS else card
 
     def help(self, spectator: bool) -> str:
         return _(screen.WATCH_HELP) if spectator else _(screen.HELP)

@@ -13,6 +13,9 @@
   a lost truco, issue 21).
 * Tricks: wins a trick with its cheapest card that beats the table, lets a partner's
   winning card stand with its lowest, and throws its lowest when it cannot win.
+* Signs (K15): once a hand, with its three cards in hand, it signs the card that
+  tells the most (``sign_for``: its best brava, a flor, a three, a two, a false ace,
+  a big envido, or nothing); it does not read its partner's signs yet.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any
 
 from trutnet.engine.api import CHANCE, Action, GameState
 from trutnet.games.truco.rules.actions import Declare, Play, Show, Word
-from trutnet.games.truco.rules.cards import LEVEL, envido
+from trutnet.games.truco.rules.cards import LEVEL, envido, sign_for
 from trutnet.games.truco.rules.observation import TrucoObservation
 
 STRONG = 9  # a 3 or better (K3)
@@ -53,6 +56,13 @@ class HeuristicBot:
             return self.choose(obs)
         finally:
             self._lost = False
+
+    def sign(self, obs: TrucoObservation, menu: tuple[str, ...]) -> str | None:
+        """K15: the sign that tells the most of a whole hand; none once it played."""
+        cards = [card for _pos, card in obs.hand if card is not None]
+        if len(cards) != 3:
+            return None
+        return sign_for(cards, "flor" in menu)
 
     def choose(self, obs: TrucoObservation) -> Action:
         legal = list(obs.legal)

@@ -1,0 +1,80 @@
+"""Truco's signs as a person meets them (K15), in a real terminal at 80x24 in tmux: a
+4-player table with three bots; the partner bot's sign is on the person's screen,
+``g`` shows the menu in the log's place, a digit makes the sign, the log says so and,
+when an opponent's draw catches it, who did; the help names the key; a sign refused
+says why; the person leaves with ``q``."""
+
+from __future__ import annotations
+
+import shutil
+import time
+
+import pytest
+
+from tests.cli.test_leaving import fits
+from tests.cli.test_person_path import TRUTNET, person_env, screen  # noqa: F401
+
+pytestmark = [
+    pytest.mark.network,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
+PLAY = [
+    *TRUTNET, "play", "--game", "truco", "--players", "4", "--bots", "3", "--bot", "normal",
+    "--bind", "127.0.0.1", "--no-announce", "--name", "Ana",
+]  # fmt: skip
+
+
+@pytest.mark.timeout(240)
+def test_a_person_signs_to_a_partner_and_reads_the_partners_sign(tmp_path, screen):  # noqa: F811
+    ana = screen()
+    ana.start(PLAY, person_env(tmp_path / "ana"), tmp_path)
+    text = until_ana_plays_a_card(ana)
+    told = [row for row in text.splitlines() if "✋" in row and "Bot 2: " in row]  # partner's
+    assert told and "Tab: chat" in told[0], text  # on the rule, for the whole hand
+    ana.keys("g")
+    text = ana.wait_for(" signs (Esc: back to the game's log) ", timeout=30)
+    fits(text)
+    assert "1 ancho de espada (raised brows)" in text and "9 nothing (closed eyes)" in text
+    assert "1-9 0 make that sign  Esc back to the game" in text
+    ana.keys("x")  # not a sign: said, and the menu stays
+    text = ana.wait_for("a digit makes a sign; Esc goes back to the game", timeout=30)
+    ana.keys("9")
+    text = ana.wait_for("✋ You sign: nothing (closed eyes)", timeout=30)
+    fits(text)
+    assert " signs (Esc" not in text  # back to the game's log
+    assert "Your turn: play a card" in text  # signing is not a turn: still Ana's
+    ana.keys("?")
+    text = ana.wait_for("g  sign to your partners", timeout=30)
+    fits(text)
+    ana.keys("Escape")
+    ana.keys("q")
+    ana.wait_for("Quit the game?", timeout=30)
+    ana.keys("y")
+    status, text = ana.exit_status(timeout=60)
+    assert status == 0 and "Traceback" not in text, text
+
+
+NOT_NOW = "no sign now: you sign while you hold a card and no bet waits for your answer"
+
+
+def until_ana_plays_a_card(ana) -> str:
+    """Ana's screen once she is to play a card (no bet waits on her, she holds cards):
+    on the way, a bet waiting for her answer refuses a sign, saying why, and she
+    accepts it; an envido to declare, she declares."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        text = ana.text()
+        bar = text.rstrip().splitlines()[-1] if text.strip() else ""
+        if "Your turn: play a card" in text:
+            return text
+        if "a quiero" in bar:
+            ana.keys("g")  # K15: not while the table waits for her own answer
+            fits(ana.wait_for(NOT_NOW, timeout=30))
+            ana.keys("a")
+            ana.wait_for_gone("a quiero", timeout=30)
+        elif "d declare" in bar or "s buenas" in bar:
+            ana.keys("d" if "d declare" in bar else "s")
+            ana.wait_for_gone(bar, timeout=30)
+        else:
+            time.sleep(0.2)  # the screen: the bots play on
+    raise AssertionError(f"Ana never had a card to play:\n{ana.text()}")

@@ -1,0 +1,178 @@
+"""The ``signs`` topic of one process's table runtime (``docs/protocol.md`` 9.8): the
+person's signs (and its bots'), placed face down and shown to their partners; each
+local seat's draws on the others' signs, and the cards it shows the seats that caught
+its own. :class:`~trutnet.protocol.signs.SignBoard` decides what counts; each piece of
+news is a ``sign`` event, saying the card only to a seat it was shown to.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import TYPE_CHECKING, Any
+
+from trutnet.bots.base import bot_sign
+from trutnet.engine.hidden import Signs
+from trutnet.i18n import N_, _
+from trutnet.net import topics
+from trutnet.protocol.signs import CATCH_TYPE, SIGN_TYPE, SignBoard, SignNews, sign_id
+from trutnet.protocol.untrusted import UntrustedInput
+from trutnet.runtime.events import SignSeen
+
+if TYPE_CHECKING:
+    from trutnet.runtime.local_seat import LocalSeat
+    from trutnet.runtime.table_runtime import TableRuntime
+
+NOT_NOW = N_("no sign now: you sign while you hold a card and no bet waits for your answer")
+
+
+class TableSigns:
+    """The signs one table runtime's process reads and makes."""
+
+    def __init__(self, table: TableRuntime) -> None:
+        self.table = table
+        self.board: SignBoard | None = None
+        self._mine: dict[bytes, tuple[int, int]] = {}  # a local seat's sign: (r, card)
+        self._bots_signed: set[tuple[int, int]] = set()  # (seat, period) a bot signed in
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    def _ready(self) -> SignBoard | None:
+        replica = self.table.replica
+        if replica is None or replica.state is None or replica.phase == "open":
+            return None
+        if self.board is None:
+            self.board = SignBoard(replica.table_id, replica.context)
+        return self.board
+
+    def _keys(self) -> tuple[dict[int, Any], list[bytes]]:
+        replica = self.table.replica
+        return dict(enumerate(replica.elgamal)), list(replica.seats)
+
+    # ------------------------------------------------------------ the log and the net
+
+    def moved(self) -> None:
+        """The log has a new head: what each seat may sign there; the bots sign."""
+        board = self._ready()
+        if board is None:
+            return
+        replica = self.table.replica
+        self._tell(board.note_head(replica.log.head, replica.n, replica.state.signs))
+        for seat in self.table.seats:
+            if seat.bot is not None and seat.peer is not None:
+                self._bot_signs(board, seat)
+
+    def read(self, payload: bytes) -> None:
+        """A message from the network; :class:`UntrustedInput` (the pump drops it) for
+        one that may not count."""
+        board = self._ready()
+        if board is None:
+            raise UntrustedInput("a sign before the table opened")
+        self._tell(board.receive(payload, *self._keys()))
+
+    def _send(self, wire: bytes) -> None:
+        """Publish ``wire`` and take it in at once (the broker's echo is read once)."""
+        link = self.table.link
+        try:
+            task = asyncio.get_running_loop().create_task(
+                link.publish(topics.signs(self.table.table_id), wire, wait=30)
+            )
+        except RuntimeError:  # no loop: nothing is sent (an offline replay)
+            return
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        assert self.board is not None
+        self._tell(self.board.receive(wire, *self._keys()))
+
+    # ------------------------------------------------------------ this process's seats
+
+    def may_sign(self) -> Signs | None:
+        """What the person's seat may sign now (None: nothing now)."""
+        board, peer = self._ready(), self.table.seats[0].peer
+        if board is None or peer is None or not peer.seated():
+            return None
+        return board.may_sign(self.table.head(), peer.seat)
+
+    def sign(self, card: str) -> str | None:
+        """The person's sign ``card`` (a notation of the menu): None once it is sent,
+        else why not (one line for the screen)."""
+        rules = self.may_sign()
+        if rules is None:
+            return _(NOT_NOW)
+        if card not in rules.menu.cards:
+            return _("no such sign: {card}").format(card=card)
+        self._make(self.table.seats[0], rules, rules.menu.cards.index(card))
+        return None
+
+    def _make(self, seat: LocalSeat, rules: Signs, index: int) -> None:
+        assert self.board is not None and seat.peer is not None
+        publics, _seats = self._keys()
+        wire, r = self.board.make(
+            seat.identity,
+            seat.peer.seat,
+            self.table.head(),
+            index,
+            os.urandom,
+            publics,
+        )
+        self._mine[sign_id(wire)] = (r, index)
+        self._send(wire)
+
+    def _bot_signs(self, board: SignBoard, seat: LocalSeat) -> None:
+        """A bot signs once a hand, at the first head where it may and has something to
+        tell (:func:`bot_sign`)."""
+        peer = seat.peer
+        assert peer is not None
+        rules = board.may_sign(self.table.head(), peer.seat)
+        if rules is None or (peer.seat, rules.period) in self._bots_signed:
+            return
+        card = bot_sign(seat.bot, peer.replica.state, peer.seat, rules)
+        if card is not None:  # None: nothing to tell yet (its cards are on their way)
+            self._bots_signed.add((peer.seat, rules.period))
+            self._make(seat, rules, rules.menu.cards.index(card))
+
+    def _tell(self, news: list[SignNews]) -> None:
+        """Each piece of news: a ``sign`` event, then this process's duties (a draw,
+        a card shown to a catcher)."""
+        assert self.board is not None
+        publics, _seats = self._keys()
+        for item in news:
+            sign = item.sign
+            self.table.emit(self._event(item))
+            for seat in self.table.seats:
+                peer = seat.peer
+                if peer is None or not peer.seated():
+                    continue
+                if item.kind == SIGN_TYPE and peer.seat in sign.rules.watchers:
+                    rng = os.urandom
+                    self._send(self.board.catch(seat.identity, peer.elgamal, peer.seat, sign, rng))
+                mine = self._mine.get(sign.id)
+                if item.kind == CATCH_TYPE and item.caught and mine and sign.seat == peer.seat:
+                    r, index = mine
+                    wire = self.board.show_to(
+                        seat.identity,
+                        sign,
+                        r,
+                        index,
+                        item.by,
+                        publics[item.by],
+                        os.urandom,
+                    )
+                    self._send(wire)
+
+    def _event(self, item: SignNews) -> SignSeen:
+        """The news as this process's person may know it: the card only if shown."""
+        sign, peer = item.sign, self.table.seats[0].peer
+        card = None
+        if peer is not None and peer.seated():
+            if sign.id in self._mine and sign.seat == peer.seat:
+                card = sign.rules.menu.cards[self._mine[sign.id][1]]
+            elif self.board is not None:
+                card = self.board.read(sign, peer.seat, peer.elgamal)
+        what = {"sign": "made", "catch": "caught" if item.caught else "missed"}.get(
+            item.kind, "shown"
+        )
+        return SignSeen(sign.seat, sign.seq, sign.rules.period, what, item.by, card)
+
+    def wires(self) -> list[bytes]:
+        """Every sign message accepted (for the transcript)."""
+        return self.board.wires() if self.board is not None else []
