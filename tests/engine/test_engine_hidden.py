@@ -173,7 +173,8 @@ def test_special_hands_ask_for_the_rounds_of_table_py_too():
     [T15], and la Chanson with its draws and keeps [T19]."""
     seen = set()
     for config in CONFIGS:
-        for seed in range(6):
+        # seeds 2 and 4 meet the Fortial at every player count, 1 la Chanson (2 players)
+        for seed in (1, 2, 4):
             game = _game(config, seed, True)
             table = play_generic(game, seed)
             assert table.rounds == today(game, table.full.history())
