@@ -35,11 +35,12 @@ def _kill_spawned_peers():
 @pytest.fixture(params=["mosquitto", "amqtt"])
 def broker_kind(request, monkeypatch):
     """The embedded broker a test runs on (Mosquitto or amqtt), in this process and in
-    every peer process it spawns: the same tests for both. Trut's whole games, the end
-    of a game, private tables and announcements run on both, the other games' whole
-    games on one each (``indirect`` parametrisation); the long fault scenarios
-    (tests/net/test_network_faults.py) run on the default one (Mosquitto when installed,
-    as in CI), to keep the suite within its time."""
+    every peer process it spawns: the same tests for both. The end of a game, private
+    tables, announcements and the test game's 2-process game run on both; the real
+    games' whole games on one each (``indirect`` parametrisation: Trut's 4-process game
+    on amqtt, and on a Mosquitto the test starts itself in tests/net/test_network.py);
+    the long fault scenarios (tests/net/test_network_faults.py) run on the default one
+    (Mosquitto when installed, as in CI), to keep the suite within its time."""
     monkeypatch.setenv("TRUTNET_EMBEDDED_BROKER", request.param)
     return request.param
 

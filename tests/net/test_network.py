@@ -28,11 +28,9 @@ def play(url, players, tmp_path, seed):
     return results
 
 
-@pytest.mark.network
-def test_four_processes_play_a_whole_game_over_the_embedded_broker(embedded, tmp_path):
+def check_card_figures(results):
     from trutnet.bench.network_bench import card_times
 
-    results = play(embedded, 4, tmp_path, "net-embedded")
     assert results[0]["winner"] in (0, 1) and results[0]["hands"] >= 1
     # The bench's card figure: each play stamped once by its player, its card by everyone.
     signed = [k for r in results for k in r["plays_signed"]]
@@ -40,6 +38,17 @@ def test_four_processes_play_a_whole_game_over_the_embedded_broker(embedded, tmp
     assert all(set(r["cards_known"]) == set(signed) for r in results)
     times = card_times(results)
     assert len(times) == len(signed) and all(t >= 0 for t in times)
+
+
+# Trut's whole 4-process game on the embedded amqtt here, and on a Mosquitto below (one
+# of the test's own, as a person's --broker): the embedded Mosquitto, the same peers'
+# path with another config file, plays whole games of 4 processes in
+# tests/net/test_network_faults.py and of 2 and 3 in tests/hostile, where it is the
+# default embedded broker (Mosquitto when installed, as in CI).
+@pytest.mark.network
+@pytest.mark.parametrize("broker_kind", ["amqtt"], indirect=True)
+def test_four_processes_play_a_whole_game_over_the_embedded_broker(embedded, tmp_path):
+    check_card_figures(play(embedded, 4, tmp_path, "net-embedded"))
 
 
 @pytest.mark.network
@@ -90,7 +99,7 @@ def test_the_test_game_plays_in_two_processes_over_the_embedded_broker(
 @pytest.mark.network
 def test_four_processes_play_a_whole_game_over_mosquitto(tmp_path):
     with mosquitto() as url:
-        play(url, 4, tmp_path, "net-mosquitto")
+        check_card_figures(play(url, 4, tmp_path, "net-mosquitto"))
 
 
 def test_the_delay_proxy_delays_every_hop_and_keeps_the_order():
