@@ -194,6 +194,7 @@ def test_host_killed_the_table_moves_to_a_successor_broker_and_the_host_comes_ba
             "--no-announce",
             "--store",
             str(tmp_path / "host"),
+            *SHORT,
             *common,
         ]
     )
