@@ -25,6 +25,7 @@ from trutnet.net.private import PASSWORD_ENV, check_access
 pytestmark = pytest.mark.network  # peers, a broker: skipped by -m "not network"
 
 SECRET = "correct horse battery"
+SHORT = ["--variant", "gatinaise"]  # first to 5 Longs: the shorter game, all a test needs
 
 
 def test_a_private_broker_refuses_no_password_and_a_wrong_one(broker_kind, monkeypatch):
@@ -146,6 +147,7 @@ def test_a_private_table_refuses_strangers_and_plays_with_friends(broker_kind, t
             "host",
             "--players",
             "2",
+            *SHORT,
             "--private",
             "--no-announce",
             "--store",
@@ -210,7 +212,7 @@ def test_tables_and_join_show_a_private_table_found_on_the_lan(tmp_path):
     common = ["--seed", "lan-private", "--json", "--stall-timeout", "60"]
     on_loopback = ["--table-name", name, "--bind", "127.0.0.1"]  # found on loopback
     host = _peer(
-        ["host", "--players", "2", "--private", *on_loopback, *common],
+        ["host", "--players", "2", *SHORT, "--private", *on_loopback, *common],
         SECRET,
     )
     listing = ["tables", "--interface", "127.0.0.1", "--timeout", "2"]
