@@ -26,6 +26,8 @@ from trutnet.protocol.envelope import parse_entry
 from trutnet.store import PeerStore
 
 NO_TMUX = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+# Gâtinaise (first to 5 Longs): the shorter game, for the tests that watch one to its end
+SHORT = ["--variant", "gatinaise"]
 
 
 @pytest.fixture
@@ -66,7 +68,9 @@ def test_a_spectator_started_mid_game_catches_up_and_ends_on_the_players_hash(tm
     broker = EmbeddedBroker()
     url = broker.start().url
     try:
-        table, procs = start_table(url, 4, tmp_path, "watch-e2e", ["--linger", timer(30)])
+        table, procs = start_table(
+            url, 4, tmp_path, "watch-e2e", ["--linger", timer(30)], host_extra=SHORT
+        )
         started_at = wait_entries(tmp_path / "host" / "seat-0", 80)
         home = tmp_path / "eve"
         env = person_env(home)
@@ -305,7 +309,7 @@ def test_every_screen_of_a_spectator_is_public_and_fits_80x24():
     table.broadcast = broadcast  # type: ignore[method-assign]
     table.broadcast(
         peers[0].open_table(
-            TrutGame(TrutConfig(3)),
+            TrutGame(TrutConfig(3, "gatinaise")),  # the shorter game, la Chanson's screens too
             [i.public for i in identities],
             names,
             nonce=table_nonce("watch-screens"),
@@ -419,7 +423,7 @@ def test_a_spectators_saved_transcript_verifies(tmp_path, capsys):
     async def scenario():
         game = asyncio.create_task(
             host(
-                TrutGame(TrutConfig(2)),
+                TrutGame(TrutConfig(2, "gatinaise")),  # the shorter game
                 [endpoint],
                 HostSetup(bots=1, seed="watch-transcript", options=Options(linger=5)),
                 on_announce=lambda m: tables.append(m["table"]),
@@ -475,7 +479,8 @@ def test_watch_finds_a_table_on_the_lan_like_join(tmp_path, two_machines):
             )
         )
 
-    host = start([*in_a, *TRUTNET, "host", "--players", "3", "--bind", addr_a, "--json"], "a")
+    hosting = ["host", "--players", "3", *SHORT, "--bind", addr_a, "--json"]
+    host = start([*in_a, *TRUTNET, *hosting], "a")
     assert host.stdout is not None
     first = json.loads(host.stdout.readline())
     watcher = start([*in_b, *TRUTNET, "watch", "--json", "--name", "Eve"], "eve")
