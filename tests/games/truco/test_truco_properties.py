@@ -20,7 +20,7 @@ from trutnet.engine.errors import EngineError
 from trutnet.games.truco.rules import Declare, TrucoGame, Word, parse_action
 from trutnet.games.truco.rules.cards import envido, flor
 
-SETTINGS = settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 CONFIGS = [
     {"players": 2},
