@@ -18,7 +18,7 @@ from trutnet.engine import load_game
 from trutnet.games.trut.rules import Deal, Keep, TrutConfig, TrutGame, TrutState
 from trutnet.games.trut.rules.actions import Prepare
 
-SETTINGS = settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 CONFIGS = [
     TrutConfig(players, variant, deluxe=True, bonus_cards=bonus, michao_hare=bonus)
@@ -93,7 +93,7 @@ def test_T42_D22_voids_never_put_a_protecting_hedgehog_back_in_play(players):
     agrees on every hash and observation across the voids."""
     game = TrutGame(TrutConfig(players, deluxe=True))
     protected_voids = 0
-    for seed in range(30):
+    for seed in range(18):  # 6 protected voids at 2 players, 12 at 4
         rng = random.Random(seed)
         full, replica = game.new_initial_state(), game.new_initial_state()
         voids = 0
