@@ -20,7 +20,7 @@ from trutnet.engine import load_game
 from trutnet.games.trut.rules import TrutConfig, TrutGame
 from trutnet.games.trut.rules.state import TrutState
 
-SETTINGS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
