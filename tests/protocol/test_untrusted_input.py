@@ -37,7 +37,7 @@ def _depth(value: object) -> int:
     return 0
 
 
-@settings(max_examples=300)
+@settings(max_examples=150)
 @given(values)
 def test_every_shallow_value_round_trips(value):
     data = msgpack.packb(value, use_bin_type=True)
@@ -48,14 +48,14 @@ def test_every_shallow_value_round_trips(value):
             unpack(data, 1 << 20)
 
 
-@settings(max_examples=500)
+@settings(max_examples=250)
 @given(st.binary(max_size=400))
 def test_random_bytes_raise_only_untrusted_input(data):
     with contextlib.suppress(UntrustedInput):
         unpack(data, 1 << 20)
 
 
-@settings(max_examples=300)
+@settings(max_examples=150)
 @given(values, st.data())
 def test_truncations_and_appendages_are_refused(value, data):
     wire = msgpack.packb(value, use_bin_type=True)
