@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from tests.protocol.test_protocol_rounds import follower, forge, run_to_round
+from tests.protocol.test_protocol_rounds import follower, followers, forge, run_to_round
 from tests.tables import new_memory_table, play_memory_game
 from trutnet.crypto import SeededRandom, blind, make_shares
 from trutnet.games.trut.rules import TrutConfig, TrutGame
@@ -115,8 +115,9 @@ def test_a_bad_blinding_is_blamed_on_its_author_whatever_the_order(how, rule):
     cheat = 2
     wires = [bad_blinding(p, how) if p.seat == cheat else p.next_automatic() for p in table.peers]
     base = table.peers[0].replica.log.head
+    fresh = followers(table)
     for order in itertools.permutations(range(4)):
-        replica = follower(table)
+        replica = fresh()
         for seat in order:
             try:
                 replica.receive(wires[seat])

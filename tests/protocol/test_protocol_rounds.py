@@ -6,9 +6,11 @@ first."""
 
 from __future__ import annotations
 
+import copy
 import itertools
 import json
 import random
+from collections.abc import Callable
 
 import pytest
 
@@ -17,6 +19,7 @@ from trutnet.bots import make_bot
 from trutnet.crypto import SeededRandom
 from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
 from trutnet.memory_table import MemoryTable, step
+from trutnet.protocol.checked import CheckedProofs
 from trutnet.protocol.envelope import parse_entry, sign_entry
 from trutnet.protocol.log import round_digest
 from trutnet.protocol.table import Rejected, TablePeer, TableReplica
@@ -45,13 +48,31 @@ def write_round(table: MemoryTable) -> list[bytes]:
     return [table.peers[s].next_automatic() for s in replica.round.seats]
 
 
-def follower(table: MemoryTable) -> TableReplica:
+def follower(table: MemoryTable, checked: CheckedProofs | None = None) -> TableReplica:
     """A replica with no seat that has the log up to the round in progress."""
     source = table.peers[0].replica
-    replica = TableReplica(source.table_id)
+    replica = TableReplica(source.table_id, checked)
     for entry in source.log.entries:
         replica.receive(entry.wire)
     return replica
+
+
+def followers(table: MemoryTable) -> Callable[[], TableReplica]:
+    """Fresh followers (:func:`follower`) of the table as it is now, one per call, for a
+    test that replays a round in every order: the log before the round is the same for
+    each, so its proofs and signatures are checked once, by the first, and each one
+    starts from a copy of what that first one found checked (as the replicas of one
+    process share them, :class:`CheckedProofs`). The round's own entries are checked
+    by each follower afresh: none of them is in the copy."""
+    prefix = CheckedProofs()
+    follower(table, prefix)
+
+    def make() -> TableReplica:
+        checked = copy.copy(prefix)
+        checked._digests, checked._decoded = prefix._digests.copy(), prefix._decoded.copy()
+        return follower(table, checked)
+
+    return make
 
 
 def forge(peer: TablePeer, type: str, body: dict, prev: bytes | None = None) -> bytes:
@@ -85,8 +106,9 @@ def test_every_order_of_a_round_builds_the_same_log(players, kind, nth):
     wires = write_round(table)
     assert {parse_entry(w).prev for w in wires} == {base}
     outcomes = set()
+    fresh = followers(table)
     for order in itertools.permutations(wires):
-        replica = follower(table)
+        replica = fresh()
         before = len(replica.log)
         for wire in order:
             assert replica.receive(wire) is not None
@@ -221,8 +243,9 @@ def test_a_bad_share_is_blamed_on_its_author_whatever_the_order(cheats):
         for s in range(4)
     ]
     blamed = set()
+    fresh = followers(table)
     for order in itertools.permutations(range(4)):
-        replica = follower(table)
+        replica = fresh()
         length = len(replica.log)
         for seat in order:
             try:
@@ -293,8 +316,9 @@ def test_a_valid_and_a_bad_entry_of_one_seat_are_blamed_alike_in_every_order(che
     bad = forge(table.peers[cheat], "checkpoint", {**true.body, "state": bytes(32)}, prev=base)
     assert parse_entry(bad).seq == true.seq and bad != true.wire
     records = set()
+    fresh = followers(table)
     for order in itertools.permutations([*wires, bad]):
-        replica = follower(table)
+        replica = fresh()
         stops = []
         for wire in order:
             try:
