@@ -57,20 +57,30 @@ def follower(table: MemoryTable, checked: CheckedProofs | None = None) -> TableR
     return replica
 
 
-def followers(table: MemoryTable) -> Callable[[], TableReplica]:
-    """Fresh followers (:func:`follower`) of the table as it is now, one per call, for a
-    test that replays a round in every order: the log before the round is the same for
-    each, so its proofs and signatures are checked once, by the first, and each one
-    starts from a copy of what that first one found checked (as the replicas of one
-    process share them, :class:`CheckedProofs`). The round's own entries are checked
-    by each follower afresh: none of them is in the copy."""
+def followers(table: MemoryTable, wires: list[bytes] | None = None) -> Callable[[], TableReplica]:
+    """Fresh followers (:func:`follower`; or replicas fed ``wires``) of the table as it
+    is now, one per call, for a test that replays a round in every order: the log
+    before the round is the same for each, so its proofs and signatures are checked
+    once, by the first, and each one starts from a copy of what that first one found
+    checked (as the replicas of one process share them, :class:`CheckedProofs`). The
+    round's own entries are checked by each follower afresh: none of them is in the
+    copy."""
+    source = table.peers[0].replica
+    log = [e.wire for e in source.log.entries] if wires is None else list(wires)
+
+    def fed(checked: CheckedProofs) -> TableReplica:
+        replica = TableReplica(source.table_id, checked)
+        for wire in log:
+            replica.receive(wire)
+        return replica
+
     prefix = CheckedProofs()
-    follower(table, prefix)
+    fed(prefix)
 
     def make() -> TableReplica:
         checked = copy.copy(prefix)
         checked._digests, checked._decoded = prefix._digests.copy(), prefix._decoded.copy()
-        return follower(table, checked)
+        return fed(checked)
 
     return make
 

@@ -713,7 +713,7 @@ def _signed_by_turn(peer, body, kind):
 def test_any_body_from_the_seat_to_write_is_refused_cleanly(stop_at):
     """7.5: whatever the seat whose turn it is signs, a replica refuses it with
     ``Rejected`` (and stops on a blame), never with another exception."""
-    from trutnet.protocol.table import TableReplica
+    from tests.protocol.test_protocol_rounds import followers
 
     table = play_memory_game(
         TrutGame(TrutConfig(3)), "bodies", ["random"] * 3, lambda t: len(t.log) >= stop_at
@@ -733,15 +733,14 @@ def test_any_body_from_the_seat_to_write_is_refused_cleanly(stop_at):
         "void": {"seat", "votes", "identity", "elgamal", "proof", "name"},
     }
     tried = 0
+    judges = followers(table, table.log)  # the log's proofs checked once for all judges
     for kind in (*kinds, "void"):
         fields = honest.get(kind, set())
         bodies = [{}, {"junk": 1}, *({f: v for f in fields} for v in odd_values)]
         for name in fields:
             bodies += [{**{f: b"" for f in fields}, name: v} for v in odd_values]
         for body in bodies:
-            judge = TableReplica(writer.replica.table_id)
-            for wire in table.log:
-                judge.receive(wire)
+            judge = judges()
             with pytest.raises(Rejected):
                 judge.receive(_signed_by_turn(writer, body, kind))
             tried += 1
