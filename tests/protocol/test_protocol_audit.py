@@ -153,7 +153,8 @@ def test_a_transcript_of_an_older_protocol_version_is_refused_naming_both_versio
 
 
 def test_peer_killed_mid_hand_resumes_from_its_files(tmp_path):
-    table = new_memory_table(TrutGame(TrutConfig(3)), "resume", ["heuristic"] * 3)
+    short = TrutConfig(3, variant="gatinaise")  # first to 5 Longs: the shorter game
+    table = new_memory_table(TrutGame(short), "resume", ["heuristic"] * 3)
     table.attach_stores(tmp_path)
     assert stat.S_IMODE((tmp_path / "seat-1" / "secrets.json").stat().st_mode) == 0o600
     while not (
