@@ -341,11 +341,6 @@ async def forged_votes(out: Outsider) -> None:
         await asyncio.sleep(0.01)
 
 
-def test_forged_votes_replace_no_one(broker, tmp_path, honest_hash):
-    game = play_attacked(broker, tmp_path, forged_votes)
-    assert_fair(game, honest_hash)
-
-
 @pytest.mark.slow
 def test_forged_votes_do_not_block_a_real_replacement(broker, tmp_path):
     """A frozen seat is voted on (7.7) while the outsider floods votes claiming the
@@ -706,10 +701,14 @@ async def notice_posing_as_result(out: Outsider) -> None:
     await out.publish("notice", msgpack.packb(fake))
 
 
-def test_forged_presence_done_and_notices(broker, tmp_path, honest_hash):
-    """Forged presences, forged "done" messages, forged stall notices and a notice
-    posing as a result: all in one game."""
-    attack = together(forged_presence, forged_done, forged_notices, notice_posing_as_result)
+def test_forged_presence_done_notices_and_votes(broker, tmp_path, honest_hash):
+    """Forged presences, forged "done" messages, forged stall notices, a notice posing
+    as a result, then votes signed by the outsider claiming every seat, to replace every
+    seat, at every new entry up to the 250th (forged_votes): all in one game, which
+    ends as the honest one, nobody replaced (assert_fair)."""
+    attack = together(
+        forged_presence, forged_done, forged_notices, notice_posing_as_result, forged_votes
+    )
     assert_fair(play_attacked(broker, tmp_path, attack), honest_hash)
 
 
