@@ -438,7 +438,9 @@ def _real_rounds(memory_table) -> tuple[list[Round], list[tuple[bytes, bytes]], 
     from trutnet.protocol.envelope import parse_entry
     from trutnet.protocol.table import TableReplica
 
-    recorder = TableReplica(memory_table.peers[0].replica.table_id)
+    # the proofs and signatures the seats' replicas found checked (tests/tables.py)
+    peers = memory_table.peers[0].replica
+    recorder = TableReplica(peers.table_id, peers.checked)
     rounds: list[Round] = []
     steps: set[str] = set()
 
