@@ -54,7 +54,9 @@ from trutnet.games.trut.rules.actions import TRUT as TRUT_WORD
 from trutnet.games.trut.rules.cards import FULL_DECK, Card
 from trutnet.games.trut.rules.hidden import DECK, pos
 
-SETTINGS = settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# 2 seeds for each config and start (the first-dealer draw, or a position): 4 games a
+# config, where 6 drew the start at random too
+SETTINGS = settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
@@ -155,10 +157,11 @@ def play_generic(game: TrutGame, seed: int, kinds=("random", "heuristic")) -> Ge
     return table
 
 
+@pytest.mark.parametrize("from_position", [False, True], ids=["draw", "position"])
 @pytest.mark.parametrize("config", CONFIGS, ids=str)
 @SETTINGS
-@given(seed=seeds, from_position=st.booleans())
-def test_description_asks_for_exactly_the_rounds_of_table_py(config, seed, from_position):
+@given(seed=seeds)
+def test_description_asks_for_exactly_the_rounds_of_table_py(config, from_position, seed):
     """The same owners for the deal shares, the same withheld sets in the Fortial and
     when they are released, the same positions for sing's new cards, the same position
     revealed by each play; and every hidden replica agrees at every step."""
