@@ -35,3 +35,9 @@ def play_memory_game(
     together: Collection[int] = ALL,
 ) -> MemoryTable:
     return memory_table.play_memory_game(game, seed, bots, until, together, trust_own=False)
+
+
+def make_table(players: int, seed: int | str):
+    """The peers of a new table (:func:`trutnet.memory_table.make_table`), their
+    replicas sharing one :class:`CheckedProofs` as above."""
+    return memory_table.make_table(players, seed, ALL, trust_own=False)

@@ -212,7 +212,7 @@ def test_at_a_table_of_peers_it_searches_its_seats_replica(name, config, seed):
     """Over the table protocol (full crypto, in memory) each peer's replica knows its
     own cards only: the search bot samples the rest from it, and the game ends with
     every replica agreeing."""
-    from trutnet.memory_table import play_memory_game
+    from tests.tables import play_memory_game
 
     table = play_memory_game(make_game(name, config), seed, ["search:samples=2", "heuristic"])
     replica = table.peers[0].replica

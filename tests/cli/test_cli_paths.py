@@ -111,9 +111,10 @@ def _named_transcript(path: Path, game_name: str, config: dict, names: list[str]
     """A whole game played in memory (full crypto) by seats named ``names``."""
     import random
 
+    from tests.tables import make_table
     from trutnet.bots import default_bot, make_bot
     from trutnet.engine import make_game
-    from trutnet.memory_table import MemoryTable, make_table, step, table_nonce
+    from trutnet.memory_table import MemoryTable, step, table_nonce
     from trutnet.plugins import load_plugins
     from trutnet.store import save_transcript
 

@@ -29,11 +29,11 @@ import pytest
 
 from tests import ROOT
 from tests.network_helpers import EARLY, result_of, seconds, timer, track, wait_for_event
+from tests.tables import play_memory_game
 from trutnet.cli import main
 from trutnet.cli.folders import person_name
 from trutnet.crypto.identity import fingerprint
 from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
-from trutnet.memory_table import play_memory_game
 from trutnet.net.broker import EmbeddedBroker, Endpoint
 from trutnet.runtime import lobby_watch, seat_process
 from trutnet.store import save_transcript

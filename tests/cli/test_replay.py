@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_person_path import Screen, person_env
+from tests.tables import play_memory_game
 from trutnet.cli import main
 from trutnet.client.replay import frame_lines, frame_text, load_replay
 from trutnet.client.view import plain
 from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
-from trutnet.memory_table import play_memory_game
 from trutnet.store import load_transcript, save_transcript
 
 

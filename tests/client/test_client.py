@@ -379,8 +379,9 @@ def test_every_screen_of_a_whole_game_is_true_and_fits_80x24(players):
     80 columns and every screen 24 rows, with names of 30 characters."""
     import random
 
+    from tests.tables import make_table
     from trutnet.bots import make_bot
-    from trutnet.memory_table import MemoryTable, make_table, step, table_nonce
+    from trutnet.memory_table import MemoryTable, step, table_nonce
 
     names = [*LONG_NAMES, "Carl", "Dora"][:players]
     _, identities, peers = make_table(players, f"screens-{players}")
@@ -860,8 +861,9 @@ def test_a_key_pressed_as_a_hand_ends_shows_its_summary_and_plays_nothing():
     import random
     from types import SimpleNamespace
 
+    from tests.tables import make_table
     from trutnet.bots import make_bot
-    from trutnet.memory_table import MemoryTable, make_table, step, table_nonce
+    from trutnet.memory_table import MemoryTable, step, table_nonce
     from trutnet.protocol.spectator import Watchers
 
     _, identities, peers = make_table(2, "summary-race")

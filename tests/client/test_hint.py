@@ -11,6 +11,7 @@ from types import SimpleNamespace
 import pytest
 from prompt_toolkit.output import DummyOutput
 
+from tests.tables import new_memory_table
 from trutnet.bots import make_bot
 from trutnet.bots.base import decide
 from trutnet.client.app import TableApp
@@ -19,7 +20,7 @@ from trutnet.client.hint import Hint, hint_for
 from trutnet.client.view import TableInfo, lobby_lines, plain
 from trutnet.engine import make_game
 from trutnet.games.trut.rules import TrutConfig, TrutGame
-from trutnet.memory_table import new_memory_table, step
+from trutnet.memory_table import step
 
 
 def at_a_choice(seat: int = 0):

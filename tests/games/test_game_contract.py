@@ -73,7 +73,8 @@ def test_its_declaration_builds_it_and_its_bots_play_from_observations(name):
 
 @pytest.mark.parametrize("name", GAMES)
 def test_a_table_of_peers_plays_its_first_round_and_the_transcript_verifies(name):
-    from trutnet.memory_table import new_memory_table, step
+    from tests.tables import new_memory_table
+    from trutnet.memory_table import step
     from trutnet.protocol.audit import audit
     from trutnet.sim.invariants import check_hidden
 

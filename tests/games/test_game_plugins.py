@@ -198,7 +198,7 @@ def test_the_bot_factory_gives_each_game_its_own_bots_and_everyone_the_random_on
 
 def test_every_bot_of_the_test_game_plays_it_from_observations_only(tokens):
     """The random bot plays a game it has never heard of from ``observation.legal``."""
-    from trutnet.memory_table import play_memory_game
+    from tests.tables import play_memory_game
 
     for kinds in (["random", "greedy"], ["greedy", "random"]):
         table = play_memory_game(TokensGame(2), f"bots-{kinds[0]}", kinds)
@@ -235,11 +235,12 @@ def test_the_frame_shows_another_games_table(tokens):
     Trut's (title line with "you:", waiting line, log, spectators' line, verification
     line, message line, key bar, quit question, end screen) around Tokens' table area,
     prompts, keys and narration."""
+    from tests.tables import make_table
     from trutnet.client.app import TableApp
     from trutnet.client.watch_app import WatchApp
     from trutnet.crypto import Identity, SeededRandom
     from trutnet.crypto.identity import fingerprint
-    from trutnet.memory_table import MemoryTable, make_table, step, table_nonce
+    from trutnet.memory_table import MemoryTable, step, table_nonce
     from trutnet.protocol.spectator import Spectator, Watchers, watcher_message
 
     table_id, identities, peers = make_table(2, "tokens-screen")
@@ -328,9 +329,9 @@ def test_a_seat_shows_no_screen_for_a_table_of_another_game(tokens):
     """A person who asked for Trut at a table whose ``open`` names Tokens (a host
     that announced one game and opened another): no Trut keys on a Tokens table, one
     line saying which game it is; a spectator follows whatever the table plays."""
+    from tests.tables import new_memory_table
     from trutnet.client.app import TableApp
     from trutnet.client.watch_app import WatchApp
-    from trutnet.memory_table import new_memory_table
 
     table = new_memory_table(TokensGame(1), "other-game", ["random", "random"])
     player = TableApp("memory", 0, output=DummyOutput(), game="trut")
@@ -356,9 +357,9 @@ def test_a_seat_at_a_table_of_another_game_stops_with_one_line(tokens):
 
     from prompt_toolkit.input import create_pipe_input
 
+    from tests.tables import new_memory_table
     from trutnet.client.app import TableApp
     from trutnet.client.playing import play_with_ui
-    from trutnet.memory_table import new_memory_table
     from trutnet.runtime.lobby_watch import WrongGame
 
     table = new_memory_table(TokensGame(1), "other-game", ["random", "random"])
@@ -388,9 +389,9 @@ def test_a_front_end_that_fails_is_shown_in_one_line_and_the_seat_goes_on(tokens
     """A bug in a game's front-end (drawing, or a key) does not stop the client, which
     would take the person's seat away from the table: the screen says it in one red
     line, q still quits, and the traceback is kept (once) for when the screen is gone."""
+    from tests.tables import new_memory_table
     from trutnet.client.app import TableApp
     from trutnet.client.view import plain
-    from trutnet.memory_table import new_memory_table
 
     table = new_memory_table(TokensGame(1), "broken-screen", ["random", "random"])
     player = TableApp("memory", 0, output=DummyOutput(), game="tokens")

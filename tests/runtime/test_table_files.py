@@ -16,10 +16,10 @@ import pytest
 from tests.cli.test_person_path import mode, person_env, run_cli
 from tests.net.test_network_faults import wait_for_entries
 from tests.network_helpers import result_of, spawn
+from tests.tables import play_memory_game
 from trutnet.cli import folders, join_command, main
 from trutnet.crypto.identity import Identity
 from trutnet.games.trut.rules import StartPosition, TrutConfig, TrutGame
-from trutnet.memory_table import play_memory_game
 from trutnet.net.broker import EmbeddedBroker
 from trutnet.protocol.chat import ChatRoom
 from trutnet.protocol.clock import ClockRule
@@ -359,7 +359,8 @@ def test_equal_names_are_told_apart_in_the_lobby_and_by_every_replica():
 def test_a_replica_tells_apart_the_names_an_open_entry_repeats():
     """A host (of an older version, or hostile) that opens with two equal names: every
     replica, its own included, shows them told apart the same way, from the log alone."""
-    from trutnet.memory_table import make_table, table_nonce
+    from tests.tables import make_table
+    from trutnet.memory_table import table_nonce
 
     _, identities, peers = make_table(3, "names")
     wire = peers[0].open_table(

@@ -271,12 +271,13 @@ def test_every_screen_of_a_spectator_is_public_and_fits_80x24():
 
     from prompt_toolkit.output import DummyOutput
 
+    from tests.tables import make_table
     from trutnet.bots import make_bot
     from trutnet.client.app import TableApp
     from trutnet.client.watch_app import WatchApp
     from trutnet.crypto import Identity, SeededRandom
     from trutnet.games.trut.rules import TrutConfig, TrutGame
-    from trutnet.memory_table import MemoryTable, make_table, step, table_nonce
+    from trutnet.memory_table import MemoryTable, step, table_nonce
     from trutnet.protocol.spectator import Spectator, Watchers, watcher_message
 
     names = ["Anne-Marguerite de Montmorency", "Bartholomew Cornelius Whitfield", "Carl"]

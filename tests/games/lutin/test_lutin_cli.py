@@ -99,10 +99,10 @@ def test_the_combat_marks_of_a_logged_game():
     """``combat_marks`` finds every combat of a base game's log: from the attacker's
     ``act`` (``play hand/N``, L6) to the other seat's ``unseal`` of its riposte, which
     gives the result (L16, L7-L13)."""
+    from tests.tables import play_memory_game
     from trutnet.bench.network_bench import combat_marks, has_combats
     from trutnet.games.lutin.rules import LutinGame
     from trutnet.games.trut.rules import TrutGame
-    from trutnet.memory_table import play_memory_game
     from trutnet.protocol.envelope import parse_entry
 
     table = play_memory_game(LutinGame(), "marks", ["heuristic", "random"])

@@ -29,10 +29,11 @@ def rows_of(ui) -> list[str]:
 
 
 def test_a_whole_match_played_by_keys():
+    from tests.tables import make_table
     from trutnet.client.app import TableApp
     from trutnet.client.watch_app import WatchApp
     from trutnet.crypto import Identity, SeededRandom
-    from trutnet.memory_table import MemoryTable, make_table, step, table_nonce
+    from trutnet.memory_table import MemoryTable, step, table_nonce
     from trutnet.protocol.spectator import Spectator, Watchers
 
     table_id, identities, peers = make_table(2, "truco-screen")

@@ -104,9 +104,10 @@ def test_a_whole_deluxe_game_on_the_screen_of_each_seat():
     from prompt_toolkit.output import DummyOutput
 
     from tests.client.test_client import screen_rows
+    from tests.tables import make_table
     from trutnet.bots import make_bot
     from trutnet.client.app import TableApp
-    from trutnet.memory_table import MemoryTable, make_table, step, table_nonce
+    from trutnet.memory_table import MemoryTable, step, table_nonce
 
     players = 4
     _, identities, peers = make_table(players, "deluxe-screens")
