@@ -215,7 +215,9 @@ def test_several_seats_down_at_once_come_back_or_are_abandoned_and_the_table_end
     back from its files, or the others abandon the game; no invariant breaks."""
     faults = dataclasses.replace(Faults(), kill=0.1, down=60.0, at_once=3, hands=1, torn=0.5)
     game = make_game("trut", {"players": 4})
-    results = [run_seed(game, seed, faults, bots(game)) for seed in range(6)]
+    # seeds 0-3: two tables abandoned, two cut after their hand; three kills of a seat
+    # while another was down (seeds 4 and 5 met nothing these do not)
+    results = [run_seed(game, seed, faults, bots(game)) for seed in range(4)]
     assert all(r.violation is None for r in results), [r.violation for r in results]
     together = sum(r.counts.get("killed_while_down", 0) for r in results)
     assert together > 0, [r.counts for r in results]
