@@ -228,23 +228,27 @@ DEEP_CASES = {
 }
 
 
+async def deep_nesting(out: Outsider) -> None:
+    await out.wait_log(40)
+    for depth, as_map in ((600, False), (900, False), (600, True), (1000, True)):
+        payload = deep(out, depth, as_map)
+        for leaf in [leaf for case in DEEP_CASES.values() for leaf in case]:
+            if leaf in ("done", "presence"):
+                for fp in out.fingerprints() or ["AAAA-BBBB-CCCC-DDDD"]:
+                    await out.publish(f"{leaf}/{fp}", payload)
+            else:
+                await out.publish(leaf, payload)
+        await asyncio.sleep(0.05)
+
+
 def test_deep_nesting(broker, tmp_path, honest_hash):
     """Issue 10, 7: a 766-byte entry nested 600 deep (past msgpack's depth check), on
-    every topic of the table in one game (the log, votes, and the others)."""
-
-    async def attack(out: Outsider) -> None:
-        await out.wait_log(40)
-        for depth, as_map in ((600, False), (900, False), (600, True), (1000, True)):
-            payload = deep(out, depth, as_map)
-            for leaf in [leaf for case in DEEP_CASES.values() for leaf in case]:
-                if leaf in ("done", "presence"):
-                    for fp in out.fingerprints() or ["AAAA-BBBB-CCCC-DDDD"]:
-                        await out.publish(f"{leaf}/{fp}", payload)
-                else:
-                    await out.publish(leaf, payload)
-            await asyncio.sleep(0.05)
-
-    assert_fair(play_attacked(broker, tmp_path, attack), honest_hash)
+    every topic of the table (the log, votes, and the others); then, in the same game,
+    random bytes and truncated real entries on every topic (the garbage that the
+    broker passes on: what it refuses goes alone, test_garbage_on_every_topic)."""
+    game = play_attacked(broker, tmp_path, together(deep_nesting, random_bytes, truncations))
+    assert_fair(game, honest_hash)
+    assert game.outsider is not None and game.outsider.sent >= 10
 
 
 def test_deep_nesting_in_the_lobby(broker, tmp_path):
@@ -266,7 +270,8 @@ def test_deep_nesting_in_the_lobby(broker, tmp_path):
 @pytest.mark.parametrize(
     "attack",
     # a message the broker refuses ends the outsider's connection: those go alone
-    [together(random_bytes, truncations), huge_headers, oversized],
+    # (random bytes and truncations go with the deep nesting, test_deep_nesting)
+    [huge_headers, oversized],
     ids=lambda f: f.__name__,
 )
 def test_garbage_on_every_topic(broker, tmp_path, honest_hash, attack):
