@@ -224,7 +224,7 @@ def together(*attacks: Callable[[Outsider], Awaitable[None]]):
 DEEP_CASES = {
     "log": ["log"],
     "vote": ["vote"],
-    "other-topics": ["join", "sync", "notice", "done", "presence", "lobby"],
+    "other-topics": ["join", "sync", "notice", "done", "presence", "lobby", "chat", "signs"],
 }
 
 
