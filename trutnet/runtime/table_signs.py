@@ -8,6 +8,7 @@ news is a ``sign`` event, saying the card only to a seat it was shown to.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from trutnet.runtime.local_seat import LocalSeat
     from trutnet.runtime.table_runtime import TableRuntime
 
+log = logging.getLogger(__name__)
 NOT_NOW = N_("no sign now: you sign while you hold a card and no bet waits for your answer")
 
 
@@ -51,15 +53,19 @@ class TableSigns:
     # ------------------------------------------------------------ the log and the net
 
     def moved(self) -> None:
-        """The log has a new head: what each seat may sign there; the bots sign."""
-        board = self._ready()
-        if board is None:
-            return
-        replica = self.table.replica
-        self._tell(board.note_head(replica.log.head, replica.n, replica.state.signs))
-        for seat in self.table.seats:
-            if seat.bot is not None and seat.peer is not None:
-                self._bot_signs(board, seat)
+        """The log has a new head: what each seat may sign there; the bots sign. Signs
+        are beside the game: whatever goes wrong here is logged, and the table goes on."""
+        try:
+            board = self._ready()
+            if board is None:
+                return
+            replica = self.table.replica
+            self._tell(board.note_head(replica.log.head, replica.n, replica.state.signs))
+            for seat in self.table.seats:
+                if seat.bot is not None and seat.peer is not None:
+                    self._bot_signs(board, seat)
+        except Exception:  # a game's or a bot's bug must not stop the log's intake
+            log.exception("signs: could not follow the head %s", self.table.head().hex()[:16])
 
     def read(self, payload: bytes) -> None:
         """A message from the network; :class:`UntrustedInput` (the pump drops it) for

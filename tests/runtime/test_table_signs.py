@@ -1,0 +1,103 @@
+"""One process's signs (``trutnet/runtime/table_signs.py``) over a 4-player Truco table
+played in memory: the process's bots sign once a hand and draw on the others' signs,
+each piece of news is a ``sign`` event saying the card only to a seat that may know it,
+and a bot or a game whose signs break is logged while the table goes on."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from types import SimpleNamespace
+
+from tests.tables import play_memory_game
+from trutnet.bots import make_bot
+from trutnet.engine.registry import make_game
+from trutnet.runtime.local_seat import LocalSeat
+from trutnet.runtime.table_signs import TableSigns
+
+
+class Link:
+    """What the runtime's link is to the signs: a place to publish."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    async def publish(self, topic: str, payload: bytes, wait: float = 30) -> bool:
+        self.sent.append(payload)
+        return True
+
+
+def process(table, seats, bots):
+    """A process that plays ``seats`` of the memory ``table`` with ``bots``."""
+    local = [
+        LocalSeat(table.peers[s].identity, f"seat {s}", bot, peer=table.peers[s])
+        for s, bot in zip(seats, bots, strict=True)
+    ]
+    events: list[tuple[str, dict]] = []
+    runtime = SimpleNamespace(
+        table_id=table.peers[0].replica.table_id,
+        seats=local,
+        replica=local[0].peer.replica,
+        head=lambda: local[0].peer.replica.log.head,
+        emit=lambda event: events.append((event.label(), event.data())),
+        link=Link(),
+    )
+    return TableSigns(runtime), runtime, events
+
+
+def dealt_table():
+    game = make_game("truco", {"players": 4})
+
+    def dealt(t) -> bool:
+        state = t.peers[0].replica.state
+        return (
+            state is not None
+            and state.phase == "play"
+            and not t.peers[0].replica.round
+            and all(len(p.replica.state.hands[s]) == 3 for s, p in enumerate(t.peers))
+        )
+
+    return play_memory_game(game, 3, ["random"] * 4, until=dealt)
+
+
+def test_a_process_bots_sign_once_a_hand_and_its_person_learns_only_the_partners():
+    table = dealt_table()
+    heuristic = [make_bot("truco", "heuristic", random.Random(s)) for s in (1, 2, 3)]
+    signs, runtime, events = process(table, [0, 1, 2, 3], [None, *heuristic])
+
+    async def run() -> None:
+        signs.moved()
+        signs.moved()  # the same head again: no second sign
+        await asyncio.gather(*signs._tasks)  # what went out was published
+
+    asyncio.run(run())
+    made = [data for kind, data in events if kind == "sign" and data["what"] == "made"]
+    assert sorted(d["seat"] for d in made) == [1, 2, 3]  # the person (seat 0) did not
+    for data in made:
+        assert (data["card"] is not None) == (data["seat"] == 2), data  # the partner only
+    drawn = [d for kind, d in events if kind == "sign" and d["what"] in ("caught", "missed")]
+    assert {(d["seat"], d["by"]) for d in drawn} == {(1, 0), (1, 2), (2, 1), (2, 3), (3, 0),
+                                                     (3, 2)}  # fmt: skip
+    shown = [d for kind, d in events if kind == "sign" and d["what"] == "shown"]
+    caught = {(d["seat"], d["by"]) for d in drawn if d["what"] == "caught"}
+    assert {(d["seat"], d["by"]) for d in shown} == caught
+    for data in shown:  # the person knows its partner's sign and the ones it caught
+        knows = data["seat"] == 2 or (data["seat"], 0) in caught
+        assert (data["card"] is not None) == knows, data
+    assert len(runtime.link.sent) == 3 + 6 + len(caught)
+    assert signs.wires() == signs.board.wires() and len(signs.wires()) == len(runtime.link.sent)
+
+
+def test_a_bot_whose_sign_breaks_is_logged_and_the_table_goes_on(caplog):
+    class Broken:
+        def choose(self, observation):  # never asked here
+            raise AssertionError
+
+        def sign(self, observation, menu):
+            raise RuntimeError("a bug in a bot")
+
+    table = dealt_table()
+    signs, _runtime, events = process(table, [1], [Broken()])
+    signs.moved()  # no exception reaches the log's intake
+    assert "signs: could not follow the head" in caplog.text and "a bug in a bot" in caplog.text
+    assert events == []
