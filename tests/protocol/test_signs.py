@@ -225,6 +225,25 @@ def test_verify_checks_a_transcripts_signs_without_learning_them(tmp_path, capsy
     report = audit(replica.table_id, entries, checked, signs=[*wires, stray])
     assert "names a head that is not in the log" in report.sign_failure
     assert len(report.signs.signs) == 2  # the good ones were read
+    replay_shows_who_signed_and_to_the_seat_its_signs(table, entries, wires)
     bad = save_transcript(tmp_path / "bad.json", replica.table_id, entries, signs=[stray])
     assert main(["verify", str(bad)]) == 1  # a person's verify says FAILED
     assert "FAILED: sign message 0" in capsys.readouterr().err
+
+
+def replay_shows_who_signed_and_to_the_seat_its_signs(table, entries, wires):
+    """``trutnet replay``'s log: a spectator reads who signed and who caught it, never
+    the sign; a seat's view (seat 2: seat 0's partner, a catcher of seat 3's sign)
+    reads the two signs it was shown."""
+    from trutnet.client.replay import load_replay
+    from trutnet.seat_views import SeatView
+
+    table_id = table.peers[0].replica.table_id
+    watched = load_replay(table_id, entries, None, wires)
+    said = [line for line in watched.log if line.startswith("✋")]
+    assert said[:2] == ["✋ seat 0 makes a sign", "✋ seat 1 caught seat 0's sign"], said
+    assert not any("basto" in line or "falso" in line for line in said)
+    view = SeatView(table_id, 2, table.peers[2].secrets())
+    seen = [line for line in load_replay(table_id, entries, view, wires).log if "✋" in line]
+    assert "✋ seat 0 signs to you: ancho de basto (a wink)" in seen, seen
+    assert "✋ seat 3's sign, caught: ancho falso (tilted head)" in seen, seen

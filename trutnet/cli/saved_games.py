@@ -82,7 +82,7 @@ _move_number = bounded(
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from trutnet.client.replay import ReplayScreen, frame_text, load_replay
-    from trutnet.store import StoreError, load_transcript
+    from trutnet.store import StoreError, read_transcript
 
     if args.file is None:  # the newest saved game
         from trutnet.cli.folders import data_dir
@@ -100,9 +100,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     try:
-        table_id, wires = load_transcript(args.file)
+        transcript = read_transcript(args.file)
+        table_id, wires = transcript.table_id, transcript.entries
         view = None if args.spectator else _view_of(args.file, table_id)
-        replay = load_replay(table_id, wires, view)
+        replay = load_replay(table_id, wires, view, transcript.signs)
     except (StoreError, ValueError) as exc:
         print(
             _("trutnet {command}: {problem}").format(command="replay", problem=exc), file=sys.stderr

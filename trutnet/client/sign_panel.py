@@ -83,44 +83,22 @@ class SignPanel:
 
     def heard(self, data: dict[str, Any]) -> None:
         """A ``sign`` event: a line in the game's log, and on the message row when it
-        tells this seat something."""
+        tells this seat something; a sign shown to this seat stays on the rule above
+        the log for its round."""
         frontend, info = self.screen.frontend, self.info
         if frontend is None:
             return
-        me, seat, by = info.me, data["seat"], data.get("by")
-        card = data.get("card")
-        words = frontend.sign_words(card) if card is not None else ""
-        signer = self._name(seat)
-        line, mine = None, False
-        if data["what"] == "made":
-            if seat == me:
-                line, mine = _("You sign: {sign}").format(sign=words), True
-            elif card is not None:
-                line, mine = _("{name} signs to you: {sign}").format(name=signer, sign=words), True
-            else:
-                line = _("{name} makes a sign").format(name=signer)
-        elif data["what"] == "caught":
-            if by == me:
-                line = _("You caught {name}'s sign").format(name=signer)
-            elif seat == me:
-                line, mine = _("{watcher} caught your sign").format(watcher=self._name(by)), True
-            else:
-                line = _("{watcher} caught {name}'s sign").format(
-                    watcher=self._name(by), name=signer
-                )
-        elif data["what"] == "shown" and by == me and card is not None:
-            line, mine = _("{name}'s sign, caught: {sign}").format(name=signer, sign=words), True
-        if card is not None and seat != me and data["what"] in ("made", "shown"):
-            info.signs_told = [*info.signs_told[-5:], (data["period"], f"{signer}: {words}")]
-        if line is None:
+        card, seat = data.get("card"), data["seat"]
+        if card is not None and seat != info.me and data["what"] in ("made", "shown"):
+            told = f"{seat_label(info.names, seat)}: {frontend.sign_words(card)}"
+            info.signs_told = [*info.signs_told[-5:], (data["period"], told)]
+        said = sign_line(data, info.me, info.names, frontend)
+        if said is None:
             return
-        info.log.append(f"{MARK} {line}")
+        line, mine = said
+        info.log.append(line)
         if mine:
-            self.screen._say(f"{MARK} {line}")
-
-    def _name(self, seat: int | None) -> str:
-        names = self.info.names
-        return names[seat] if seat is not None and 0 <= seat < len(names) else f"seat {seat}"
+            self.screen._say(line)
 
     def keys(self) -> KeyBindings:
         """The keys while the menu is up: a digit signs, Esc or the sign key goes back,
@@ -164,3 +142,37 @@ def sign_rows(info: TableInfo, width: int, height: int) -> list[str]:
         lines.append(left + " " * max(0, half - text_width(left)) + right)
     said = _(" Your partners see the sign you make; an opponent may catch it.")
     return [*lines, f" ⚠ {info.sign_note}" if info.sign_note else said]
+
+
+def seat_label(names: list[str], seat: int | None) -> str:
+    return names[seat] if seat is not None and 0 <= seat < len(names) else f"seat {seat}"
+
+
+def sign_line(
+    data: dict[str, Any], me: int | None, names: list[str], frontend: Any
+) -> tuple[str, bool] | None:
+    """A ``sign`` event as the log of seat ``me`` (None: a spectator) says it, and
+    whether it tells that seat something (its message row says it too); None: a
+    draw that missed, or a card shown to another seat, which the log leaves out."""
+    seat, by, card = data["seat"], data.get("by"), data.get("card")
+    words = frontend.sign_words(card) if card is not None else ""
+    signer, watcher = seat_label(names, seat), seat_label(names, by)
+    line, mine = None, False
+    if data["what"] == "made":
+        if seat == me:  # a replay of a seat's view does not know its own signs' cards
+            said = _("You sign: {sign}").format(sign=words) if card else _("You make a sign")
+            line, mine = said, True
+        elif card is not None:
+            line, mine = _("{name} signs to you: {sign}").format(name=signer, sign=words), True
+        else:
+            line = _("{name} makes a sign").format(name=signer)
+    elif data["what"] == "caught":
+        if by == me:
+            line = _("You caught {name}'s sign").format(name=signer)
+        elif seat == me:
+            line, mine = _("{watcher} caught your sign").format(watcher=watcher), True
+        else:
+            line = _("{watcher} caught {name}'s sign").format(watcher=watcher, name=signer)
+    elif data["what"] == "shown" and by == me and card is not None:
+        line, mine = _("{name}'s sign, caught: {sign}").format(name=signer, sign=words), True
+    return None if line is None else (f"{MARK} {line}", mine)
