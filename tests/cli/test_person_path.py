@@ -23,6 +23,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -107,24 +108,21 @@ class Screen:
     def keys(self, *keys: str) -> None:
         self._tmux("send-keys", "-t", "t", *keys)
 
-    def wait_for(self, needle: str, timeout: float, history: int = 0) -> str:
+    def wait_for(
+        self, needle: str | Callable[[str], bool], timeout: float, history: int = 0
+    ) -> str:
+        """The screen once ``needle`` is on it (or, a function, once it holds for it)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             text = self.text(history)
-            if needle in text:
+            if needle(text) if callable(needle) else needle in text:
                 return text
             time.sleep(0.2)
         raise AssertionError(f"{needle!r} not on screen after {timeout} s:\n{self.text()}")
 
     def wait_for_gone(self, needle: str, timeout: float) -> str:
         """The screen once ``needle`` has left it (a prompt answered, a line scrolled)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            text = self.text()
-            if needle not in text:
-                return text
-            time.sleep(0.2)
-        raise AssertionError(f"{needle!r} still on screen after {timeout} s:\n{self.text()}")
+        return self.wait_for(lambda text: needle not in text, timeout)
 
     def exit_status(self, timeout: float) -> tuple[int, str]:
         try:

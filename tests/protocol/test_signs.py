@@ -67,6 +67,13 @@ def deliver(table, boards, wire):
     return sent
 
 
+def resigned(entry, identity, seq, **changed):
+    """``entry`` (a sign message) signed again by ``identity`` as sign ``seq`` of the
+    same seat, with ``changed`` fields (``prev``, ``type``, ``body``)."""
+    fields = {"prev": entry.prev, "type": entry.type, "body": entry.body, **changed}
+    return sign_entry(identity, table=entry.table, seat=entry.seat, seq=seq, **fields).wire
+
+
 def make_sign(table, boards, seat, choice, seed=""):
     replica = table.peers[0].replica
     peer = table.peers[seat]
@@ -129,26 +136,11 @@ def test_forged_replayed_and_over_the_limit_signs_are_refused():
     assert len(boards[4].signs) == 1
     entry = parse_entry(first)
     impostor = table.peers[3].identity  # seat 3 signing as seat 1
-    forged = sign_entry(
-        impostor,
-        table=entry.table,
-        seat=1,
-        seq=5,
-        prev=entry.prev,
-        type=SIGN_TYPE,
-        body=entry.body,
-    ).wire
+    forged = resigned(entry, impostor, seq=5)
     with pytest.raises(UntrustedInput, match="does not hold its seat"):
         boards[4].receive(forged, publics, seats)
-    moved = sign_entry(  # the same card, presented as another sign: its proofs fail
-        table.peers[1].identity,
-        table=entry.table,
-        seat=1,
-        seq=7,
-        prev=entry.prev,
-        type=SIGN_TYPE,
-        body=entry.body,
-    ).wire
+    # the same card, presented as another sign: its proofs fail
+    moved = resigned(entry, table.peers[1].identity, seq=7)
     with pytest.raises(UntrustedInput, match="bad sign"):
         boards[4].receive(moved, publics, seats)
     for choice in (1, 2):
@@ -156,15 +148,9 @@ def test_forged_replayed_and_over_the_limit_signs_are_refused():
     assert len(boards[4].signs) == 3
     with pytest.raises(ValueError, match="may not sign"):  # K15: three a hand
         make_sign(table, boards, 1, 3)
-    junk = sign_entry(
-        table.peers[1].identity,
-        table=entry.table,
-        seat=1,
-        seq=0,
-        prev=entry.prev,
-        type=SHOW_TYPE,
-        body={"sign": b"x" * 32, "shown": []},
-    ).wire
+    junk = resigned(
+        entry, table.peers[1].identity, seq=0, type=SHOW_TYPE, body={"sign": b"x" * 32, "shown": []}
+    )
     assert boards[4].receive(junk, publics, seats) == []  # waits for a sign never seen
     with pytest.raises(UntrustedInput):
         boards[4].receive(b"\x00" * 9000, publics, seats)
@@ -213,15 +199,7 @@ def test_verify_checks_a_transcripts_signs_without_learning_them(tmp_path, capsy
     report = audit(replica.table_id, entries, checked, signs=[wires[0], bytes(changed)])
     assert report.ok and report.sign_failure.startswith("sign message 1: ")
     entry = parse_entry(wires[0])
-    stray = sign_entry(
-        table.peers[0].identity,
-        table=entry.table,
-        seat=0,
-        seq=9,
-        prev=b"\x07" * 32,
-        type=SIGN_TYPE,
-        body=entry.body,
-    ).wire
+    stray = resigned(entry, table.peers[0].identity, seq=9, prev=b"\x07" * 32)
     report = audit(replica.table_id, entries, checked, signs=[*wires, stray])
     assert "names a head that is not in the log" in report.sign_failure
     assert len(report.signs.signs) == 2  # the good ones were read

@@ -41,6 +41,7 @@ def process(table, seats, bots):
         head=lambda: local[0].peer.replica.log.head,
         emit=lambda event: events.append((event.label(), event.data())),
         link=Link(),
+        connection=lambda: None,  # connected
     )
     return TableSigns(runtime), runtime, events
 
@@ -101,3 +102,22 @@ def test_a_bot_whose_sign_breaks_is_logged_and_the_table_goes_on(caplog):
     signs.moved()  # no exception reaches the log's intake
     assert "signs: could not follow the head" in caplog.text and "a bug in a bot" in caplog.text
     assert events == []
+
+
+def test_a_person_offline_is_told_the_sign_would_reach_nobody():
+    table = dealt_table()
+    signs, runtime, events = process(table, [0], [None])
+    signs.moved()
+    runtime.connection = lambda: "the broker at 127.0.0.1:1883"  # lost
+    assert signs.sign("nada") == (
+        "no sign now: no connection to the table; sign again once the broker is back"
+    )
+    runtime.connection = lambda: None  # back
+
+    async def sign() -> str | None:
+        said = signs.sign("nada")
+        await asyncio.gather(*signs._tasks)
+        return said
+
+    assert asyncio.run(sign()) is None and len(runtime.link.sent) == 1
+    assert [(d["seat"], d["what"], d["card"]) for _kind, d in events] == [(0, "made", "nada")]

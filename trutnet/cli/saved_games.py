@@ -292,7 +292,7 @@ def _signs_verified(report: Any) -> bool:
     if report.sign_failure is not None:
         print(_("FAILED: {failure}").format(failure=report.sign_failure), file=sys.stderr)
         return False
-    signs = list(report.signs.signs.values())
+    signs = list(report.signs.signs.values()) if report.signs is not None else []
     caught = sum(1 for sign in signs for c in sign.caught.values() if c)
     unshown = [
         (sign, seat)

@@ -44,12 +44,11 @@ from trutnet.client.view import (
 )
 from trutnet.crypto.identity import fingerprint
 from trutnet.i18n import N_, _
-from trutnet.protocol.envelope import MessageError, parse_entry
+from trutnet.protocol.envelope import MessageError
 from trutnet.protocol.peer import TablePeer
-from trutnet.protocol.signs import SignBoard
+from trutnet.protocol.signs import SignFeed
 from trutnet.protocol.spectator import Spectator
 from trutnet.protocol.table import Rejected
-from trutnet.protocol.untrusted import UntrustedInput
 from trutnet.seat_views import SeatView
 
 KEYS = N_(" ←/→ move  ↑/↓ {round}  Home/End  ? help  q quit")  # the game's word for a round
@@ -148,7 +147,7 @@ def load_replay(
     spectator: Any = Spectator(table_id) if view is None else SeatReader(table_id, view)
     replay: Replay | None = None
     seen = 0
-    told = _SignsTold(signs or [])
+    told = SignFeed(table_id, signs or [])
     for number, wire in enumerate(wires):
         try:
             spectator.receive(wire)
@@ -171,7 +170,7 @@ def load_replay(
             replay.seat = None if view is None else view.seat
         replay.entries = number + 1
         frontend = replay.frontend
-        replay.log += told.at_head(spectator, replay)
+        replay.log += _signs_told(told, spectator, replay)
         events = frontend.events(state)
         if len(events) == seen:
             continue
@@ -194,42 +193,20 @@ def load_replay(
     return replay
 
 
-class _SignsTold:
-    """The transcript's sign messages, each read once the replay's log reaches the head
-    it names; the lines they add to the log."""
-
-    def __init__(self, wires: list[bytes]) -> None:
-        self.board: SignBoard | None = None
-        self.waiting: dict[bytes, list[bytes]] = {}
-        for wire in wires:
-            with contextlib.suppress(MessageError):
-                self.waiting.setdefault(parse_entry(wire).prev, []).append(wire)
-
-    def at_head(self, reader: Any, replay: Replay) -> list[str]:
-        replica = reader.replica
-        if not self.waiting and self.board is None:
-            return []
-        if self.board is None:
-            self.board = SignBoard(replica.table_id, replica.context)
-        news = self.board.note_head(replica.log.head, replica.n, replica.state.signs)
-        keys = (dict(enumerate(replica.elgamal)), list(replica.seats))
-        for wire in self.waiting.pop(replica.log.head, []):
-            with contextlib.suppress(UntrustedInput):  # verify says what is wrong with it
-                news += self.board.receive(wire, *keys)
-        peer = getattr(reader, "peer", None)
-        lines = []
-        for item in news:
-            sign = item.sign
-            card = None
-            if peer is not None and replay.seat is not None:
-                card = self.board.read(sign, replay.seat, peer.elgamal)
-            what = {"sign": "made", "catch": "caught" if item.caught else "missed"}
-            data = {"seat": sign.seat, "by": item.by, "card": card,
-                    "what": what.get(item.kind, "shown")}  # fmt: skip
-            said = sign_line(data, replay.seat, replay.names, replay.frontend)
-            if said is not None:
-                lines.append(said[0])
-        return lines
+def _signs_told(feed: SignFeed, reader: Any, replay: Replay) -> list[str]:
+    """The log's lines for the signs read at the reader's new head: a sign's card only
+    where the view's seat was shown it."""
+    peer = getattr(reader, "peer", None)
+    lines = []
+    for item in feed.step(reader.replica):
+        card = None
+        if feed.board is not None and peer is not None and replay.seat is not None:
+            card = feed.board.read(item.sign, replay.seat, peer.elgamal)
+        data = {"seat": item.sign.seat, "by": item.by, "card": card, "what": item.what}
+        said = sign_line(data, replay.seat, replay.names, replay.frontend)
+        if said is not None:
+            lines.append(said[0])
+    return lines
 
 
 def frame_lines(replay: Replay, index: int) -> list[Line]:

@@ -18,10 +18,8 @@ from dataclasses import dataclass, field
 
 from trutnet.protocol.blame import Blame
 from trutnet.protocol.checked import CheckedProofs
-from trutnet.protocol.envelope import MessageError, parse_entry
-from trutnet.protocol.signs import SignBoard
+from trutnet.protocol.signs import SignBoard, SignFeed
 from trutnet.protocol.table import Rejected, TableReplica
-from trutnet.protocol.untrusted import UntrustedInput
 
 
 @dataclass
@@ -50,47 +48,6 @@ class AuditReport:
         return self.failure is None and self.complete
 
 
-class _SignFeed:
-    """The transcript's sign messages, each read once the replay reaches the head it
-    names (a sign's draws and shows name the sign's head)."""
-
-    def __init__(self, report: AuditReport, wires: Sequence[bytes]) -> None:
-        self.report = report
-        replica = report.replica
-        report.signs = SignBoard(replica.table_id, replica.context)
-        self.waiting: dict[bytes, list[tuple[int, bytes]]] = {}
-        for number, wire in enumerate(wires):
-            try:
-                prev = parse_entry(wire, replica.table_id).prev
-            except MessageError as exc:
-                self.fail(number, str(exc))
-                continue
-            self.waiting.setdefault(prev, []).append((number, wire))
-
-    def fail(self, number: int, why: str) -> None:
-        if self.report.sign_failure is None:
-            self.report.sign_failure = f"sign message {number}: {why}"
-
-    def step(self) -> None:
-        replica, board = self.report.replica, self.report.signs
-        assert board is not None
-        if replica.state is None:
-            return
-        head = replica.log.head
-        board.note_head(head, replica.n, replica.state.signs)
-        keys = (dict(enumerate(replica.elgamal)), list(replica.seats))
-        for number, wire in self.waiting.pop(head, []):
-            try:
-                board.receive(wire, *keys)
-            except UntrustedInput as exc:
-                self.fail(number, str(exc))
-
-    def end(self) -> None:
-        for held in self.waiting.values():
-            for number, _wire in held:
-                self.fail(number, "it names a head that is not in the log")
-
-
 def audit(
     table_id: bytes,
     wires: Sequence[bytes],
@@ -101,7 +58,7 @@ def audit(
     (``checked``: the proofs this process has checked already, :mod:`.checked`).
     ``signs``: the table's sign messages, checked along (:attr:`AuditReport.signs`)."""
     report = AuditReport(TableReplica(table_id, checked))
-    feed = _SignFeed(report, signs) if signs else None
+    feed = SignFeed(table_id, signs) if signs else None
     for index, wire in enumerate(wires):
         try:
             entry = report.replica.receive(wire)
@@ -120,9 +77,10 @@ def audit(
         if entry.type == "open":
             report.opened = report.seated
         if feed is not None:
-            feed.step()
+            feed.step(report.replica)
     if feed is not None:
         feed.end()
+        report.signs, report.sign_failure = feed.board, feed.failure
     if not report.complete:
         report.failure = (
             f"the transcript ends before the game's result (phase {report.replica.phase})"

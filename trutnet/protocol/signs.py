@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,6 +93,15 @@ class SignNews:
     sign: Sign
     by: int | None = None
     caught: bool = False
+
+    @property
+    def what(self) -> str:
+        """The news in a screen's words: ``made``, ``caught``, ``missed`` or ``shown``."""
+        if self.kind == SIGN_TYPE:
+            return "made"
+        if self.kind == CATCH_TYPE:
+            return "caught" if self.caught else "missed"
+        return "shown"
 
 
 class SignBoard:
@@ -359,3 +368,46 @@ class SignBoard:
     def wires(self) -> list[bytes]:
         """Every accepted message, sign by sign (for the transcript)."""
         return [w for sign in self.signs.values() for w in sign.wires]
+
+
+class SignFeed:
+    """A transcript's sign messages, read along a replay of its log: each once the
+    replay reaches the head it names (a sign's draws and shows name the sign's head).
+    :attr:`failure`: what is wrong with the first message refused (None: none)."""
+
+    def __init__(self, table_id: bytes, wires: Sequence[bytes]) -> None:
+        self.board: SignBoard | None = None
+        self.failure: str | None = None
+        self.waiting: dict[bytes, list[tuple[int, bytes]]] = {}
+        for number, wire in enumerate(wires):
+            try:
+                prev = parse_entry(wire, table_id).prev
+            except MessageError as exc:
+                self._fail(number, str(exc))
+                continue
+            self.waiting.setdefault(prev, []).append((number, wire))
+
+    def _fail(self, number: int, why: str) -> None:
+        if self.failure is None:
+            self.failure = f"sign message {number}: {why}"
+
+    def step(self, replica: Any) -> list[SignNews]:
+        """The replay's ``replica`` has a new head: the news of the messages read there."""
+        if replica.state is None:
+            return []
+        if self.board is None:
+            self.board = SignBoard(replica.table_id, replica.context)
+        news = self.board.note_head(replica.log.head, replica.n, replica.state.signs)
+        keys = (dict(enumerate(replica.elgamal)), list(replica.seats))
+        for number, wire in self.waiting.pop(replica.log.head, []):
+            try:
+                news += self.board.receive(wire, *keys)
+            except UntrustedInput as exc:
+                self._fail(number, str(exc))
+        return news
+
+    def end(self) -> None:
+        """The replay is over: a message still waiting names a head the log never had."""
+        for held in self.waiting.values():
+            for number, _wire in held:
+                self._fail(number, "it names a head that is not in the log")

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from trutnet.runtime.table_runtime import TableRuntime
 
 log = logging.getLogger(__name__)
+OFFLINE = N_("no sign now: no connection to the table; sign again once the broker is back")
 NOT_NOW = N_("no sign now: you sign while you hold a card and no bet waits for your answer")
 
 
@@ -101,6 +102,8 @@ class TableSigns:
     def sign(self, card: str) -> str | None:
         """The person's sign ``card`` (a notation of the menu): None once it is sent,
         else why not (one line for the screen)."""
+        if self.table.connection() is not None:  # it would reach nobody now
+            return _(OFFLINE)
         rules = self.may_sign()
         if rules is None:
             return _(NOT_NOW)
@@ -174,10 +177,7 @@ class TableSigns:
                 card = sign.rules.menu.cards[self._mine[sign.id][1]]
             elif self.board is not None:
                 card = self.board.read(sign, peer.seat, peer.elgamal)
-        what = {"sign": "made", "catch": "caught" if item.caught else "missed"}.get(
-            item.kind, "shown"
-        )
-        return SignSeen(sign.seat, sign.seq, sign.rules.period, what, item.by, card)
+        return SignSeen(sign.seat, sign.seq, sign.rules.period, item.what, item.by, card)
 
     def wires(self) -> list[bytes]:
         """Every sign message accepted (for the transcript)."""

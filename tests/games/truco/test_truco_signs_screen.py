@@ -7,7 +7,6 @@ says why; the person leaves with ``q``."""
 from __future__ import annotations
 
 import shutil
-import time
 
 import pytest
 
@@ -61,20 +60,26 @@ def until_ana_plays_a_card(ana) -> str:
     """Ana's screen once she is to play a card (no bet waits on her, she holds cards):
     on the way, a bet waiting for her answer refuses a sign, saying why, and she
     accepts it; an envido to declare, she declares."""
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        text = ana.text()
-        bar = text.rstrip().splitlines()[-1] if text.strip() else ""
-        if "Your turn: play a card" in text:
+    for _step in range(20):
+        text = ana.wait_for(lambda shown: bool(asked(shown)), timeout=120)
+        if asked(text) == "play":
             return text
-        if "a quiero" in bar:
+        bar = text.rstrip().splitlines()[-1]
+        if asked(text) == "bet":
             ana.keys("g")  # K15: not while the table waits for her own answer
             fits(ana.wait_for(NOT_NOW, timeout=30))
             ana.keys("a")
-            ana.wait_for_gone("a quiero", timeout=30)
-        elif "d declare" in bar or "s buenas" in bar:
-            ana.keys("d" if "d declare" in bar else "s")
-            ana.wait_for_gone(bar, timeout=30)
         else:
-            time.sleep(0.2)  # the screen: the bots play on
+            ana.keys("d" if "d declare" in bar else "s")
+        ana.wait_for_gone(bar, timeout=30)
     raise AssertionError(f"Ana never had a card to play:\n{ana.text()}")
+
+
+def asked(shown: str) -> str:
+    """What Ana's screen asks of her: ``play`` a card, answer a ``bet``, ``declare``."""
+    bar = shown.rstrip().splitlines()[-1] if shown.strip() else ""
+    if "Your turn: play a card" in shown:
+        return "play"
+    if "a quiero" in bar:
+        return "bet"
+    return "declare" if "d declare" in bar or "s buenas" in bar else ""
