@@ -603,6 +603,8 @@ def test_K31_options():
     ):
         with pytest.raises(ConfigError):
             TrucoGame.from_config(bad)
+    with pytest.raises(ConfigError, match=r"senas applies to other player counts \(K15\)"):
+        TrucoGame(players=2, senas=False)
     assert Pos("spanish40", 3) == parse_action("play @3").pos
 
 

@@ -41,7 +41,8 @@ class TrucoGame(Game):
             setattr(self, key, got)
         for key in OPTIONS:
             if key in options and not self._applies(key) and options[key] != DEFAULTS[key]:
-                raise ConfigError(f"{key} applies to other player counts (K9, K11)")
+                rule = "K15" if key.startswith("senas") else "K9, K11"
+                raise ConfigError(f"{key} applies to other player counts ({rule})")
         self.players: int
         self.flor: bool
         self.falta_wins_chico: bool
