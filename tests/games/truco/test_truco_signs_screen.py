@@ -27,9 +27,9 @@ PLAY = [
 def test_a_person_signs_to_a_partner_and_reads_the_partners_sign(tmp_path, screen):  # noqa: F811
     ana = screen()
     ana.start(PLAY, person_env(tmp_path / "ana"), tmp_path)
-    text = until_ana_plays_a_card(ana)
-    told = [row for row in text.splitlines() if "✋" in row and "Bot 2: " in row]  # partner's
-    assert told and "Tab: chat" in told[0], text  # on the rule, for the whole hand
+    until_ana_plays_a_card(ana)
+    text = ana.wait_for(partner_signed, timeout=60)  # the partner's sign, on the rule
+    assert "Your turn: play a card" in text, text  # still Ana's turn: nothing waits on it
     ana.keys("g")
     text = ana.wait_for(" signs (Esc: back to the game's log) ", timeout=30)
     fits(text)
@@ -69,10 +69,19 @@ def until_ana_plays_a_card(ana) -> str:
             ana.keys("g")  # K15: not while the table waits for her own answer
             fits(ana.wait_for(NOT_NOW, timeout=30))
             ana.keys("a")
+        elif asked(text) == "summary":
+            ana.keys("Enter")
         else:
             ana.keys("d" if "d declare" in bar else "s")
         ana.wait_for_gone(bar, timeout=30)
     raise AssertionError(f"Ana never had a card to play:\n{ana.text()}")
+
+
+def partner_signed(shown: str) -> bool:
+    """The rule above the log names the partner's sign of this hand."""
+    return any(
+        "✋" in row and "Bot 2: " in row and "Tab: chat" in row for row in shown.splitlines()
+    )
 
 
 def asked(shown: str) -> str:
@@ -82,4 +91,6 @@ def asked(shown: str) -> str:
         return "play"
     if "a quiero" in bar:
         return "bet"
+    if "Enter continue" in bar:  # a hand's summary: Enter, as a person does
+        return "summary"
     return "declare" if "d declare" in bar or "s buenas" in bar else ""
