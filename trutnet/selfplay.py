@@ -1,6 +1,9 @@
 """Self-play: bots play whole games of any registered game with the engine alone (no
 crypto, no network), narrated by the game's front-end when asked.
 
+Bots sign where the game has signs (:func:`~trutnet.bots.signs.sign_round`: partners
+are shown them, opponents catch them by a draw), as at a table.
+
 Deterministic: the same seed gives the same games, move for move.
 """
 
@@ -13,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trutnet.bots import make_bot, seat_action
+from trutnet.bots.signs import sign_round
 from trutnet.client.frontend import frontend_for
 from trutnet.engine.api import CHANCE, Game
 
@@ -50,7 +54,10 @@ def play_game(
     ]
     frontend = frontend_for(game.name) if on_line is not None else None
     seen = 0 if frontend is None else len(frontend.events(state))  # from the first action
+    signed: set[tuple[int, int]] = set()
+    catch = random.Random(f"{seed}/signs")
     while not state.is_terminal():
+        sign_round(state, players, signed, catch)  # where the game has signs, as at a table
         seat = state.current_seat()
         if seat == CHANCE:
             action = state.sample_chance(chance)

@@ -1,6 +1,7 @@
 """One process's signs (``trutnet/runtime/table_signs.py``) over a 4-player Truco table
-played in memory: the process's bots sign once a hand and draw on the others' signs,
-each piece of news is a ``sign`` event saying the card only to a seat that may know it,
+played in memory: the process's bots sign once a hand, draw on the others' signs and
+read those they are shown, each piece of news is a ``sign`` event saying the card only
+to a seat that may know it,
 and a bot or a game whose signs break is logged while the table goes on."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from types import SimpleNamespace
 
 from tests.tables import play_memory_game
 from trutnet.bots import make_bot
+from trutnet.engine.hidden import Told
 from trutnet.engine.registry import make_game
 from trutnet.runtime.local_seat import LocalSeat
 from trutnet.runtime.table_signs import TableSigns
@@ -87,6 +89,18 @@ def test_a_process_bots_sign_once_a_hand_and_its_person_learns_only_the_partners
         assert (data["card"] is not None) == knows, data
     assert len(runtime.link.sent) == 3 + 6 + len(caught)
     assert signs.wires() == signs.board.wires() and len(signs.wires()) == len(runtime.link.sent)
+    # each bot is shown (``heard``) its partner's sign and those it caught, nothing else
+    period = table.peers[0].replica.state.hand_no
+    menu = table.peers[1].replica.state.signs(1).menu.cards
+    made_card = {
+        s: heuristic[s - 1].sign(table.peers[s].replica.state.observation(s), menu)
+        for s in (1, 2, 3)
+    }
+    for seat, bot in zip((1, 2, 3), heuristic, strict=True):
+        may = {(seat + 2) % 4} | {signer for signer, by in caught if by == seat}
+        expected = {Told(s, period, made_card[s]) for s in may if s in made_card}
+        assert set(bot.told.all()) == expected, (seat, bot.told.all())
+    assert Told(3, period, made_card[3]) in heuristic[0].told.all()  # seat 1, partner 3
 
 
 def test_a_bot_whose_sign_breaks_is_logged_and_the_table_goes_on(caplog):

@@ -92,17 +92,6 @@ def decide(bot: Bot, state: Any, seat: int, observation: Any = None) -> Action:
     return bot.choose(state.observation(seat) if observation is None else observation)
 
 
-def bot_sign(bot: Any, state: Any, seat: int, signs: Any) -> str | None:
-    """The sign ``bot`` makes now for ``seat`` (a card of ``signs.menu``, a
-    :class:`~trutnet.engine.hidden.Signs`), from the seat's observation; None: no sign
-    (a bot without a ``sign`` method never signs)."""
-    sign = getattr(bot, "sign", None)
-    if sign is None:
-        return None
-    card = sign(state.observation(seat), signs.menu.cards)
-    return card if card in signs.menu.cards else None
-
-
 def check_bot(game: str, kind: str) -> str:
     """``kind`` if ``game`` has a bot of that kind (:data:`BEST`: the game's best; a
     level of :data:`LEVELS`: its bot); :class:`BotError` naming the bots ``game`` has

@@ -19,6 +19,10 @@ samples as fit, at least one), ``search:samples=8:rounds=2`` (playouts over two
 rounds). Deterministic for a seed with a sample budget; a time budget depends on the
 machine's speed.
 
+In a game with signs, it signs as its playout bot does, and its samples agree with
+every sign its seat was shown (``heard``, given to ``determinise``): a partner that
+signed a three holds a three in every sample.
+
 A bot is asked with :func:`~trutnet.bots.base.seat_action`, which gives this bot the
 state as its seat's replica holds it (:meth:`SearchBot.choose_in`); asked with the
 observation alone (``choose``), it plays its playout bot's move. A game whose states
@@ -33,7 +37,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from trutnet.bots.signs import Heard, bot_heard
 from trutnet.engine.api import CHANCE, Action, GameState
+from trutnet.engine.hidden import Told
 
 SEARCH = "search"
 
@@ -107,6 +113,7 @@ class SearchBot:
         self.budget = budget or Budget()
         self.clock = clock
         self._fallback = playout(random.Random(rng.getrandbits(64)))
+        self.told = Heard()  # the signs its seat was shown
         self.last: dict[str, Any] = {}  # the last decision: samples, each action's mean
 
     def choose(self, observation: Any) -> Action:
@@ -117,6 +124,12 @@ class SearchBot:
         """A sign, where the game has them: its playout bot's (none if it makes none)."""
         sign = getattr(self._fallback, "sign", None)
         return sign(observation, menu) if sign is not None else None
+
+    def heard(self, told: Told) -> None:
+        """A sign its seat was shown: its samples agree with it (and its playout bot
+        hears it too, for the moves it makes alone)."""
+        self.told.add(told)
+        bot_heard(self._fallback, told)
 
     def choose_in(self, state: GameState, seat: int) -> Action:
         """``seat``'s decision at ``state``: searched over determinisations of it that
@@ -132,7 +145,8 @@ class SearchBot:
         most = min(budget.samples, max(1, budget.playouts // len(legal)))
         while samples < most:
             try:
-                sample = state.determinise(seat, random.Random(f"{seed}/{samples}/deal"))
+                deal = random.Random(f"{seed}/{samples}/deal")
+                sample = state.determinise(seat, deal, self.told.all())
             except NotImplementedError:
                 return self.choose(state.observation(seat))
             for index, action in enumerate(legal):

@@ -42,6 +42,7 @@ from trutnet.engine.hidden import (
     Request,
     Signs,
     Step,
+    Told,
     Turn,
     pending_disclosures,
 )
@@ -163,15 +164,18 @@ class GameState(ABC):
     # ------------------------------------------------ what a search may ask
     # (trutnet.bots.search: a bot that samples what its seat cannot see).
 
-    def determinise(self, seat: int, rng: random.Random) -> GameState:
+    def determinise(self, seat: int, rng: random.Random, told: Sequence[Told] = ()) -> GameState:
         """A state that ``seat`` cannot tell from this one, every card in it known: an
         independent copy in which each card ``seat`` has not been shown (privately or
         with everyone) is drawn anew with ``rng`` from the cards the seat cannot place,
         every public fact kept (hand sizes, cards played or located, values declared,
-        sealed choices it knows), and the history in its public form. The result
-        depends on what ``seat`` may see and on ``rng`` alone, never on the hidden
-        cards of this replica, so a bot that searches its samples cannot peek. Raises
-        ``NotImplementedError`` for a game (or configuration) that does not say how."""
+        sealed choices it knows), and the history in its public form. ``told``: the
+        signs ``seat`` was shown (:meth:`signs`); a game with signs draws each signer's
+        hidden cards to agree with those of the current period where it can (a game
+        without signs has none to heed). The result depends on what ``seat`` may see,
+        ``told`` and ``rng`` alone, never on the hidden cards of this replica, so a bot
+        that searches its samples cannot peek. Raises ``NotImplementedError`` for a game
+        (or configuration) that does not say how."""
         raise NotImplementedError(f"{type(self).__name__} cannot sample what a seat cannot see")
 
     def outlook(self, seat: int) -> float:

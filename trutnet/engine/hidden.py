@@ -22,7 +22,9 @@ it runs. Nothing here knows a share, a key or a proof.
   :class:`Open` of one.
 * Signs (``GameState.signs(seat)``): what a seat may tell its partners off turn, a
   card of a menu placed face down and shown to them (and to the watchers a draw
-  picks), a :class:`Signs`; most games have none.
+  picks), a :class:`Signs`; most games have none. A sign a seat was shown is a
+  :class:`Told`, which a bot may give ``GameState.determinise`` so that its samples
+  agree with it.
 * Actions that carry a card (a play) name positions; ``GameState.reveals(seat,
   action)`` lists the positions the table reveals to everyone before the engine
   applies ``GameState.identify(action, cards)``.
@@ -294,6 +296,19 @@ class Signs:
             raise NotationError("signs: a menu of 1..64 cards and a chance n/d, 0 <= n <= d")
         if set(self.partners) & set(self.watchers) or not self.partners or self.limit < 1:
             raise NotationError("signs: partners, watchers apart, and a limit of at least 1")
+
+
+@dataclass(frozen=True)
+class Told:
+    """A sign some seat was shown: ``seat`` signed ``card`` (a card of its
+    :class:`Signs` menu) in ``period``. A search bot gives what its seat was told to
+    ``GameState.determinise``, which draws the signer's hidden cards to agree with what
+    the sign tells, where the game says what that is (a person's sign may lie: a game
+    then draws as if untold)."""
+
+    seat: int
+    period: int
+    card: str
 
 
 Step = Shuffle | JointRandom | Reveal | Locate | Turn | SecretChoice | Open

@@ -36,9 +36,11 @@ from pathlib import Path
 from typing import Any
 
 from trutnet.bots import BEST, Bot, check_bot, decide, make_bot
+from trutnet.bots.signs import bot_heard
 from trutnet.crypto import SeededRandom
 from trutnet.crypto.identity import Identity
 from trutnet.engine.api import Action, Game
+from trutnet.engine.hidden import Told
 from trutnet.i18n import _
 from trutnet.keystore import load_or_create_identity, save_identity
 from trutnet.net import topics
@@ -90,12 +92,21 @@ class TableBot:
         return decide(self._made(), state, seat)
 
     def sign(self, observation: Any, menu: tuple[str, ...]) -> str | None:
-        """The bot's sign (:func:`trutnet.bots.base.bot_sign`), if it makes signs."""
+        """The bot's sign (:func:`trutnet.bots.signs.bot_sign`), if it makes signs."""
         try:
             sign = getattr(self._made(), "sign", None)
         except WrongGame:  # the seat leaves at its first decision
             return None
         return sign(observation, menu) if sign is not None else None
+
+    def heard(self, told: Told) -> None:
+        """A sign the seat was shown (:func:`trutnet.bots.signs.bot_heard`), for a bot
+        that reads them."""
+        try:
+            bot = self._made()
+        except WrongGame:
+            return
+        bot_heard(bot, told)
 
     def _made(self) -> Bot:
         if self._bot is None:

@@ -1,8 +1,9 @@
 """The ``signs`` topic of one process's table runtime (``docs/protocol.md`` 9.8): the
 person's signs (and its bots'), placed face down and shown to their partners; each
 local seat's draws on the others' signs, and the cards it shows the seats that caught
-its own. :class:`~trutnet.protocol.signs.SignBoard` decides what counts; each piece of
-news is a ``sign`` event, saying the card only to a seat it was shown to.
+its own; each local bot is shown the signs its seat may read, as they arrive.
+:class:`~trutnet.protocol.signs.SignBoard` decides what counts; each piece of news is a
+``sign`` event, saying the card only to a seat it was shown to.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ import logging
 import os
 from typing import TYPE_CHECKING, Any
 
-from trutnet.bots.base import bot_sign
-from trutnet.engine.hidden import Signs
+from trutnet.bots.signs import bot_heard, bot_sign
+from trutnet.engine.hidden import Signs, Told
 from trutnet.i18n import N_, _
 from trutnet.net import topics
 from trutnet.protocol.signs import CATCH_TYPE, SIGN_TYPE, SignBoard, SignNews, sign_id
@@ -37,6 +38,7 @@ class TableSigns:
         self.board: SignBoard | None = None
         self._mine: dict[bytes, tuple[int, int]] = {}  # a local seat's sign: (r, card)
         self._bots_signed: set[tuple[int, int]] = set()  # (seat, period) a bot signed in
+        self._bots_read: set[tuple[bytes, int]] = set()  # (sign, seat) a local bot was shown
         self._tasks: set[asyncio.Task[Any]] = set()
 
     def _ready(self) -> SignBoard | None:
@@ -151,6 +153,8 @@ class TableSigns:
                 peer = seat.peer
                 if peer is None or not peer.seated():
                     continue
+                if seat.bot is not None and item.kind != CATCH_TYPE and sign.seat != peer.seat:
+                    self._bot_reads(seat, item)
                 if item.kind == SIGN_TYPE and peer.seat in sign.rules.watchers:
                     rng = os.urandom
                     self._send(self.board.catch(seat.identity, peer.elgamal, peer.seat, sign, rng))
@@ -167,6 +171,18 @@ class TableSigns:
                         os.urandom,
                     )
                     self._send(wire)
+
+    def _bot_reads(self, seat: LocalSeat, item: SignNews) -> None:
+        """A local bot is shown the sign ``item`` tells of, if its seat may read it (a
+        partner at once, a catcher once shown); once each."""
+        sign, peer = item.sign, seat.peer
+        assert self.board is not None and peer is not None
+        if (sign.id, peer.seat) in self._bots_read:
+            return
+        card = self.board.read(sign, peer.seat, peer.elgamal)
+        if card is not None:
+            self._bots_read.add((sign.id, peer.seat))
+            bot_heard(seat.bot, Told(sign.seat, sign.rules.period, card))
 
     def _event(self, item: SignNews) -> SignSeen:
         """The news as this process's person may know it: the card only if shown."""

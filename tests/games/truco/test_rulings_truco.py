@@ -663,3 +663,43 @@ def test_K15_who_may_sign_to_whom_and_what_a_sign_tells():
     assert sign_for(["1o", "4c", "5b"], False) == "1f"
     assert sign_for(["7c", "6c", "4b"], False) == "envido"  # 33
     assert sign_for(["4o", "5c", "6b"], False) == "nada"
+
+
+def test_K15_what_a_sign_tells_its_reader():
+    """K15: a sign tells that its signer holds the brava it names, a card of the rank
+    it names, a false ace, a flor, an envido of 30 or more; *nada*, none of those. A
+    seat's samples (``determinise``) draw a signer's hidden cards to agree with the
+    signs of this hand the seat was shown; a sign of another hand says nothing, and a
+    sign that lies (the card is in the reader's own hand) leaves the draw free."""
+    import random
+
+    from trutnet.engine.hidden import Told
+    from trutnet.games.truco.rules.cards import sign_for, sign_tells
+
+    assert sign_tells(["1e", "4c", "5c"], "1e", False)
+    assert not sign_tells(["1b", "4c", "5c"], "1e", False)
+    assert sign_tells(["3o", "4c", "5c"], "3", False) and not sign_tells(["2o"], "3", False)
+    assert sign_tells(["1c", "4c", "5b"], "1f", False) and not sign_tells(["1e"], "1f", False)
+    assert sign_tells(["6c", "5c", "4c"], "flor", True) and not sign_tells(["6c"], "flor", True)
+    assert sign_tells(["7c", "6c", "4b"], "envido", False)  # 33
+    assert not sign_tells(["7c", "5b", "4o"], "envido", False)  # 7
+    assert sign_tells(["4o", "5c", "6b"], "nada", False)
+    assert not sign_tells(["3o", "5c", "6b"], "nada", False)  # a three is worth telling
+
+    state = dealt({0: "4o 5c 12b"}, players=4, dealer=3)
+    period = state.hand_no
+
+    def partners_cards(told, seed):
+        sample = state.determinise(0, random.Random(seed), told)
+        return [sample.known[p] for p in sample.dealt[2]]
+
+    for card in ("1e", "3", "envido", "nada"):
+        told = [Told(2, period, card)]
+        assert all(sign_tells(partners_cards(told, s), card, False) for s in range(30)), card
+        assert not all(sign_tells(partners_cards([], s), card, False) for s in range(30)), card
+    untold = [partners_cards([], s) for s in range(10)]
+    assert [partners_cards([Told(2, period + 1, "1e")], s) for s in range(10)] == untold
+    assert sign_for(["4o", "5c", "12b"], False) == "nada"
+    lie = dealt({0: "1e 5c 12b"}, players=4, dealer=3)  # the reader holds the 1e
+    sample = lie.determinise(0, random.Random(1), [Told(2, period, "1e")])
+    assert len(set(sample.known.values())) == 40 and len(sample.dealt[2]) == 3

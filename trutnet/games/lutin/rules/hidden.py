@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from trutnet.engine.api import Action
@@ -23,6 +23,7 @@ from trutnet.engine.hidden import (
     SecretChoice,
     Shuffle,
     Step,
+    Told,
     Turn,
 )
 from trutnet.games.lutin.rules.actions import (
@@ -141,7 +142,7 @@ class LutinHidden:
 
     # ---------------------------------------------------------------- for a search
 
-    def determinise(self, seat: int, rng: random.Random) -> LutinState:
+    def determinise(self, seat: int, rng: random.Random, told: Sequence[Told] = ()) -> LutinState:
         """A copy where every card ``seat`` has not seen is drawn anew with ``rng``
         (``GameState.determinise``). Base: the other seat's sealed hand cards, drawn
         from its pioche as it was when the hand was chosen less the cards opened since

@@ -93,3 +93,22 @@ def sign_for(cards: Iterable[str], flor_option: bool) -> str:
     if any(c in ("1o", "1c") for c in cards):
         return "1f"
     return "envido" if envido(cards) >= 30 else "nada"
+
+
+def sign_tells(cards: Iterable[str], sign: str, flor_option: bool) -> bool:
+    """K15: whether a seat whose hand is ``cards`` (its three kept cards) could have made
+    ``sign`` truly: it holds the brava it names, a card of the rank it names (a three,
+    a two), a false ace, a flor, an envido of 30 or more; *nada* says it holds nothing
+    another sign would tell (:func:`sign_for`). What a reader's samples heed."""
+    cards = list(cards)
+    if sign in ("1e", "1b", "7e", "7o"):
+        return sign in cards
+    if sign in ("3", "2"):
+        return any(rank(c) == int(sign) for c in cards)
+    if sign == "1f":
+        return any(c in ("1o", "1c") for c in cards)
+    if sign == "flor":
+        return is_flor(cards)
+    if sign == "envido":
+        return envido(cards) >= 30
+    return sign_for(cards, flor_option) == "nada"

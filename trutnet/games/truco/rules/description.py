@@ -6,13 +6,13 @@ observation. A mixin of :class:`~trutnet.games.truco.rules.state.TrucoState`."""
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
 from trutnet.engine.api import Action, GameState
 from trutnet.engine.errors import IllegalAction
-from trutnet.engine.hidden import Holder, JointRandom, Pos, Shuffle, Signs, Step
+from trutnet.engine.hidden import Holder, JointRandom, Pos, Shuffle, Signs, Step, Told
 from trutnet.games.truco.rules.actions import Deal, Dealer, Discard, Play, Show
 from trutnet.games.truco.rules.cards import (
     CARDS,
@@ -25,6 +25,7 @@ from trutnet.games.truco.rules.cards import (
     envido,
     flor,
     is_flor,
+    sign_tells,
 )
 from trutnet.games.truco.rules.observation import TrucoObservation
 
@@ -128,13 +129,14 @@ class TrucoDescription(GameState):
 
     TRIES = 64  # random draws of one seat's hidden cards before trying every set
 
-    def determinise(self, seat: int, rng: random.Random) -> Any:
+    def determinise(self, seat: int, rng: random.Random, told: Sequence[Told] = ()) -> Any:
         """A copy where every card ``seat`` has not seen is dealt anew with ``rng``
         (``GameState.determinise``): it knows what it was dealt (and, the gallo, its
         discard: K9) and every card face up (K21, K26); each other seat's hidden kept
         cards are drawn from the rest to agree with what it said in this segment (a
-        flor or no flor, K16; a declared envido or flor value, K20:
-        :meth:`_draw_agreeing`); the stock and the other discards get what is left."""
+        flor or no flor, K16; a declared envido or flor value, K20) and with the signs
+        of this hand ``seat`` was shown (``told``, K15: :func:`sign_tells`), see
+        :meth:`_draw_agreeing`; the stock and the other discards get what is left."""
         other = self.clone()
         other._history = [a.public() for a in self._history]
         if self.phase in ("draw", "shuffle", "over"):  # no hand dealt: nothing hidden
@@ -149,12 +151,18 @@ class TrucoDescription(GameState):
         taken = set(known.values())
         pool = [c for c in CARDS if c not in taken]
         declared = {s: v for s, v in self.declared if v >= 0}
-        for o in sorted(range(self.n), key=lambda s: (s not in self.flor_said, s)):
+        signed: dict[int, tuple[str, ...]] = {}
+        for sign in told:
+            if sign.period == self.hand_no and 0 <= sign.seat < self.n:
+                signed[sign.seat] = (*signed.get(sign.seat, ()), sign.card)
+        said = set(self.flor_said) | set(signed)
+        for o in sorted(range(self.n), key=lambda s: (s not in said, s)):
             hidden = [p for p in self.dealt[o] if p not in known]
             if o == seat or not hidden:
                 continue
             shown = [known[p] for p in self.dealt[o] if p in known]
-            draw = self._draw_agreeing(o, shown, len(hidden), pool, declared.get(o), rng)
+            said_by = (declared.get(o), signed.get(o, ()))
+            draw = self._draw_agreeing(o, shown, len(hidden), pool, said_by, rng)
             known.update(zip(hidden, draw, strict=True))
             for card in draw:
                 pool.remove(card)
@@ -170,33 +178,37 @@ class TrucoDescription(GameState):
         shown: list[str],
         count: int,
         pool: list[str],
-        declared: int | None,
+        said: tuple[int | None, tuple[str, ...]],
         rng: random.Random,
     ) -> list[str]:
         """``count`` cards of ``pool`` that ``seat``, which showed ``shown``, could hold
         (:meth:`_agrees`): up to :attr:`TRIES` random draws, then one of every agreeing
-        set; a random draw if none agrees."""
+        set; a random draw if none agrees (a sign can lie)."""
         draw = rng.sample(pool, count)
         for _ in range(self.TRIES):
-            if self._agrees(seat, shown + draw, declared):
+            if self._agrees(seat, shown + draw, said):
                 return draw
             draw = rng.sample(pool, count)
         if count > 3:
             return draw
         fits = [
-            list(c)
-            for c in combinations(pool, count)
-            if self._agrees(seat, shown + list(c), declared)
+            list(c) for c in combinations(pool, count) if self._agrees(seat, shown + list(c), said)
         ]
         return rng.choice(fits) if fits else draw
 
-    def _agrees(self, seat: int, cards: list[str], declared: int | None) -> bool:
+    def _agrees(
+        self, seat: int, cards: list[str], said: tuple[int | None, tuple[str, ...]]
+    ) -> bool:
         """Whether ``seat`` holding ``cards`` (its three kept ones) could have said what
-        it said in this segment: flor or not (K16), the value it declared (K20)."""
+        it said in this segment: flor or not (K16), the value it declared (K20), the
+        signs it made that the sampling seat was shown (K15)."""
         if len(cards) != 3:
             return True
-        said = self.flor_said.get(seat)
-        if said is not None and self._game.flor and said != is_flor(cards):
+        declared, signs = said
+        flor_said = self.flor_said.get(seat)
+        if flor_said is not None and self._game.flor and flor_said != is_flor(cards):
+            return False
+        if not all(sign_tells(cards, sign, self._game.flor) for sign in signs):
             return False
         if declared is None:
             return True

@@ -28,12 +28,22 @@ questions from :class:`~trutnet.games.trut.rules.state.TrutState`'s public field
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from trutnet.engine.api import Action
 from trutnet.engine.errors import HiddenCard, IllegalAction, NotationError
-from trutnet.engine.hidden import Deck, Holder, JointRandom, Pos, Reveal, Shuffle, Step, Turn
+from trutnet.engine.hidden import (
+    Deck,
+    Holder,
+    JointRandom,
+    Pos,
+    Reveal,
+    Shuffle,
+    Step,
+    Told,
+    Turn,
+)
 from trutnet.games.trut.rules.actions import (
     CardRef,
     Deal,
@@ -148,7 +158,7 @@ class TrutHidden:
             raise IllegalAction("T1", f"{card} is already known at another position")
         self.known[pos] = card
 
-    def determinise(self, seat: int, rng: random.Random) -> Any:
+    def determinise(self, seat: int, rng: random.Random, told: Sequence[Told] = ()) -> Any:
         """A copy where every card ``seat`` has not seen is dealt anew with ``rng``
         (``GameState.determinise``): the seat knows its own hand (not during the
         Fortial decision, T15) and every played card (T5); the stock, the others'
