@@ -703,3 +703,38 @@ def test_K15_what_a_sign_tells_its_reader():
     lie = dealt({0: "1e 5c 12b"}, players=4, dealer=3)  # the reader holds the 1e
     sample = lie.determinise(0, random.Random(1), [Told(2, period, "1e")])
     assert len(set(sample.known.values())) == 40 and len(sample.dealt[2]) == 3
+
+
+def test_K15_K20_samples_agree_with_signs_and_declarations_uniformly():
+    """A seat's samples of a signer's hand are drawn uniformly among the hands that
+    agree with what it was told: a partner that signed "a three" holds two threes as
+    often as such hands are among all hands with a three (drawing a three first, then
+    the rest, would favour two threes twice over). A declared envido (K20) is drawn
+    from the hands worth it (``hands_declaring``), every one of them."""
+    import random
+    from itertools import combinations
+    from math import comb
+
+    from trutnet.engine.hidden import Told
+    from trutnet.games.truco.rules.cards import hands_declaring, rank
+
+    state = dealt({0: "4o 5c 12b"}, players=4, dealer=3)
+    told = [Told(2, state.hand_no, "3")]
+    samples = 1500
+    two = 0
+    for seed in range(samples):
+        sample = state.determinise(0, random.Random(seed), told)
+        threes = sum(rank(sample.known[p]) == 3 for p in sample.dealt[2])
+        assert threes >= 1
+        two += threes >= 2
+    # 37 unseen cards, 4 threes: hands with a three, and those with two or more
+    with_one = comb(37, 3) - comb(33, 3)
+    with_two = comb(4, 2) * 33 + comb(4, 3)
+    expected = with_two / with_one  # about 0.14
+    assert abs(two / samples - expected) < 0.03, (two / samples, expected)
+    every = list(combinations(CARDS, 3))
+    for points in (0, 7, 20, 27, 33):
+        table = hands_declaring("envido", points)
+        assert set(table) == {h for h in every if envido(h) == points}
+    assert sum(len(hands_declaring("envido", v)) for v in range(0, 34)) == len(every)
+    assert all(is_flor(h) and flor(h) == 38 for h in hands_declaring("flor", 38))

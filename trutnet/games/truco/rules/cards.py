@@ -9,6 +9,8 @@ index, ``docs/protocol.md``) is suit by suit (e, b, o, c), ranks 1-7, 10, 11, 12
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
+from itertools import combinations
 
 from trutnet.engine.hidden import Deck
 
@@ -41,15 +43,24 @@ def value(card: str) -> int:
     return r if r <= 7 else 0
 
 
+VALUE = {c: value(c) for c in CARDS}
+
+
 def envido(cards: Iterable[str]) -> int:
     """K4: 20 + the two highest values of a suit held at least twice, else the
     highest single value (0-7 or 20-33)."""
-    cards = list(cards)
-    best = max((value(c) for c in cards), default=0)
-    for s in SUITS:
-        values = sorted((value(c) for c in cards if suit(c) == s), reverse=True)
-        if len(values) >= 2:
-            best = max(best, 20 + values[0] + values[1])
+    best = 0
+    top: dict[str, int] = {}  # the highest value seen of each suit
+    for card in cards:
+        worth = VALUE[card] if card in VALUE else value(card)
+        kind = card[-1]
+        if kind in top:
+            high, low = max(top[kind], worth), min(top[kind], worth)
+            best = max(best, 20 + high + low)
+            top[kind] = high
+        else:
+            top[kind] = worth
+            best = max(best, worth)
     return best
 
 
@@ -66,6 +77,19 @@ def flor(cards: Iterable[str]) -> int:
 
 ENVIDO_VALUES = tuple(range(0, 8)) + tuple(range(20, 34))  # K20
 FLOR_VALUES = tuple(range(20, 39))  # K20
+
+
+@cache
+def hands_declaring(kind: str, points: int) -> tuple[tuple[str, ...], ...]:
+    """Every hand of three cards whose ``kind`` (``envido`` or ``flor``, K4) is worth
+    ``points``, in the deck's order: what a sample draws from for a seat that declared
+    them (K20) when random draws find none."""
+    worth = flor if kind == "flor" else envido
+    return tuple(
+        hand
+        for hand in combinations(CARDS, 3)
+        if worth(hand) == points and (kind != "flor" or is_flor(hand))
+    )
 
 
 # K15: the signs partners make, each a card of a menu the table places face down:
@@ -95,18 +119,29 @@ def sign_for(cards: Iterable[str], flor_option: bool) -> str:
     return "envido" if envido(cards) >= 30 else "nada"
 
 
+def sign_cards(sign: str) -> frozenset[str]:
+    """K15: the cards one of which a hand holds when ``sign`` is true: the brava it
+    names, the four cards of the rank it names (a three, a two), the false aces; none
+    for a sign that tells something else (flor, envido, nothing)."""
+    if sign in ("1e", "1b", "7e", "7o"):
+        return frozenset((sign,))
+    if sign in ("3", "2"):
+        return frozenset(c for c in CARDS if rank(c) == int(sign))
+    if sign == "1f":
+        return frozenset(("1o", "1c"))
+    return frozenset()
+
+
 def sign_tells(cards: Iterable[str], sign: str, flor_option: bool) -> bool:
     """K15: whether a seat whose hand is ``cards`` (its three kept cards) could have made
     ``sign`` truly: it holds the brava it names, a card of the rank it names (a three,
-    a two), a false ace, a flor, an envido of 30 or more; *nada* says it holds nothing
-    another sign would tell (:func:`sign_for`). What a reader's samples heed."""
+    a two), a false ace (:func:`sign_cards`), a flor, an envido of 30 or more; *nada*
+    says it holds nothing another sign would tell (:func:`sign_for`). What a reader's
+    samples heed."""
     cards = list(cards)
-    if sign in ("1e", "1b", "7e", "7o"):
-        return sign in cards
-    if sign in ("3", "2"):
-        return any(rank(c) == int(sign) for c in cards)
-    if sign == "1f":
-        return any(c in ("1o", "1c") for c in cards)
+    needed = sign_cards(sign)
+    if needed:
+        return not needed.isdisjoint(cards)
     if sign == "flor":
         return is_flor(cards)
     if sign == "envido":

@@ -24,7 +24,9 @@ from trutnet.games.truco.rules.cards import (
     SIGNS_A_HAND,
     envido,
     flor,
+    hands_declaring,
     is_flor,
+    sign_cards,
     sign_tells,
 )
 from trutnet.games.truco.rules.observation import TrucoObservation
@@ -182,19 +184,65 @@ class TrucoDescription(GameState):
         rng: random.Random,
     ) -> list[str]:
         """``count`` cards of ``pool`` that ``seat``, which showed ``shown``, could hold
-        (:meth:`_agrees`): up to :attr:`TRIES` random draws, then one of every agreeing
-        set; a random draw if none agrees (a sign can lie)."""
-        draw = rng.sample(pool, count)
+        (:meth:`_agrees`): up to :attr:`TRIES` draws (:meth:`_propose`), then one of
+        every agreeing set; a random draw if none agrees. A sign that cannot be true
+        here (its card is elsewhere: a sign can lie) is not heeded."""
+        declared, signs = said
+        held = set(shown)
+        needs = []  # the cards signed for that the draw must bring, a set per sign
+        for sign in signs:
+            need = sign_cards(sign) & (held | set(pool))
+            if sign_cards(sign) and not need:
+                signs = tuple(s for s in signs if s != sign)  # a lie: untold
+            elif need and held.isdisjoint(need) and need not in needs:
+                needs.append(need)
+        said = (declared, signs)
+        if len(needs) > count:
+            needs = []
         for _ in range(self.TRIES):
-            if self._agrees(seat, shown + draw, said):
+            draw = self._propose(pool, count, needs, rng)
+            if draw is not None and self._agrees(seat, shown + draw, said):
                 return draw
-            draw = rng.sample(pool, count)
         if count > 3:
-            return draw
-        fits = [
-            list(c) for c in combinations(pool, count) if self._agrees(seat, shown + list(c), said)
-        ]
-        return rng.choice(fits) if fits else draw
+            return rng.sample(pool, count)
+        if declared is not None and count + len(shown) == 3:  # the hands worth it (K20)
+            kind = "flor" if self.decl_kind == "flor" else "envido"
+            free = set(pool)
+            rests = ([c for c in hand if c not in held] for hand in hands_declaring(kind, declared))
+            fits = [
+                rest
+                for rest in rests
+                if len(rest) == count
+                and free.issuperset(rest)
+                and self._agrees(seat, shown + rest, said)
+            ]
+        else:
+            fits = [
+                list(c)
+                for c in combinations(pool, count)
+                if self._agrees(seat, shown + list(c), said)
+            ]
+        return rng.choice(fits) if fits else rng.sample(pool, count)
+
+    @staticmethod
+    def _propose(
+        pool: list[str], count: int, needs: list[frozenset[str]], rng: random.Random
+    ) -> list[str] | None:
+        """``count`` cards of ``pool`` holding a card of each of ``needs``, uniformly
+        among such draws (for one need exactly): one card of each need, the rest at
+        random, kept with the chance one in the number of ways it could have been
+        made, else None."""
+        if not needs:
+            return rng.sample(pool, count)
+        draw: list[str] = []
+        for need in needs:
+            if need.isdisjoint(draw):  # each need has a card of the pool
+                draw.append(rng.choice([c for c in pool if c in need]))
+        draw += rng.sample([c for c in pool if c not in draw], count - len(draw))
+        ways = 1
+        for need in needs:
+            ways *= sum(1 for c in draw if c in need)
+        return draw if ways == 1 or rng.randrange(ways) == 0 else None
 
     def _agrees(
         self, seat: int, cards: list[str], said: tuple[int | None, tuple[str, ...]]
