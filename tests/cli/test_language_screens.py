@@ -35,6 +35,13 @@ def said(language: str, message: str) -> str:
         i18n.use("en")
 
 
+def quit_question(language: str) -> str:
+    """The quit question in ``language``, with its yes key (``o``, ``s``)."""
+    from trutnet.client.app import QUIT, YES
+
+    return said(language, QUIT).format(yes=said(language, YES))
+
+
 def english_left(text: str) -> list[str]:
     """The frame's English words on a screen (``q quit``, not ``q quitter``)."""
     return [words for words in ENGLISH if re.search(re.escape(words) + r"(?![^\W\d_])", text)]
@@ -59,9 +66,10 @@ def test_a_person_whose_locale_is_french_plays_in_french(tmp_path, screen):  # n
     fits(text)
     ana.keys("Escape")
     ana.keys("q")
-    question = said("fr", "Quit the game? y/n (y leaves the table, n stays)")
+    question = quit_question("fr")
+    assert question.startswith("Quitter la partie ? o/n"), question
     fits(ana.wait_for(question, timeout=30))
-    ana.keys("y")
+    ana.keys("o")  # oui: the French key (y works too)
     status, text = ana.exit_status(timeout=60)
     assert status == 0 and "Traceback" not in text, text
     assert "trutnet join --resume" in text and not english_left(text), text
@@ -78,8 +86,8 @@ def test_a_person_who_asks_for_spanish_plays_truco_in_spanish(tmp_path, screen):
     fits(text)
     assert said("es", "q quit") in text and not english_left(text), text
     bob.keys("q")
-    fits(bob.wait_for(said("es", "Quit the game? y/n (y leaves the table, n stays)"), timeout=30))
-    bob.keys("y")
+    fits(bob.wait_for(quit_question("es"), timeout=30))
+    bob.keys("s")  # sí: the Spanish key, over Truco's own keys while the question is asked
     status, text = bob.exit_status(timeout=60)
     assert status == 0 and "Traceback" not in text, text
 

@@ -960,20 +960,35 @@ def test_a_key_that_does_nothing_says_so_and_bound_keys_win():
     assert watcher.info.message == "'z' does nothing here: you are watching (q leaves)"
 
 
-def test_the_log_shows_whole_entries_and_keeps_its_height():
-    """The log's window starts at an entry, never in the middle of a wrapped one (a 3-seat
-    score line showed "         6 Longs 0 Petits" alone on top), and keeps its rows."""
-    from trutnet.client.view import LOG_ROWS, log_tail
+def test_the_quit_question_takes_the_languages_own_yes_key():
+    """French says o (oui), Spanish s (sí): while the quit question is asked, that key
+    leaves (y too, in every language); otherwise the key is the game's (Trut's s sings)."""
+    from types import SimpleNamespace
 
-    score = "    score: " + " | ".join(f"Player {n}: 6 Longs 0 Petits" for n in range(3))
-    hand = "Hand 2: Donneur Ann"
-    log = [f"  trick {n}: a card each" for n in range(8)] + [score]
-    assert log_tail([*log, *[hand] * 5]) == ["", *[" " + hand] * 5]  # blank, not a stub
-    assert log_tail([*log, *[hand] * 4]) == [
-        "     score: Player 0: 6 Longs 0 Petits | Player 1: 6 Longs 0 Petits | Player 2:",
-        "         6 Longs 0 Petits",
-        *[" " + hand] * 4,
-    ]
-    assert log_tail(log[:2]) == ["   trick 0: a card each", "   trick 1: a card each"]
-    tall = log_tail(["word " * 200])  # one entry taller than the window: its end
-    assert len(tall) == LOG_ROWS and tall[-1].startswith("     ")
+    from trutnet import i18n
+
+    for language, yes in (("fr", "o"), ("es", "s"), ("en", "y")):
+        i18n.use(language)
+        try:
+            ui = TableApp("Test table", 2, output=DummyOutput(), game="trut")
+            ui.seat = SimpleNamespace(store=None, peer=None, pending=None)
+            left: list[bool] = []
+            ui._exit = lambda interrupted=False, left=left: left.append(interrupted)
+            keys = ui._keys()
+
+            def press(key: str, keys=keys) -> None:
+                # as prompt_toolkit picks: the last binding of the key whose filter holds
+                binding = [b for b in keys.get_bindings_for_keys((key,)) if b.filter()][-1]
+                binding.handler(SimpleNamespace(data=key, key_sequence=[SimpleNamespace(key=key)]))
+
+            press("s")  # no question: the game's key (sing, refused here), never a leave
+            assert left == [] and not ui.info.confirm_quit
+            ui.info.confirm_quit = True
+            press(yes)
+            assert left == [False], (language, yes)
+            if yes != "y":
+                ui.info.confirm_quit = True
+                press("y")  # y works in every language
+                assert left == [False, False]
+        finally:
+            i18n.use("en")

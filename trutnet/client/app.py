@@ -99,7 +99,8 @@ STYLE = Style.from_dict(
 REPLACED = N_("a newcomer took your seat (you stalled): you follow the game")  # not an error
 OFFLINE = N_("not sent: no connection to the table; play again once the broker is back")
 GAME_ENDED = N_("not sent: the others ended this game; there is nothing to play")
-QUIT = N_("Quit the game? y/n (y leaves the table, n stays)")
+QUIT = N_("Quit the game? {yes}/n ({yes} leaves the table, n stays)")
+YES = N_("y")  # the key that says yes in the language (y works in every one)
 SUMMARY_SECONDS = 5.0  # how long a finished round stays by itself where no key can act
 
 
@@ -301,7 +302,7 @@ class TableApp:
         if obs.to_act is None and not self.info.paused:
             return end_lines(self.frontend, obs, self.info)
         if self.info.confirm_quit:  # the one quit question, in the message row
-            self.info.message = _(QUIT)
+            self.info.message = _(QUIT).format(yes=_(YES))
         return table_lines(self.frontend, obs, self.info)
 
     def _about(self) -> str:
@@ -341,7 +342,7 @@ class TableApp:
             [("", " " + _("q quit"))],
         ]
         if self.info.confirm_quit:
-            lines.append([("class:warn", " " + _(QUIT))])
+            lines.append([("class:warn", " " + _(QUIT).format(yes=_(YES)))])
         return lines
 
     # ------------------------------------------------------------- keys
@@ -393,6 +394,8 @@ class TableApp:
                 kb.add(key)(self._game_key_handler(key))
         if self.frontend is not None and self.frontend.sign_key:  # the game's signs
             kb.add(self.frontend.sign_key)(lambda event: self.signs.open())
+        asked = Condition(lambda: self.info.confirm_quit)  # the language's yes, over a game's
+        kb.add(_(YES)[:1] or "y", filter=asked)(self._yes)
 
         game_r = self._game_key_handler("r")
 
@@ -409,7 +412,7 @@ class TableApp:
         def _other(event: KeyPressEvent) -> None:
             typed = event.data
             if self.info.confirm_quit:  # the question stays until y or n
-                self._say(_(QUIT))
+                self._say(_(QUIT).format(yes=_(YES)))
             elif len(typed) == 1 and typed.isprintable() and not typed.isspace():
                 self._say(_("'{key}' does nothing here (? shows the keys)").format(key=typed))
 
@@ -443,7 +446,7 @@ class TableApp:
             return
         self.info.confirm_quit = True
         self._ctrl_c = ctrl_c
-        self._say(_(QUIT))
+        self._say(_(QUIT).format(yes=_(YES)))
 
     def _quit_keys(self, kb: KeyBindings) -> None:
         """q and Ctrl-C ask first (mid-game), y and n answer."""
@@ -453,16 +456,17 @@ class TableApp:
         def _quit(event: KeyPressEvent) -> None:
             self._quit_key(ctrl_c=event.key_sequence[0].key == "c-c")
 
-        @kb.add("y")
-        def _yes(event: KeyPressEvent) -> None:
-            if self.info.confirm_quit:
-                self._exit(interrupted=self._ctrl_c)
+        kb.add("y")(self._yes)
 
         @kb.add("n")
         def _no(event: KeyPressEvent) -> None:
             if self.info.confirm_quit:
                 self.info.confirm_quit = False
                 self._say("")
+
+    def _yes(self, event: KeyPressEvent) -> None:
+        if self.info.confirm_quit:
+            self._exit(interrupted=self._ctrl_c)
 
     def _frame_keys(self, kb: KeyBindings) -> None:
         """Help, and scrolling the end screen: a seat's keys and a spectator's."""
