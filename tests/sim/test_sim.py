@@ -567,3 +567,40 @@ def test_the_replay_command_gives_the_same_game_and_faults():
     assert args.seed == 42 and args.seeds == 1 and args.without == frozenset()
     assert faults_of(args) == faults
     assert game_of(args).config_dict() == game.config_dict()
+
+
+def test_signs_travel_under_faults_and_nobody_reads_one_not_shown(monkeypatch):
+    """Truco's signs (9.8, K15) in the simulator: each bot signs once a hand, draws
+    catch some, under loss, duplicates and delays; after every sign message a process
+    takes in, a seat reads a sign only as a partner or a catcher, and reads the card
+    its signer chose. The signs travel on their own draws: the table's log is the same
+    bytes with them as without (the bots do not read them here)."""
+    from trutnet.sim.signs import SimSigns
+
+    faults = dataclasses.replace(CLEAN, loss=0.1, dup=0.1, hands=1)
+    result = run("truco", 8, faults)
+    assert result.violation is None, result
+    assert result.counts["signs_made"] == 4 and result.counts.get("signs_caught"), result.counts
+    monkeypatch.setattr(SimSigns, "moved", lambda self, node: None)
+    silent = run("truco", 8, faults)
+    assert "signs_made" not in silent.counts and silent.digest == result.digest
+
+
+def test_the_simulator_finds_a_sign_read_by_a_seat_it_was_not_shown_to(monkeypatch):
+    """The invariant bites: a board that opens every sign for any seat (a leak put
+    back on purpose) is reported as a ``leak`` naming the reader."""
+    from trutnet.protocol.signs import SignBoard
+    from trutnet.sim.signs import SimSigns
+
+    chosen: dict[bytes, str] = {}
+    real = SimSigns.moved
+
+    def remember(self, node):  # what each signer chose, to leak it
+        real(self, node)
+        chosen.update(self.chosen)
+
+    monkeypatch.setattr(SimSigns, "moved", remember)
+    monkeypatch.setattr(SignBoard, "read", lambda self, sign, seat, key: chosen.get(sign.id))
+    result = run("truco", 8, dataclasses.replace(CLEAN, hands=1))
+    assert str(result.violation).startswith("leak: "), result
+    assert "not shown to it" in str(result.violation), result

@@ -29,15 +29,13 @@ redone here without asyncio:
 * newcomers (``Faults.newcomers``) follow the table and offer to take a stalled seat
   with partners; the votes and the ``void`` or ``abandon``: :mod:`trutnet.sim.votes`.
 
-Faults: :mod:`trutnet.sim.faults`.
+Faults: :mod:`trutnet.sim.faults`. Signs (a game's, 9.8): :mod:`trutnet.sim.signs`.
 
-Not modelled yet: a peer's computing time (signing and checking take no simulated
-time), the byte budget of sync answers and the bound of the buffer of early entries,
-the stall notices, the signed ``done`` and lingering (a peer whose game is over keeps
-answering until the run ends, as while a person's end screen is up), and a person's
-screen (only the replicas, and the transcripts saved at the end, are checked:
-:mod:`trutnet.sim.transcripts`). The spectator is a peer that holds no seat, not the
-``watch`` command's runtime.
+Not modelled yet: a peer's computing time, the byte budget of sync answers and the
+bound of the buffer of early entries, the stall notices, the signed ``done`` and
+lingering, and a person's screen (the replicas, the signs and the transcripts saved at
+the end are checked: :mod:`trutnet.sim.transcripts`). The spectator is a peer that
+holds no seat, not the ``watch`` command's runtime.
 """
 
 from __future__ import annotations
@@ -75,6 +73,7 @@ from trutnet.sim.faults import Faults, clock_rates, hostile_payload
 from trutnet.sim.invariants import Violation, check_step
 from trutnet.sim.outcome import run_result, waiting_text
 from trutnet.sim.records import Node, RunResult, SimFailure
+from trutnet.sim.signs import SimSigns
 from trutnet.sim.transcripts import Transcripts
 from trutnet.sim.votes import Ballots
 from trutnet.store import PeerStore
@@ -132,6 +131,7 @@ class Sim:
             self.nodes.append(Node("spectator", None, identity, peer, None, None))
             self.nodes[-1].rate = rates[players]
         self.ballots = Ballots(self)  # the votes and offers on a stalled seat (7.7)
+        self.signs = SimSigns(self)
         self.nodes += self.ballots.newcomers(directory, rates[players + 1 :])
         self.gone = False
         # a partition or a broker down: each process's group, until when (a broker
@@ -279,8 +279,7 @@ class Sim:
 
     def _inject(self, kind: str) -> bool:
         """The next fault drawn, of ``kind``: injected (True), or skipped because its
-        number is in ``without`` (a shrunk schedule). Either way the same numbers are
-        drawn from the seed's generator."""
+        number is in ``without`` (a shrunk schedule); the same numbers drawn either way."""
         self.injections += 1
         if self.injections in self.without:
             self.counts["skipped"] += 1
@@ -466,6 +465,9 @@ class Sim:
     def _vote(self, node: Node, stalled: int, taker: bytes | None) -> bool:
         return self.ballots.vote(node, stalled, taker)  # the seam a test silences
 
+    def _on_signs(self, node: Node, wire: Any) -> bool:
+        return self.signs.receive(node, wire)
+
     def _on_vote(self, node: Node, wire: Any) -> bool:
         return self.ballots.read(node, wire)
 
@@ -558,6 +560,7 @@ class Sim:
     def _progress(self, node: Node) -> None:
         node.last_progress = self.now
         self.ballots.took_seat(node)  # a newcomer a void seated plays from now on
+        self.signs.moved(node)
         if node.seat is not None:
             self._at(0, "wake", self.nodes.index(node))
 
