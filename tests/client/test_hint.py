@@ -142,3 +142,34 @@ def test_a_hint_names_each_move_by_the_key_that_sends_it(name, config):
                 sent = frontend.press(key.group(1), obs, info).action
                 assert sent is not None and sent.split("=")[0] == action.split("=")[0]
     assert worded >= 60 and keyed >= 20
+
+
+def test_a_hint_knows_the_signs_its_person_was_shown():
+    """Truco with partners (K15): the hint key gives the search bot the signs on the
+    person's rule (``TableInfo.signs_told``), so every deal it samples has the partner
+    holding the card it signed; a person told nothing gets samples without it."""
+    from tests.games.truco.truco_scenarios import dealt
+    from trutnet.client.hint import hint_said
+    from trutnet.engine.hidden import Told
+    from trutnet.games.truco.rules.cards import sign_tells
+
+    state = dealt({0: "4o 5c 12b"}, players=4, dealer=3)
+    real = state.determinise
+    seen: list[list[str]] = []
+
+    def recording(seat, rng, told=()):
+        sample = real(seat, rng, told)
+        seen.append([sample.known[p] for p in sample.dealt[2]])
+        return sample
+
+    state.determinise = recording
+    frontend = frontend_for("truco")
+    info = TableInfo(["Ana", "Bot 1", "Bot 2", "Bot 3"], [""] * 4, me=0, hints=True)
+    peer = SimpleNamespace(replica=SimpleNamespace(state=state, log=[1, 2, 3]), seat=0)
+    for told in ([], [(Told(2, state.hand_no, "1e"), "Bot 2: ancho de espada")]):
+        seen.clear()
+        info.signs_told = told
+        said = hint_said(info, frontend, state.observation(0), peer)
+        assert said.startswith("Hint: "), said
+        held = [sign_tells(cards, "1e", False) for cards in seen]
+        assert held and all(held) == bool(told), (told, held)

@@ -3,10 +3,11 @@ one line ("Hint: play 7h — 71% over 24 deals (next best: play 2c, 55%)": the m
 outlook, 0 lost to 100% won, of each move over the deals sampled).
 
 The search bot is asked at the seat's own replica state, from which it samples only
-what the seat may see (``GameState.determinise``): a hint knows no more than the
-person does. Its budget is a few hundred milliseconds of samples, so a hint comes
-at once; the same seat, state and seed give the same hint. A table may forbid hints
-(``--no-hints``, said in the lobby): the key then says so and asks nothing.
+what the seat may see (``GameState.determinise``), and is told the signs the person
+was shown (a partner's, one caught): a hint knows what the person knows, no more. Its
+budget is a few hundred milliseconds of samples, so a hint comes at once; the same
+seat, state and seed give the same hint. A table may forbid hints (``--no-hints``,
+said in the lobby): the key then says so and asks nothing.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 
 from trutnet.bots import make_bot
 from trutnet.bots.base import BotError, decide
+from trutnet.bots.signs import bot_heard
 from trutnet.i18n import _
 
 HINT_BOT = "search:ms=300:samples=64"  # at most 0.3 s, at most 64 sampled deals
@@ -53,11 +55,16 @@ class Hint:
         return said
 
 
-def hint_for(game: str, state: Any, seat: int, seed: int = 0, kind: str = HINT_BOT) -> Hint:
+def hint_for(
+    game: str, state: Any, seat: int, seed: int = 0, kind: str = HINT_BOT, told: Any = ()
+) -> Hint:
     """What the search bot would play for ``seat`` at ``state`` (the seat's replica
-    state), with its reasons. :class:`~trutnet.bots.base.BotError` when ``game`` has no
-    search bot."""
+    state), with its reasons, knowing the signs the seat was shown (``told``, each a
+    :class:`~trutnet.engine.hidden.Told`). :class:`~trutnet.bots.base.BotError` when
+    ``game`` has no search bot."""
     bot = make_bot(game, kind, random.Random(seed))
+    for sign in told:
+        bot_heard(bot, sign)
     action = str(decide(bot, state, seat))
     last = getattr(bot, "last", {}) or {}
     means: dict[str, float] = last.get("means", {})
@@ -84,7 +91,9 @@ def hint_said(info: Any, frontend: Any, observation: Any, peer: Any) -> str:
     if not my_turn(frontend, observation, info):
         return _("a hint is for your turn")
     try:
-        said = hint_for(frontend.game, peer.replica.state, peer.seat, len(peer.replica.log))
+        told = [sign for sign, _words in info.signs_told]  # what the person was shown
+        state, seed = peer.replica.state, len(peer.replica.log)
+        said = hint_for(frontend.game, state, peer.seat, seed, told=told)
     except BotError as exc:
         return _("no hint here: {why}").format(why=exc)
     return said.line(lambda action: frontend.action_words(action, observation))

@@ -15,6 +15,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
 from trutnet.client.view import TableInfo, fit, text_width
+from trutnet.engine.hidden import Told
 from trutnet.i18n import N_, _
 from trutnet.runtime.table_signs import NOT_NOW
 
@@ -91,7 +92,8 @@ class SignPanel:
         card, seat = data.get("card"), data["seat"]
         if card is not None and seat != info.me and data["what"] in ("made", "shown"):
             told = f"{seat_label(info.names, seat)}: {frontend.sign_words(card)}"
-            info.signs_told = [*info.signs_told[-5:], (data["period"], told)]
+            sign = Told(seat, data["period"], card)
+            info.signs_told = [*info.signs_told[-5:], (sign, told)]
         said = sign_line(data, info.me, info.names, frontend)
         if said is None:
             return

@@ -28,6 +28,7 @@ from typing import Any
 from prompt_toolkit.utils import get_cwidth
 
 from trutnet.client.frontend import Frontend
+from trutnet.engine.hidden import Told
 from trutnet.i18n import N_, _, ngettext
 from trutnet.protocol.clock import clock_text
 
@@ -99,9 +100,9 @@ class TableInfo:
     # words; empty: not shown), and what became of the last key pressed there.
     sign_menu: list[tuple[str, str, str]] = field(default_factory=list)
     sign_note: str = ""
-    # The signs this seat was shown (a partner's, one it caught): (round, "Bob: words"),
-    # shown on the rule above the log while their round is ``round_now``.
-    signs_told: list[tuple[int, str]] = field(default_factory=list)
+    # The signs this seat was shown (a partner's, one it caught), each with its words
+    # ("Bob: a three"), on the rule above the log while its period is ``round_now``.
+    signs_told: list[tuple[Told, str]] = field(default_factory=list)
     round_now: int = -1
     # The table's turn clock (7.11): its rule for a person ("30 s a decision"; empty: no
     # clock), this seat's time left, and the deciding seat's (seat, time left)
@@ -369,7 +370,7 @@ def _separator(info: TableInfo, width: int) -> Line:
 
 def told_this_round(info: TableInfo) -> str:
     """The signs this seat was shown in the round on screen, one after the other."""
-    return " · ".join(text for round_, text in info.signs_told if round_ == info.round_now)
+    return " · ".join(text for told, text in info.signs_told if told.period == info.round_now)
 
 
 def _message_line(info: TableInfo) -> Line:
