@@ -10,6 +10,8 @@ import asyncio
 import random
 from types import SimpleNamespace
 
+import pytest
+
 from tests.tables import play_memory_game
 from trutnet.bots import make_bot
 from trutnet.engine.hidden import Told
@@ -29,7 +31,7 @@ class Link:
         return True
 
 
-def process(table, seats, bots):
+def process(table, seats, bots, **signs):
     """A process that plays ``seats`` of the memory ``table`` with ``bots``."""
     local = [
         LocalSeat(table.peers[s].identity, f"seat {s}", bot, peer=table.peers[s])
@@ -45,11 +47,11 @@ def process(table, seats, bots):
         link=Link(),
         connection=lambda: None,  # connected
     )
-    return TableSigns(runtime), runtime, events
+    return TableSigns(runtime, **signs), runtime, events
 
 
-def dealt_table():
-    game = make_game("truco", {"players": 4})
+def dealt_table(**options):
+    game = make_game("truco", {"players": 4, **options})
 
     def dealt(t) -> bool:
         state = t.peers[0].replica.state
@@ -135,3 +137,45 @@ def test_a_person_offline_is_told_the_sign_would_reach_nobody():
 
     assert asyncio.run(sign()) is None and len(runtime.link.sent) == 1
     assert [(d["seat"], d["what"], d["card"]) for _kind, d in events] == [(0, "made", "nada")]
+
+
+async def _published(signs, runtime, start: int = 0) -> list[bytes]:
+    """What a process published from ``start`` on, once its publishing is done."""
+    await asyncio.gather(*signs._tasks)
+    return runtime.link.sent[start:]
+
+
+@pytest.mark.parametrize("withhold", [True, False])
+def test_a_caught_sign_never_shown_is_said_once_its_wait_is_over(withhold):
+    """9.8: a signer owes each catcher its card at once; one still unshown ``show_wait``
+    seconds after the catch (a program that withholds it, or is offline) makes a
+    ``withheld`` sign event, once, in the catcher's process; shown in time, nothing."""
+    table = dealt_table(senas_catch=4)  # every draw catches
+    now = [0.0]
+    bots = [make_bot("truco", "heuristic", random.Random(s)) for s in (1, 2, 3)]
+    others, other_runtime, _ = process(table, [1, 2, 3], bots)
+    ana, ana_runtime, events = process(table, [0], [None], clock=lambda: now[0])
+
+    async def run() -> None:
+        others.moved()  # the bots sign (and catch each other's)
+        ana.moved()
+        if withhold:
+            others._mine.clear()  # its program keeps the cards to itself
+        first = await _published(others, other_runtime)
+        for wire in first:
+            ana.read(wire)  # three signs: Ana catches seats 1's and 3's
+        for wire in await _published(ana, ana_runtime):
+            others.read(wire)  # her draws reach the signers, who show (or not)
+        for wire in await _published(others, other_runtime, len(first)):
+            ana.read(wire)
+
+    asyncio.run(run())
+    caught = {d["seat"] for _k, d in events if d["what"] == "caught" and d["by"] == 0}
+    assert caught == {1, 3}
+    ana.moved()
+    assert not [d for _k, d in events if d["what"] == "withheld"]  # not yet
+    now[0] = 10.0
+    ana.moved()
+    ana.moved()  # once
+    withheld = [(d["seat"], d["by"]) for _k, d in events if d["what"] == "withheld"]
+    assert withheld == ([(1, 0), (3, 0)] if withhold else []), withheld

@@ -177,4 +177,11 @@ def sign_line(
             line = _("{watcher} caught {name}'s sign").format(watcher=watcher, name=signer)
     elif data["what"] == "shown" and by == me and card is not None:
         line, mine = _("{name}'s sign, caught: {sign}").format(name=signer, sign=words), True
+    elif data["what"] == "withheld" and by == me:
+        line = _("{name} has not shown you the sign you caught").format(name=signer)
+        mine = True
+    elif data["what"] == "withheld":
+        line = _("{name} has not shown {watcher} the sign caught").format(
+            name=signer, watcher=watcher
+        )
     return None if line is None else (f"{MARK} {line}", mine)

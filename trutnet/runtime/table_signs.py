@@ -11,13 +11,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from trutnet.bots.signs import bot_heard, bot_sign
 from trutnet.engine.hidden import Signs, Told
 from trutnet.i18n import N_, _
 from trutnet.net import topics
-from trutnet.protocol.signs import CATCH_TYPE, SIGN_TYPE, SignBoard, SignNews, sign_id
+from trutnet.protocol.signs import CATCH_TYPE, SHOW_TYPE, SIGN_TYPE, SignBoard, SignNews, sign_id
 from trutnet.protocol.untrusted import UntrustedInput
 from trutnet.runtime.events import SignSeen
 
@@ -28,13 +30,22 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 OFFLINE = N_("no sign now: no connection to the table; sign again once the broker is back")
 NOT_NOW = N_("no sign now: you sign while you hold a card and no bet waits for your answer")
+SHOW_WAIT = 10.0  # seconds a caught sign may go unshown before the log says so (9.8)
+WITHHELD = "withheld"  # a ``sign`` event's ``what``: caught, not shown after SHOW_WAIT
 
 
 class TableSigns:
     """The signs one table runtime's process reads and makes."""
 
-    def __init__(self, table: TableRuntime) -> None:
+    def __init__(
+        self,
+        table: TableRuntime,
+        clock: Callable[[], float] = time.monotonic,
+        show_wait: float = SHOW_WAIT,
+    ) -> None:
         self.table = table
+        self.clock, self.show_wait = clock, show_wait
+        self._owed: dict[tuple[bytes, int], float] = {}  # (sign, catcher) -> caught when
         self.board: SignBoard | None = None
         self._mine: dict[bytes, tuple[int, int]] = {}  # a local seat's sign: (r, card)
         self._bots_signed: set[tuple[int, int]] = set()  # (seat, period) a bot signed in
@@ -64,6 +75,7 @@ class TableSigns:
                 return
             replica = self.table.replica
             self._tell(board.note_head(replica.log.head, replica.n, replica.state.signs))
+            self._withheld(board)
             for seat in self.table.seats:
                 if seat.bot is not None and seat.peer is not None:
                     self._bot_signs(board, seat)
@@ -149,6 +161,10 @@ class TableSigns:
         for item in news:
             sign = item.sign
             self.table.emit(self._event(item))
+            if item.kind == CATCH_TYPE and item.caught and item.by is not None:
+                self._owed[(sign.id, item.by)] = self.clock()
+            elif item.kind == SHOW_TYPE and item.by is not None:
+                self._owed.pop((sign.id, item.by), None)
             for seat in self.table.seats:
                 peer = seat.peer
                 if peer is None or not peer.seated():
@@ -171,6 +187,20 @@ class TableSigns:
                         os.urandom,
                     )
                     self._send(wire)
+
+    def _withheld(self, board: SignBoard) -> None:
+        """A sign caught and still not shown to its catcher ``show_wait`` seconds later:
+        a ``sign`` event saying so, once (a fair program shows it at once; the signer
+        may be offline; ``verify`` lists it too)."""
+        now = self.clock()
+        for (key, by), caught in list(self._owed.items()):
+            sign = board.signs.get(key)
+            if sign is None or by in sign.shown:
+                del self._owed[(key, by)]
+            elif now - caught >= self.show_wait:
+                del self._owed[(key, by)]
+                period = sign.rules.period
+                self.table.emit(SignSeen(sign.seat, sign.seq, period, WITHHELD, by, None))
 
     def _bot_reads(self, seat: LocalSeat, item: SignNews) -> None:
         """A local bot is shown the sign ``item`` tells of, if its seat may read it (a

@@ -1,0 +1,36 @@
+"""What the log and the message row say of each ``sign`` event (9.8), from the seat
+that made the sign, a partner, the catcher, another seat and a spectator."""
+
+from __future__ import annotations
+
+import trutnet.games.truco  # noqa: F401  (registers the game)
+from trutnet.client.frontend import frontend_for
+from trutnet.client.sign_panel import sign_line
+
+NAMES = ["Ana", "Bob", "Cid", "Dan"]
+
+
+def said(what: str, me: int | None, card: str | None = None, by: int | None = None):
+    data = {"seat": 1, "number": 0, "period": 0, "what": what, "by": by, "card": card}
+    return sign_line(data, me, NAMES, frontend_for("truco"))
+
+
+def test_each_sign_event_is_said_to_whom_it_concerns():
+    line, mine = said("made", 1, "3")  # the signer
+    assert mine and "You sign: " in line
+    line, mine = said("made", 3, "3")  # its partner
+    assert mine and "Bob signs to you: " in line
+    line, mine = said("made", 0)  # an opponent: that a sign was made, not which
+    assert not mine and line.endswith("Bob makes a sign")
+    assert said("missed", 0, by=0) is None  # a draw that missed: not in the log
+    assert "You caught Bob's sign" in said("caught", 0, by=0)[0]
+    line, mine = said("shown", 0, "2", by=0)
+    assert mine and "Bob's sign, caught: " in line
+    assert said("shown", 2, "2", by=0) is None  # a card shown to another seat
+    # a caught sign not shown in time (its signer withholds it, or is offline)
+    line, mine = said("withheld", 0, by=0)
+    assert mine and line.endswith("Bob has not shown you the sign you caught")
+    line, mine = said("withheld", 2, by=0)
+    assert not mine and line.endswith("Bob has not shown Ana the sign caught")
+    line, mine = said("withheld", None, by=0)  # a spectator's log says it too
+    assert not mine and "Bob has not shown Ana" in line
