@@ -34,3 +34,27 @@ def test_each_sign_event_is_said_to_whom_it_concerns():
     assert not mine and line.endswith("Bob has not shown Ana the sign caught")
     line, mine = said("withheld", None, by=0)  # a spectator's log says it too
     assert not mine and "Bob has not shown Ana" in line
+
+
+def test_a_partners_sign_stays_once_on_the_rule_when_an_opponent_is_shown_it():
+    """The partner's sign is on the rule above the log once: the card shown to an
+    opponent that caught it (an event this seat can read, being the partner) does not
+    add it again; a sign this seat caught is added when it is shown to this seat."""
+    from types import SimpleNamespace
+
+    from trutnet.client.sign_panel import SignPanel
+    from trutnet.client.view import TableInfo, told_this_round
+
+    info = TableInfo(NAMES, [""] * 4, me=0)
+    info.round_now = 0
+    screen = SimpleNamespace(info=info, frontend=frontend_for("truco"), _say=lambda line: None)
+    panel = SignPanel(screen)
+    sign = {"seat": 2, "number": 0, "period": 0, "card": "1b"}
+    panel.heard({**sign, "what": "made", "by": None})  # the partner's: Ana is shown it
+    panel.heard({**sign, "what": "caught", "by": 1})
+    panel.heard({**sign, "what": "shown", "by": 1})  # to Bob, who caught it
+    assert len(info.signs_told) == 1 and told_this_round(info).count("Cid") == 1
+    caught = {"seat": 3, "number": 0, "period": 0, "card": "3"}
+    panel.heard({**caught, "what": "made", "by": None, "card": None})
+    panel.heard({**caught, "what": "shown", "by": 0})  # Ana caught Dan's sign
+    assert [told.seat for told, _words in info.signs_told] == [2, 3]

@@ -89,8 +89,12 @@ class SignPanel:
         frontend, info = self.screen.frontend, self.info
         if frontend is None:
             return
-        card, seat = data.get("card"), data["seat"]
-        if card is not None and seat != info.me and data["what"] in ("made", "shown"):
+        card, seat, what = data.get("card"), data["seat"], data["what"]
+        if (
+            card is not None
+            and seat != info.me
+            and (what == "made" or (what == "shown" and data.get("by") == info.me))
+        ):  # a partner's sign, or one this seat caught: once (not at each catcher's show)
             told = f"{seat_label(info.names, seat)}: {frontend.sign_words(card)}"
             sign = Told(seat, data["period"], card)
             info.signs_told = [*info.signs_told[-5:], (sign, told)]
