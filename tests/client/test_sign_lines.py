@@ -58,3 +58,12 @@ def test_a_partners_sign_stays_once_on_the_rule_when_an_opponent_is_shown_it():
     panel.heard({**caught, "what": "made", "by": None, "card": None})
     panel.heard({**caught, "what": "shown", "by": 0})  # Ana caught Dan's sign
     assert [told.seat for told, _words in info.signs_told] == [2, 3]
+
+
+def test_the_key_bar_of_the_sign_menu_names_its_keys():
+    from trutnet.client.view import TableInfo, key_bar
+
+    info = TableInfo(NAMES, [""] * 4, me=0)
+    for count, keys in ((9, "1-9"), (10, "1-0")):  # with flor, the tenth sign is on 0
+        info.sign_menu = [(str((k + 1) % 10), f"s{k}", "words") for k in range(count)]
+        assert key_bar(frontend_for("truco"), None, info).startswith(f" {keys} make that sign")

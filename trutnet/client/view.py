@@ -294,8 +294,9 @@ def key_bar(frontend: Frontend, obs: Any, info: TableInfo) -> str:
     """The keys that do something now, and only those."""
     if info.typing is not None:
         return _(CHAT_KEYS)
-    if info.sign_menu:
-        return _(" 1-9 0 make that sign  Esc back to the game")
+    if info.sign_menu:  # its keys: 1-9, then 0 for a tenth sign
+        keys = info.sign_menu[0][0] + "-" + info.sign_menu[-1][0]
+        return _(" {keys} make that sign  Esc back to the game").format(keys=keys)
     keys: list[str] = []
     if info.paused:
         keys.append(_("Enter continue"))
