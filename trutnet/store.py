@@ -234,6 +234,27 @@ def _base64_list(
     return out
 
 
+MAX_SIGN_RECORDS = 4096  # sign messages a seat's folder gives back (a game makes far fewer)
+SIGNS_FILE_LIMIT = 16 << 20  # bytes of signs.bin read at most (a sign message is <= 8 KiB)
+
+
+def _read_records(path: Path, limit: int = -1) -> tuple[list[bytes], int, int]:
+    """The whole length-prefixed records of ``path`` (of its first ``limit`` bytes),
+    where they end, and the size read."""
+    if not path.exists():
+        return [], 0, 0
+    with path.open("rb") as file:
+        data = file.read(limit)
+    out, pos = [], 0
+    while pos + 4 <= len(data):
+        size = int.from_bytes(data[pos : pos + 4], "big")
+        if pos + 4 + size > len(data):
+            break
+        out.append(data[pos + 4 : pos + 4 + size])
+        pos += 4 + size
+    return out, pos, len(data)
+
+
 class PeerStore:
     """One seat's files for one table, for resuming after a crash."""
 
@@ -241,6 +262,7 @@ class PeerStore:
         self.directory = private_dir(Path(directory), fix_mode=True)
         self.log_path = self.directory / "log.bin"
         self.secrets_path = self.directory / "secrets.json"
+        self.signs_path = self.directory / "signs.bin"  # the table's signs it read (9.8)
         self._count: int | None = None
         self._healed = False  # a torn last record, if any, is cut off before appending
 
@@ -268,17 +290,7 @@ class PeerStore:
 
     def _records(self) -> tuple[list[bytes], int, int]:
         """The whole records, where they end, and the file's size."""
-        if not self.log_path.exists():
-            return [], 0, 0
-        data = self.log_path.read_bytes()
-        out, pos = [], 0
-        while pos + 4 <= len(data):
-            size = int.from_bytes(data[pos : pos + 4], "big")
-            if pos + 4 + size > len(data):
-                break
-            out.append(data[pos + 4 : pos + 4 + size])
-            pos += 4 + size
-        return out, pos, len(data)
+        return _read_records(self.log_path)
 
     def _heal(self) -> None:
         """Before this process's first append: a record torn by a crash mid-write is cut
@@ -291,6 +303,23 @@ class PeerStore:
                 os.fsync(file.fileno())
         self._count = len(records)
         self._healed = True
+
+    def append_sign(self, wire: bytes) -> None:
+        """A sign message the table accepted (9.8), kept for a resume; a record torn by
+        a crash is cut off first, as for the log."""
+        _whole, end, size = _read_records(self.signs_path)
+        if end < size:
+            with self.signs_path.open("r+b") as file:
+                file.truncate(end)
+        fd = os.open(self.signs_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            os.write(fd, len(wire).to_bytes(4, "big") + wire)
+        finally:
+            os.close(fd)
+
+    def signs(self) -> list[bytes]:
+        """The sign messages kept, in order (at most :data:`MAX_SIGN_RECORDS`)."""
+        return _read_records(self.signs_path, SIGNS_FILE_LIMIT)[0][:MAX_SIGN_RECORDS]
 
     def save_secrets(self, secrets: dict[str, Any]) -> None:
         _atomic_write(self.secrets_path, json.dumps(secrets).encode(), mode=0o600)

@@ -179,3 +179,64 @@ def test_a_caught_sign_never_shown_is_said_once_its_wait_is_over(withhold):
     ana.moved()  # once
     withheld = [(d["seat"], d["by"]) for _k, d in events if d["what"] == "withheld"]
     assert withheld == ([(1, 0), (3, 0)] if withhold else []), withheld
+
+
+def test_a_resumed_seat_has_the_signs_it_had_read(tmp_path):
+    """9.8: the person's folder keeps every sign message its process accepted; a seat
+    restored from its folder reads them again along its log (``TablePeer.restore``'s
+    ``on_head`` and a ``SignFeed``), so its transcript keeps them all, its screen shows
+    its partner's sign of the hand in play again, and its bots know what they knew."""
+    import os
+
+    from trutnet.protocol.signs import SignFeed
+    from trutnet.protocol.table import TablePeer
+    from trutnet.store import PeerStore
+
+    table = dealt_table(senas_catch=4)
+    bots = [make_bot("truco", "heuristic", random.Random(s)) for s in (1, 2, 3)]
+    before, runtime, _events = process(table, [0, 1, 2, 3], [None, *bots])
+    store = PeerStore(tmp_path / "seat-0")
+    runtime.seats[0].store = store
+
+    async def run() -> None:
+        before.moved()
+        await asyncio.gather(*before._tasks)
+
+    asyncio.run(run())
+    assert sorted(store.signs()) == sorted(before.wires()) and len(store.signs()) > 3
+    assert oct((tmp_path / "seat-0" / "signs.bin").stat().st_mode & 0o777) == "0o600"
+
+    ana = table.peers[0]
+    feed = SignFeed(ana.replica.table_id, store.signs())
+    wires = [entry.wire for entry in ana.replica.log.entries]
+    back = TablePeer.restore(ana.identity, ana.secrets(), wires, os.urandom, on_head=feed.step)
+    again = [make_bot("truco", "heuristic", random.Random(s)) for s in (1, 2, 3)]
+    peers = SimpleNamespace(peers=[back, *table.peers[1:]])
+    after, _runtime, events = process(peers, [0, 1, 2, 3], [None, *again])
+    after.adopt(feed)
+    assert sorted(after.wires()) == sorted(before.wires())
+    assert events == []  # the screen is told once the table moves (it follows by then)
+
+    async def follow() -> None:
+        after.moved()  # a bot that signed this hand before does not sign it again
+        await asyncio.gather(*after._tasks)
+
+    asyncio.run(follow())
+    partner = [d for _k, d in events if d["what"] == "made" and d["seat"] == 2]
+    assert len(partner) == 1 and partner[0]["card"] is not None  # on Ana's rule again
+    assert {t.seat for t in again[0].told.all()} >= {3}  # Bob's partner's sign, again
+    assert sorted(after.wires()) == sorted(before.wires())  # no bot signed this hand again
+
+
+def test_a_torn_sign_record_is_cut_off_before_the_next_one(tmp_path):
+    """A crash while a sign message is written leaves a torn last record: reading
+    stops before it, and the next message starts where a reader expects one."""
+    from trutnet.store import PeerStore
+
+    store = PeerStore(tmp_path)
+    store.append_sign(b"first")
+    with store.signs_path.open("ab") as file:
+        file.write((100).to_bytes(4, "big") + b"torn")
+    assert store.signs() == [b"first"]
+    store.append_sign(b"second")
+    assert store.signs() == [b"first", b"second"]

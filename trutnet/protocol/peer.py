@@ -111,15 +111,20 @@ class TablePeer:
         entries: Sequence[bytes],
         rng: RandomBytes,
         checked: CheckedProofs | None = None,
+        on_head: Callable[[TableReplica], object] | None = None,
     ) -> TablePeer:
         """A seat back from a crash: its secrets, then its own journal replayed (forks
         included: a void that overrode this seat's entry overrides it again, 7.8), then
-        its own entry of the unordered round in progress, if it had sent one."""
+        its own entry of the unordered round in progress, if it had sent one.
+        ``on_head``: called with the replica after each entry of the journal (what
+        follows the log head by head, such as the signs read at each, 9.8)."""
         peer = cls(identity, int(secrets["seat"]), bytes.fromhex(secrets["table"]), rng, checked)
         peer._keep(secrets)
         peer.holds = {(int(s), bytes.fromhex(h)) for s, h in secrets.get("holds", [])}
         for wire in entries:
             peer.receive(wire)
+            if on_head is not None:
+                on_head(peer.replica)
         for held in secrets.get("held", []):
             # refused if the round is over, or a void cut it short: nothing to keep then
             with contextlib.suppress(Rejected):

@@ -20,6 +20,7 @@ from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.protocol.checked import CheckedProofs
 from trutnet.protocol.clock import ClockRule
+from trutnet.protocol.signs import SignFeed
 from trutnet.protocol.table import Rejected, TablePeer
 from trutnet.runtime.local_seat import LocalSeat
 from trutnet.runtime.options import Options
@@ -38,6 +39,7 @@ class LoadedSeat(NamedTuple):
     own_broker: bool  # whether that broker was its own embedded one
     clock: ClockRule | None  # the table's turn clock (7.11)
     bot_on_timeout: bool  # whether its person let a bot decide when their time runs out
+    signs: SignFeed | None = None  # the signs it had read, read again along its log (9.8)
 
 
 def load_seat(store: Path, person: Identity | None = None) -> LoadedSeat:
@@ -55,7 +57,9 @@ def load_seat(store: Path, person: Identity | None = None) -> LoadedSeat:
         identity = person if person is not None and not key_file.exists() else None
         identity = identity or load_identity(key_file)
         files = PeerStore(store)
-        peer = TablePeer.restore(identity, files.load_secrets(), files.entries(), os.urandom)
+        secrets = files.load_secrets()
+        signs = SignFeed(bytes.fromhex(secrets["table"]), files.signs())
+        peer = TablePeer.restore(identity, secrets, files.entries(), os.urandom, on_head=signs.step)
         fields = (store / TABLE_FILE).read_text().split()
         endpoint, own_broker = parse_broker_url(fields[1]), fields[2:] == ["own-broker"]
         clock, bot_on_timeout = read_clock_file(store)
@@ -74,7 +78,7 @@ def load_seat(store: Path, person: Identity | None = None) -> LoadedSeat:
                 folder=store, why=exc
             )
         ) from exc
-    return LoadedSeat(identity, peer, endpoint, own_broker, clock, bot_on_timeout)
+    return LoadedSeat(identity, peer, endpoint, own_broker, clock, bot_on_timeout, signs)
 
 
 async def resume(
@@ -117,6 +121,8 @@ async def resume(
     link = MqttLink(endpoints, [], f"resume-{table_id.hex()[:8]}", password=password)
     bots = host_bots(store, table_id, peer.replica.checked)  # each proof checked once
     runtime = TableRuntime(table_id, link, [seat, *bots], options, on_event)
+    if loaded.signs is not None:
+        runtime.signs.adopt(loaded.signs)  # the signs it had read, known again
     if own_broker and endpoints[0] == stored_endpoint:  # restarted if no broker answers
         runtime.succession.own_broker = stored_endpoint
     hooks.attach(runtime, seat)

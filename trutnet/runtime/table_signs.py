@@ -19,7 +19,15 @@ from trutnet.bots.signs import bot_heard, bot_sign
 from trutnet.engine.hidden import Signs, Told
 from trutnet.i18n import N_, _
 from trutnet.net import topics
-from trutnet.protocol.signs import CATCH_TYPE, SHOW_TYPE, SIGN_TYPE, SignBoard, SignNews, sign_id
+from trutnet.protocol.signs import (
+    CATCH_TYPE,
+    SHOW_TYPE,
+    SIGN_TYPE,
+    SignBoard,
+    SignFeed,
+    SignNews,
+    sign_id,
+)
 from trutnet.protocol.untrusted import UntrustedInput
 from trutnet.runtime.events import SignSeen
 
@@ -50,7 +58,57 @@ class TableSigns:
         self._mine: dict[bytes, tuple[int, int]] = {}  # a local seat's sign: (r, card)
         self._bots_signed: set[tuple[int, int]] = set()  # (seat, period) a bot signed in
         self._bots_read: set[tuple[bytes, int]] = set()  # (sign, seat) a local bot was shown
+        self._kept: set[bytes] = set()  # the sign messages kept in the person's folder
+        self._untold: list[Any] = []  # a resumed seat's signs, still to tell its screen
         self._tasks: set[asyncio.Task[Any]] = set()
+
+    def adopt(self, feed: SignFeed) -> None:
+        """A resumed seat's signs (9.8): the messages its folder kept, read again along
+        its log as it was restored (:class:`~trutnet.protocol.signs.SignFeed`). Their
+        board becomes this process's (the transcript keeps them all), and the signs of
+        the latest period are told again: to the screen, and to the local bots."""
+        board = feed.board
+        if board is None:
+            return
+        self.board = board
+        self._kept = set(board.wires())
+        bots = {s.peer.seat for s in self.table.seats if s.bot is not None and s.peer is not None}
+        signed = {(sign.seat, sign.rules.period) for sign in board.signs.values()}
+        self._bots_signed |= {(seat, period) for seat, period in signed if seat in bots}
+        latest = max((sign.rules.period for sign in board.signs.values()), default=None)
+        self._untold = [s for s in board.signs.values() if s.rules.period == latest]
+        for sign in self._untold:  # the bots at once, the screen once the table moves
+            self._retell(sign, screen=False)
+
+    def _retell(self, sign: Any, screen: bool) -> None:
+        """A restored sign's news, as this process first heard it: that it was made,
+        its draws, and the cards shown to those that caught it; to the screen (the
+        events), or to the local bots."""
+        news = [SignNews(SIGN_TYPE, sign)]
+        news += [SignNews(CATCH_TYPE, sign, by, caught) for by, caught in sign.caught.items()]
+        news += [SignNews(SHOW_TYPE, sign, by) for by in sign.shown if by in sign.caught]
+        for item in news:
+            if screen:
+                self.table.emit(self._event(item))
+                continue
+            for seat in self.table.seats:
+                peer = seat.peer
+                reads = item.kind != CATCH_TYPE and peer is not None and sign.seat != peer.seat
+                if seat.bot is not None and reads and peer is not None and peer.seated():
+                    self._bot_reads(seat, item)
+
+    def _keep(self) -> None:
+        """Every sign message newly accepted goes to the person's folder, for a resume."""
+        store = self.table.seats[0].store
+        if self.board is None or store is None:
+            return
+        for wire in self.board.wires():
+            if wire not in self._kept:
+                self._kept.add(wire)
+                try:
+                    store.append_sign(wire)
+                except OSError as exc:  # the game goes on; a resume would miss it
+                    log.warning("signs: cannot keep a sign message: %s", exc)
 
     def _ready(self) -> SignBoard | None:
         replica = self.table.replica
@@ -73,6 +131,9 @@ class TableSigns:
             board = self._ready()
             if board is None:
                 return
+            for sign in self._untold:  # a resumed seat's signs, once its screen follows
+                self._retell(sign, screen=True)
+            self._untold = []
             replica = self.table.replica
             self._tell(board.note_head(replica.log.head, replica.n, replica.state.signs))
             self._withheld(board)
@@ -158,6 +219,8 @@ class TableSigns:
         a card shown to a catcher)."""
         assert self.board is not None
         publics, _seats = self._keys()
+        if news:
+            self._keep()
         for item in news:
             sign = item.sign
             self.table.emit(self._event(item))
