@@ -47,7 +47,9 @@ def test_a_partners_sign_stays_once_on_the_rule_when_an_opponent_is_shown_it():
 
     info = TableInfo(NAMES, [""] * 4, me=0)
     info.round_now = 0
-    screen = SimpleNamespace(info=info, frontend=frontend_for("truco"), _say=lambda line: None)
+    screen = SimpleNamespace(
+        info=info, frontend=frontend_for("truco"), _say=lambda line: None, _state=lambda: None
+    )
     panel = SignPanel(screen)
     sign = {"seat": 2, "number": 0, "period": 0, "card": "1b"}
     panel.heard({**sign, "what": "made", "by": None})  # the partner's: Ana is shown it
@@ -58,6 +60,11 @@ def test_a_partners_sign_stays_once_on_the_rule_when_an_opponent_is_shown_it():
     panel.heard({**caught, "what": "made", "by": None, "card": None})
     panel.heard({**caught, "what": "shown", "by": 0})  # Ana caught Dan's sign
     assert [told.seat for told, _words in info.signs_told] == [2, 3]
+    # a resumed seat is told a sign it caught as made (its card known) and as shown
+    again = {"seat": 1, "number": 0, "period": 0, "card": "2"}
+    panel.heard({**again, "what": "made", "by": None})
+    panel.heard({**again, "what": "shown", "by": 0})
+    assert [told.seat for told, _words in info.signs_told] == [2, 3, 1]
 
 
 def test_the_key_bar_of_the_sign_menu_names_its_keys():

@@ -33,6 +33,7 @@ class SignPanel:
 
     def __init__(self, screen: TableApp) -> None:
         self.screen = screen
+        self._on_rule: set[tuple[int, int, int]] = set()  # (seat, number, period) told
 
     @property
     def info(self) -> Any:
@@ -86,15 +87,22 @@ class SignPanel:
         """A ``sign`` event: a line in the game's log, and on the message row when it
         tells this seat something; a sign shown to this seat stays on the rule above
         the log for its round."""
-        frontend, info = self.screen.frontend, self.info
+        frontend, info, state = self.screen.frontend, self.info, self.screen._state()
+        if state is not None and not info.names:  # a resumed seat, before its first draw
+            peer = self.screen.seat.peer
+            info.me, info.names = peer.seat, list(peer.replica.names)
+            frontend = frontend or self.screen._frontend(state)
         if frontend is None:
             return
         card, seat, what = data.get("card"), data["seat"], data["what"]
+        key = (seat, data.get("number", 0), data["period"])
         if (
             card is not None
             and seat != info.me
+            and key not in self._on_rule
             and (what == "made" or (what == "shown" and data.get("by") == info.me))
         ):  # a partner's sign, or one this seat caught: once (not at each catcher's show)
+            self._on_rule.add(key)
             told = f"{seat_label(info.names, seat)}: {frontend.sign_words(card)}"
             sign = Told(seat, data["period"], card)
             info.signs_told = [*info.signs_told[-5:], (sign, told)]

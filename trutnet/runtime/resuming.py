@@ -126,6 +126,7 @@ async def resume(
     if own_broker and endpoints[0] == stored_endpoint:  # restarted if no broker answers
         runtime.succession.own_broker = stored_endpoint
     hooks.attach(runtime, seat)
+    runtime.signs.retell()  # to the screen that follows it now
     try:
         await runtime.run()
     finally:

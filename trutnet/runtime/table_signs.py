@@ -80,6 +80,13 @@ class TableSigns:
         for sign in self._untold:  # the bots at once, the screen once the table moves
             self._retell(sign, screen=False)
 
+    def retell(self) -> None:
+        """A resumed seat's signs of the latest period, to its screen (once it follows
+        the runtime's events; at the latest when the table next moves)."""
+        untold, self._untold = self._untold, []
+        for sign in untold:
+            self._retell(sign, screen=True)
+
     def _retell(self, sign: Any, screen: bool) -> None:
         """A restored sign's news, as this process first heard it: that it was made,
         its draws, and the cards shown to those that caught it; to the screen (the
@@ -131,9 +138,7 @@ class TableSigns:
             board = self._ready()
             if board is None:
                 return
-            for sign in self._untold:  # a resumed seat's signs, once its screen follows
-                self._retell(sign, screen=True)
-            self._untold = []
+            self.retell()
             replica = self.table.replica
             self._tell(board.note_head(replica.log.head, replica.n, replica.state.signs))
             self._withheld(board)
