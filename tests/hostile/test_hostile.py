@@ -238,7 +238,8 @@ async def deep_nesting(out: Outsider) -> None:
                     await out.publish(f"{leaf}/{fp}", payload)
             else:
                 await out.publish(leaf, payload)
-        await asyncio.sleep(0.05)
+        # the broker has passed the last of this depth on before the next goes out
+        await out.wait_message(leaf, payload, timeout=60)
 
 
 def test_deep_nesting(broker, tmp_path, honest_hash):
