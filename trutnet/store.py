@@ -264,17 +264,10 @@ class PeerStore:
         self.secrets_path = self.directory / "secrets.json"
         self.signs_path = self.directory / "signs.bin"  # the table's signs it read (9.8)
         self._count: int | None = None
-        self._healed = False  # a torn last record, if any, is cut off before appending
+        self._healed: set[Path] = set()  # files whose torn last record was cut off
 
     def append(self, wire: bytes) -> None:
-        if not self._healed:
-            self._heal()
-        fd = os.open(self.log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        try:
-            os.write(fd, len(wire).to_bytes(4, "big") + wire)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        self._append(self.log_path, wire)
         if self._count is not None:
             self._count += 1
 
@@ -286,36 +279,36 @@ class PeerStore:
 
     def entries(self) -> list[bytes]:
         """Entries in order; a torn last record (crash mid-write) is dropped."""
-        return self._records()[0]
+        return _read_records(self.log_path)[0]
 
-    def _records(self) -> tuple[list[bytes], int, int]:
-        """The whole records, where they end, and the file's size."""
-        return _read_records(self.log_path)
-
-    def _heal(self) -> None:
-        """Before this process's first append: a record torn by a crash mid-write is cut
-        off (it was never acted on: a record is whole on disk before anything follows),
-        so that the next record starts where a reader expects one."""
-        records, end, size = self._records()
-        if end < size:
-            with self.log_path.open("r+b") as file:
-                file.truncate(end)
-                os.fsync(file.fileno())
-        self._count = len(records)
-        self._healed = True
-
-    def append_sign(self, wire: bytes) -> None:
-        """A sign message the table accepted (9.8), kept for a resume; a record torn by
-        a crash is cut off first, as for the log."""
-        _whole, end, size = _read_records(self.signs_path)
-        if end < size:
-            with self.signs_path.open("r+b") as file:
-                file.truncate(end)
-        fd = os.open(self.signs_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    def _append(self, path: Path, record: bytes) -> None:
+        """One length-prefixed record at the end of ``path``, on disk before this
+        returns (the file healed first, :meth:`_heal`)."""
+        if path not in self._healed:
+            self._heal(path)
+            self._healed.add(path)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         try:
-            os.write(fd, len(wire).to_bytes(4, "big") + wire)
+            os.write(fd, len(record).to_bytes(4, "big") + record)
+            os.fsync(fd)
         finally:
             os.close(fd)
+
+    def _heal(self, path: Path) -> None:
+        """Before this process's first append to ``path``: a record torn by a crash
+        mid-write is cut off (it was never acted on: a record is whole on disk before
+        anything follows), so that the next one starts where a reader expects one."""
+        records, end, size = _read_records(path)
+        if end < size:
+            with path.open("r+b") as file:
+                file.truncate(end)
+                os.fsync(file.fileno())
+        if path == self.log_path:
+            self._count = len(records)
+
+    def append_sign(self, wire: bytes) -> None:
+        """A sign message the table accepted (9.8), kept for a resume."""
+        self._append(self.signs_path, wire)
 
     def signs(self) -> list[bytes]:
         """The sign messages kept, in order (at most :data:`MAX_SIGN_RECORDS`)."""

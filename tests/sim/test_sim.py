@@ -202,7 +202,7 @@ def test_the_sim_finds_a_resumed_seat_that_appends_after_a_torn_record(monkeypat
     reads a damaged log."""
     from trutnet.store import PeerStore
 
-    monkeypatch.setattr(PeerStore, "_heal", lambda self: setattr(self, "_healed", True))
+    monkeypatch.setattr(PeerStore, "_heal", lambda self, path: None)
     game = make_game("lutin", {})
     results = [run_seed(game, seed, TORN, bots(game)) for seed in (24, 1, 2)]
     assert any(r.status == "failed" for r in results), results

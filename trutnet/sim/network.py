@@ -2,40 +2,37 @@
 
 :class:`Sim` runs one table: a :class:`~trutnet.protocol.table.TablePeer` per seat with
 a bot in it, each keeping its files in a :class:`~trutnet.store.PeerStore`, and a
-spectator (a peer that holds no seat), all in one process. Nothing here reads a clock
-or a global random source: time is a number that jumps from event to event, and every
-fault is drawn from ``random.Random`` seeded by the run's seed, as is every peer's
-randomness (keys, shuffles, bots), so one seed replays the same run byte for byte.
+spectator (a peer that holds no seat, not the ``watch`` command's runtime), all in one
+process. Nothing here reads a clock or a global random source: time is a number that
+jumps from event to event, and every fault is drawn from ``random.Random`` seeded by
+the run's seed, as is every peer's randomness (keys, shuffles, bots), so one seed
+replays the same run byte for byte.
 
 What each peer does is the runtime's logic (:mod:`trutnet.runtime.table_runtime`),
 redone here without asyncio:
 
-* an entry it receives goes to its replica; one that does not extend the head waits
-  in a buffer for the head it names (the runtime's ``_hold``); its log goes to its
-  store before anything else;
+* an entry it receives goes to its replica, one that does not extend the head waits in
+  a buffer for the head it names (``_hold``), and its log goes to its store first;
 * it writes its automatic entries and its bot's decisions as soon as they are owed;
 * after ``GAP`` seconds without progress it asks for what it lacks (a sync request
   naming its head, 9.2), and every peer answers through the runtime's own
   :class:`~trutnet.runtime.sync_answers.SyncAnswers` (one peer for the table, by rank;
   each entry at most once per second);
 * a sync request naming a head off its log gets the last ``void``/``abandon`` (7.8,
-  the runtime's ``SyncServer.recent_void``): a seat that wrote at its place learns it was
-  overridden; asked again with the asker's log length, it is answered from there (9.2),
-  so a log that parted from the table's learns where;
-* a seat the table waits for ``void_timeout`` seconds (twice that in a team game, where
-  the runtime first waits for a newcomer's offer) gets every other seat's vote to
-  abandon, and the coordinator writes the ``abandon`` once a quorum agrees (7.7);
+  ``SyncServer.recent_void``): a seat that wrote at its place learns it was overridden;
+  asked again with the asker's log length, it is answered from there (9.2);
+* a seat the table waits for ``void_timeout`` seconds (twice that in a team game, for
+  a newcomer's offer) gets every other seat's vote to abandon, and the coordinator
+  writes the ``abandon`` once a quorum agrees (7.7);
 * a peer without progress for ``give_up`` seconds stops (``give_up_after``);
 * newcomers (``Faults.newcomers``) follow the table and offer to take a stalled seat
   with partners; the votes and the ``void`` or ``abandon``: :mod:`trutnet.sim.votes`.
 
 Faults: :mod:`trutnet.sim.faults`. Signs (a game's, 9.8): :mod:`trutnet.sim.signs`.
 
-Not modelled yet: a peer's computing time, the byte budget of sync answers and the
-bound of the buffer of early entries, the stall notices, the signed ``done`` and
-lingering, and a person's screen (the replicas, the signs and the transcripts saved at
-the end are checked: :mod:`trutnet.sim.transcripts`). The spectator is a peer that
-holds no seat, not the ``watch`` command's runtime.
+Not modelled yet: a peer's computing time, the sync answers' byte budget and the early
+entries' buffer bound, stall notices, ``done`` and lingering, and a person's screen
+(replicas, signs and saved transcripts are checked: :mod:`trutnet.sim.transcripts`).
 """
 
 from __future__ import annotations
@@ -235,22 +232,25 @@ class Sim:
 
     # ------------------------------------------------------------ network
 
-    def publish(self, sender: Node, topic: str, payload: bytes, to: set[int] | None = None) -> None:
-        """Send ``payload`` to every other process (``to``: to those nodes only)."""
-        faults, rng = self.faults, self.rng
-        apart = self.now < self.cut_until
+    def publish(
+        self, sender: Node, topic: str, payload: bytes, to: set[int] | None = None, rng: Any = None
+    ) -> None:
+        """Send ``payload`` to every other process (``to``: to those nodes only); with
+        ``rng``, its faults come from that generator, not numbered (the signs', 9.8)."""
+        faults, inject = self.faults, self._inject if rng is None else lambda kind: True
+        rng, apart = rng or self.rng, self.now < self.cut_until
         for index, node in enumerate(self.nodes):
             if node is sender or (to is not None and index not in to):
                 continue
             if apart and self.groups[index] != self.groups[self.nodes.index(sender)]:
                 self.counts["cut_off"] += 1  # the other side of a partition: never arrives
                 continue
-            copies = 2 if rng.random() < faults.dup and self._inject("duplicated") else 1
+            copies = 2 if rng.random() < faults.dup and inject("duplicated") else 1
             for _ in range(copies):
-                if rng.random() < faults.loss and self._inject("lost"):
+                if rng.random() < faults.loss and inject("lost"):
                     continue
                 delay = faults.base + rng.expovariate(1 / faults.delay) if faults.delay else 0
-                if rng.random() < faults.reorder and self._inject("reordered"):
+                if rng.random() < faults.reorder and inject("reordered"):
                     delay += rng.uniform(0, 1.0)
                 self._order += 1
                 heapq.heappush(

@@ -19,7 +19,6 @@ signer chose; the spectator's board holds no key to read any.
 
 from __future__ import annotations
 
-import heapq
 import random
 from typing import TYPE_CHECKING, Any
 
@@ -117,21 +116,7 @@ class SimSigns:
     def _send(self, node: Node, board: SignBoard, wire: bytes) -> None:
         """Publish ``wire`` to the others (faults from this room's generator) and take
         it in at once."""
-        sim, rng, faults = self.sim, self.rng, self.sim.faults
-        sender = sim.nodes.index(node)
-        apart = sim.now < sim.cut_until
-        for index, other in enumerate(sim.nodes):
-            if other is node or (apart and sim.groups[index] != sim.groups[sender]):
-                continue
-            copies = 2 if rng.random() < faults.dup else 1
-            for _ in range(copies):
-                if rng.random() < faults.loss:
-                    continue
-                delay = faults.base + rng.expovariate(1 / faults.delay) if faults.delay else 0
-                sim._order += 1
-                heapq.heappush(
-                    sim.queue, (sim.now + delay, sim._order, TOPIC, index, other.life, wire)
-                )
+        self.sim.publish(node, TOPIC, wire, rng=self.rng)
         self._tell(node, board, board.receive(wire, *self._keys(node)))
 
     def _tell(self, node: Node, board: SignBoard, news: list[SignNews]) -> None:
