@@ -77,6 +77,7 @@ class Screen:
         self.prefix = prefix
         self.pid: int | None = None
         self.pid_file: Path | None = None  # where the command says its pid (start)
+        self.beside: list[Screen] = []  # the test's other screens, shown when a wait fails
 
     def _tmux(self, *args: str, prefix: tuple[str, ...] = ()) -> str:
         out = subprocess.run(
@@ -118,7 +119,12 @@ class Screen:
             if needle(text) if callable(needle) else needle in text:
                 return text
             time.sleep(0.2)
-        raise AssertionError(f"{needle!r} not on screen after {timeout} s:\n{self.text()}")
+        others = "".join(
+            f"\n--- another screen of this test:\n{other.text()}"
+            for other in self.beside
+            if other is not self
+        )
+        raise AssertionError(f"{needle!r} not on screen after {timeout} s:\n{self.text()}{others}")
 
     def wait_for_gone(self, needle: str, timeout: float) -> str:
         """The screen once ``needle`` has left it (a prompt answered, a line scrolled)."""
@@ -164,6 +170,7 @@ def screen():
 
     def make(prefix: tuple[str, ...] = ()) -> Screen:
         opened.append(Screen(prefix))
+        opened[-1].beside = opened
         return opened[-1]
 
     yield make
