@@ -31,9 +31,10 @@ SAMPLED = [  # the configurations whose states determinise
     ("truco", {"players": 4, "flor": True}),
     ("lutin", {}),
     ("lutin", {"variant": "initiation"}),
+    ("trut", {"players": 2, "deluxe": True}),
+    ("trut", {"players": 4, "deluxe": True, "bonus_cards": True}),  # the Falcon's look
 ]
 NOT_SAMPLED = [  # their search bot plays its playout bot's moves (they raise)
-    ("trut", {"players": 2, "deluxe": True}),
     ("lutin", {"variant": "expert-white"}),
 ]
 BUDGET = "search:samples=3"
@@ -84,7 +85,10 @@ def swapped(state: GameState, seat: int) -> list[GameState]:
     holders = state.holders()
     if hasattr(state, "known") and holders:
         seen = set(state.sight().get(seat, ()))
-        excluded = {seat, "table", "defausse", f"pioche{seat}"}
+        if getattr(state, "falcon_at", None) is not None:  # T33: shown to all where it lies
+            seen.add(state._pos(state.falcon_at))
+        # shown to all: played, Trut Deluxe's Hare's and Nutria's cards, its Hedgehog
+        excluded = {seat, "table", "defausse", f"pioche{seat}", "drawn", "removed", "hedgehog"}
         unseen = [p for h, ps in holders.items() if h not in excluded for p in ps if p not in seen]
         key = (lambda p: p.index) if hasattr(state, "holdings") else (lambda p: p)
         for holder, positions in holders.items():
@@ -93,6 +97,7 @@ def swapped(state: GameState, seat: int) -> list[GameState]:
             pairs = (
                 (a, b, state.known.get(key(a)), state.known.get(key(b)))
                 for a in positions
+                if a not in seen
                 for b in unseen
                 if a != b and a.deck == b.deck
             )
@@ -204,9 +209,16 @@ def test_a_time_budget_stops_after_the_sample_that_passes_it():
 
 
 # Truco's match of one chico (a match is three): a whole game, of 270 entries for seed 2
-# (520 for the three chicos of seed 4)
+# (520 for the three chicos of seed 4); Trut Deluxe: its specials (T25, T26), and with
+# four players the Falcon's look at a partner's cards (T33)
 @pytest.mark.parametrize(
-    ("name", "config", "seed"), [("truco", {"players": 2, "chicos": 1}, 2), ("lutin", {}, 4)]
+    ("name", "config", "seed"),
+    [
+        ("truco", {"players": 2, "chicos": 1}, 2),
+        ("lutin", {}, 4),
+        ("trut", {"players": 2, "deluxe": True}, 1),
+        ("trut", {"players": 4, "deluxe": True, "bonus_cards": True}, 3),
+    ],
 )
 def test_at_a_table_of_peers_it_searches_its_seats_replica(name, config, seed):
     """Over the table protocol (full crypto, in memory) each peer's replica knows its
@@ -214,7 +226,9 @@ def test_at_a_table_of_peers_it_searches_its_seats_replica(name, config, seed):
     every replica agreeing."""
     from tests.tables import play_memory_game
 
-    table = play_memory_game(make_game(name, config), seed, ["search:samples=2", "heuristic"])
+    game = make_game(name, config)
+    bots = ["search:samples=2", "heuristic"] * (game.num_players() // 2)
+    table = play_memory_game(game, seed, bots)
     replica = table.peers[0].replica
     assert replica.phase == "done"
     assert len({p.replica.state.state_hash() for p in table.peers}) == 1

@@ -64,6 +64,7 @@ from trutnet.games.trut.rules.deluxe.cards import AnyCard, Special
 from trutnet.games.trut.rules.deluxe.hedgehog import HEDGEHOG_PILE
 from trutnet.games.trut.rules.deluxe.powers import DIE
 from trutnet.games.trut.rules.deluxe.rules import POOL_DECK
+from trutnet.games.trut.rules.deluxe.sampling import deluxe_determinise
 
 if TYPE_CHECKING:
     from trutnet.games.trut.rules.words import TrutCall
@@ -163,12 +164,12 @@ class TrutHidden:
         (``GameState.determinise``): the seat knows its own hand (not during the
         Fortial decision, T15) and every played card (T5); the stock, the others'
         hands and la Chanson's discards (T19, its own too: not remembered here) are
-        drawn from the rest of the 32 cards. Deluxe (its pool, Falcon, Weasel...) is
-        not sampled yet."""
-        if self.deluxe:
-            raise NotImplementedError("Trut Deluxe cannot sample what a seat cannot see yet")
+        drawn from the rest of the 32 cards. Deluxe: its deck's specials and its pool
+        too (:mod:`~trutnet.games.trut.rules.deluxe.sampling`)."""
         other = self.clone()  # type: ignore[attr-defined]
         other._history = [a.public() for a in self._history]
+        if self.deluxe:
+            return deluxe_determinise(other, seat, rng)
         if self.next_stock == 0:  # no hand dealt: nothing hidden in play
             other.known = {}
             return other

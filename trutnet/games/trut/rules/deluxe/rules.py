@@ -110,6 +110,7 @@ class DeluxeRules:
     michao_hare: bool
     pool_known: dict[int, Special]  # private: the pool positions this replica was shown
     pool_holdings: list[list[int]]
+    pool_dealt: list[list[int]]  # the pool positions dealt to each seat (T25), kept
     kept: list[int]
     carried: bool
     area: list[tuple[int, int, AnyCard]]
@@ -123,6 +124,7 @@ class DeluxeRules:
         self.michao_hare = michao_hare
         self.pool_known = {}
         self.pool_holdings = [[] for _ in range(self.n)]
+        self.pool_dealt: list[list[int]] = [[] for _ in range(self.n)]  # T25, for a search
         self.kept = []
         self.carried = False
         self.area = []  # T29: played cards of the hand's undecided (patté) tricks
@@ -163,6 +165,7 @@ class DeluxeRules:
         positions = [p for p in range(self._pool_size()) if p != aside][: PER_SEAT * n]
         for k, p in enumerate(positions):
             self.pool_holdings[(self.dealer + 1 + k) % n].append(p)
+            self.pool_dealt[(self.dealer + 1 + k) % n].append(p)
         self.queue = [(self.dealer + 1 + i) % n for i in range(n)]
         self.phase = "choose"
         self.to_act = self.queue[0]
@@ -198,6 +201,7 @@ class DeluxeRules:
         Tokens, the Jay pot and the Hedgehog's protection stand."""
         self.pool_known = {}
         self.pool_holdings = [[] for _ in range(self.n)]
+        self.pool_dealt = [[] for _ in range(self.n)]
         self.kept = []
         self.carried = False
         self.deck_name = DECK_NAME
