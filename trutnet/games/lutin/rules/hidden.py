@@ -28,11 +28,13 @@ from trutnet.engine.hidden import (
 )
 from trutnet.games.lutin.rules.actions import (
     LABELS,
+    BonusPick,
     Dealt,
     First,
     PlayPos,
     Seal,
     Show,
+    TokenPlay,
 )
 from trutnet.games.lutin.rules.cards import (
     COPY_NAMES,
@@ -45,7 +47,7 @@ from trutnet.games.lutin.rules.cards import (
     kinds_listed,
 )
 from trutnet.games.lutin.rules.expert import TOKEN_PHASES
-from trutnet.games.lutin.rules.powers import TOKEN_DECK
+from trutnet.games.lutin.rules.powers import TOKEN_DECK, TOKEN_NAMES, targets
 
 if TYPE_CHECKING:
     from trutnet.games.lutin.rules.state import LutinState
@@ -148,14 +150,14 @@ class LutinHidden:
         from its pioche as it was when the hand was chosen less the cards opened since
         (public, L16, L17). Initiation: the unplayed positions of each deck that the
         seat does not hold, drawn from that deck less the kinds shown (L15, L31).
-        Expert (its sealed tokens) is not sampled yet."""
-        if self.power:
-            raise NotImplementedError("Lutin & Troll expert: its tokens are not sampled yet")
+        Expert: the tokens too (:meth:`_draw_tokens`)."""
         other = self.clone()
         other._history = [a.public() for a in self._history]
         if self.initiation:
             other.known = self._deal_unseen(seat, rng)
             return other
+        if self.power:
+            self._draw_tokens(other, seat, rng)
         mine = {key: card for key, card in self.secrets.items() if key[0] == seat}
         for o in range(SEATS):
             slots = sorted(k for (s, k) in self.secrets if s == o)
@@ -166,6 +168,54 @@ class LutinHidden:
             other.chosen[o] = [draw.count(k) for k in KINDS]
         other.secrets = mine
         return other
+
+    def _draw_tokens(self, other: LutinState, seat: int, rng: random.Random) -> None:
+        """Expert, into ``other``: the tokens ``seat`` has not seen (the other seat's,
+        the three set aside: L21, L33) drawn from those not shown to it (its own, the
+        face-up ones); the other seat's sealed token choices forgotten (its opening is
+        then any choice its tokens allow, L32), but a bonus token (L30), drawn from the
+        face-up ones it was chosen among, and one that fits the target it was played
+        on; and a token choice sealed in this window, drawn among those its tokens
+        allow (its opening checks it, L22)."""
+        other.known = {p: c for p, c in self.known.items() if p.deck != TOKEN_DECK.name}
+        if self.aside:  # dealt (L21)
+            shown = [*self.tok_pos[seat], *self.spent]
+            known = {p: self.known[p] for p in shown if p in self.known}
+            names = [n for n in TOKEN_NAMES if n not in known.values()]
+            unseen = [TOKEN_DECK.position(i) for i in range(len(TOKEN_NAMES))]
+            unseen = [p for p in unseen if p not in known]
+            rng.shuffle(names)
+            known.update(zip(unseen, names, strict=True))
+            other.known.update(known)
+        other.tsecrets = {k: a for k, a in self.tsecrets.items() if k[0] == seat}
+        o = 1 - seat
+        if self.bonus_seat == o and self.bonus_name is None and self.phase != "bonus":
+            names = list(dict.fromkeys(self.bonus_from))
+            played = self.window.get(o)
+            if played is not None and played.source == "bonus":  # L30: played on a target
+                fits = [n for n in names if played.target in self._targets(o, n)]
+                names = fits or names
+            other.tsecrets[o, "bonus"] = BonusPick(rng.choice(names))
+        waiting = [s for s, _ in self.tq]
+        sealed = o in self.window_seats and (
+            (self.phase == "window" and o not in waiting)
+            or (self.phase == "window_open" and o in waiting)
+        )
+        if sealed:  # L22: its token choice, drawn among those its tokens allow (L32)
+            plays = [a for a in other._token_legal(o) if self._fits(other, o, a)]
+            other.tsecrets[o, "token"] = rng.choice(plays)
+
+    def _fits(self, other: LutinState, seat: int, play: Action) -> bool:
+        """Whether ``play`` (a token choice) is one ``seat``'s token can take in
+        ``other``, where every token is known (L22)."""
+        if not isinstance(play, TokenPlay) or play.source is None:
+            return True
+        name = other._name(seat, play)
+        return name is not None and play.target in self._targets(seat, name)
+
+    def _targets(self, seat: int, name: str) -> list[str | None]:
+        defausse = [k for k, n in zip(KINDS, self.defausse[seat], strict=True) if n]
+        return targets(self.power or "", name, defausse, self.slots[seat])
 
     def _deal_unseen(self, seat: int, rng: random.Random) -> dict[Pos, str]:
         known: dict[Pos, str] = {}
