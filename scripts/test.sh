@@ -19,5 +19,6 @@ python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 ruff check trutnet tests
 lint-imports  # the layering contracts of pyproject.toml ([tool.importlinter])
 # 4 workers (pytest-xdist; an idle worker takes tests queued for a busy one, so a slow test
-# at the end does not hold the run); `bash scripts/test.sh -n 0 ...` runs in one process
-python3 -m pytest -q -n 4 --dist worksteal "$@"
+# at the end does not hold the run); `bash scripts/test.sh -n 0 ...` runs in one process.
+# The 25 slowest tests are listed at the end: where the run's 15 minutes go.
+python3 -m pytest -q -n 4 --dist worksteal --durations=25 "$@"
