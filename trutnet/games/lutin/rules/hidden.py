@@ -214,8 +214,7 @@ class LutinHidden:
         return name is not None and play.target in self._targets(seat, name)
 
     def _targets(self, seat: int, name: str) -> list[str | None]:
-        defausse = [k for k, n in zip(KINDS, self.defausse[seat], strict=True) if n]
-        return targets(self.power or "", name, defausse, self.slots[seat])
+        return targets(self.power or "", name, self._defausse_kinds(seat), self.slots[seat])
 
     def _deal_unseen(self, seat: int, rng: random.Random) -> dict[Pos, str]:
         known: dict[Pos, str] = {}

@@ -45,12 +45,11 @@ class Unsampled(NotImplementedError):
 def deluxe_determinise(state: TrutState, seat: int, rng: random.Random) -> TrutState:
     """``state``, a copy already public in its history, with every card and special
     that ``seat`` has not seen drawn anew with ``rng`` (see the module)."""
-    other = state
     own = _own_specials(state, seat)
     if state.next_stock == 0:  # no hand dealt: only the pool is hidden
-        other.known = {}
-        other.pool_known = _pool(state, own, None, rng)
-        return other
+        state.known = {}
+        state.pool_known = _pool(state, own, None, rng)
+        return state
     seen = _seen_positions(state, seat)
     known = {p: state.known[p] for p in seen if p in state.known}
     specials = _deck_specials(state, seat, own, known, rng)
@@ -64,9 +63,9 @@ def deluxe_determinise(state: TrutState, seat: int, rng: random.Random) -> TrutS
     placed = dict(zip(unseen, to_place, strict=True))
     _falcon_out_of_hands(state, placed)
     known.update(placed)
-    other.known = dict(sorted(known.items()))
-    other.pool_known = _pool(state, own, specials, rng)
-    return other
+    state.known = dict(sorted(known.items()))
+    state.pool_known = _pool(state, own, specials, rng)
+    return state
 
 
 def _own_specials(state: TrutState, seat: int) -> dict[int, Special]:
