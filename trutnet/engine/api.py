@@ -51,12 +51,16 @@ CHANCE = -1
 """The pseudo-seat that acts at a chance node."""
 
 
-class Action(ABC):
-    """An immutable action value; ``str(action)`` is its notation."""
+class Action:
+    """An immutable action value; ``str(action)`` is its notation.
 
-    @abstractmethod
+    A plain class, not an ``ABC``: telling actions apart with ``isinstance`` is what the
+    engines do most, and a class made by ``ABCMeta`` turns each such test into a
+    Python-level call. Every game's action overrides :meth:`public`."""
+
     def public(self) -> Action:
         """This action as every seat may see it (hidden card identities removed)."""
+        raise NotImplementedError(f"{type(self).__name__} does not say its public form")
 
 
 StateT = TypeVar("StateT", bound="GameState")
@@ -65,11 +69,16 @@ StateT = TypeVar("StateT", bound="GameState")
 def copy_fields(state: StateT, also: tuple[type, ...] = ()) -> StateT:
     """An independent copy of ``state`` made field by field, for ``clone``: lists (and
     the lists they hold), sets, dicts and values of the types ``also`` (which have a
-    ``copy()``) are copied; every other field is an immutable value, shared."""
+    ``copy()``) are copied; every other field is an immutable value, shared. A search
+    bot clones thousands of times a decision, and most lists (a game's history) hold
+    no list: those are copied whole, the test for a nested list made in C."""
     other = object.__new__(type(state))
     for name, value in state.__dict__.items():
         if isinstance(value, list):
-            value = [list(v) if isinstance(v, list) else v for v in value]
+            if list in map(type, value):
+                value = [list(v) if isinstance(v, list) else v for v in value]
+            else:
+                value = list(value)
         elif isinstance(value, (set, dict, *also)):
             value = value.copy()
         other.__dict__[name] = value

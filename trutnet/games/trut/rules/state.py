@@ -78,6 +78,7 @@ if TYPE_CHECKING:
     from trutnet.games.trut.rules.game import TrutGame
 
 Event = dict[str, Any]
+DECK_SET: frozenset[Card] = frozenset(FULL_DECK)  # what a classic deal orders (T1)
 
 
 class TrutState(
@@ -383,13 +384,14 @@ class TrutState(
     def _apply_deal(self, action: Deal) -> None:
         size = self._deluxe_deck_size() if self.deluxe else DECK_SIZE  # T26
         if action.deck is not None:
-            expected = list(FULL_DECK) if not self.deluxe else None
+            expected: frozenset[Card | Special] | None = DECK_SET if not self.deluxe else None
             if self.deluxe and len(self.pool_known) == self._pool_size():
-                expected = [*FULL_DECK, *self._kept_specials()]
+                expected = DECK_SET.union(self._kept_specials())
+            dealt = set(action.deck)  # each card hashed once: a deal is a hot path
             self._require(
                 len(action.deck) == size
-                and len(set(action.deck)) == size
-                and (expected is None or set(action.deck) == set(expected)),
+                and len(dealt) == size
+                and (expected is None or dealt == expected),
                 "T26" if self.deluxe else "T1",
                 f"a deal's deck order holds each of its {size} cards once",
             )
