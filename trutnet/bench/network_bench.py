@@ -55,6 +55,7 @@ from typing import Any
 
 import aiomqtt
 
+from trutnet.bench.combats import combat_marks, has_combats, rank
 from trutnet.bench.delay_proxy import DelayProxy
 from trutnet.engine.api import Game
 from trutnet.memory_table import play_memory_game
@@ -67,7 +68,6 @@ from trutnet.net.broker import (
     mosquitto_binary,
 )
 from trutnet.protocol.envelope import parse_entry
-from trutnet.protocol.table import TableReplica
 from trutnet.runtime.seat_process import announced_table
 
 HAND_LIMIT_MS = 2000.0
@@ -180,7 +180,7 @@ def game_figures(outputs: list[str], players: int, game_s: float) -> dict[str, A
         figures.update(
             combats=len(combat_ms),
             combat_ms_median=round(statistics.median(combat_ms), 1),
-            combat_ms_p90=round(_rank(combat_ms, 0.9), 1),
+            combat_ms_p90=round(rank(combat_ms, 0.9), 1),
             hop_ms_median=round(statistics.median(hops), 2) if hops else None,
         )
     return figures
@@ -197,51 +197,6 @@ def hop_times(results: list[dict[str, Any]]) -> list[float]:
                 if other is not author and applied is not None:
                     times.append((applied - signed) * 1000)
     return times
-
-
-def _rank(ordered: list[float], q: float) -> float:
-    """The nearest-rank ``q`` quantile of a sorted, non-empty list."""
-    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
-
-
-def has_combats(game: Game) -> bool:
-    """Whether ``game``'s public state has an ``attacker`` and a combat ``table``
-    (docs/games/lutin.md), whose combats the benchmark times."""
-    return {"attacker", "table"} <= set(game.new_initial_state().public_state())
-
-
-def combat_marks(wires: list[bytes]) -> list[tuple[str, str]]:
-    """Per combat of the log ``wires`` (a game whose public state has an ``attacker``
-    and a combat ``table``, docs/games/lutin.md), the ids (16 hex digits)
-    of the attacker's attack (an ``act`` in phase ``attack``, L6) and of the entry after
-    which the combat table is empty again (the result applied, L7-L13). Other games
-    have none."""
-    if not wires:
-        return []
-    replica = TableReplica(parse_entry(wires[0]).table)
-    marks: list[tuple[str, str]] = []
-    attack: str | None = None
-    shown = False
-    before: tuple[Any, Any] | None = None
-    for wire in wires:
-        entry = replica.receive(wire)
-        if entry is None or replica.state is None:
-            continue
-        public = replica.state.public_state()
-        if not {"attacker", "table"} <= set(public):
-            return []
-        key, table = entry.id.hex()[:16], public["table"]
-        was, before = before, (public["phase"], public["attacker"])
-        if attack is None:
-            if entry.type == "act" and was == ("attack", entry.seat):
-                attack, shown = key, bool(table)
-            continue
-        if table:
-            shown = True
-        elif shown:
-            marks.append((attack, key))
-            attack = None
-    return marks
 
 
 def combat_times(results: list[dict[str, Any]]) -> list[float]:

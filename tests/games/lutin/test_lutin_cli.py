@@ -100,7 +100,7 @@ def test_the_combat_marks_of_a_logged_game():
     ``act`` (``play hand/N``, L6) to the other seat's ``unseal`` of its riposte, which
     gives the result (L16, L7-L13)."""
     from tests.tables import play_memory_game
-    from trutnet.bench.network_bench import combat_marks, has_combats
+    from trutnet.bench.combats import combat_marks, has_combats
     from trutnet.games.lutin.rules import LutinGame
     from trutnet.games.trut.rules import TrutGame
     from trutnet.protocol.envelope import parse_entry
@@ -144,3 +144,24 @@ def test_the_network_benchmark_times_the_combats_of_two_peer_processes():
     line = network_bench._game_line(figures)
     assert f"median {figures['combat_ms_median']} ms" in line and "combats)" in line
     assert "median card" not in line  # a base game reveals no card by the crypto
+
+
+def test_bench_protocol_times_each_manche_and_each_combat():
+    """``bench protocol`` counts a Lutin & Troll game by its hands (manches, and a tied
+    one's continuations: the engine's rounds), not as one, and times each combat from
+    its attack to its result; a game without combats has no combat figures."""
+    from trutnet.bench import protocol_bench
+    from trutnet.bench.combats import combat_marks
+    from trutnet.games.lutin.rules import LutinGame
+    from trutnet.games.trut.rules import TrutGame
+    from trutnet.memory_table import play_memory_game
+
+    figures = protocol_bench.run(LutinGame(), seed=3)
+    table = play_memory_game(LutinGame(), "bench/3", ["heuristic", "heuristic"])
+    state = table.peers[0].replica.state
+    assert state is not None
+    assert figures["hands"] == state.round_number() + 1 > 1
+    assert figures["combats"] == len(combat_marks(list(table.log))) > figures["hands"]
+    assert 0 < figures["combat_ms_median"] <= figures["combat_ms_p90"]
+    assert "combats: " in protocol_bench.report(figures)
+    assert "combats" not in protocol_bench.run(TrutGame(players=2))
