@@ -13,6 +13,11 @@ port open and half-works, and the table's peers, trying that address first, woul
 sit on it instead of moving to a successor (``docs/protocol.md`` 9.3). Linux
 ``PR_SET_PDEATHSIG`` sends SIGKILL (no graceful shutdown to hang), and a watch on
 the parent pid covers the start-up race and systems without it.
+
+amqtt's connections are bounded by the files the process may open
+(:func:`connection_limit`), not by a fixed count: a broker that serves many tables
+(a rendezvous for friends beyond one LAN, ``bench network``'s load) stops where the
+machine does. Mosquitto's are too, by its own default.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import asyncio
 import ctypes
 import logging
 import os
+import resource
 import signal
 import socket
 import sys
@@ -48,8 +54,35 @@ def _free_port(host: str) -> int:
         return int(s.getsockname()[1])
 
 
-def broker_config(host: str, port: int, password_file: str | None = None) -> dict[str, object]:
-    """amqtt's config: anonymous clients, or (``password_file``) only its users."""
+FILES_KEPT = 64  # open files a broker keeps for itself (its listener, logs, imports)
+MOST_FILES = 65_536  # the most open files the broker asks for, when allowed more
+
+
+def connection_limit() -> int:
+    """The connections amqtt may take: as many as this process may open files (its
+    soft limit raised to the hard one, up to :data:`MOST_FILES`), less
+    :data:`FILES_KEPT`; a connection past that is refused rather than crashing the
+    broker with ``EMFILE``."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = MOST_FILES if hard == resource.RLIM_INFINITY else min(hard, MOST_FILES)
+    if soft != resource.RLIM_INFINITY and soft < want:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+            soft = want
+        except (ValueError, OSError):  # not allowed here: keep the soft limit
+            pass
+    if soft == resource.RLIM_INFINITY:
+        soft = MOST_FILES
+    return max(1, soft - FILES_KEPT)
+
+
+def broker_config(
+    host: str, port: int, password_file: str | None = None, connections: int | None = None
+) -> dict[str, object]:
+    """amqtt's config: anonymous clients, or (``password_file``) only its users; at
+    most ``connections`` at once (by default :func:`connection_limit`)."""
+    if connections is None:
+        connections = connection_limit()
     plugins: dict[str, object] = (
         {"amqtt.plugins.authentication.FileAuthPlugin": {"password_file": password_file}}
         if password_file is not None
@@ -57,7 +90,9 @@ def broker_config(host: str, port: int, password_file: str | None = None) -> dic
         else {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}}
     )
     return {
-        "listeners": {"default": {"type": "tcp", "bind": f"{host}:{port}", "max_connections": 256}},
+        "listeners": {
+            "default": {"type": "tcp", "bind": f"{host}:{port}", "max_connections": connections}
+        },
         "plugins": plugins,
     }
 
