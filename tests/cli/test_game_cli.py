@@ -66,7 +66,7 @@ def test_a_game_name_with_a_typo_gets_one_line_listing_the_known_games(command):
         (["--players", "4"], "the tokens game is for 2 players, not --players 4"),
         (
             ["--bots", "heuristic"],
-            "--bots: give one of greedy, search, random, or 2 of them separated",
+            "--bots: the tokens game has no heuristic bot (its bots: greedy, search, random;",
         ),
     ],
 )
@@ -208,3 +208,26 @@ def test_a_table_announces_its_variant_and_the_options_that_are_on():
     assert announced_variant(TrucoGame(players=2, flor=True)) == "flor"
     assert announced_variant(TokensGame(1)) == ""
     assert _about(deluxe) == "Trut (classic deluxe bonus-cards), 4 players"
+
+
+def test_bots_are_named_by_kind_or_by_level_and_a_typo_gets_the_bot_meant():
+    """``--bots`` takes what ``--bot`` takes (the README: levels name bots wherever a
+    bot is named), gives each back by kind, and refuses a bot the game does not have
+    by its name, with the one meant."""
+    from trutnet.cli.games import ChoiceError, bot_of, bots_of
+    from trutnet.engine import make_game
+
+    trut = make_game("trut", {"players": 2})
+    assert bots_of("hard,normal", trut) == ["search", "heuristic"]
+    assert bots_of("easy", trut) == ["random", "random"]
+    assert bots_of("search:samples=8,random", trut) == ["search:samples=8", "random"]
+    assert bots_of("hard,easy", trut, count=2) == ["search", "random"]
+    assert bots_of(None, trut) == ["heuristic", "heuristic"]
+    with pytest.raises(ChoiceError, match=r"no heurstic bot .*; did you mean heuristic\?$"):
+        bots_of("search,heurstic", trut)
+    with pytest.raises(ChoiceError, match=r"ms=x: a whole number 1\.\.600000$"):
+        bots_of("search:ms=x,random", trut)  # what is wrong with it, no guess
+    with pytest.raises(ChoiceError, match="or 2 of them separated by commas"):
+        bots_of("search,heuristic,random", trut)
+    with pytest.raises(ChoiceError, match=r"no hrad bot .*; did you mean hard\?$"):
+        bot_of(trut, "hrad")

@@ -13,6 +13,7 @@ its plugin (``trutnet/games/<game>/``).
 
 from trutnet.bots.base import (
     BEST,
+    LEVELS,
     RANDOM,
     Bot,
     BotError,
@@ -28,6 +29,7 @@ from trutnet.bots.random_bot import RandomBot
 
 __all__ = [
     "BEST",
+    "LEVELS",
     "RANDOM",
     "Bot",
     "BotError",

@@ -67,14 +67,12 @@ def cmd_arena(args: argparse.Namespace) -> int:
     from trutnet.arena import run, summarise
 
     game = game_of(args)
-    kinds = args.bots.split(",")
-    if len(kinds) != 2:
+    if len(args.bots.split(",")) != 2:
         raise ChoiceError(
             _("--bots: give two bots separated by a comma, not {bots}").format(bots=repr(args.bots))
         )
-    for kind in kinds:
-        bots_of(kind, game)  # a bot the game does not have is refused here
-    bots = (kinds[0], kinds[1])
+    first, second = bots_of(args.bots, game, count=2)  # each by kind, a level resolved
+    bots = (first, second)
     bar = sys.stderr.isatty() and not args.json
     started = time.perf_counter()
 

@@ -25,7 +25,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from trutnet.bots import BotError, bot_kinds, check_bot, default_bot
+from trutnet.bots import LEVELS, BotError, bot_kinds, check_bot, default_bot
 from trutnet.cli.arguments import meant, whole
 from trutnet.engine import (
     PLAYERS,
@@ -395,31 +395,45 @@ def bot_of(game: Game, kind: str | None) -> str:
     try:
         return check_bot(game.name, kind)
     except BotError as exc:
-        raise ChoiceError(str(exc)) from None
+        raise ChoiceError(_no_such_bot(game, kind, exc)) from None
 
 
-def bots_of(text: str | None, game: Game) -> list[str]:
-    """``--bots``: one bot kind for every seat, or one per seat, comma-separated."""
-    players = game.num_players()
+def _no_such_bot(game: Game, kind: str, exc: BotError) -> str:
+    """Why ``game`` has no bot ``kind``: what is wrong with a known bot's options (a
+    search budget, in the registry's words), or the bots the game has and the one
+    meant when it looks like a typo."""
+    kinds, base = bot_kinds(game.name), kind.partition(":")[0]
+    if base in kinds or base in LEVELS:
+        return str(exc)
+    said = _("the {game} game has no {bot} bot (its bots: {kinds}; or a level: {levels})")
+    return said.format(
+        game=game.name, bot=kind, kinds=", ".join(kinds), levels=", ".join(LEVELS)
+    ) + meant(base, [*kinds, *LEVELS])
+
+
+def bots_of(text: str | None, game: Game, count: int | None = None) -> list[str]:
+    """``--bots``: one bot for every seat, or one per seat (``count``: that many;
+    by default the game's seats), comma-separated; each by kind (options included:
+    ``search:ms=30``) or by level (``hard``), given back by kind. A bot the game does
+    not have is named in the refusal, with the bot meant when it looks like a typo."""
+    count = game.num_players() if count is None else count
     kinds = [default_bot(game.name)] if text is None else text.split(",")
     if len(kinds) == 1:
-        kinds = kinds * players
-    known = bot_kinds(game.name)
-    if len(kinds) != players or not all(_is_bot(game.name, k) for k in kinds):
+        kinds = kinds * count
+    if len(kinds) != count:
         raise ChoiceError(
-            _("--bots: give one of {known}, or {count} of them separated by commas").format(
-                known=", ".join(known), count=players
-            )
+            _(
+                "--bots: give one of {known} (or a level: {levels}), or {count} of them"
+                " separated by commas"
+            ).format(known=", ".join(bot_kinds(game.name)), levels=", ".join(LEVELS), count=count)
         )
-    return kinds
-
-
-def _is_bot(game: str, kind: str) -> bool:
-    """Whether ``game`` has a bot of ``kind`` (options included: ``search:ms=30``)."""
-    try:
-        return check_bot(game, kind) == kind
-    except BotError:
-        return False
+    found = []
+    for kind in kinds:
+        try:
+            found.append(check_bot(game.name, kind))
+        except BotError as exc:
+            raise ChoiceError("--bots: " + _no_such_bot(game, kind, exc)) from None
+    return found
 
 
 def config_arguments(game: Game) -> list[str]:
