@@ -1,9 +1,10 @@
 """The end of a game for one process's table runtime (docs/protocol.md 9.2): every
 local seat signs ``done`` at the head of the finished log (retained on the process's
-``done`` topic); :class:`TableEnd` reads the others' (only a seat's own signature
-counts, and only for the head it names), says which seats are not yet known to have
-the whole log, which ended past what this log has, and keeps a finished process
-answering syncs (:meth:`TableEnd.linger`) until nobody needs it any more.
+``done`` topic); :class:`TableEnd` reads the others' into the protocol's
+:class:`~trutnet.protocol.done.DoneBoard` (which seats are not yet known to have the
+whole log, which ended past what this log has) at this process's clock, and keeps a
+finished process answering syncs (:meth:`TableEnd.linger`) until nobody needs it any
+more.
 """
 
 from __future__ import annotations
@@ -13,107 +14,55 @@ import contextlib
 import time
 from typing import TYPE_CHECKING
 
-import msgpack
-
 from trutnet.net import topics
-from trutnet.protocol.envelope import parse_entry, sign_entry
-from trutnet.protocol.untrusted import UntrustedInput, unpack
+from trutnet.protocol.done import DoneBoard, done_message
 from trutnet.runtime.events import Finished
 
 if TYPE_CHECKING:
     from trutnet.runtime.table_runtime import TableRuntime
 
-MAX_DONE_BYTES = 16 * 1024  # a done message: at most 16 signed entries
-GRACE = 1.0  # seconds a seat a moment behind the others has to read their last entries
-
 
 class TableEnd:
-    """The ``done`` messages of one table, as one process sees them."""
+    """The ``done`` messages of one table, as one process sees them: a
+    :class:`~trutnet.protocol.done.DoneBoard` read at this process's clock, and the
+    lingering."""
 
     def __init__(self, table: TableRuntime, topic: str) -> None:
         self.table = table
         self.topic = topic  # this process's own ``done`` topic
-        self.heads: dict[int, bytes] = {}  # seat -> head its signed "done" names
-        self.seen: dict[int, float] = {}  # seat -> when its "done" came (that head)
+        self.board = DoneBoard(table.table_id)
         self.stopped = asyncio.Event()  # the person has left the end screen
 
+    @property
+    def heads(self) -> dict[int, bytes]:
+        """seat -> the head its signed ``done`` names."""
+        return self.board.heads
+
     def message(self) -> bytes:
-        """Every local seat's signed ``done``: a vote-shaped message naming the head of
-        the finished log."""
+        """Every local seat's signed ``done`` (not a newcomer following the table, not
+        a replaced seat), naming the head of the finished log."""
         table = self.table
-        wires = []
-        for peer in table.peers:
-            if peer.seated():  # not a newcomer following the table, not a replaced seat
-                signed = sign_entry(
-                    peer.identity,
-                    table=table.table_id,
-                    seat=peer.seat,
-                    seq=0,
-                    prev=table.head(),
-                    type="done",
-                    body={},
-                )
-                wires.append(signed.wire)
-        return msgpack.packb(wires, use_bin_type=True)
+        seated = [(p.identity, p.seat) for p in table.peers if p.seated()]
+        return done_message(table.table_id, table.head(), seated)
 
     def read(self, topic: str, payload: bytes) -> None:
-        """ "Done" only decides how long a finished peer stays around, never what anyone
-        accepts; still, only a seat's own signature counts it as done, and only for
-        the head it names (a forged or stale "done" changes nothing)."""
+        """Another process's ``done`` (its own topic and a cleared one are not)."""
         if topic == self.topic or not payload:
             return
-        wires = unpack(payload, MAX_DONE_BYTES)
-        replica = self.table.replica
-        if not isinstance(wires, list) or len(wires) > 16 or replica is None:
-            raise UntrustedInput("a done message is a list of signed done entries")
-        for wire in wires:
-            entry = parse_entry(wire, self.table.table_id)
-            if entry.type != "done" or entry.seq != 0 or entry.body != {}:
-                raise UntrustedInput("not a done entry")
-            if entry.seat >= replica.n or replica.seats[entry.seat] != entry.author:
-                raise UntrustedInput("a done entry signed by a key that is not the seat's")
-            if self.heads.get(entry.seat) != entry.prev:
-                self.seen[entry.seat] = time.monotonic()
-            self.heads[entry.seat] = entry.prev
+        self.board.read(payload, self.table.replica, time.monotonic())
 
     def waiting_for(self) -> set[int]:
         """Seats not yet known to have the whole log."""
-        table = self.table
-        replica = table.replica
-        if replica is None:
-            return set()
-        seats = set(range(replica.n)) - table.local_seats()
-        if replica.halted is not None:
-            seats.discard(replica.halted.seat)
-        if replica.ended_without is not None:  # 7.7: the stalled seat is not waited for
-            seats.discard(replica.ended_without.seat)
-        head = table.head()
-        return {s for s in seats if self.heads.get(s) != head}
+        return self.board.waiting_for(self.table.replica, self.table.local_seats())
 
     def ended_elsewhere(self) -> list[int]:
-        """The other seats whose signed ``done`` names a head this log does not have:
-        their game ended (or stopped) past what this replica has read, as when a seat
-        resumes into a game that ended while it was away."""
-        table = self.table
-        replica = table.replica
-        if replica is None or replica.state is None or table.done():
-            return []
-        old = time.monotonic() - GRACE
-        return sorted(
-            seat
-            for seat, head in self.heads.items()
-            if replica.log.index_of(head) is None and self.seen.get(seat, 0) < old
-        )
+        """The other seats whose signed ``done`` names a head this log does not have."""
+        return self.board.ended_elsewhere(self.table.replica, time.monotonic())
 
     def over_elsewhere(self) -> bool:
-        """Every other seat said its game is over at a head this log lacks: nothing
-        this process writes can matter any more, and it writes nothing (one seat's
-        word alone is not enough when there are others: it could silence a seat)."""
-        replica = self.table.replica
-        if replica is None:
-            return False
-        others = set(range(replica.n)) - self.table.local_seats()
-        return bool(others) and others <= set(self.ended_elsewhere())
+        """Every other seat said its game is over at a head this log lacks."""
+        table = self.table
+        return self.board.over_elsewhere(table.replica, table.local_seats(), time.monotonic())
 
     async def linger(self) -> None:
         """Say "done" (retained), then keep answering syncs until every other seat has
