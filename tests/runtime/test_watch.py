@@ -556,3 +556,39 @@ def test_a_spectator_there_before_the_game_is_never_catching_up():
     for wire in log[:10]:
         late.ingest(wire)  # what sync sends, from the start: not yet where the table is
     assert not late.caught_up and not said
+
+
+def test_a_spectator_every_seat_left_behind_says_so_instead_of_waiting():
+    """A spectator reads the seats' ``done`` (never says one, never answers a sync): when
+    every seat finished at a head its log lacks and left, it gives up with that reason
+    rather than wait for entries nobody will send (9.2)."""
+    import msgpack
+
+    from tests.net.test_runtime_link import RecordingLink, _done_wire
+    from trutnet.crypto.identity import Identity
+    from trutnet.games.trut.rules import TrutConfig, TrutGame
+    from trutnet.memory_table import play_memory_game
+    from trutnet.net import topics
+    from trutnet.protocol.spectator import Spectator
+    from trutnet.runtime.local_seat import LocalSeat
+    from trutnet.runtime.table_health import stranded_why
+    from trutnet.runtime.watch import WatchRuntime
+
+    table = play_memory_game(TrutGame(TrutConfig(2)), "runtime-unit", ["random", "random"])
+    table_id = parse_entry(table.log[0]).table
+    seat = LocalSeat(Identity.from_seed(b"\x03" * 32), "Eve", None)
+    seat.peer = Spectator(table_id)
+    runtime = WatchRuntime(table_id, RecordingLink(), seat)
+    assert topics.done(table_id, "+") in runtime.link.subscriptions
+    assert topics.sync(table_id) not in runtime.link.subscriptions
+    for wire in table.log[:30]:
+        runtime.ingest(wire)  # what it read before it lost the table
+    assert stranded_why(runtime) is None
+    end = table.peers[0].replica.log.head  # where the seats finished
+    said = time.monotonic() - 5  # a while ago: past the grace of a second
+    for s, identity in enumerate(table.identities):
+        done = msgpack.packb([_done_wire(identity, table_id, s, end).wire])
+        runtime.end.board.read(done, runtime.replica, said)
+    assert stranded_why(runtime) == (
+        "every seat finished the game and left before this log caught up"
+    )

@@ -185,12 +185,17 @@ def test_a_replaced_seat_that_comes_back_follows_the_game():
 
 def test_the_sim_finds_a_replaced_seat_that_writes_at_its_old_position(monkeypatch):
     """The fault re-introduced: a peer that takes itself as seated by its seat number
-    alone, not by the key the log seats there, writes at its old place after a void."""
-    monkeypatch.setattr(TablePeer, "seated", lambda self: 0 <= self.seat < len(self.replica.seats))
+    alone, not by the key the log seats there, writes at its old place after a void.
+    It must come back while the game goes on (a seat that comes back once the others
+    left finds the game ended while it was away, 9.2): down 90 s at most."""
+    soon = dataclasses.replace(BACK, down=90.0)
     game = make_game("trut", {"players": 4})
-    result = run_seed(game, 0, BACK, bots(game))
+    monkeypatch.setattr(TablePeer, "seated", lambda self: 0 <= self.seat < len(self.replica.seats))
+    result = run_seed(game, 6, soon, bots(game))
     assert result.status == "failed", result
     assert "not seat 0's" in result.violation, result.violation
+    monkeypatch.undo()
+    assert run_seed(game, 6, soon, bots(game)).violation is None
 
 
 TORN = dataclasses.replace(Faults(), kill=0.05, torn=1.0, hands=2)

@@ -399,6 +399,13 @@ def summary_line(game: Any, summary: dict[str, Any]) -> str:
         if taken
         else ""
     )
+    away = counts.get("away", 0)  # 9.2: back once the others had left
+    if away:
+        seats += ngettext(
+            "{count} process back after the others left (the game ended while it was away); ",
+            "{count} processes back after the others left (the game ended while they were away); ",
+            away,
+        ).format(count=away)
     return _(
         "{name}, {details}: {runs} runs: {finished} finished, {abandoned} abandoned, "
         "{cut}{failed} failed; {seats}{faults}{runs_per_second:g} runs/s, "

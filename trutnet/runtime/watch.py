@@ -6,7 +6,8 @@ so it fetches the log from the start when it arrives mid-game (a sync from the g
 head, 9.2), buffers what runs ahead and asks again for gaps, exactly like a newcomer
 that follows a full table. What it never does: write an entry, offer to take a seat,
 vote, answer a sync, or say ``done``; it reads the votes and offers on a stalled seat
-(checked as a seat's runtime checks them) so that its screen shows them. It holds no
+(checked as a seat's runtime checks them) so that its screen shows them, and the seats'
+``done`` (so that it knows when every seat finished and left before it caught up). It holds no
 ElGamal key, so no share round ever has it as an owner, and it knows no card that the
 log does not show to everyone.
 
@@ -72,10 +73,11 @@ class WatchRuntime(TableRuntime):
         if link.will is None:  # the broker clears our presence if we vanish
             link.will = (self.watcher_topic, b"")
         super().__init__(table_id, link, [seat], options, on_event)
-        # The log, the notices, the votes (shown, never acted on) and the spectators:
-        # syncs and ``done`` are the seats' business.
-        theirs = (topics.sync(table_id), topics.done(table_id, "+"))
-        link.subscriptions[:] = [t for t in link.subscriptions if t not in theirs]
+        # The log, the notices, the votes (shown, never acted on), the spectators and
+        # the seats' ``done`` (read, never said: it tells a spectator that every seat
+        # finished and left before its log caught up, 9.2); syncs are the seats' business.
+        theirs = topics.sync(table_id)
+        link.subscriptions[:] = [t for t in link.subscriptions if t != theirs]
         self.caught_up = False  # has read the log up to where the table is
         self._caught_up_at: float | None = None  # when (``time.monotonic()``)
         self._before_the_game = False  # came while the lobby was open: nothing to catch up

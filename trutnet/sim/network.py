@@ -15,12 +15,8 @@ redone here without asyncio:
   a buffer for the head it names (``_hold``), and its log goes to its store first;
 * it writes its automatic entries and its bot's decisions as soon as they are owed;
 * after ``GAP`` seconds without progress it asks for what it lacks (a sync request
-  naming its head, 9.2), and every peer answers through the runtime's own
-  :class:`~trutnet.runtime.sync_answers.SyncAnswers` (one peer for the table, by rank;
-  each entry at most once per second);
-* a sync request naming a head off its log gets the last ``void``/``abandon`` (7.8,
-  ``SyncServer.recent_void``): a seat that wrote at its place learns it was overridden;
-  asked again with the asker's log length, it is answered from there (9.2);
+  naming its head, 9.2), and the others answer as the runtime does
+  (:mod:`trutnet.sim.syncing`);
 * a seat the table waits for ``void_timeout`` seconds (twice that in a team game, for
   a newcomer's offer) gets every other seat's vote to abandon, and the coordinator
   writes the ``abandon`` once a quorum agrees (7.7);
@@ -29,10 +25,9 @@ redone here without asyncio:
   with partners; the votes and the ``void`` or ``abandon``: :mod:`trutnet.sim.votes`.
 
 Faults: :mod:`trutnet.sim.faults`. Signs (a game's, 9.8): :mod:`trutnet.sim.signs`.
-
-Not modelled yet: a peer's computing time, the sync answers' byte budget and the early
-entries' buffer bound, stall notices, ``done`` and lingering, and a person's screen
-(replicas, signs and saved transcripts are checked: :mod:`trutnet.sim.transcripts`).
+``done`` and lingering (9.2): :mod:`trutnet.sim.ending`. Not modelled yet: a peer's
+computing time, the sync answers' byte budget and the early entries' buffer bound,
+stall notices and a person's screen (saved transcripts: :mod:`trutnet.sim.transcripts`).
 """
 
 from __future__ import annotations
@@ -51,33 +46,26 @@ from trutnet.bots import decide, make_bot
 from trutnet.crypto import Identity, SeededRandom
 from trutnet.engine.api import Game
 from trutnet.protocol.checked import CheckedProofs
-from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry
+from trutnet.protocol.envelope import MessageError, parse_entry
 from trutnet.protocol.lobby import table_id_for
 from trutnet.protocol.replica import TableReplica
 from trutnet.protocol.schema import Rejected
 from trutnet.protocol.table import TablePeer
-from trutnet.protocol.untrusted import UntrustedInput
-from trutnet.runtime.sync_answers import (
-    SyncAnswers,
-    parse_sync_request,
-    parting_position,
-    rank,
-    recent_void,
-    sync_request,
-)
+from trutnet.runtime.sync_answers import SyncAnswers, parting_position, recent_void
 from trutnet.sim.crashes import may_tear, tear_last
+from trutnet.sim.ending import SimEnd
 from trutnet.sim.faults import Faults, clock_rates, hostile_payload
 from trutnet.sim.invariants import Violation, check_step
 from trutnet.sim.outcome import run_result, waiting_text
 from trutnet.sim.records import Node, RunResult, SimFailure
 from trutnet.sim.signs import SimSigns
+from trutnet.sim.syncing import MAX_ANSWER, SimSync, sync_request_of
 from trutnet.sim.transcripts import Transcripts
 from trutnet.sim.votes import Ballots
 from trutnet.store import PeerStore
 
 GAP = 0.5  # seconds without progress before a peer asks for what it lacks (gap_timeout)
 TICK = 0.5  # how often an idle peer looks again
-MAX_ANSWER = 2000  # positions a sync answer may reach past its request (MAX_SYNC_ANSWER)
 TOPICS = ("log", "sync", "vote")
 
 
@@ -129,6 +117,8 @@ class Sim:
             self.nodes[-1].rate = rates[players]
         self.ballots = Ballots(self)  # the votes and offers on a stalled seat (7.7)
         self.signs = SimSigns(self)
+        self.end = SimEnd(self)
+        self.syncing = SimSync(self)
         self.nodes += self.ballots.newcomers(directory, rates[players + 1 :])
         self.gone = False
         # a partition or a broker down: each process's group, until when (a broker
@@ -176,13 +166,14 @@ class Sim:
         )
         node.up, node.last_progress, node.asked = True, self.now, float("-inf")
         node.asked_head = None  # a fresh process: its first request names the head alone
-        node.void_sent = float("-inf")
+        node.void_sent = node.behind_asked = float("-inf")
         node.buffer, node.answers, node.votes, node.voted = {}, SyncAnswers(), {}, {}
         node.voted_for, node.offers, node.offered = {}, {}, {}
 
     # ------------------------------------------------------------ the clock
 
-    def _at(self, delay: float, kind: str, node: int, payload: Any = None) -> None:
+    def at(self, delay: float, kind: str, node: int, payload: Any = None) -> None:
+        """``kind`` happens to node number ``node`` (in its current life) in ``delay`` s."""
         self._order += 1
         life = self.nodes[node].life
         heapq.heappush(self.queue, (self.now + delay, self._order, kind, node, life, payload))
@@ -194,7 +185,7 @@ class Sim:
         wire = host.peer.open_table(self.game, self.keys, nonce=self.nonce)
         self.wrote(host, wire)
         for index in range(len(self.nodes)):
-            self._at(TICK, "tick", index)
+            self.at(TICK, "tick", index)
         try:
             self._loop()
         except SimFailure as exc:
@@ -224,19 +215,28 @@ class Sim:
             changed = getattr(self, f"_on_{kind}")(node, payload)
             if changed and node.up:
                 self._check(node)
+                self.end.moved(node)  # its game over: it says done (9.2)
                 if self._cut(node) or self._ended():
                     return
-            elif node.gave_up and self._ended():
+            elif (node.gave_up or node.left) and self._ended():
                 return
         raise AssertionError("the clock stopped")  # ticks never stop
 
     # ------------------------------------------------------------ network
 
     def publish(
-        self, sender: Node, topic: str, payload: bytes, to: set[int] | None = None, rng: Any = None
+        self,
+        sender: Node,
+        topic: str,
+        payload: bytes,
+        to: set[int] | None = None,
+        rng: Any = None,
+        kept: bool = False,
     ) -> None:
         """Send ``payload`` to every other process (``to``: to those nodes only); with
-        ``rng``, its faults come from that generator, not numbered (the signs', 9.8)."""
+        ``rng``, its faults come from that generator, not numbered (the signs', 9.8);
+        ``kept``: retained by the broker, so never lost for good (a copy lost on the way
+        comes again when the process connects: it is delayed, not lost)."""
         faults, inject = self.faults, self._inject if rng is None else lambda kind: True
         rng, apart = rng or self.rng, self.now < self.cut_until
         for index, node in enumerate(self.nodes):
@@ -247,7 +247,7 @@ class Sim:
                 continue
             copies = 2 if rng.random() < faults.dup and inject("duplicated") else 1
             for _ in range(copies):
-                if rng.random() < faults.loss and inject("lost"):
+                if rng.random() < faults.loss and not kept and inject("lost"):
                     continue
                 delay = faults.base + rng.expovariate(1 / faults.delay) if faults.delay else 0
                 if rng.random() < faults.reorder and inject("reordered"):
@@ -404,6 +404,8 @@ class Sim:
     def _on_wake(self, node: Node, _: Any) -> bool:
         """Write every entry this seat owes now (the runtime's ``_write``)."""
         wrote = False
+        if self.end.over_elsewhere(node):
+            return False  # its game ended past its log: what it writes cannot matter
         while node.up and node.peer is not None:
             peer = node.peer
             wire = peer.next_automatic()
@@ -418,8 +420,11 @@ class Sim:
         return wrote
 
     def _on_tick(self, node: Node, _: Any) -> bool:
-        """Idle: ask for what is missing, vote on a stalled seat (the runtime's ``_idle``)."""
-        self._at(TICK, "tick", self.nodes.index(node))
+        """Idle: leave once over, ask for what is missing, vote on a stalled seat (the
+        runtime's ``_idle``)."""
+        self.at(TICK, "tick", self.nodes.index(node))
+        if self.end.tick(node):
+            return False
         waited = self.elapsed(node, node.last_progress)  # on its own clock
         replica = node.replica
         expected = replica.expected()
@@ -431,7 +436,7 @@ class Sim:
         if (node.buffer or waited >= 2 * GAP) and self.elapsed(node, node.asked) >= GAP:
             node.asked = self.now
             self.counts["sync_asked"] += 1
-            self.publish(node, "sync", self._sync_request(node))
+            self.publish(node, "sync", sync_request_of(node))
         return self.ballots.on_stall(node, expected[0], waited)  # offers and votes (7.7)
 
     def elapsed(self, node: Node, since: float) -> float:
@@ -465,54 +470,22 @@ class Sim:
     def _vote(self, node: Node, stalled: int, taker: bytes | None) -> bool:
         return self.ballots.vote(node, stalled, taker)  # the seam a test silences
 
+    def _on_done(self, node: Node, payload: Any) -> bool:
+        return self.end.receive(node, payload)
+
     def _on_signs(self, node: Node, wire: Any) -> bool:
         return self.signs.receive(node, wire)
 
     def _on_vote(self, node: Node, wire: Any) -> bool:
         return self.ballots.read(node, wire)
 
-    @staticmethod
-    def _sync_request(node: Node) -> bytes:
-        """The runtime's ``_ask_sync``: the head, and the log's length when the same
-        head is asked for again (9.2)."""
-        head = node.replica.log.head
-        again = head == node.asked_head
-        node.asked_head = head
-        return sync_request(head, len(node.replica.log) if again else None)
-
     def _on_sync(self, node: Node, payload: Any) -> bool:
-        """Note a sync request (the runtime's ``_on_sync``); answers go by ``_on_send``."""
-        try:
-            head, at = parse_sync_request(payload)
-        except UntrustedInput:
-            self.counts["refused"] += 1
-            return False
-        replica = node.replica
-        start = 0 if head == GENESIS else replica.log.index_of(head)
-        if start is None:
-            # 7.8: maybe a seat that wrote at its place before a void or an abandon
-            # overrode it: send that entry (at most once a second; the runtime's)
-            void = self._recent_void(replica)
-            if void is not None:
-                if self.now - node.void_sent >= 1.0:
-                    node.void_sent = self.now
-                    self.counts["void_resent"] += 1
-                    self.publish(node, "log", void)
-                return False
-            start = self._parting(at, len(replica.log))  # 9.2: where the logs parted
-            if start is None:
-                return False  # not in this log: someone else may answer
-            self.counts["parted_answered"] += 1
-        else:
-            start += 0 if head == GENESIS else 1
-        seats = {node.seat} if node.seat is not None else set()
-        node.answers.asked(start, self.now, rank(start, seats, max(replica.n, 1)))
-        self._at(0, "send", self.nodes.index(node))
-        return False
+        return self.syncing.on_sync(node, payload)
 
     @staticmethod
     def _parting(at: int | None, length: int) -> int | None:
-        """Where a request for a head off this log is answered from (the runtime's)."""
+        """Where a request for a head off this log is answered from (the runtime's;
+        the seam a test takes away)."""
         return parting_position(at, length)
 
     @staticmethod
@@ -521,32 +494,7 @@ class Sim:
         return recent_void(replica, MAX_ANSWER)
 
     def _on_send(self, node: Node, _: Any) -> bool:
-        replica = node.replica
-        entries = replica.log.entries
-        held = replica.held()
-
-        def wire_at(position: int) -> bytes | None:
-            if position < len(entries):
-                return entries[position].wire
-            rest = position - len(entries)
-            return held[rest] if rest < len(held) else None
-
-        def id_at(position: int) -> bytes | None:
-            wire = wire_at(position)
-            return None if wire is None else hashlib.sha256(wire).digest()
-
-        positions, wake = node.answers.due(id_at, self.now, MAX_ANSWER)
-        for position in positions:
-            wire = wire_at(position)
-            assert wire is not None
-            node.answers.published(hashlib.sha256(wire).digest(), self.now, True)
-            self.counts["resent"] += 1
-            self.publish(node, "log", wire)
-        if positions:
-            self._at(0, "send", self.nodes.index(node))
-        if wake is not None:
-            self._at(max(0.0, wake - self.now), "send", self.nodes.index(node))
-        return False
+        return self.syncing.on_send(node)
 
     # ------------------------------------------------------------ bookkeeping
 
@@ -562,10 +510,12 @@ class Sim:
         self.ballots.took_seat(node)  # a newcomer a void seated plays from now on
         self.signs.moved(node)
         if node.seat is not None:
-            self._at(0, "wake", self.nodes.index(node))
+            self.at(0, "wake", self.nodes.index(node))
 
     def replicas(self) -> list[tuple[str, TableReplica]]:
-        return [(n.name, n.replica) for n in self.nodes if n.up and n.peer is not None]
+        """Every process's replica that is the table's: up, or left once over."""
+        live = [n for n in self.nodes if n.up or n.left == "left"]
+        return [(n.name, n.replica) for n in live if n.peer is not None]
 
     def dishonest(self) -> set[int]:
         return {n.seat for n in self.nodes if n.dishonest and n.seat is not None}
@@ -585,16 +535,19 @@ class Sim:
 
     def _ended(self) -> bool:
         """Every process that is to come back has, and its replica says the table is over."""
-        return all(n.gone or n.gave_up or (n.up and self._over(n.replica)) for n in self.nodes)
+        return all(
+            n.gone or n.gave_up or n.left or (n.up and self._over(n.replica)) for n in self.nodes
+        )
 
     # ------------------------------------------------------------ restarts
 
     def _restart(self, node: Node) -> None:
         self._start(node, fresh=False)
+        self.end.restarted(node)
         self.counts["restarted"] += 1
         index = self.nodes.index(node)
         self.counts["sync_asked"] += 1  # on connecting, as the runtime does
         node.asked = self.now
-        self.publish(node, "sync", self._sync_request(node))
-        self._at(TICK, "tick", index)
-        self._at(0, "wake", index)
+        self.publish(node, "sync", sync_request_of(node))
+        self.at(TICK, "tick", index)
+        self.at(0, "wake", index)

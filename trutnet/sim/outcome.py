@@ -9,10 +9,12 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING
 
+from trutnet.protocol.log import OVERRIDES
 from trutnet.sim.invariants import Violation
 from trutnet.sim.records import RunResult
 
 if TYPE_CHECKING:
+    from trutnet.protocol.replica import TableReplica
     from trutnet.sim.network import Sim
 
 
@@ -20,8 +22,8 @@ def waiting_text(sim: Sim) -> str:
     """Where each process is, when the table did not end within the bound."""
     parts = []
     for node in sim.nodes:
-        if node.gone or node.gave_up:
-            parts.append(f"{node.name}: {'gone' if node.gone else 'gave up'}")
+        if node.gone or node.gave_up or node.left:
+            parts.append(f"{node.name}: {'gone' if node.gone else node.left or 'gave up'}")
         elif not node.up:
             parts.append(f"{node.name}: down")
         else:
@@ -60,9 +62,16 @@ def run_result(sim: Sim, wall: float) -> RunResult:
             status = "finished"
         if status in ("finished", "abandoned"):
             states = {r.state.state_hash() for r in live if r.state is not None}
-            if len(states) > 1 or any(len(r.log) != len(longest.log) for r in live):
+            # a process that ended away (9.2) may lack the end, and hold an entry the
+            # table overrode (7.8) that it never heard of; never differ otherwise
+            away = [n.replica for n in sim.nodes if n.left == "away" and n.peer is not None]
+            parted = any(not _behind(r, longest) for r in away)
+            if len(states) > 1 or parted or any(len(r.log) != len(longest.log) for r in live):
                 status = "failed"
                 sim.violation = Violation("split", "the table ended with different logs")
+            elif _left_behind(sim):
+                status = "failed"
+                sim.violation = Violation("left_behind", _left_behind(sim))
     return RunResult(
         seed=sim.seed,
         status=status,
@@ -76,4 +85,33 @@ def run_result(sim: Sim, wall: float) -> RunResult:
         note=sim.note,
         injected=tuple(sim.injected),
         wall_seconds=wall,
+    )
+
+
+def _behind(replica: TableReplica, longest: TableReplica) -> bool:
+    """``replica``'s log is the start of ``longest``'s, or parts from it only where
+    ``longest`` holds an override (a ``void`` or ``abandon``, 7.8) of its entry."""
+    theirs = longest.log.entries
+    for index, entry in enumerate(replica.log.entries):
+        if index >= len(theirs):
+            return False
+        if entry.id != theirs[index].id:
+            return theirs[index].type in OVERRIDES
+    return True
+
+
+def _left_behind(sim: Sim) -> str:
+    """Why a process that ended away (9.2) should not have: it never went down and no
+    partition or broker restart cut it off (the others left too early), or a process
+    that had the end was still there (the table could have told it). Empty if none."""
+    if sim.end.unserved:
+        return f"{sim.end.unserved[0]} ended away: the table could have told it the end"
+    if sim.counts.get("partitioned") or sim.counts.get("broker_restarted"):
+        return ""
+    name = next((n.name for n in sim.nodes if n.left == "away" and n.life == 0), "")
+    if not name:
+        return ""
+    return (
+        f"{name} was up all along and never cut off, and the others left before it had"
+        " the end (9.2: a finished process lingers for it)"
     )

@@ -33,6 +33,7 @@ class Node:
     up: bool = True
     gone: bool = False  # killed for good
     gave_up: bool = False  # stopped after ``give_up`` seconds without progress
+    left: str = ""  # "left": its game over and lingered; "away": it ended while it was
     dishonest: bool = False
     newcomer: bool = False  # follows the table with no seat, and offers to take one (7.7)
     last_progress: float = 0.0
@@ -40,6 +41,7 @@ class Node:
     asked: float = float("-inf")
     asked_head: bytes | None = None  # the head of its last sync request
     void_sent: float = float("-inf")
+    behind_asked: float = float("-inf")  # when a process behind its log last asked for it
     buffer: dict[bytes, dict[bytes, bytes]] = field(default_factory=dict)
     answers: SyncAnswers = field(default_factory=SyncAnswers)
     votes: dict[tuple[int, bytes], dict[int, bytes]] = field(default_factory=dict)

@@ -84,7 +84,8 @@ def shrink(
 ) -> tuple[frozenset[int], RunResult, int]:
     """A shorter fault schedule for a failing seed: the faults it drew that can be left
     out (by number, :meth:`Sim._inject`) while the run still fails with the same kind of
-    violation, by delta debugging over the faults injected, within ``budget`` runs.
+    violation with fewer faults injected, by delta debugging over the faults injected,
+    within ``budget`` runs.
     Returns the numbers left out, the shrunk run and the runs made. A fault left out
     changes what comes after it (the numbers are drawn in a new order), so the result
     is a smaller failing schedule, not the smallest."""
@@ -101,7 +102,8 @@ def shrink(
             trial = without | frozenset(part)
             runs += 1
             result = run_seed(game, failed.seed, faults, bots, sim_class=sim_class, without=trial)
-            if result.violation is not None and result.violation.split(":", 1)[0] == kind:
+            same = result.violation is not None and result.violation.split(":", 1)[0] == kind
+            if same and len(result.injected) < len(best.injected):  # smaller, not just other
                 without, best = trial, result
                 chunks = max(chunks - 1, 2)
                 break

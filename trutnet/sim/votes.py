@@ -84,7 +84,7 @@ class Ballots:
         if peer.holding() and policy.release(waited):
             peer.release()  # no void came: follow the stalled seat's entry (7.8)
             self.sim.counts["released"] += 1
-            self.sim._at(0, "wake", self.sim.nodes.index(node))
+            self.sim.at(0, "wake", self.sim.nodes.index(node))
         return changed
 
     def taker(self, node: Node, key: tuple[int, bytes]) -> bytes | None:
