@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from trutnet.sim.network import Sim
 
 TOPIC = "done"
-LINGER = 30.0  # seconds a finished process helps the others finish (Options.linger)
+LINGER = Options().linger  # seconds at most a finished process helps the others finish
 RETAINED_DELAY = 0.01  # what the broker kept reaches a process that connects
 FOLLOW = Options().follow_timeout  # a process the game ended without stops after this
 
