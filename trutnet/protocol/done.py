@@ -23,6 +23,7 @@ from trutnet.protocol.untrusted import UntrustedInput, unpack
 
 MAX_DONE_BYTES = 16 * 1024  # a done message: at most 16 signed entries
 MAX_DONE_ENTRIES = 16
+TAKEN_KEPT = 64  # done messages remembered as read (a table's seats say one each)
 GRACE = 1.0  # seconds a seat a moment behind the others has to read their last entries
 
 
@@ -44,11 +45,17 @@ class DoneBoard:
         self.table_id = table_id
         self.heads: dict[int, bytes] = {}  # seat -> head its signed "done" names
         self.seen: dict[int, float] = {}  # seat -> when its "done" came (that head)
+        # messages already taken whole: the same retained message comes again at every
+        # re-subscription, and is not checked again (at most TAKEN_KEPT kept)
+        self._taken: set[bytes] = set()
 
     def read(self, payload: bytes, replica: TableReplica | None, now: float) -> None:
         """Take a ``done`` message at time ``now``; :class:`UntrustedInput` (nothing
         taken from it past the bad entry) for one that is not a list of done entries
-        signed by the seats' own keys."""
+        signed by the seats' own keys. A message taken before changes nothing: it is
+        not read again."""
+        if payload in self._taken:
+            return
         wires = unpack(payload, MAX_DONE_BYTES)
         if not isinstance(wires, list) or len(wires) > MAX_DONE_ENTRIES or replica is None:
             raise UntrustedInput("a done message is a list of signed done entries")
@@ -61,6 +68,9 @@ class DoneBoard:
             if self.heads.get(entry.seat) != entry.prev:
                 self.seen[entry.seat] = now
             self.heads[entry.seat] = entry.prev
+        if len(self._taken) >= TAKEN_KEPT:
+            self._taken.clear()
+        self._taken.add(payload)
 
     def waiting_for(self, replica: TableReplica | None, local: set[int]) -> set[int]:
         """The seats other than ``local`` not yet known to have the whole of

@@ -33,11 +33,6 @@ class TableEnd:
         self.board = DoneBoard(table.table_id)
         self.stopped = asyncio.Event()  # the person has left the end screen
 
-    @property
-    def heads(self) -> dict[int, bytes]:
-        """seat -> the head its signed ``done`` names."""
-        return self.board.heads
-
     def message(self) -> bytes:
         """Every local seat's signed ``done`` (not a newcomer following the table, not
         a replaced seat), naming the head of the finished log."""

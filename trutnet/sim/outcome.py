@@ -69,9 +69,9 @@ def run_result(sim: Sim, wall: float) -> RunResult:
             if len(states) > 1 or parted or any(len(r.log) != len(longest.log) for r in live):
                 status = "failed"
                 sim.violation = Violation("split", "the table ended with different logs")
-            elif _left_behind(sim):
+            elif behind := _left_behind(sim):
                 status = "failed"
-                sim.violation = Violation("left_behind", _left_behind(sim))
+                sim.violation = Violation("left_behind", behind)
     return RunResult(
         seed=sim.seed,
         status=status,
