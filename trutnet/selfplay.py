@@ -19,6 +19,7 @@ from trutnet.bots import make_bot, seat_action
 from trutnet.bots.signs import sign_round
 from trutnet.client.frontend import frontend_for
 from trutnet.engine.api import CHANCE, Game
+from trutnet.i18n import _
 
 
 @dataclass
@@ -83,22 +84,29 @@ def play_game(
 
 def side_name(teams: list[list[int]] | None, team: int | None, names: Sequence[str] = ()) -> str:
     """Who won, as every command says it: "team 0+2", or "seat 1" when a side is one
-    seat (2, 3 players); with the seats' ``names``, "Ann & Cid (team 0+2)"."""
+    seat (2, 3 players); with the seats' ``names``, "Ann & Cid (team 0+2)"; in the
+    person's language."""
     if team is None:
-        return "nobody"
+        return _("nobody")
     if teams is None or not 0 <= team < len(teams):
-        return f"team {team}"
+        return _("team {n}").format(n=team)
     seats = teams[team]
-    side = f"seat {seats[0]}" if len(seats) == 1 else "team " + "+".join(map(str, seats))
+    if len(seats) == 1:
+        side = _("seat {n}").format(n=seats[0])
+    else:
+        side = _("team {n}").format(n="+".join(map(str, seats)))
     named = " & ".join(names[s] for s in seats) if len(names) > max(seats) else side
     return side if named == side else f"{named} ({side})"
 
 
 def who_won(teams: list[list[int]] | None, team: int | None, names: Sequence[str] = ()) -> str:
     """``side_name`` with its verb: "Ann & Cid (team 0+2) win", "seat 1 wins"."""
-    seats = teams[team] if teams is not None and team is not None and 0 <= team < len(teams) else []
+    if team is None:
+        return _("nobody wins")
+    seats = teams[team] if teams is not None and 0 <= team < len(teams) else []
     plural = len(seats) > 1 and len(names) > max(seats)  # "Ann & Cid win"; "team 0+2 wins"
-    return f"{side_name(teams, team, names)} {'win' if plural else 'wins'}"
+    said = _("{side} win") if plural else _("{side} wins")
+    return said.format(side=side_name(teams, team, names))
 
 
 def summarise(game: Game, seed: int, results: Sequence[GameResult]) -> dict[str, Any]:

@@ -33,6 +33,7 @@ from trutnet.i18n import N_, _, ngettext
 
 FORMAT = "trutnet-transcript"
 MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024
+MAX_EVIDENCE = 2  # a blame rests on one entry, or two for an equivocation (7.5)
 
 
 class StoreError(Exception):
@@ -124,11 +125,13 @@ def save_transcript(
     wires: Sequence[bytes],
     chat: Sequence[bytes] = (),
     signs: Sequence[bytes] = (),
+    evidence: Sequence[bytes] = (),
 ) -> Path:
     """Save a transcript at ``path``, or beside it when that name is taken (a saved
     transcript is never replaced); the path it was saved at. ``chat``: the table's
     chat messages this peer read, ``signs`` its sign messages (signed, outside the
-    log; each absent when there are none)."""
+    log), ``evidence`` the signed entries the table stopped on (a blame's, 7.5; each
+    absent when there are none)."""
     doc: dict[str, Any] = {
         "format": FORMAT,
         "version": 1,
@@ -139,6 +142,8 @@ def save_transcript(
         doc["chat"] = [base64.b64encode(w).decode() for w in chat]
     if signs:
         doc["signs"] = [base64.b64encode(w).decode() for w in signs]
+    if evidence:
+        doc["evidence"] = [base64.b64encode(w).decode() for w in evidence]
     return _exclusive_write(Path(path), (json.dumps(doc, indent=0) + "\n").encode())
 
 
@@ -157,6 +162,7 @@ class Transcript:
     entries: list[bytes]
     chat: list[bytes]
     signs: list[bytes] = field(default_factory=list)
+    evidence: list[bytes] = field(default_factory=list)  # the entries a blame is on
 
 
 def read_json_file(path: Path, limit: int, wrong: Callable[[str], StoreError]) -> Any:
@@ -215,7 +221,12 @@ def read_transcript(path: Path) -> Transcript:
     signs = _base64_list(
         doc.get("signs", []), "signs", N_("sign message {number} is not base64"), wrong
     )
-    return Transcript(table_id, entries, chat, signs)
+    evidence = _base64_list(
+        doc.get("evidence", []), "evidence", N_("evidence {number} is not base64"), wrong
+    )
+    if len(evidence) > MAX_EVIDENCE:
+        raise wrong(_('"evidence" holds at most {n} entries').format(n=MAX_EVIDENCE))
+    return Transcript(table_id, entries, chat, signs, evidence)
 
 
 def _base64_list(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import stat
 import subprocess
@@ -198,3 +199,86 @@ def test_a_seat_resumed_after_a_torn_record_appends_where_a_reader_looks(tmp_pat
     resumed.append(b"three")
     assert PeerStore(tmp_path).entries() == [b"one", b"two", b"three"]
     assert resumed.count() == 3
+
+
+# ------------------------------------------------- a blame, proven offline (7.5)
+
+
+def test_an_equivocation_the_table_stopped_on_is_proven_from_the_transcript_alone():
+    """Seat 1 signs two valid shuffles for one place: the honest replicas stop on it,
+    and the log plus the blame's evidence prove it to anyone."""
+    from tests.protocol.test_protocol_table import (
+        CONFIG,
+        expecting,
+        forge,
+        honest_shuffle,
+        run_until,
+    )
+    from trutnet.crypto import SeededRandom, encode_shuffle, shuffle
+    from trutnet.protocol.table import Rejected
+
+    table = run_until(CONFIG, expecting(1, "shuffle"))
+    peer, replica, source, ctx = honest_shuffle(table, 1)
+    for seed in (7, 8):  # two honest shuffles of the same deck, each one valid
+        out, proof = shuffle(source, replica.joint, ctx, replica.elgamal, SeededRandom(seed))
+        wire = forge(peer, "shuffle", {"deck": encode_shuffle(out, proof)})
+        for honest_peer in (table.peers[0], table.peers[2]):
+            with contextlib.suppress(Rejected):  # the second one is refused
+                honest_peer.receive(wire)
+    honest = table.peers[0].replica
+    rule = "equivocation"
+    blame = honest.halted
+    assert (blame.seat, blame.rule) == (1, rule) and len(blame.evidence) == 2
+    log = [e.wire for e in honest.log.entries]
+    report = audit(honest.table_id, log, evidence=blame.evidence)
+    assert report.proven is not None and (report.proven.seat, report.proven.rule) == (1, rule)
+    # without the evidence, or with an entry every replica takes, nothing is proven
+    assert audit(honest.table_id, log).proven is None
+    logged = [wire for wire in blame.evidence if wire in log]  # the one the table took
+    assert len(logged) == 1
+    report = audit(honest.table_id, log, evidence=logged)
+    assert report.proven is None and report.unproven is not None
+    # the other alone is proof enough: the log holds its twin
+    other = [wire for wire in blame.evidence if wire not in log]
+    assert audit(honest.table_id, log, evidence=other).proven == blame
+    report = audit(honest.table_id, log, evidence=[b"\x00junk", b""])
+    assert report.proven is None and report.unproven is not None
+
+
+def test_a_bad_shuffle_proof_is_proven_on_its_signer(tmp_path):
+    """The evidence goes into the transcript and comes back from it, bounded."""
+    from tests.protocol.test_protocol_table import (
+        CONFIG,
+        deliver_to_honest,
+        expecting,
+        forge,
+        run_until,
+    )
+    from trutnet.crypto import SeededRandom, encode_shuffle, shuffle
+    from trutnet.store import read_transcript
+
+    table = run_until(CONFIG, expecting(1, "shuffle"))
+    cheater = table.peers[1]
+    replica = cheater.replica
+    ctx = replica.context("shuffle/french32/1")
+    out, proof = shuffle(replica.deck, replica.joint, ctx, replica.elgamal, SeededRandom(3))
+    data = encode_shuffle(out, proof)
+    wire = forge(cheater, "shuffle", {"deck": data[:-1] + bytes([data[-1] ^ 1])})
+    deliver_to_honest(table, 1, wire)
+    honest = table.peers[0].replica
+    assert honest.halted is not None and honest.halted.rule == "shuffle-proof"
+    log = [e.wire for e in honest.log.entries]
+    path = save_transcript(
+        tmp_path / "t.json", honest.table_id, log, evidence=honest.halted.evidence
+    )
+    saved = json.loads(path.read_text())
+    assert len(saved["evidence"]) == 1
+    transcript = read_transcript(path)
+    assert transcript.evidence == [wire]
+    report = audit(transcript.table_id, transcript.entries, evidence=transcript.evidence)
+    assert (report.proven.seat, report.proven.rule) == (1, "shuffle-proof")
+    # a transcript that names more evidence than a blame has is refused with one line
+    saved["evidence"] = saved["evidence"] * 3
+    (tmp_path / "more.json").write_text(json.dumps(saved))
+    with pytest.raises(StoreError, match="evidence"):
+        read_transcript(tmp_path / "more.json")

@@ -456,8 +456,9 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             }[args.command]
             return handler(args)
         return _bench(args)
-    except Refused as exc:  # a table command's one line
-        print(exc, file=sys.stderr)
+    except Refused as exc:  # a table command's one line (said already when empty)
+        if str(exc):
+            print(exc, file=sys.stderr)
         return exc.status
     except ChoiceError as exc:  # an argument that cannot be had: said as argparse says it
         print(_error_line(f"trutnet {args.command}", str(exc)), file=sys.stderr)

@@ -7,8 +7,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from trutnet.cli.arguments import Refused
 from trutnet.cli.folders import tidy_table_folder
 from trutnet.cli.games import ChoiceError
+from trutnet.cli.running import stopped_said
 from trutnet.i18n import _
 from trutnet.runtime.seat_process import SeatResult
 from trutnet.selfplay import who_won
@@ -27,13 +29,16 @@ def seat_screen(game: str, table_name: str, players: int, about: str = "") -> An
 
 
 def game_over(result: SeatResult, ui: Any, seat: Path | None = None) -> None:
-    """What a person reads once the game is over and the screen is gone: who won, then
+    """What a person reads once the game is over and the screen is gone: who won (or
+    who the table stopped on: then :class:`Refused`, status 1, after the rest), then
     where the transcript is, the path on a line of its own (a terminal cuts no path).
     ``seat``: the seat's folder, removed with its table's folder once the transcript
     holds the game (:func:`tidy_table_folder`); a folder that stays is printed too."""
-    print(
-        _("game over: {result}").format(result=who_won(result.teams, result.winner, ui.info.names))
-    )
+    if result.halted is not None:  # a cheat caught (7.5): who, and what they did
+        print(stopped_said(result))
+    else:
+        won = who_won(result.teams, result.winner, ui.info.names)
+        print(_("game over: {result}").format(result=won))
     transcript = Path(ui.info.transcript) if ui.info.transcript else None
     if transcript is not None:
         print(_("The transcript (trutnet verify FILE checks it) is saved in:"))
@@ -43,3 +48,5 @@ def game_over(result: SeatResult, ui: Any, seat: Path | None = None) -> None:
         if kept is not None:
             print(_("This seat's files are kept in:"))
             print(f"  {kept}")
+    if result.halted is not None:
+        raise Refused("", 1)  # the command failed: the game did not end

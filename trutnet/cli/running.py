@@ -16,6 +16,7 @@ import signal
 import sys
 from typing import Any
 
+from trutnet.client.blame_words import blame_said
 from trutnet.i18n import _
 from trutnet.net.tasks import stop_tasks
 from trutnet.runtime.options import Options
@@ -105,15 +106,21 @@ def logfmt(data: dict[str, Any]) -> str:
     return " ".join(words)
 
 
+def stopped_said(result: SeatResult) -> str:
+    """Where and why the table stopped without its end: the seat blamed, by name, and
+    what it did, in the person's language; or why this process gave up."""
+    why, blame = result.halted, result.blame
+    if blame is not None:
+        why = blame_said(blame["seat"], blame["rule"], result.names or ())
+    said = _("the table stopped in hand {hands}, after {entries} entries: {why}")
+    return said.format(hands=result.hands, entries=result.entries, why=why)
+
+
 def finish(result: SeatResult, as_json: bool) -> int:
     if as_json:
         print(json.dumps({"event": "result", **result.to_dict()}), flush=True)
     elif result.halted:  # not a game over: say so, and why
-        print(
-            _("the table stopped in hand {hands}, after {entries} entries: {why}").format(
-                hands=result.hands, entries=result.entries, why=result.halted
-            )
-        )
+        print(stopped_said(result))
     else:
         print(
             _("game over: {side} wins, {hands} hands, {entries} entries, state {state}").format(

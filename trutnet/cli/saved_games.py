@@ -72,7 +72,10 @@ def _say(line: str, width: int = 80) -> None:
     import textwrap
 
     indent = " " * (len(line) - len(line.lstrip(" ")) + 4)
-    print(textwrap.fill(line, width, subsequent_indent=indent, break_long_words=False))
+    wrapped = textwrap.fill(
+        line, width, subsequent_indent=indent, break_long_words=False, break_on_hyphens=False
+    )
+    print(wrapped)
 
 
 _move_number = bounded(
@@ -154,12 +157,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
         )
         return 2
     table_id, wires = transcript.table_id, transcript.entries
-    report = audit(table_id, wires, signs=transcript.signs)
+    report = audit(table_id, wires, signs=transcript.signs, evidence=transcript.evidence)
     print(_("table {id}").format(id=table_id.hex()))
     _say_seats(report)
     names = [name for name, _key in report.opened]  # who played each seat from the start
     frontend = _narrate(report, names)
     _say_counts(report, len(wires))
+    if report.failure is not None and report.failed_at is None and not report.complete:
+        return _ended_early(report, names)
     if report.failure is not None:
         if report.failed_at is not None:
             failed = _("FAILED: entry {entry}: {failure}").format(
@@ -177,6 +182,29 @@ def cmd_verify(args: argparse.Namespace) -> int:
         return 1
     _say_outcome(report, names, frontend)
     return 0
+
+
+def _ended_early(report: Any, names: list[str]) -> int:
+    """A log that stops before the game's result: the cheat its evidence proves (the
+    table stopped on it, 7.5), or that it ends early; status 1 either way."""
+    from trutnet.client.blame_words import blame_said
+
+    proven = report.proven
+    if proven is None:
+        said = _("FAILED: the transcript ends before the game's result (phase {phase})")
+        print(said.format(phase=report.replica.phase), file=sys.stderr)
+        if report.unproven is not None:
+            print(_("its evidence proves no cheat: {why}").format(why=report.unproven))
+        return 1
+    blamed = blame_said(proven.seat, proven.rule, names or report.replica.names)
+    _say(_("CHEAT PROVEN: {blame}").format(blame=blamed))
+    _say(
+        _("  the table stopped on an entry signed by that seat's key: {detail}").format(
+            detail=proven.detail
+        )
+    )
+    print(_("the game has no result: the table stopped on that cheat"), file=sys.stderr)
+    return 1
 
 
 def _say_seats(report: Any) -> None:

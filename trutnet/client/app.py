@@ -50,6 +50,7 @@ from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 from prompt_toolkit.styles import Style
 
+from trutnet.client.blame_words import blame_said
 from trutnet.client.chat_panel import ChatPanel
 from trutnet.client.frontend import Cue, Frontend, NoFrontend, frontend_for
 from trutnet.client.hint import hint_said
@@ -170,7 +171,9 @@ class TableApp:
         def on_event(kind: str, data: dict[str, Any]) -> None:
             previous(kind, data)
             if kind == "rejected" and data.get("blame"):
-                self.info.blame = str(data["blame"])
+                names = self.info.names
+                blamed, rule = int(data["blamed"]), str(data["rule"])
+                self.info.blame = blame_said(blamed, rule, names, token=False)
             if kind == "you_were_replaced":
                 self.info.message = _(REPLACED)
             if kind == "decision_refused":  # the key press reached the table too late
@@ -264,7 +267,8 @@ class TableApp:
             info.searches_verified,
         ) = verified_counts(replica)
         if replica.halted is not None:
-            info.blame = str(replica.halted)
+            halted = replica.halted
+            info.blame = blame_said(halted.seat, halted.rule, info.names, token=False)
         since = runtime.last_progress if runtime is not None else time.monotonic()
         info.waiting_seconds = time.monotonic() - since
         info.step = automatic_step(replica, info.me, info.names, frontend)
@@ -439,7 +443,10 @@ class TableApp:
         if self.info.confirm_quit and ctrl_c:
             self._exit(interrupted=True)  # Ctrl-C twice: the person means it
             return
-        if self.info.status == "over" or (self.observation() is None and self.seat.peer is None):
+        if self.info.status == "over" or self.halted():
+            self._exit(interrupted=ctrl_c)  # nothing more will be played: no question
+            return
+        if self.observation() is None and self.seat.peer is None:
             self._exit(interrupted=ctrl_c)
             return
         if self.info.confirm_quit:  # asked already: one question at a time
@@ -580,6 +587,11 @@ class TableApp:
     def hint(self) -> None:
         """Say what the search bot would play for this seat now, and why (one line)."""
         self._say(hint_said(self.info, self.frontend, self.observation(), self.seat.peer))
+
+    def halted(self) -> bool:
+        """Has the table stopped on a blame (7.5)? Then leaving loses nothing."""
+        replica = self.runtime.replica if self.runtime is not None else None
+        return replica is not None and replica.halted is not None
 
     def left_message(self) -> str:
         """What to print when the person leaves mid-game (:func:`left_mid_game`)."""

@@ -62,7 +62,7 @@ async def _run_screen(
     game = asyncio.create_task(start(hooks))
     screen = asyncio.create_task(ui.app.run_async())
     done, _pending = await asyncio.wait([game, screen], return_when=asyncio.FIRST_COMPLETED)
-    if game not in done and ui.info.status == "over":
+    if game not in done and (ui.info.status == "over" or ui.halted()):
         if ui.runtime is not None:  # quit on the end screen: stop helping the others
             ui.runtime.stop_lingering()
         return await game

@@ -30,6 +30,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
 
+from trutnet.client.blame_words import blame_said
 from trutnet.client.frontend import Cue, Frontend, NoFrontend, frontend_for
 from trutnet.client.sign_panel import sign_line
 from trutnet.client.view import (
@@ -188,7 +189,8 @@ def load_replay(
     if replay is None or not replay.frames:
         raise ValueError(_("the transcript holds no game to replay"))
     if replica_halted := spectator.replica.halted:
-        stopped = _("the table stopped: {why}").format(why=replica_halted)
+        why = blame_said(replica_halted.seat, replica_halted.rule, spectator.replica.names)
+        stopped = _("the table stopped: {why}").format(why=why)
         replay.failure = replay.failure or stopped
     return replay
 

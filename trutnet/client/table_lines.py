@@ -188,7 +188,12 @@ def show_health(
     # every other seat says the game is over: a move would go to nobody
     info.offline = lost is not None or (bool(gone) and runtime.over_elsewhere())
     info.alert = info.alert_next = ""
-    if lost is not None:
+    if replica.halted is not None:  # a cheat caught (7.5): nothing more will be played
+        info.offline = True
+        said = _("⚠ The table stopped: {who} cheated, and the game cannot go on")
+        info.alert = said.format(who=_name(replica.halted.seat, info.names, info.me))
+        info.alert_next = _("q leaves; its transcript keeps the proof (trutnet verify checks it)")
+    elif lost is not None:
         info.alert, info.alert_next = lost_text(lost, spectator=info.me is None)
     elif gone:
         said = _("⚠ {names} ended this game without you")

@@ -33,6 +33,10 @@ class AuditReport:
     opened: list[tuple[str, bytes]] = field(default_factory=list)  # (name, key) at open
     signs: SignBoard | None = None  # the signs read along the replay (given any)
     sign_failure: str | None = None  # what is wrong with the first sign message refused
+    # the blame the transcript's evidence proves at the log's end (7.5), and else why
+    # that evidence proves none
+    proven: Blame | None = None
+    unproven: str | None = None
 
     @property
     def seated(self) -> list[tuple[str, bytes]]:
@@ -53,10 +57,13 @@ def audit(
     wires: Sequence[bytes],
     checked: CheckedProofs | None = None,
     signs: Sequence[bytes] = (),
+    evidence: Sequence[bytes] = (),
 ) -> AuditReport:
     """Replay ``wires`` in order; stop at the first entry that a peer would refuse
     (``checked``: the proofs this process has checked already, :mod:`.checked`).
-    ``signs``: the table's sign messages, checked along (:attr:`AuditReport.signs`)."""
+    ``signs``: the table's sign messages, checked along (:attr:`AuditReport.signs`).
+    ``evidence``: the signed entries a table stopped on, offered at the log's end, as
+    they came to the peer that stopped (:func:`prove`)."""
     report = AuditReport(TableReplica(table_id, checked))
     feed = SignFeed(table_id, signs) if signs else None
     for index, wire in enumerate(wires):
@@ -85,4 +92,26 @@ def audit(
         report.failure = (
             f"the transcript ends before the game's result (phase {report.replica.phase})"
         )
+        if evidence:
+            prove(report, evidence)
     return report
+
+
+def prove(report: AuditReport, evidence: Sequence[bytes]) -> None:
+    """Offer ``evidence`` to the replica at the end of the replayed log: a blame the
+    table stopped on must come again, on the seat whose signature the entry bears, from
+    anyone's replica (:attr:`AuditReport.proven`); entries that any replica takes, or
+    refuses with no one to blame, prove nothing (:attr:`AuditReport.unproven`)."""
+    for wire in evidence:
+        try:
+            report.replica.receive(wire)
+        except Rejected as exc:
+            if exc.blame is not None and exc.halt:
+                report.proven = exc.blame
+                return
+            report.unproven = f"[{exc.rule}] {exc.message}"[:300]
+        except Exception as exc:  # a file is hostile input: a report, never a crash
+            report.unproven = f"[unreadable] {type(exc).__name__}: {exc}"[:300]
+            return
+    if report.unproven is None:
+        report.unproven = "the log takes the evidence: it shows no fault"

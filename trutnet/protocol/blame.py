@@ -25,5 +25,9 @@ class Blame:
             "evidence": [e.hex() for e in self.evidence],
         }
 
+    def summary(self) -> dict[str, Any]:
+        """Who, which rule, and the detail, without the evidence's bytes."""
+        return {"seat": self.seat, "rule": self.rule, "detail": self.detail}
+
     def __str__(self) -> str:
         return f"seat {self.seat} broke [{self.rule}]: {self.detail}"

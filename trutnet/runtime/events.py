@@ -69,6 +69,8 @@ class EntryRejected(Event):
     seat: int | None
     error: str
     blame: str
+    blamed: int  # the seat blamed
+    rule: str  # the rule it broke (a protocol token, or a ruling id of the game)
 
 
 @dataclass(frozen=True)

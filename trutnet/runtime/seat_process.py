@@ -153,7 +153,11 @@ class Hooks:
             entries = [e.wire for e in seat.peer.replica.log.entries]
             chat = runtime.chat.room.wires()  # what the table said, as this peer read it
             signs = runtime.signs.wires()
-            self.saved = save_transcript(self.transcript, runtime.table_id, entries, chat, signs)
+            halted = seat.peer.replica.halted  # the entries a blame rests on, to check
+            evidence = halted.evidence if halted is not None else ()
+            self.saved = save_transcript(
+                self.transcript, runtime.table_id, entries, chat, signs, evidence
+            )
             if self.on_saved is not None:
                 self.on_saved(self.saved)
 
@@ -177,6 +181,9 @@ class SeatResult:
     entries_signed: dict[str, float] | None = None
     entries_applied: dict[str, float] | None = None
     log: list[str] | None = None
+    # the seat the table stopped on and the rule it broke (``halted`` says it in English)
+    blame: dict[str, Any] | None = None
+    names: list[str] | None = None  # the players' names, by seat
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -215,7 +222,9 @@ def _result(runtime: TableRuntime) -> SeatResult:
         entries=len(replica.log),
         halted=str(replica.halted)
         if replica.halted
-        else (runtime.gave_up_why or "no progress: gave up" if runtime.gave_up else None),
+        else (runtime.gave_up_why or _("no progress: gave up") if runtime.gave_up else None),
+        blame=replica.halted.summary() if replica.halted else None,
+        names=list(replica.names),
         stats=dict(
             runtime.stats.__dict__,
             rejected=len(runtime.stats.rejected),

@@ -11,6 +11,7 @@ import contextlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from trutnet.i18n import _
 from trutnet.protocol.envelope import MessageError, parse_entry
 from trutnet.protocol.replace import VoteError, parse_vote, partners, votes_needed
 
@@ -132,7 +133,8 @@ def stranded_why(table: TableRuntime) -> str | None:
         return None
     lost = connection_of(table)
     if lost is not None:
-        return f"lost the broker at {lost.url} (host gone?): the game was not followed to its end"
+        said = _("lost the broker at {url} (host gone?): the game was not followed to its end")
+        return said.format(url=lost.url)
     if table.end.over_elsewhere():
-        return "every seat finished the game and left before this log caught up"
+        return _("every seat finished the game and left before this log caught up")
     return None

@@ -310,7 +310,10 @@ class TableRuntime:
                     self.stats.rejected = [*self.stats.rejected[-(MAX_REJECTED - 1) :], str(exc)]
                     if exc.blame is not None:  # unsigned junk is counted, not announced
                         where = seat.peer.seat if seat.peer else None
-                        self.emit(EntryRejected(where, str(exc), str(exc.blame)))
+                        blame = exc.blame
+                        self.emit(
+                            EntryRejected(where, str(exc), str(blame), blame.seat, blame.rule)
+                        )
                 continue
             if entry is None:
                 self.stats.duplicates += 1
