@@ -48,7 +48,6 @@ from prompt_toolkit.key_binding import (
 from prompt_toolkit.keys import Keys
 from prompt_toolkit.layout import HSplit, Layout, Window
 from prompt_toolkit.layout.controls import FormattedTextControl
-from prompt_toolkit.styles import Style
 
 from trutnet.client.blame_words import blame_said
 from trutnet.client.chat_panel import ChatPanel
@@ -57,18 +56,16 @@ from trutnet.client.hint import hint_said
 from trutnet.client.leaving import left_mid_game
 from trutnet.client.rematch import Rematch
 from trutnet.client.sign_panel import SignPanel
-from trutnet.client.table_lines import automatic_step, clock_said, show_clock, show_health
+from trutnet.client.style import STYLE
+from trutnet.client.table_lines import clock_said, game_lines, show_clock, show_table
 from trutnet.client.view import (
     HINT_KEY,
     TableInfo,
-    abandoned_lines,
-    end_lines,
     help_lines,
     lobby_lines,
     my_turn,
     no_screen_lines,
     plain,
-    table_lines,
     verified_counts,
 )
 from trutnet.crypto.identity import fingerprint
@@ -76,25 +73,6 @@ from trutnet.i18n import N_, _
 from trutnet.runtime.lobby_watch import WrongGame
 from trutnet.runtime.local_seat import LocalSeat
 from trutnet.runtime.table_runtime import TableRuntime
-
-STYLE = Style.from_dict(
-    {
-        "title": "bold",
-        "bold": "bold",
-        "dim": "#888888",
-        "red": "#ff4444 bold",
-        "black": "bold",
-        "blue": "#4499ff bold",  # with red, black and green: a four-colour deck's suits
-        "green": "#33cc33 bold",
-        "me": "bold #44aaff",
-        "warn": "#ffaa00",
-        "turn": "bold #44ff44",
-        "selected": "reverse",
-        "message": "#ffaa00",
-        "ok": "#44cc44",
-        "blame": "bold #ff2222",
-    }
-)
 
 # Shown through _() (the language is chosen after import).
 REPLACED = N_("a newcomer took your seat (you stalled): you follow the game")  # not an error
@@ -171,9 +149,8 @@ class TableApp:
         def on_event(kind: str, data: dict[str, Any]) -> None:
             previous(kind, data)
             if kind == "rejected" and data.get("blame"):
-                names = self.info.names
                 blamed, rule = int(data["blamed"]), str(data["rule"])
-                self.info.blame = blame_said(blamed, rule, names, token=False)
+                self.info.blame = blame_said(blamed, rule, self.info.names, token=False)
             if kind == "you_were_replaced":
                 self.info.message = _(REPLACED)
             if kind == "decision_refused":  # the key press reached the table too late
@@ -266,25 +243,20 @@ class TableApp:
             info.openings_verified,
             info.searches_verified,
         ) = verified_counts(replica)
-        if replica.halted is not None:
-            halted = replica.halted
-            info.blame = blame_said(halted.seat, halted.rule, info.names, token=False)
         since = runtime.last_progress if runtime is not None else time.monotonic()
         info.waiting_seconds = time.monotonic() - since
-        info.step = automatic_step(replica, info.me, info.names, frontend)
         # The summary waits for a key while a key could act; the game's last one gives
         # way to the end screen by itself (no key plays any more).
         goes_by = self.summary_seconds is not None or state.is_terminal()
         if info.paused and goes_by and time.monotonic() > self._summary_until:
             info.paused = False
-        if replica.phase == "done":
-            info.status = "over"
-            self.rematch.follow()
-            info.rematch = self.rematch.said() if info.me is not None else None
         away_since = None
         if self._resumed_at is not None and self.seat.peer is not None:
             away_since = (self._resumed_at, self.seat.peer.identity.public)
-        show_health(info, runtime, replica, away_since)
+        show_table(info, replica, frontend, runtime, away_since)
+        if info.status == "over":
+            self.rematch.follow()
+            info.rematch = self.rematch.said() if info.me is not None else None
         show_clock(info, runtime, time.monotonic())
 
     def _behind(self) -> bool:
@@ -301,13 +273,9 @@ class TableApp:
                 return no_screen_lines(self.info, self.table_name, self.info.message)
             return lobby_lines(self.info, self.table_name, self.players, self._about())
         assert self.frontend is not None
-        if self.info.abandoned:
-            return abandoned_lines(self.frontend, obs, self.info)
-        if obs.to_act is None and not self.info.paused:
-            return end_lines(self.frontend, obs, self.info)
         if self.info.confirm_quit:  # the one quit question, in the message row
             self.info.message = _(QUIT).format(yes=_(YES))
-        return table_lines(self.frontend, obs, self.info)
+        return game_lines(self.frontend, obs, self.info)[1]
 
     def _about(self) -> str:
         if self.about or self.frontend is None:

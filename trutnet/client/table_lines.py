@@ -11,8 +11,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from trutnet.client.blame_words import blame_said
 from trutnet.client.frontend import Frontend
+from trutnet.client.view import abandoned_lines, end_lines, table_lines
 from trutnet.i18n import N_, _
+from trutnet.protocol.entry_types import DECISIONS
 from trutnet.runtime.table_health import Connection, Stall
 
 # Automatic steps (nobody decides: each seat's program writes them), as people say them;
@@ -31,7 +34,6 @@ STEPS = {
     "unseal": N_("Opening a sealed choice"),
 }
 WAITING = N_("Waiting")  # an automatic step with no name of its own
-DECISIONS = ("act", "seal")  # entries a seat writes because it decided something
 
 
 def _name(seat: int, names: list[str], me: int | None, you: str = N_("you")) -> str:
@@ -162,6 +164,44 @@ def automatic_step(
         own = frontend.step_label(kind, state) if frontend is not None and state else None
         label = own or _(STEPS.get(kind, WAITING))
     return f"{label} ({_name(seat, names, me)})"
+
+
+def show_table(
+    info: Any,
+    replica: Any,
+    frontend: Frontend,
+    runtime: Any,
+    away_since: tuple[int, bytes] | None = None,
+) -> None:
+    """What the screen says of the table, from ``replica`` and the runtime's reading
+    of its health, set in ``info``: the seat a stop blames, the automatic step under
+    way, whether the game is over, and the table's trouble (:func:`show_health`). The
+    terminal client and the simulator's model of a person's screen both use it."""
+    if replica.halted is not None:
+        halted = replica.halted
+        info.blame = blame_said(halted.seat, halted.rule, info.names, token=False)
+    info.step = automatic_step(replica, info.me, info.names, frontend)
+    if replica.phase == "done":
+        info.status = "over"
+    show_health(info, runtime, replica, away_since)
+
+
+def game_lines(frontend: Frontend, obs: Any, info: Any) -> tuple[str, list[Any]]:
+    """The screen of a game that has started, by the frame it is in: ``abandoned``,
+    ``over`` (its end, once no seat is to act and no round's summary waits), or the
+    ``table``; and its lines."""
+    frame = game_frame(obs, info)
+    draw = {"abandoned": abandoned_lines, "over": end_lines, "table": table_lines}[frame]
+    return frame, draw(frontend, obs, info)
+
+
+def game_frame(obs: Any, info: Any) -> str:
+    """The frame of :func:`game_lines`, without drawing it."""
+    if info.abandoned:
+        return "abandoned"
+    if obs.to_act is None and not info.paused:
+        return "over"
+    return "table"
 
 
 def show_health(

@@ -248,7 +248,7 @@ def _watchers_line(info: TableInfo, width: int = WIDTH) -> Line:
     return [("class:dim", watching(shown, rest))]
 
 
-def _turn_line(frontend: Frontend, obs: Any, info: TableInfo) -> Line:
+def turn_line(frontend: Frontend, obs: Any, info: TableInfo) -> Line:
     """The waiting line: what this screen waits for, or what it is asked."""
     spin = SPINNER[int(info.waiting_seconds * 8) % len(SPINNER)]
     if info.replaying:  # a saved game: what comes next, with no clock
@@ -315,7 +315,7 @@ def table_lines(frontend: Frontend, obs: Any, info: TableInfo, width: int = WIDT
         lines += round_over_lines(frontend, obs, info, width)
     else:
         lines += frontend.table_area(obs, info, width)
-    lines.append(_turn_line(frontend, obs, info))
+    lines.append(turn_line(frontend, obs, info))
     lines.append(_separator(info, width))
     if info.sign_menu:
         from trutnet.client.sign_panel import sign_rows  # the signs' menu, its own room

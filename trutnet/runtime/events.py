@@ -72,6 +72,12 @@ class EntryRejected(Event):
     blamed: int  # the seat blamed
     rule: str  # the rule it broke (a protocol token, or a ruling id of the game)
 
+    @classmethod
+    def of(cls, seat: int | None, refused: Any) -> EntryRejected:
+        """``seat``'s refusal (:class:`~trutnet.protocol.schema.Rejected`) with a blame."""
+        blame = refused.blame
+        return cls(seat, str(refused), str(blame), blame.seat, blame.rule)
+
 
 @dataclass(frozen=True)
 class Watching(Event):

@@ -309,11 +309,7 @@ class TableRuntime:
                     self.stats.dropped += 1
                     self.stats.rejected = [*self.stats.rejected[-(MAX_REJECTED - 1) :], str(exc)]
                     if exc.blame is not None:  # unsigned junk is counted, not announced
-                        where = seat.peer.seat if seat.peer else None
-                        blame = exc.blame
-                        self.emit(
-                            EntryRejected(where, str(exc), str(blame), blame.seat, blame.rule)
-                        )
+                        self.emit(EntryRejected.of(seat.peer.seat if seat.peer else None, exc))
                 continue
             if entry is None:
                 self.stats.duplicates += 1

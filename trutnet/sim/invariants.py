@@ -13,7 +13,9 @@ of the replicas: they know no network, clock or fault.
   log), or the game's hidden description (``sight()``) gives it to that seat now; a
   spectator knows only what was revealed to everyone;
 * **every table ends** within a bound of simulated time: checked by the simulation
-  itself (:class:`~trutnet.sim.network.Sim`), which reports a ``stuck`` violation.
+  itself (:class:`~trutnet.sim.network.Sim`), which reports a ``stuck`` violation;
+* **what a person reads** agrees with its replica: :mod:`trutnet.sim.screens`
+  (``screen``).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from trutnet.protocol.replica import TableReplica
 @dataclass(frozen=True)
 class Violation:
     """An invariant that does not hold: its kind (``fork``, ``blame``, ``leak``,
-    ``stuck``, ``crash``, ``split``) and what was seen."""
+    ``stuck``, ``crash``, ``split``, ``left_behind``, ``screen``) and what was seen."""
 
     kind: str
     detail: str

@@ -25,9 +25,10 @@ redone here without asyncio:
   with partners; the votes and the ``void`` or ``abandon``: :mod:`trutnet.sim.votes`.
 
 Faults: :mod:`trutnet.sim.faults`. Signs (a game's, 9.8): :mod:`trutnet.sim.signs`.
-``done`` and lingering (9.2): :mod:`trutnet.sim.ending`. Not modelled yet: a peer's
-computing time, the sync answers' byte budget and the early entries' buffer bound,
-stall notices and a person's screen (saved transcripts: :mod:`trutnet.sim.transcripts`).
+``done`` and lingering (9.2): :mod:`trutnet.sim.ending`. A person's screen, checked
+after each step that changed a replica: :mod:`trutnet.sim.screens`. Not modelled yet:
+a peer's computing time, the sync answers' byte budget and the early entries' buffer
+bound, and stall notices (saved transcripts: :mod:`trutnet.sim.transcripts`).
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from trutnet.bots import decide, make_bot
+from trutnet.client.frontend import Frontend
 from trutnet.crypto import Identity, SeededRandom
 from trutnet.engine.api import Game
 from trutnet.protocol.checked import CheckedProofs
@@ -58,6 +60,7 @@ from trutnet.sim.faults import Faults, clock_rates, hostile_payload
 from trutnet.sim.invariants import Violation, check_step
 from trutnet.sim.outcome import run_result, waiting_text
 from trutnet.sim.records import Node, RunResult, SimFailure
+from trutnet.sim.screens import check_screen
 from trutnet.sim.signs import SimSigns
 from trutnet.sim.syncing import MAX_ANSWER, SimSync, sync_request_of
 from trutnet.sim.transcripts import Transcripts
@@ -128,6 +131,7 @@ class Sim:
         self.violation: Violation | None = None
         self.status = ""
         self.note = ""
+        self.frontends: dict[str, Frontend | None] = {}  # by game: the screens' model
 
     # ------------------------------------------------------------ set-up
 
@@ -524,6 +528,8 @@ class Sim:
         """Every invariant, after a step that changed ``node``'s replica."""
         replicas = self.replicas()
         violation = check_step(node.name, node.seat, node.replica, replicas, self.dishonest())
+        if violation is None:
+            violation = check_screen(self, node, self.frontends)
         if violation is None and self._over(node.replica) and node.replica.halted is None:
             wires = [e.wire for e in node.replica.log.entries]
             violation = self.transcripts.ended(node.name, node.life, wires)

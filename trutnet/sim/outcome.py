@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from trutnet.protocol.log import OVERRIDES
 from trutnet.sim.invariants import Violation
 from trutnet.sim.records import RunResult
+from trutnet.sim.screens import check_end_screens
 
 if TYPE_CHECKING:
     from trutnet.protocol.replica import TableReplica
@@ -72,6 +73,8 @@ def run_result(sim: Sim, wall: float) -> RunResult:
             elif behind := _left_behind(sim):
                 status = "failed"
                 sim.violation = Violation("left_behind", behind)
+        if status != "failed" and (screen := check_end_screens(sim)) is not None:
+            status, sim.violation = "failed", screen  # a person left waiting on nothing
     return RunResult(
         seed=sim.seed,
         status=status,

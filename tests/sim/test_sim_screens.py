@@ -1,0 +1,75 @@
+"""The simulator's model of each person's screen (``trutnet/sim/screens.py``): the
+terminal client's own screen functions run on every simulated process. Each test
+re-introduces a fault of the screen and shows the simulator finds it on a seed where
+it shows, and that the same seed passes as the code is."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import trutnet.client.table_lines as table_lines
+import trutnet.sim.screens as screens
+from tests.sim.test_sim import LATE, EquivocatingSim, bots, run
+from trutnet.client.view import TableInfo
+from trutnet.engine.registry import make_game
+from trutnet.sim import CLEAN, run_seed
+from trutnet.sim.screens import screen_of
+
+
+def test_a_screen_that_asks_a_seat_to_play_an_abandoned_game_is_found(monkeypatch):
+    """A seat back after the others abandoned the game: its screen must say the game
+    was abandoned, not ask for a card (the client draws the abandoned frame first)."""
+
+    def no_abandoned_frame(obs: Any, info: TableInfo) -> str:
+        return "over" if obs.to_act is None and not info.paused else "table"
+
+    assert run("lutin", 3, LATE).violation is None  # as the code is
+    monkeypatch.setattr(screens, "game_frame", no_abandoned_frame)
+    result = run("lutin", 3, LATE)
+    assert result.status == "failed"
+    assert result.violation.startswith("screen: seat 1's screen asks it to decide"), result
+    assert result.violation.endswith("the game is over"), result
+
+
+def test_a_stopped_table_whose_screen_keeps_waiting_is_found(monkeypatch):
+    """A table stopped on a cheat: the screens must say so, not spin on."""
+    game = make_game("trut", {"players": 4})
+    assert run_seed(game, 0, CLEAN, bots(game), sim_class=EquivocatingSim).status == "stopped"
+    health = table_lines.show_health
+
+    def silent_stop(info: Any, runtime: Any, replica: Any, away_since: Any = None) -> None:
+        health(info, runtime, replica, away_since)
+        if replica.halted is not None:
+            info.alert = info.alert_next = ""  # the fault: no word of the stop
+
+    monkeypatch.setattr(table_lines, "show_health", silent_stop)
+    result = run_seed(game, 0, CLEAN, bots(game), sim_class=EquivocatingSim)
+    assert result.status == "failed", result
+    assert "table stopped, its screen does not say so" in result.violation, result
+
+
+@pytest.mark.parametrize("name", ["trut", "truco", "lutin"])
+def test_every_seat_reads_the_end_of_a_finished_game(name):
+    """A whole clean game: at the end each seat's and the spectator's screen is the
+    end frame, and it says who won."""
+    from tests.sim.test_sim import game_for
+    from trutnet.sim.network import Sim
+
+    game = game_for(name)
+    ends = []
+
+    class Ending(Sim):
+        def run(self) -> Any:
+            result = super().run()
+            cache: dict = {}
+            ends.extend(screen_of(self, n, cache, drawn=True) for n in self.nodes)
+            return result
+
+    result = run_seed(game, 1, CLEAN, bots(game), sim_class=Ending)
+    assert result.status == "finished", result
+    seen = [s for s in ends if s is not None]
+    assert seen and {s.frame for s in seen} == {"over"}, [s.frame for s in seen]
+    assert len(seen) == game.num_players() + 1  # every seat, and the spectator
+    assert all(s.text.strip() and not s.your_turn for s in seen)
