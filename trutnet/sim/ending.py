@@ -17,6 +17,12 @@ protocol's own :class:`~trutnet.protocol.done.DoneBoard`.
   (the runtime's ``over_elsewhere``, what the screen says then).
 * A process that starts again, or connects again after a partition or a broker
   restart, gets every ``done`` the broker kept.
+* The spectator says no ``done`` and leaves as soon as its game is over (``trutnet
+  watch``: it serves nobody).
+* A process back from a crash that ends away although a seat with the end stayed
+  :data:`SERVED` seconds past its return, or while one with the end is still there,
+  is noted (:attr:`SimEnd.unserved`, the outcome's ``left_behind``): that seat should
+  have told it.
 
 So a process that comes back late finds the table gone, as it would at a real table,
 instead of a table that waits for it for ever; the run must still end within its
@@ -44,6 +50,7 @@ TOPIC = "done"
 LINGER = Options().linger  # seconds at most a finished process helps the others finish
 RETAINED_DELAY = 0.01  # what the broker kept reaches a process that connects
 FOLLOW = Options().follow_timeout  # a process the game ended without stops after this
+SERVED = 2.0  # seconds a process back from a crash takes to ask for the end, and get it
 
 
 class SimEnd:
@@ -57,6 +64,8 @@ class SimEnd:
         self.said: dict[int, float] = {}  # node -> when it said done, this life
         self.reconnected: dict[int, float] = {}  # node -> the end of the last cut it saw
         self.unserved: list[str] = []  # processes that ended away beside one with the end
+        self.back: dict[int, float] = {}  # node -> when it last started again
+        self.left_at: dict[int, float] = {}  # node -> when it left
 
     def board(self, node: Node) -> DoneBoard:
         key = (self.sim.nodes.index(node), node.life)
@@ -91,6 +100,7 @@ class SimEnd:
         gives it every ``done`` it kept."""
         index = self.sim.nodes.index(node)
         self.said.pop(index, None)
+        self.back[index] = self.sim.now
         for sender, payload in sorted(self.retained.items()):
             if sender != index:
                 self.sim.at(RETAINED_DELAY, TOPIC, index, payload)
@@ -114,7 +124,9 @@ class SimEnd:
         if sim.now >= sim.cut_until > self.reconnected.get(index, float("-inf")):
             self.reconnected[index] = sim.cut_until  # back from a partition or a broker
             self._resubscribe(node, board)  # down: it subscribes again, and reads them
-        if finished(replica):  # a spectator or a replaced seat stays: it serves nobody
+        if finished(replica) and node.spectator:
+            return self._leave(node, "left")  # as ``trutnet watch``: it serves nobody
+        if finished(replica):  # a replaced seat stays: it serves nobody
             if index in self.said:
                 self._resubscribe(node, board)
                 lingered = sim.elapsed(node, self.said[index]) >= LINGER
@@ -144,11 +156,24 @@ class SimEnd:
         """``node`` stops: ``left`` once its game is over (its log is still the table's,
         and checked as such), ``away`` when it ended while the process was away (noted
         if a process that had the end was still there: it could have been told)."""
+        sim = self.sim
+        index = sim.nodes.index(node)
         if why == "away":
-            there = [n for n in self.sim.nodes if n.up and n is not node]
+            there = [n for n in sim.nodes if n.up and n is not node]
             told = [n.name for n in there if finished(n.replica)]
             if told:
                 self.unserved.append(f"{node.name} (while {', '.join(told)} had the end)")
+            # back from a crash while a process with the end stayed long enough to
+            # answer its sync requests: it should have read the end from it
+            back = self.back.get(index, float("inf")) + SERVED
+            stayed = [
+                n.name
+                for i, n in enumerate(sim.nodes)
+                if n.left == "left" and self.left_at.get(i, 0.0) >= back and finished(n.replica)
+            ]
+            if stayed:
+                self.unserved.append(f"{node.name} (back while {', '.join(stayed)} had the end)")
         node.up, node.left = False, why
+        self.left_at[index] = sim.now
         self.sim.counts[why] += 1
         return True

@@ -2,11 +2,11 @@
 
 :class:`Sim` runs one table: a :class:`~trutnet.protocol.table.TablePeer` per seat with
 a bot in it, each keeping its files in a :class:`~trutnet.store.PeerStore`, and a
-spectator (a peer that holds no seat, not the ``watch`` command's runtime), all in one
-process. Nothing here reads a clock or a global random source: time is a number that
-jumps from event to event, and every fault is drawn from ``random.Random`` seeded by
-the run's seed, as is every peer's randomness (keys, shuffles, bots), so one seed
-replays the same run byte for byte.
+spectator (a peer that holds no seat and, as ``trutnet watch``, answers no sync and
+leaves once the game is over), all in one process. Nothing here reads a clock or a
+global random source: time is a number that jumps from event to event, and every
+fault is drawn from ``random.Random`` seeded by the run's seed, as is every peer's
+randomness (keys, shuffles, bots), so one seed replays the same run byte for byte.
 
 What each peer does is the runtime's logic (:mod:`trutnet.runtime.table_runtime`),
 redone here without asyncio:
@@ -441,6 +441,8 @@ class Sim:
             node.asked = self.now
             self.counts["sync_asked"] += 1
             self.publish(node, "sync", sync_request_of(node))
+        if self.end.over_elsewhere(node):
+            return False  # as the runtime: no vote on a game that ended past its log
         return self.ballots.on_stall(node, expected[0], waited)  # offers and votes (7.7)
 
     def elapsed(self, node: Node, since: float) -> float:

@@ -52,6 +52,11 @@ class Node:
     offered: dict[tuple[int, bytes], float] = field(default_factory=dict)
 
     @property
+    def spectator(self) -> bool:
+        """The process that watches (``trutnet watch``): no seat, and none to take."""
+        return self.seat is None and not self.newcomer
+
+    @property
     def replica(self) -> TableReplica:
         assert self.peer is not None
         return self.peer.replica

@@ -44,8 +44,11 @@ class SimSync:
         self.sim = sim
 
     def on_sync(self, node: Node, payload: Any) -> bool:
-        """Note a sync request (the runtime's ``_on_sync``); answers go by :meth:`on_send`."""
+        """Note a sync request (the runtime's ``_on_sync``); answers go by :meth:`on_send`.
+        A spectator answers none, as ``trutnet watch`` (9.2)."""
         sim = self.sim
+        if node.spectator:
+            return False
         try:
             head, at = parse_sync_request(payload)
         except UntrustedInput:
