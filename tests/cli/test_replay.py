@@ -42,7 +42,12 @@ def test_every_frame_is_the_spectators_and_fits_the_screen(saved):
         assert not observation.hand  # a spectator's view: no hand, ever
     assert "Game over" in frame_text(replay, len(replay.frames) - 1)
     ends = [i for i, f in enumerate(replay.frames) if f.round_ends]
-    assert ends and "is over" in frame_text(replay, ends[0])  # a round's summary, a frame
+    assert len(ends) >= 2 and "is over" in frame_text(replay, ends[0])  # a round's summary
+    for index in ends[:-1]:  # each summary is its own round's, with its own score
+        hand = replay.frames[index].round  # the round just over (the frame is past it)
+        text = frame_text(replay, index)
+        assert f"Hand {hand} is over" in text and "Game over" not in text, text
+        assert "7/7" not in text  # the last hand's score is not there yet
     assert "▷ Next: " in frame_text(replay, 1) and "Waiting" not in frame_text(replay, 1)
     # a saved game has no chat: its rule offers no chat key (the table's says "Tab: chat")
     assert "Tab" not in frame_text(replay, 1) and " " + "─" * 77 in frame_text(replay, 1)
@@ -108,9 +113,15 @@ def test_stepping_through_a_saved_game_in_a_real_terminal(saved, tmp_path):
         assert "replay" in text.splitlines()[0] and "Next: " in text
         screen.keys("Left")
         screen.wait_for("move 2/", timeout=30)
+        screen.keys("?")  # the replay's own help: its keys, no table's, no chat
+        text = screen.wait_for("A saved game, checked again as it goes", timeout=30)
+        assert "as a spectator saw it" in text and "chat" not in text.lower(), text
+        screen.keys("Escape")
+        screen.wait_for("move 2/", timeout=30)
         screen.keys("End")
-        text = screen.wait_for("Game over", timeout=30)
+        text = screen.wait_for("Game over", timeout=30)  # the end, not "→ goes on"
         assert all(len(line) <= 80 for line in text.splitlines())
+        assert "goes on" not in text, text
         screen.keys("q")
         status, text = screen.exit_status(timeout=30)
         assert status == 0 and "Traceback" not in text

@@ -120,7 +120,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     if replay.seat is not None:
-        said = _("trutnet replay: as your seat saw it (seat {seat}, {name}); --spectator: without")
+        said = _(
+            "trutnet replay: as your seat saw it (seat {seat}, {name});"
+            " --spectator: without its cards"
+        )
         name = replay.names[replay.seat] if replay.seat < len(replay.names) else "?"
         print(said.format(seat=replay.seat, name=name), file=sys.stderr)
     at = min(args.at, len(replay.frames)) - 1

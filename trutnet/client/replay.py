@@ -20,6 +20,7 @@ plain text, for ``--print``.
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,7 +39,6 @@ from trutnet.client.view import (
     TableInfo,
     end_lines,
     fit,
-    help_lines,
     plain,
     table_lines,
     verified_counts,
@@ -53,6 +53,17 @@ from trutnet.protocol.table import Rejected
 from trutnet.seat_views import SeatView
 
 KEYS = N_(" ←/→ move  ↑/↓ {round}  Home/End  ? help  q quit")  # the game's word for a round
+REPLAY_HELP = N_(
+    " A saved game, checked again as it goes: {view}.\n"
+    "\n"
+    "   ← / →        the move before / after (also h / l, Space)\n"
+    "   ↑ / ↓        the {round} before / after (also p / n)\n"
+    "   Home / End   the first / the last move (also g / G)\n"
+    "   ? or Esc     back from this help\n"
+    "   q, Ctrl-C    leave the replay"
+)
+SEAT_VIEW = N_("as your seat saw it, with its cards and what it was shown")
+SPECTATOR_VIEW = N_("as a spectator saw it: no hidden card")
 
 
 @dataclass(frozen=True)
@@ -64,6 +75,9 @@ class Frame:
     round: int  # the round it belongs to (0: the first)
     round_ends: bool  # the round had just ended: its summary
     verified: tuple[int, int, int, int]  # shuffles, reveals, openings, card searches
+    # the front-end as it stood then: what it keeps of the events it followed (this
+    # round's tricks, the last round's result, the score) is that frame's, not the end's
+    frontend: Any = None
 
 
 @dataclass
@@ -183,7 +197,12 @@ def load_replay(
         seen = len(events)
         replay.frames.append(
             Frame(
-                state.clone(), len(replay.log), state.round_number(), ends, verified_counts(replica)
+                state.clone(),
+                len(replay.log),
+                state.round_number(),
+                ends,
+                verified_counts(replica),
+                copy.deepcopy(frontend),
             )
         )
     if replay is None or not replay.frames:
@@ -214,14 +233,16 @@ def _signs_told(feed: SignFeed, reader: Any, replay: Replay) -> list[str]:
 def frame_lines(replay: Replay, index: int) -> list[Line]:
     """Frame ``index`` in the client's frame, with the replay's key bar and where it is."""
     frame = replay.frames[index]
-    frontend = replay.frontend
+    frontend = frame.frontend or replay.frontend
     info = TableInfo(replay.names, replay.fingerprints, replay.seat, replaying=True)
     info.log = replay.log[: frame.log][-50:]
     shuffles, reveals, openings, searches = frame.verified
     info.shuffles_verified, info.reveals_verified = shuffles, reveals
     info.openings_verified, info.searches_verified = openings, searches
-    info.paused = frame.round_ends
-    if replay.failure is not None and index == len(replay.frames) - 1:
+    last = index == len(replay.frames) - 1
+    # a round's summary waits for → ; the game's last frame is its end: nothing follows
+    info.paused = frame.round_ends and not (last and frame.state.is_terminal())
+    if replay.failure is not None and last:
         info.blame = _("the transcript stops verifying here: {why}").format(why=replay.failure)
     if replay.seat is None:
         obs = frontend.spectator_observation(frame.state)
@@ -235,6 +256,14 @@ def frame_lines(replay: Replay, index: int) -> list[Line]:
     keys = _(KEYS).format(round=_(frontend.round_word))
     lines[-1] = fit([("class:dim", keys), ("class:bold", where)])
     return lines
+
+
+def replay_help(replay: Replay) -> list[Line]:
+    """The replay's own help: what it shows, and its keys (not a table's: nothing is
+    played here, and a saved game has no chat)."""
+    view = _(SEAT_VIEW) if replay.seat is not None else _(SPECTATOR_VIEW)
+    said = _(REPLAY_HELP).format(view=view, round=_(replay.frontend.round_word))
+    return [[("", line)] for line in said.splitlines()]
 
 
 def frame_text(replay: Replay, index: int) -> str:
@@ -263,7 +292,7 @@ class ReplayScreen:
 
     def lines(self) -> list[Line]:
         if self.help:
-            return help_lines(self.replay.frontend, spectator=True)
+            return replay_help(self.replay)
         return frame_lines(self.replay, self.index)
 
     def _fragments(self) -> StyleAndTextTuples:
