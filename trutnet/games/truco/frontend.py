@@ -107,7 +107,10 @@ class TrucoFrontend(Frontend):
                 if isinstance(found, Discard):
                     return _("discard {card} (key {key})").format(card=card_text(card), key=key)
                 return _("play {card} (key {key})").format(card=card_text(card), key=key)
-            return _("{action} (key {key})").format(action=action, key=key)
+            # the game's words as they are (quiero, real envido); a number or a show in
+            # the person's language
+            said = screen.action_label(found, key) if key in ("d", "w") else action
+            return _("{action} (key {key})").format(action=said, key=key)
         return action
 
     def why_not(self, action: str, obs: Any) -> str:

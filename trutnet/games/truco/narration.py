@@ -305,8 +305,13 @@ def narrate(
     elif isinstance(action, Declare):
         lines.append(_("{who} declares {value}").format(who=who, value=action.value))
     elif isinstance(action, Show):
-        cards = " ".join(card_text(c) for _pos, c in action.cards)
-        lines.append(_("{who} shows {cards}").format(who=who, cards=cards))
+        if all(c is not None for _pos, c in action.cards):
+            cards = " ".join(card_text(c) for _pos, c in action.cards)
+            lines.append(_("{who} shows {cards}").format(who=who, cards=cards))
+        else:  # K21: turned face up by the shares that follow, not known here yet
+            count = len(action.cards)
+            said = ngettext("{who} shows a card", "{who} shows {n} cards", count)
+            lines.append(said.format(who=who, n=count))
     elif isinstance(action, Word):
         lines.append(_("{who}: {what}").format(who=who, what=action.word))
     else:

@@ -204,7 +204,7 @@ def key_hints(obs: TrucoObservation) -> list[str]:
     hints = []
     cards = [a for a in obs.legal if isinstance(a, Play | Discard)]
     if cards:
-        keys = f"1-{len(obs.hand)}"
+        keys = "1" if len(obs.hand) == 1 else f"1-{len(obs.hand)}"
         if isinstance(cards[0], Discard):
             hints.append(_("{keys} discard").format(keys=keys))
         else:
@@ -212,10 +212,19 @@ def key_hints(obs: TrucoObservation) -> list[str]:
     for key in [*WORD_KEYS, "d", "w"]:
         action = legal_for_key(key, obs)
         if action is not None:
-            word = str(action)
-            label = _("show") if key == "w" else _(LABELS[word]) if word in LABELS else word
-            hints.append(f"{key} {label}")
+            hints.append(f"{key} {action_label(action, key)}")
     return hints
+
+
+def action_label(action: Action, key: str) -> str:
+    """A move of a word key as the key bar says it: ``declare 27``, ``no``, ``show``
+    (the game's own words, quiero and truco, stay)."""
+    if key == "w":
+        return _("show")
+    if isinstance(action, Declare):  # K20: the seat's envido, a number
+        return _("declare {value}").format(value=action.value)
+    word = str(action)
+    return _(LABELS[word]) if word in LABELS else word
 
 
 def prompt(obs: TrucoObservation) -> str:

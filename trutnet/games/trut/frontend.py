@@ -26,6 +26,16 @@ from trutnet.i18n import N_, _, ngettext
 
 NUMBER_KEYS = tuple("123456789")
 WORD_KEYS = {"t": "trut", "j": None, "c": None, "p": "pass", "s": "sing"}
+# A word of the notation as a hint says it, with its key (the key bar's words)
+WORDS_SAID = {
+    "trut": N_("Trut (key t)"),
+    "accept": N_("Joue ! (key j)"),
+    "fold": N_("Je me couche (key c)"),
+    "pass": N_("pass (key p)"),
+    "sing": N_("sing (key s)"),
+    "agree": N_("agree to sing (key j)"),
+    "refuse": N_("refuse to sing (key c)"),
+}
 
 
 def share_step(state: Any) -> str:
@@ -136,14 +146,26 @@ class TrutFrontend(Frontend):
         return Press(word)
 
     def action_words(self, action: str, obs: TrutObservation) -> str:
-        """``play 7♥ (key 2)``: a card of the hand as the screen shows it, with its key;
-        any other action in the notation's words (``trut``, ``pass``)."""
+        """A move as the screen says it, with the key that sends it: ``play 7♥ (key
+        2)``, ``Joue ! (key j)``, a Deluxe choice as its prompt names it."""
         word, _space, rest = action.partition(" ")
         if word == "play":
             for index, (_pos, card) in enumerate(obs.hand):
                 if card is not None and str(card) == rest:
                     said = _("play {card} (key {key})")
                     return said.format(card=screen.card_text(card)[1], key=index + 1)
+        if action in WORDS_SAID:
+            return _(WORDS_SAID[action])
+        if word == "sing" and rest.isdigit():  # T19: how many cards, by its number key
+            return _("sing {n} cards (key {n})").format(n=rest)
+        options = screen.choices(obs) if obs.phase in ("choose", "power", "michao") else []
+        if action in options:  # Deluxe [T25, T34-T44]: by its number key
+            index = options.index(action)
+            said = screen.choice_words(obs)[index]
+            return _("{choice} (key {key})").format(choice=said, key=index + 1)
+        if word == "keep":  # T25 (Deluxe's discard): the three cards kept
+            cards = " ".join(screen.card_text(parse_any_card(c))[1] for c in rest.split())
+            return _("keep {cards}").format(cards=cards)
         return action
 
     def _play(self, index: int, obs: TrutObservation) -> Press:

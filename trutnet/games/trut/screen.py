@@ -187,9 +187,14 @@ def tokens(
 def _state_lines(obs: TrutObservation, info: TableInfo, width: int = WIDTH) -> list[Line]:
     """The hand's state: its number and Donneur, the team au Fortial, the Trut and its
     answer; on two rows when one would be cut at ``width`` (long names, a Fortial)."""
+    dealer = (  # T3: the first Donneur is drawn by card, none before
+        ("class:dim", _("drawn by card"))
+        if obs.phase == "draw"
+        else ("class:bold", seat_name(info, obs.dealer, N_("you")))
+    )
     parts: Line = [
         ("", " " + _("Hand {number}  Donneur:").format(number=obs.hand_number + 1) + " "),
-        ("class:bold", seat_name(info, obs.dealer, N_("you"))),
+        dealer,
     ]
     if obs.fortial_team is not None:
         fortial = _("Fortial: {team}").format(team=team_name(obs, info, obs.fortial_team))
@@ -336,25 +341,30 @@ CHOICE_VERBS = {
 }
 
 
-def _choices(obs: TrutObservation) -> str:
+def choice_words(obs: TrutObservation) -> list[str]:
+    """Deluxe: each of :func:`choices` as the prompt says it (its number key apart)."""
     shown = []
     for number, text in enumerate(choices(obs), 1):
         verb, _space, rest = text.partition(" ")
         letter = rest.split("@")[0]
         name = f" {special_name(letter)}" if letter in NAMES else ""
         if verb == "keep" and letter in NAMES:  # T25: by name and value, as the help
-            shown.append(f"{number} {special_name(letter)} {Special(letter).value}")
+            shown.append(f"{special_name(letter)} {Special(letter).value}")
             continue
         if verb == "force":  # T37: blind, the target's n-th card
-            shown.append(f"{number} " + _("card {number}").format(number=number))
+            shown.append(_("card {number}").format(number=number))
             continue
         if verb == "target":  # T37: a seat
             rest = _("seat {seat}").format(seat=rest)
         elif verb == "give":  # T37: one of one's cards, by name
             rest = letter or rest
         said = _(CHOICE_VERBS[verb]) if verb in CHOICE_VERBS else verb
-        shown.append(f"{number} {said} {rest}{name}")
-    return "  ".join(shown)
+        shown.append(f"{said} {rest}{name}")
+    return shown
+
+
+def _choices(obs: TrutObservation) -> str:
+    return "  ".join(f"{n} {said}" for n, said in enumerate(choice_words(obs), 1))
 
 
 def _forced_key(obs: TrutObservation) -> int:
