@@ -29,6 +29,9 @@ LANGUAGES = ("fr", "es")
 # two forms, one and many, as gettext's catalogs for these languages have them (CLDR's
 # third form, for a million and more, is left out: no count on a table gets there)
 PLURALS = {"fr": "(n > 1)", "es": "(n != 1)"}
+# the marking functions, and an option's help: the third argument of a declaration's
+# ``Option(key, default, help, ...)``, shown translated by the command line
+KEYWORDS = {**DEFAULT_KEYWORDS, "Option": (3,)}
 
 
 def areas() -> dict[Path, list[Path]]:
@@ -39,7 +42,8 @@ def areas() -> dict[Path, list[Path]]:
         inside = path.relative_to(ROOT).parts
         if inside[0] != "games" or len(inside) < 3:
             found[ROOT / "locale"].append(path)
-        elif inside[2] != "rules":  # a game's rules show no words
+        elif inside[2] != "rules" or inside[3:] == ("declaration.py",):
+            # a game's rules show no words, but for its declaration's option helps
             found.setdefault(games / inside[1] / "locale", []).append(path)
     return found
 
@@ -49,7 +53,7 @@ def marked(files: list[Path]) -> Catalog:
     template = Catalog(fuzzy=False)
     for path in files:
         for line, message, comments, _context in extract_from_file(
-            "python", str(path), keywords=DEFAULT_KEYWORDS
+            "python", str(path), keywords=KEYWORDS
         ):
             if not message or (isinstance(message, tuple) and not message[0]):
                 continue

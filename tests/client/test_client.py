@@ -277,7 +277,8 @@ def test_trutnet_play_in_a_real_terminal_80x24_with_resize(tmp_path):
 
 def test_screens_show_blame_in_red_lobby_and_help():
     from trutnet.client.frontend import frontend_for
-    from trutnet.client.view import TableInfo, lobby_lines, plain, table_lines
+    from trutnet.client.lobby_view import lobby_lines
+    from trutnet.client.view import TableInfo, plain, table_lines
     from trutnet.games.trut.rules import TrutGame
     from trutnet.games.trut.screen import HELP
 

@@ -17,7 +17,8 @@ from trutnet.bots.base import decide
 from trutnet.client.app import TableApp
 from trutnet.client.frontend import frontend_for
 from trutnet.client.hint import Hint, hint_for
-from trutnet.client.view import TableInfo, lobby_lines, plain
+from trutnet.client.lobby_view import lobby_lines
+from trutnet.client.view import TableInfo, plain
 from trutnet.engine import make_game
 from trutnet.games.trut.rules import TrutConfig, TrutGame
 from trutnet.memory_table import step

@@ -111,3 +111,38 @@ def test_the_four_suits_are_four_colours_and_each_card_shows_its_suit():
     assert [text for _, text in spanish.values()] == ["7esp", "7bas", "7cop", "7oro"]
     for style, _ in [*french.values(), *spanish.values()]:
         assert style.removeprefix("class:") in styles, style
+
+
+@pytest.fixture
+def french():
+    i18n.use("fr")
+    yield
+    i18n.use("en")
+
+
+def test_the_games_options_and_their_refusals_speak_the_persons_language(french, capsys):
+    """The declarations' helps come from each game's catalog, the allowed values are
+    listed with the language's "or", and a refusal says them so (a typo of a variant
+    gets the one meant)."""
+    from trutnet.cli import main
+    from trutnet.client.lobby_view import game_summary
+
+    assert main(["play", "--option", "help", "--lang", "fr"]) == 0
+    listing = capsys.readouterr().out
+    assert "Trut (--game trut) : 2, 3, 4 ou 6 joueurs." in listing, listing
+    assert "combien jouent : seuls à 2 ou 3, en deux équipes à 4 ou 6 (T2)" in listing
+    refused = [
+        (["--game", "truco", "--option", "chicos=2"], "chicos vaut 3 ou 1 (K30, K31)"),
+        (["--variant", "gatinais"], "vouliez-vous dire gatinaise ?"),
+        (["--players", "5"], "le jeu trut se joue à 2, 3, 4 ou 6 joueurs"),
+    ]
+    for args, said in refused:
+        try:
+            status = main(["play", *args, "--lang", "fr"])
+        except SystemExit as exc:  # argparse's own refusal
+            status = exc.code
+        assert status == 2
+        error = " ".join(capsys.readouterr().err.split())
+        assert said in error and " or " not in error, error
+    # a table's announced variant, in the lobby and the LAN's listing
+    assert game_summary("Trut", "classic deluxe", 2) == "Trut (classique deluxe), 2 joueurs"

@@ -38,7 +38,7 @@ from trutnet.engine import (
     make_game,
 )
 from trutnet.engine.api import Game
-from trutnet.engine.declaration import in_words, shown
+from trutnet.engine.declaration import shown
 from trutnet.i18n import N_, _, ngettext
 from trutnet.plugins import DEFAULT_GAME as DEFAULT_GAME  # re-exported: the commands' default
 
@@ -121,7 +121,7 @@ def game_options(p: argparse.ArgumentParser, players: int) -> None:
     """The options of the games: ``--players`` (``players``: the command's default),
     ``--variant``, ``--option`` and every declared flag; given to the game as its
     configuration, refused by a game that does not take them."""
-    counts = [f"{d.title}: {in_words(d.players)}" for d in declarations() if d.option(PLAYERS)]
+    counts = [f"{d.title}: {or_said(d.players)}" for d in declarations() if d.option(PLAYERS)]
     p.add_argument(
         "--players",
         type=_players,
@@ -139,7 +139,7 @@ def game_options(p: argparse.ArgumentParser, players: int) -> None:
 
 def variant_option(p: argparse.ArgumentParser) -> None:
     """``--variant``: the game's own first variant unless given."""
-    said = [f"{d.title}: {in_words(d.variants)}" for d in declarations() if d.variants]
+    said = [f"{d.title}: {or_said(d.variants)}" for d in declarations() if d.variants]
     p.add_argument(
         "--variant",
         default=None,
@@ -171,7 +171,7 @@ def config_options(p: argparse.ArgumentParser) -> None:
         if flag in taken:  # a command's own option: the game's flag is --option only
             continue
         option = owners[0][1]
-        said = "; ".join(f"{title}: {option.described}" for title, option in owners)
+        said = "; ".join(f"{title}: {described_said(option)}" for title, option in owners)
         if isinstance(option.default, bool):
             p.add_argument(flag, dest=_dest(flag), action=GameFlag, flag=True, help=_help(said))
         else:
@@ -231,7 +231,7 @@ class _Choices:
     def take(self, option: Option, value: Any, shown_as: str, gave: bool) -> None:
         """``value`` of ``option``, said on the command line as ``shown_as``; ``gave``:
         the person gave it (else a command's default, dropped if the game refuses it)."""
-        refused = option.refusal(value)
+        refused = None if option.refusal(value) is None else refused_said(option)
         if refused is None:
             try:
                 make_game(self.name, {**self.config, option.key: value})
@@ -251,7 +251,7 @@ class _Choices:
         elif gave and not (option is None and count in counts):
             raise ChoiceError(
                 _("the {game} game is for {counts} players, not --players {count}").format(
-                    game=self.name, counts=in_words(counts), count=count
+                    game=self.name, counts=or_said(counts), count=count
                 )
             )
 
@@ -262,8 +262,8 @@ class _Choices:
             return
         try:
             parsed = option.parse(value)
-        except ConfigError as exc:
-            raise ChoiceError(f"{option.flag} {value}: {exc}") from None
+        except ConfigError:
+            raise ChoiceError(f"{option.flag} {value}: {refused_said(option)}") from None
         self.take(option, parsed, f"{option.flag} {value}", True)
 
     def absent(self, flag: str) -> ChoiceError:
@@ -289,8 +289,8 @@ class _Choices:
             raise ChoiceError(said.format(text=text, known=", ".join(keys)) + meant(key, keys))
         try:
             self.config[key] = option.parse(raw)
-        except ConfigError as exc:
-            raise ChoiceError(f"--option {text}: {exc}") from None
+        except ConfigError:
+            raise ChoiceError(f"--option {text}: {refused_said(option)}") from None
 
 
 def game_of(args: argparse.Namespace) -> Game:
@@ -306,9 +306,11 @@ def game_of(args: argparse.Namespace) -> Game:
         option = choices.declared.option(VARIANT)
         if option is None:
             raise choices.absent("--variant")
-        choices.take(
-            option, variant, _("--variant {variant}: invalid choice").format(variant=variant), True
-        )
+        if option.refusal(variant) is not None:  # with the variant meant, if a typo
+            typed = meant(variant, [shown(c) for c in option.choices])
+            said = _("--variant {variant}: invalid choice").format(variant=variant)
+            raise ChoiceError(f"{said}: {refused_said(option)}{typed}")
+        choices.take(option, variant, f"--variant {variant}", True)
     for flag in option_flags():  # a flag of another game's option, given: refused
         if _dest(flag) in given and not any(o.flag == flag for o in choices.declared.options):
             raise choices.absent(flag)
@@ -333,6 +335,39 @@ def game_named(name: str) -> Game:
         return make_game(name)
     except ConfigError as exc:
         raise ChoiceError(_("the {game} game: {problem}").format(game=name, problem=exc)) from None
+
+
+def or_said(values: tuple[Any, ...] | list[Any]) -> str:
+    """``2, 3, 4 or 6`` in the person's language (the values as a person types them)."""
+    words = [shown(v) for v in values]
+    if len(words) < 2:
+        return "".join(words)
+    return _("{first} or {last}").format(first=", ".join(words[:-1]), last=words[-1])
+
+
+def allowed_said(option: Option) -> str:
+    """An option's allowed values in the person's words (the declaration's
+    :attr:`~trutnet.engine.declaration.Option.allowed`, translated)."""
+    if isinstance(option.default, bool) and set(option.choices) == {False, True}:
+        return _("on or off (or true, false)")
+    if option.choices:
+        return or_said(option.choices)
+    if option.values:
+        return _(option.values)
+    kinds = {int: N_("a whole number"), str: N_("a word")}
+    return _(kinds[type(option.default)]) if type(option.default) in kinds else option.allowed
+
+
+def refused_said(option: Option) -> str:
+    """Why a value is refused: ``KEY is 3 or 1 (RULING)``, in the person's words."""
+    said = _("{key} is {allowed}").format(key=option.key, allowed=allowed_said(option))
+    return said + (f" ({option.rule})" if option.rule else "")
+
+
+def described_said(option: Option) -> str:
+    """An option's help in the person's language (the game's catalog has it), citing
+    its rulings."""
+    return _(option.help) + (f" ({option.rule})" if option.rule else "")
 
 
 def in_plain_words(text: str) -> str:
@@ -363,12 +398,12 @@ def options_listing(name: str, width: int = 80) -> str:
     game = declared(name)
     lines = [
         _("{title} (--game {name}): {counts} players.").format(
-            title=game.title, name=game.name, counts=in_words(game.players)
+            title=game.title, name=game.name, counts=or_said(game.players)
         ),
         _("Its options (--option KEY=VALUE):") if game.options else _("It has no option."),
     ]
     for option in game.options:
-        values = "|".join(shown(c) for c in option.choices) or f"VALUE ({option.allowed})"
+        values = "|".join(shown(c) for c in option.choices) or f"VALUE ({allowed_said(option)})"
         also = {PLAYERS: "--players N", VARIANT: "--variant NAME"}.get(option.key, option.flag)
         about = (_("default {value}; or {also}") if also else _("default {value}")).format(
             value=shown(option.default), also=also
@@ -382,7 +417,7 @@ def options_listing(name: str, width: int = 80) -> str:
         )
         indent = " " * 6
         lines += textwrap.wrap(
-            option.described, width, initial_indent=indent, subsequent_indent=indent
+            described_said(option), width, initial_indent=indent, subsequent_indent=indent
         )
     return "\n".join(lines)
 

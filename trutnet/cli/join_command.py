@@ -191,8 +191,8 @@ def _join_with_ui(
     store: Path,
     announced: dict[str, Any],
 ) -> int:
+    from trutnet.client.lobby_view import game_summary
     from trutnet.client.playing import play_with_ui
-    from trutnet.client.view import game_summary
     from trutnet.discovery.browse import printable
 
     transcript = data_dir() / "games" / f"{table_id.hex()}.json"

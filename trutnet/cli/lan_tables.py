@@ -14,6 +14,7 @@ from typing import Any
 
 from trutnet.cli.arguments import Refused
 from trutnet.cli.games import DEFAULT_GAME
+from trutnet.client.lobby_view import variant_said
 from trutnet.i18n import N_, _, ngettext
 from trutnet.net.broker import Endpoint, parse_broker_url
 from trutnet.runtime.lobby_watch import WrongGame
@@ -62,7 +63,7 @@ def _about_table(table: Any, private: bool = True) -> str:
     """``trut classic, seats 1/4, open, private``: a found table in a few words
     (``private``: say so, unless the command beside it does)."""
     d = table.to_dict()
-    game = " ".join(w for w in (d["game"], d["variant"]) if w)
+    game = " ".join(w for w in (d["game"], variant_said(d["variant"] or "")) if w)
     said = (
         _("{game}, seats {seats}, {status}, private")
         if d["private"] and private

@@ -167,7 +167,7 @@ def _how_to_join(
 
 def _about(game: Game) -> str:
     """The lobby's line about the table's game: ``Trut (classic), 4 players``."""
-    from trutnet.client.view import game_summary
+    from trutnet.client.lobby_view import game_summary
     from trutnet.protocol.lobby import announced_variant
 
     return game_summary(describe(game)[0], announced_variant(game), game.num_players())

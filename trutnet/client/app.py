@@ -54,6 +54,7 @@ from trutnet.client.chat_panel import ChatPanel
 from trutnet.client.frontend import Cue, Frontend, NoFrontend, frontend_for
 from trutnet.client.hint import hint_said
 from trutnet.client.leaving import left_mid_game
+from trutnet.client.lobby_view import lobby_lines, no_screen_lines
 from trutnet.client.rematch import Rematch
 from trutnet.client.sign_panel import SignPanel
 from trutnet.client.style import STYLE
@@ -62,9 +63,7 @@ from trutnet.client.view import (
     HINT_KEY,
     TableInfo,
     help_lines,
-    lobby_lines,
     my_turn,
-    no_screen_lines,
     plain,
     verified_counts,
 )

@@ -13,13 +13,12 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
 from trutnet.client.app import SUMMARY_SECONDS, TableApp
+from trutnet.client.lobby_view import no_screen_lines, watch_wait_lines
 from trutnet.client.view import (
     abandoned_lines,
     end_lines,
     help_lines,
-    no_screen_lines,
     table_lines,
-    watch_wait_lines,
 )
 from trutnet.i18n import _
 
