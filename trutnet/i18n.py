@@ -134,6 +134,16 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return translations().ngettext(singular, plural, n)
 
 
+def number(value: float, digits: int | None = None) -> str:
+    """``value`` as the current language writes a number: ``16.708`` in English,
+    ``16,708`` in French and Spanish (a decimal comma, not a thousands point);
+    ``digits``: that many decimals, else as few as it needs, at most 3."""
+    from babel.numbers import format_decimal
+
+    pattern = "0" if digits == 0 else "0." + ("0" * digits if digits else "###")
+    return format_decimal(value, format=pattern, locale=_language)
+
+
 def N_(message: str) -> str:
     """Marks ``message`` for the catalogs without translating it (a constant made at
     import time, translated where it is shown)."""

@@ -427,3 +427,43 @@ def test_what_a_stall_line_says_at_each_step_fits_80_columns():
     names[:] = ["A" * 32, "B" * 32, "C" * 32, "D" * 32]
     for text in [*said(votes={0: "abandon", 2: "abandon", 3: "abandon"}), *said(offers=["E" * 20])]:
         assert len(plain([fit([("", " " + text)])])) <= 80
+
+
+def test_a_host_back_from_its_files_reads_that_its_own_broker_starts_again():
+    """A resumed host whose table ran on its own embedded broker starts that broker
+    again (9.3): while it is not up, the screen says so, not "wait for the host" (the
+    person is the host); another's broker is still the host's."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from trutnet.client.table_lines import lost_text
+    from trutnet.net.broker import parse_broker_url
+    from trutnet.runtime.table_health import connection_of
+
+    url = "mqtt://127.0.0.1:18830"
+    endpoint = parse_broker_url(url)
+
+    def table(own: object) -> SimpleNamespace:
+        link = SimpleNamespace(
+            connected=asyncio.Event(), endpoint=endpoint, disconnected_since=None
+        )
+        return SimpleNamespace(
+            link=link,
+            running=True,
+            done=lambda: False,
+            succession=SimpleNamespace(base_endpoints=[endpoint], own_broker=own),
+            started=time.monotonic(),
+            connected_once=False,
+            last_progress=time.monotonic(),
+            options=SimpleNamespace(give_up_after=60.0, follow_timeout=30.0),
+            local_seats=lambda: {0},
+        )
+
+    mine = connection_of(table(parse_broker_url(url)))
+    assert mine is not None and mine.own
+    line, then = lost_text(mine, spectator=False)
+    assert line.startswith(f"✗ Starting this table's broker again at {url}"), line
+    assert "host" not in then and "nothing you play is sent" in then, then
+    theirs = connection_of(table(None))
+    assert theirs is not None and not theirs.own
+    assert "Wait for the host" in lost_text(theirs, spectator=False)[1]

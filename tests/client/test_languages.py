@@ -131,6 +131,7 @@ def test_the_games_options_and_their_refusals_speak_the_persons_language(french,
     listing = capsys.readouterr().out
     assert "Trut (--game trut) : 2, 3, 4 ou 6 joueurs." in listing, listing
     assert "combien jouent : seuls à 2 ou 3, en deux équipes à 4 ou 6 (T2)" in listing
+    assert "players=2|3|4|6 (par défaut 2 ;" in listing  # play's own count, not the game's
     refused = [
         (["--game", "truco", "--option", "chicos=2"], "chicos vaut 3 ou 1 (K30, K31)"),
         (["--variant", "gatinais"], "vouliez-vous dire gatinaise ?"),
@@ -146,3 +147,22 @@ def test_the_games_options_and_their_refusals_speak_the_persons_language(french,
         assert said in error and " or " not in error, error
     # a table's announced variant, in the lobby and the LAN's listing
     assert game_summary("Trut", "classic deluxe", 2) == "Trut (classique deluxe), 2 joueurs"
+
+
+def test_numbers_are_written_as_the_language_writes_them(french, capsys):
+    """A decimal comma in French (16,708 is not sixteen thousand): the summaries of
+    ``sim``, ``selfplay`` and ``arena`` and the waits a join reports."""
+    from trutnet.cli import main
+
+    assert (i18n.number(16.708), i18n.number(2.0), i18n.number(3.14159, 2)) == (
+        "16,708",
+        "2",
+        "3,14",
+    )
+    assert main(["sim", "--game", "lutin", "--hands", "1", "--lang", "fr"]) == 0
+    said = capsys.readouterr().out
+    assert re.search(r" \d+(,\d+)? exécutions/s, \d+(,\d+)? mains/s \(\d+,\d+ mains par s", said), (
+        said
+    )
+    i18n.use("en")
+    assert i18n.number(16.708) == "16.708"

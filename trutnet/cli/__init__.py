@@ -44,6 +44,7 @@ from trutnet.cli.games import (
 )
 from trutnet.cli.language import LanguageError, add_lang_option, speak
 from trutnet.i18n import N_, _, ngettext
+from trutnet.i18n import number as decimal
 from trutnet.plugins import load_plugins
 
 MAX_GAMES = 1_000_000
@@ -225,7 +226,9 @@ def _selfplay(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     print(_("{name}, {details}, seed {seed}").format(name=name, details=details, seed=args.seed))
     print(
         _("games: {games}  hands: {hands}  mean hands per game: {mean}").format(
-            games=summary["games"], hands=summary["hands"], mean=summary["mean_hands_per_game"]
+            games=summary["games"],
+            hands=summary["hands"],
+            mean=decimal(summary["mean_hands_per_game"]),
         )
     )
     teams = [list(t) for t in game.teams()]
@@ -420,7 +423,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
         if wants_listing(args):  # --option help: the game's options, from its declaration
-            print(options_listing(getattr(args, "game", DEFAULT_GAME)))
+            game = getattr(args, "game", DEFAULT_GAME)
+            print(options_listing(game, players=getattr(args, "players", None)))
             return 0
         if args.command == "selfplay":
             return _selfplay(args, parser)

@@ -17,6 +17,7 @@ from typing import Any
 from trutnet.cli.arguments import whole
 from trutnet.cli.games import ChoiceError, bots_of, describe, game_argument, game_of
 from trutnet.i18n import _
+from trutnet.i18n import number as decimal
 
 MAX_GAMES = 1_000_000
 MAX_JOBS = 64
@@ -81,8 +82,14 @@ def cmd_arena(args: argparse.Namespace) -> int:
         b = sum(1 for o in done if o.winner is not None and o.winner != o.a_team)
         filled = 30 * len(done) // args.games
         rate = len(done) / max(time.perf_counter() - started, 1e-9)
-        said = _("{done}/{games} games  {a} {a_wins}  {b} {b_wins}  {rate:.2f} games/s").format(
-            done=len(done), games=args.games, a=bots[0], a_wins=a, b=bots[1], b_wins=b, rate=rate
+        said = _("{done}/{games} games  {a} {a_wins}  {b} {b_wins}  {rate} games/s").format(
+            done=len(done),
+            games=args.games,
+            a=bots[0],
+            a_wins=a,
+            b=bots[1],
+            b_wins=b,
+            rate=decimal(rate, 2),
         )
         print(
             f"\r[{'#' * filled}{'.' * (30 - filled)}] {said}",
@@ -120,8 +127,11 @@ def report(game: Any, summary: dict[str, Any]) -> list[str]:
             name=name, details=details, seed=summary["seed"], games=summary["games"]
         ),
         wins_line,
-        _("  {bot} scores {share:.1f}% (95% CI {low:.1f}-{high:.1f}%)").format(
-            bot=a, share=100 * summary["share"], low=100 * low, high=100 * high
+        _("  {bot} scores {share}% (95% CI {low}-{high}%)").format(
+            bot=a,
+            share=decimal(100 * summary["share"], 1),
+            low=decimal(100 * low, 1),
+            high=decimal(100 * high, 1),
         ),
     ]
     if summary["elo"] is not None:
@@ -137,11 +147,11 @@ def report(game: Any, summary: dict[str, Any]) -> list[str]:
     for kind, timing in zip((a, b), summary["decisions"], strict=True):
         if timing["count"]:
             lines.append(
-                _("  {bot}: {count} decisions, median {median:g} ms, p99 {p99:g} ms of CPU").format(
+                _("  {bot}: {count} decisions, median {median} ms, p99 {p99} ms of CPU").format(
                     bot=kind,
                     count=timing["count"],
-                    median=timing["median_ms"],
-                    p99=timing["p99_ms"],
+                    median=decimal(timing["median_ms"]),
+                    p99=decimal(timing["p99_ms"]),
                 )
             )
     return lines

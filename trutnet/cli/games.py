@@ -390,9 +390,10 @@ def wants_listing(args: argparse.Namespace) -> bool:
     return "help" in (getattr(args, "option", None) or [])
 
 
-def options_listing(name: str, width: int = 80) -> str:
+def options_listing(name: str, width: int = 80, players: int | None = None) -> str:
     """The options of the game ``name``, from its declaration: each with its allowed
-    values, its default and its flag, then its help (``--option help``)."""
+    values, its default and its flag, then its help (``--option help``); ``players``:
+    the command's own count, said as the default (``play`` seats 2 unless told)."""
     import textwrap
 
     game = declared(name)
@@ -405,8 +406,9 @@ def options_listing(name: str, width: int = 80) -> str:
     for option in game.options:
         values = "|".join(shown(c) for c in option.choices) or f"VALUE ({allowed_said(option)})"
         also = {PLAYERS: "--players N", VARIANT: "--variant NAME"}.get(option.key, option.flag)
+        default = players if option.key == PLAYERS and players is not None else option.default
         about = (_("default {value}; or {also}") if also else _("default {value}")).format(
-            value=shown(option.default), also=also
+            value=shown(default), also=also
         )
         lines += textwrap.wrap(
             f"{option.key}={values} ({about})",

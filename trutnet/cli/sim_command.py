@@ -24,6 +24,7 @@ from trutnet.cli.games import (
     game_options,
 )
 from trutnet.i18n import N_, _, ngettext
+from trutnet.i18n import number as decimal
 from trutnet.sim import (
     Faults,
     RunResult,
@@ -362,8 +363,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
         if progress:
             failed = sum(r.status == "failed" for r in results)
             rate = number / (time.perf_counter() - started)
-            said = _("sim: {number}/{seeds} runs, {failed} failed, {rate:.2f} runs/s").format(
-                number=number, seeds=args.seeds, failed=failed, rate=rate
+            said = _("sim: {number}/{seeds} runs, {failed} failed, {rate} runs/s").format(
+                number=number, seeds=args.seeds, failed=failed, rate=decimal(rate, 2)
             )
             print(
                 "\r" + said,
@@ -408,9 +409,9 @@ def summary_line(game: Any, summary: dict[str, Any]) -> str:
         ).format(count=away)
     return _(
         "{name}, {details}: {runs} runs: {finished} finished, {abandoned} abandoned, "
-        "{cut}{failed} failed; {seats}{faults}{runs_per_second:g} runs/s, "
-        "{hands_per_second:g} hands/s ({hands_per_sim_second:g} hands per simulated s); "
-        "a hand: {steps_per_hand:g} sequential steps, {kib:.0f} KiB published"
+        "{cut}{failed} failed; {seats}{faults}{runs_per_second} runs/s, "
+        "{hands_per_second} hands/s ({hands_per_sim_second} hands per simulated s); "
+        "a hand: {steps_per_hand} sequential steps, {kib:.0f} KiB published"
     ).format(
         name=name,
         details=details,
@@ -421,9 +422,9 @@ def summary_line(game: Any, summary: dict[str, Any]) -> str:
         failed=summary["failed"],
         seats=seats,
         faults=faults,
-        runs_per_second=summary["runs_per_second"],
-        hands_per_second=summary["hands_per_second"],
-        hands_per_sim_second=summary["hands_per_sim_second"],
-        steps_per_hand=summary["steps_per_hand"],
+        runs_per_second=decimal(summary["runs_per_second"]),
+        hands_per_second=decimal(summary["hands_per_second"]),
+        hands_per_sim_second=decimal(summary["hands_per_sim_second"]),
+        steps_per_hand=decimal(summary["steps_per_hand"]),
         kib=summary["bytes_per_hand"] / 1024,
     )

@@ -70,6 +70,10 @@ def _clock(at: float) -> str:
 def lost_text(lost: Connection, spectator: bool) -> tuple[str, str]:
     """A lost broker: what was lost, that it is retrying; what to do meanwhile."""
     waited = time.monotonic() - lost.since
+    if lost.own:  # a host back from its files: its own broker starts again (9.3)
+        said = _("✗ Starting this table's broker again at {url}… {waited:.0f}s")
+        then = _("Your own broker is starting again; nothing you play is sent until it is up")
+        return said.format(url=lost.url, waited=waited), then
     if lost.ever:
         said = _("✗ Lost the broker at {url} (host gone?): retrying… {waited:.0f}s")
     else:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from trutnet.i18n import N_, _
+from trutnet.i18n import N_, _, number
 from trutnet.net import topics
 from trutnet.net.broker import Endpoint
 from trutnet.net.mqtt_link import PinError, mqtt_client
@@ -35,7 +35,7 @@ PROBE_TIMEOUT = 5.0  # seconds to reach a broker before saying it cannot be reac
 # a table's status (a lobby token) as a person reads it
 STATUS_SAID = {"open": N_("open"), "playing": N_("playing")}
 NO_HOST = N_(
-    "no host answers for table {table} at {url} (waited {timeout:g} s):"
+    "no host answers for table {table} at {url} (waited {timeout} s):"
     " the table id is wrong, or its host has left"
 )
 
@@ -64,7 +64,7 @@ class WrongGame(JoinError):
 def _reason(exc: BaseException, timeout: float) -> str:
     """Why a connection failed, in a person's words."""
     if isinstance(exc, TimeoutError):
-        return _("no answer within {timeout:g} s").format(timeout=timeout)
+        return _("no answer within {timeout} s").format(timeout=number(timeout))
     if isinstance(exc, ConnectionRefusedError):
         return _("connection refused (nothing listens on that port)")
     if isinstance(exc, socket.gaierror):
@@ -197,7 +197,8 @@ async def lobby_announcement(
         raise JoinError(
             _("lost the broker at {url}: {why}").format(url=endpoint.url, why=_reason(exc, timeout))
         ) from None
-    raise JoinError(_(NO_HOST).format(table=table_id.hex(), url=endpoint.url, timeout=timeout))
+    said = _(NO_HOST).format(table=table_id.hex(), url=endpoint.url, timeout=number(timeout))
+    raise JoinError(said)
 
 
 @dataclass(frozen=True)
@@ -233,7 +234,9 @@ class _Lobby:
             return
         if self.status is None:
             if self.seen is None:
-                said = _(NO_HOST).format(table=table, url=self.endpoint.url, timeout=self.timeout)
+                said = _(NO_HOST).format(
+                    table=table, url=self.endpoint.url, timeout=number(self.timeout)
+                )
                 raise JoinError(said)
             raise JoinError(
                 _("the host of table {table} left before the game started").format(table=table)

@@ -49,6 +49,7 @@ class Connection:
     since: float
     ever: bool  # False: never connected since this process started
     give_up_at: float
+    own: bool = False  # the broker is this process's own, which it starts again (9.3)
 
 
 def stall_at(table: TableRuntime, now: float) -> Stall | None:
@@ -122,6 +123,7 @@ def connection_of(table: TableRuntime) -> Connection | None:
         since,
         table.connected_once,
         table.last_progress + give_up_period(table),
+        endpoint is not None and endpoint == table.succession.own_broker,
     )
 
 
