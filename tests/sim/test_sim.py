@@ -238,6 +238,25 @@ REGRESSIONS = [
         "the sim's own bug: a seat restored from files that held the end was not seen "
         "to end the run, reported stuck",
     ),
+    (
+        "truco",
+        {"players": 2},
+        12,
+        dataclasses.replace(
+            Faults(),
+            loss=0.15,
+            dup=0.1,
+            reorder=0.2,
+            kill=0.01,
+            junk=0.05,
+            down=10.0,
+            split=0.02,
+            restart=0.01,
+        ),  # the command line's: trutnet sim --game truco --players 2 --seed 12 --loss ...
+        "a spectator cut off while the table abandoned its gone seat and left: it waited "
+        "for every seat's done, and the gone seat never says one; it gave up, stuck "
+        "(a process with no seat now stops on any seat's done past its log, 9.2)",
+    ),
 ]
 
 

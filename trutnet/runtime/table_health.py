@@ -129,14 +129,15 @@ def connection_of(table: TableRuntime) -> Connection | None:
 
 def stranded_why(table: TableRuntime) -> str | None:
     """Why a process that holds no seat can learn nothing more, or None: it cannot
-    rehost a lost broker, and once every seat has finished, nobody will send what
-    its log lacks."""
+    rehost a lost broker, and once a seat said it finished at a head its log lacks
+    (and nothing came since, the caller's wait), nobody may be left to send what its
+    log lacks."""
     if table.local_seats() or table.replica is None:
         return None
     lost = connection_of(table)
     if lost is not None:
         said = _("lost the broker at {url} (host gone?): the game was not followed to its end")
         return said.format(url=lost.url)
-    if table.end.over_elsewhere():
-        return _("every seat finished the game and left before this log caught up")
+    if table.end.ended_elsewhere():  # it writes nothing: one seat's word is enough
+        return _("the seats finished the game and left before this log caught up")
     return None

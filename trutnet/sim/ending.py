@@ -134,7 +134,7 @@ class SimEnd:
                 if lingered or not (board.waiting_for(replica, local) or asked):
                     return self._leave(node, "left")
             return False
-        if self.over_elsewhere(node) and sim.elapsed(node, node.last_progress) >= FOLLOW:
+        if self.stranded(node) and sim.elapsed(node, node.last_progress) >= FOLLOW:
             return self._leave(node, "away")  # it writes nothing, and nothing came since
         return False
 
@@ -142,6 +142,16 @@ class SimEnd:
         """Every other seat said ``done`` at a head ``node``'s log lacks: it writes
         nothing more (the runtime's ``_write``), and still takes what comes."""
         return self.board(node).over_elsewhere(node.replica, self.local(node), self.sim.now)
+
+    def stranded(self, node: Node) -> bool:
+        """``node`` can learn nothing more of its game: every other seat said ``done``
+        at a head its log lacks, or, for a process that holds no seat (it writes
+        nothing, so one seat's word is enough to stop following), any seat did (the
+        runtime's ``stranded_why``)."""
+        if self.over_elsewhere(node):
+            return True
+        board = self.board(node)
+        return not self.local(node) and bool(board.ended_elsewhere(node.replica, self.sim.now))
 
     def _resubscribe(self, node: Node, board: DoneBoard) -> None:
         """A lingering process subscribes to the ``done`` topics again, in case a copy
