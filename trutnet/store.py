@@ -21,6 +21,7 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
+import errno
 import json
 import os
 import tempfile
@@ -165,6 +166,16 @@ class Transcript:
     evidence: list[bytes] = field(default_factory=list)  # the entries a blame is on
 
 
+# the system's reasons a file cannot be read, as a person is told them (the system's
+# own words are English); others keep the system's words
+OS_ERRORS = {
+    errno.ENOENT: N_("no such file or folder"),
+    errno.EISDIR: N_("it is a folder, not a file"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+}
+
+
 def read_json_file(path: Path, limit: int, wrong: Callable[[str], StoreError]) -> Any:
     """A JSON file of at most ``limit`` bytes, decoded; what is wrong with it said by
     ``wrong(why)`` (the file is hostile input: any bytes give that, never a crash), and
@@ -173,9 +184,8 @@ def read_json_file(path: Path, limit: int, wrong: Callable[[str], StoreError]) -
         with path.open("rb") as file:
             data = file.read(limit + 1)
     except OSError as exc:
-        raise StoreError(
-            _("cannot read {path}: {why}").format(path=path, why=exc.strerror or exc)
-        ) from None
+        why = _(OS_ERRORS[exc.errno]) if exc.errno in OS_ERRORS else exc.strerror or exc
+        raise StoreError(_("cannot read {path}: {why}").format(path=path, why=why)) from None
     if len(data) > limit:
         raise wrong(_("larger than {size} MiB").format(size=limit // (1024 * 1024)))
     try:
@@ -185,8 +195,8 @@ def read_json_file(path: Path, limit: int, wrong: Callable[[str], StoreError]) -
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        said = _("not JSON ({error} at line {line} column {column})")
-        raise wrong(said.format(error=exc.msg, line=exc.lineno, column=exc.colno)) from None
+        said = _("not JSON (line {line}, column {column})")  # the parser's words are English
+        raise wrong(said.format(line=exc.lineno, column=exc.colno)) from None
     except (RecursionError, ValueError):
         raise wrong(_("JSON nested too deeply")) from None
 

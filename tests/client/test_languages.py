@@ -166,3 +166,19 @@ def test_numbers_are_written_as_the_language_writes_them(french, capsys):
     )
     i18n.use("en")
     assert i18n.number(16.708) == "16.708"
+
+
+def test_a_file_that_cannot_be_read_is_said_in_the_persons_language(french, tmp_path, capsys):
+    """The system's reasons (its words are English) and the JSON parser's, in French."""
+    from trutnet.cli import main
+
+    (tmp_path / "text.json").write_text("hello")
+    cases = [
+        (tmp_path / "none.json", "aucun fichier ou dossier de ce nom"),
+        (tmp_path, "c'est un dossier, pas un fichier"),
+        (tmp_path / "text.json", "pas du JSON (ligne 1, colonne 1)"),
+    ]
+    for path, said in cases:
+        assert main(["verify", str(path), "--lang", "fr"]) == 2
+        error = capsys.readouterr().err
+        assert said in error and "No such" not in error and "Expecting" not in error, error

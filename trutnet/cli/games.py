@@ -518,7 +518,7 @@ def describe(game: Game) -> tuple[str, str]:
         if isinstance(value, bool):
             option = game_type_.option(key)
             said = option.said if option is not None and option.said else key.replace("_", " ")
-            words += [said] if value else []
+            words += [_(said)] if value else []  # in the game's catalog, if it says it
         elif key != PLAYERS and not isinstance(value, dict):
-            words.append(str(value) if isinstance(value, str) else f"{key} {value}")
+            words.append(_(value) if isinstance(value, str) else f"{key} {value}")
     return name, ", ".join(words)

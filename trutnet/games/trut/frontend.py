@@ -26,6 +26,9 @@ from trutnet.i18n import N_, _, ngettext
 
 NUMBER_KEYS = tuple("123456789")
 WORD_KEYS = {"t": "trut", "j": None, "c": None, "p": "pass", "s": "sing"}
+# How a summary says Trut's options that are on (the declaration's ``said``, and
+# its keys in words), for the catalog: the command line shows them translated
+OPTIONS_SAID = (N_("sum on patté"), N_("Michao with the Hare"), N_("bonus cards"))
 # A word of the notation as a hint says it, with its key (the key bar's words)
 WORDS_SAID = {
     "trut": N_("Trut (key t)"),
