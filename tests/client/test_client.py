@@ -130,7 +130,8 @@ def test_a_whole_game_against_a_bot_through_the_application(tmp_path, capsys):
                     seen["after chat"] = ui.screen_text()
                 if obs.phase == "play" and "no trut" not in seen:
                     pipe.send_text("c")  # nothing to fold: the screen says why
-                    await until(lambda: "Trut" in ui.info.message)
+                    # (the hint before it names a Trut too: wait for the refusal's words)
+                    await until(lambda: "to answer" in ui.info.message)
                     seen["no trut"] = ui.info.message
                 if obs.phase == "play" and not truted and any(str(a) == "trut" for a in obs.legal):
                     truted = True

@@ -253,7 +253,8 @@ def turn_line(frontend: Frontend, obs: Any, info: TableInfo) -> Line:
     spin = SPINNER[int(info.waiting_seconds * 8) % len(SPINNER)]
     if info.replaying:  # a saved game: what comes next, with no clock
         if info.paused:
-            return [("class:turn", _(" ▷ The round is over: → goes on"))]
+            said = _(" ▷ The {round} is over: → goes on")  # the game's word: hand, manche
+            return [("class:turn", said.format(round=_(frontend.round_word)))]
         if obs.to_act is None:
             return [("", "")]
         if obs.to_act < 0:
