@@ -1092,3 +1092,34 @@ async def test_bots_seated_by_the_host_get_full_random_keys(monkeypatch):
     bots = [seed for seed, label in asked if label.startswith("bot")]
     assert len(bots) == 3 and bots == [None, None, None]
     assert 8 not in sizes and sizes.count(32) >= 3
+
+
+def test_a_screen_without_a_terminal_says_so_in_one_line(tmp_path, monkeypatch):
+    """Run from a script or a pipe (standard input not a terminal): the screen cannot
+    read keys, so the command says what to do instead, status 2, no traceback (it
+    used to print "Task exception was never retrieved" and a traceback, status 0).
+    ``play`` says it before it opens a table; ``join`` and ``watch`` once the table
+    is found, where their screen would start."""
+    proc = subprocess.run(
+        [*TRUTNET, "play", "--players", "2"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        env=person_env(tmp_path),
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert "needs a terminal, and standard input is not one" in proc.stderr, proc.stderr
+    assert "--bot KIND" in proc.stderr and "Traceback" not in proc.stderr + proc.stdout
+    assert not (tmp_path / ".local" / "share" / "trutnet" / "tables").exists()  # no table
+
+    from trutnet.cli import watch_command
+    from trutnet.cli.games import ChoiceError
+    from trutnet.cli.on_screen import seat_screen
+
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: False)
+    with pytest.raises(ChoiceError, match="--bot KIND"):
+        seat_screen("trut", "a table", 0)  # join's and a resumed seat's screen
+    with pytest.raises(ChoiceError, match="--json"):
+        watch_command._watch_with_ui(None, bytes(16), None, None, None)  # type: ignore[arg-type]

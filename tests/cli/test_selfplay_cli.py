@@ -94,7 +94,7 @@ def test_json_summary(capsys, players, variant):
         (["--games", "many"], "not a whole number"),
         (["--seed", "-1"], "must be 0.."),
         (["--variant", "breton"], "invalid choice"),
-        (["--sum-on-patte", "--players", "4"], "6 players only"),
+        (["--sum-on-patte", "--players", "4"], "applies with players=6) (T21)"),
         (["--bots", "genius"], "--bots"),
         (["--bots", "random,random,random", "--players", "4"], "--bots"),
         (["--unknown"], "unrecognized arguments"),

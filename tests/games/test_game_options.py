@@ -141,8 +141,16 @@ def test_the_old_flags_still_work(flags, options):
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
-        (["--sum-on-patte"], "--sum-on-patte: the sum-on-patté option is for 6 players only"),
-        (["--bonus-cards"], "--bonus-cards: bonus_cards and michao_hare are options of deluxe"),
+        (
+            ["--sum-on-patte"],
+            "--sum-on-patte: sum_on_patte does not go with the options given"
+            " (it applies with players=6) (T21)",
+        ),
+        (
+            ["--bonus-cards"],
+            "--bonus-cards: bonus_cards does not go with the options given"
+            " (it applies with deluxe=on) (T23)",
+        ),
         (["--game", "truco", "--deluxe"], "the truco game has no --deluxe option (its options: "),
         (["--game", "lutin", "--players", "4"], "the lutin game is for 2 players, not --players 4"),
         (["--game", "truco", "--players", "5"], "the truco game is for 2, 3, 4, 6 or 8 players"),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -99,6 +100,7 @@ def test_a_resumed_seats_transcript_is_named_by_its_table(tmp_path, games, monke
         asked.append(transcript)
 
     monkeypatch.setattr(trutnet.client.playing, "play_with_ui", screen)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)  # as on a terminal
     for peer in games[:2]:
         args = SimpleNamespace(store=tmp_path / peer.replica.table_id.hex() / "seat-0")
         loaded = LoadedSeat(peer.identity, peer, None, False, None, False)  # type: ignore[arg-type]

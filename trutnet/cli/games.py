@@ -235,8 +235,8 @@ class _Choices:
         if refused is None:
             try:
                 make_game(self.name, {**self.config, option.key: value})
-            except ConfigError as exc:
-                refused = in_plain_words(str(exc))
+            except ConfigError as exc:  # with the others given: said from its ``needs``
+                refused = needs_said(option) if option.needs else in_plain_words(str(exc))
             else:
                 self.config[option.key] = value
                 return
@@ -265,6 +265,22 @@ class _Choices:
         except ConfigError:
             raise ChoiceError(f"{option.flag} {value}: {refused_said(option)}") from None
         self.take(option, parsed, f"{option.flag} {value}", True)
+
+    def unmet(self, texts: list[str]) -> list[Option]:
+        """The options of ``texts`` (``KEY=VALUE``) whose ``needs`` the configuration
+        does not meet (an option not given counts at its default)."""
+        found = []
+        for text in texts:
+            option = self.declared.option(text.partition("=")[0])
+            if option is None or not option.needs:
+                continue
+            for key, value in option.needs:
+                other = self.declared.option(key)
+                default = other.default if other is not None else None
+                if self.config.get(key, default) != value:
+                    found.append(option)
+                    break
+        return found
 
     def absent(self, flag: str) -> ChoiceError:
         keys = ", ".join(self.declared.keys())
@@ -324,7 +340,9 @@ def game_of(args: argparse.Namespace) -> Game:
         return make_game(choices.name, choices.config)
     except ConfigError as exc:
         said = " ".join(given_options)
-        raise ChoiceError(f"--option {said}: {in_plain_words(str(exc))}") from None
+        unmet = choices.unmet(given_options)  # the one that needs other options, if so
+        why = needs_said(unmet[0]) if len(unmet) == 1 else in_plain_words(str(exc))
+        raise ChoiceError(f"--option {said}: {why}") from None
 
 
 def game_named(name: str) -> Game:
@@ -362,6 +380,14 @@ def refused_said(option: Option) -> str:
     """Why a value is refused: ``KEY is 3 or 1 (RULING)``, in the person's words."""
     said = _("{key} is {allowed}").format(key=option.key, allowed=allowed_said(option))
     return said + (f" ({option.rule})" if option.rule else "")
+
+
+def needs_said(option: Option) -> str:
+    """Why an option does not go with the others given: the declaration says under
+    which options it applies (``KEY applies with players=6``)."""
+    needs = ", ".join(f"{key}={shown(value)}" for key, value in option.needs)
+    said = _("{key} does not go with the options given (it applies with {needs})")
+    return said.format(key=option.key, needs=needs) + (f" ({option.rule})" if option.rule else "")
 
 
 def described_said(option: Option) -> str:

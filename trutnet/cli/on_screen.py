@@ -4,6 +4,7 @@ the game is over and the screen is gone (:func:`game_over`).
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,9 +12,20 @@ from trutnet.cli.arguments import Refused
 from trutnet.cli.folders import tidy_table_folder
 from trutnet.cli.games import ChoiceError
 from trutnet.cli.running import stopped_said
-from trutnet.i18n import _
+from trutnet.i18n import N_, _
 from trutnet.runtime.seat_process import SeatResult
 from trutnet.selfplay import who_won
+
+PLAY_ELSE = N_("run it in a terminal, or let a bot play the seat with --bot KIND")
+
+
+def need_terminal(what: str = PLAY_ELSE) -> None:
+    """:class:`ChoiceError` (status 2) when standard input is not a terminal: a screen
+    reads its keys there (``what``: what else the command can do instead), said before
+    the command reaches a broker or opens a table."""
+    if not sys.stdin.isatty():
+        said = _("the table's screen needs a terminal, and standard input is not one: {what}")
+        raise ChoiceError(said.format(what=_(what)))
 
 
 def seat_screen(game: str, table_name: str, players: int, about: str = "") -> Any:
@@ -22,6 +34,7 @@ def seat_screen(game: str, table_name: str, players: int, about: str = "") -> An
     from trutnet.client.app import TableApp
     from trutnet.client.frontend import NoFrontend
 
+    need_terminal()  # (play says so before it opens a table)
     try:
         return TableApp(table_name, players, game=game, about=about)
     except NoFrontend as exc:

@@ -16,7 +16,7 @@ from trutnet.cli.folders import data_dir, player_identity, resume_alone, store_e
 from trutnet.cli.games import DEFAULT_GAME, ChoiceError, bot_of, describe, game_of
 from trutnet.cli.host_command import unreachable
 from trutnet.cli.lan_tables import shell_word
-from trutnet.cli.on_screen import game_over, seat_screen
+from trutnet.cli.on_screen import game_over, need_terminal, seat_screen
 from trutnet.cli.passwords import password_for
 from trutnet.cli.running import run_to_end, runtime_options
 from trutnet.discovery.interfaces import lan_address, reachable
@@ -40,6 +40,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise Refused(problem, 2)
     if not 0 <= args.bots < game.num_players():
         raise ChoiceError(_("--bots is 0..{high}").format(high=game.num_players() - 1))
+    need_terminal()  # the person's seat is on screen
     bind = args.bind or lan_address()
     broker, endpoint, password = _own_broker(args, bind)
     nonce: bytes | None = os.urandom(16)

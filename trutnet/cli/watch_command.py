@@ -10,10 +10,10 @@ import sys
 from trutnet.cli.folders import data_dir, player_identity
 from trutnet.cli.games import ChoiceError
 from trutnet.cli.lan_tables import table_asked
-from trutnet.cli.on_screen import game_over
+from trutnet.cli.on_screen import game_over, need_terminal
 from trutnet.cli.passwords import password_to_enter
 from trutnet.cli.running import finish, printer, run_to_end
-from trutnet.i18n import _
+from trutnet.i18n import N_, _
 from trutnet.net.broker import Endpoint
 from trutnet.runtime.lobby_watch import JoinError, lobby_status, probe_broker
 from trutnet.runtime.options import Options
@@ -57,6 +57,7 @@ def _watch_with_ui(
     from trutnet.client.watch_app import WatchApp
     from trutnet.runtime.watch import watch
 
+    need_terminal(N_("run it in a terminal, or follow the table as lines with --json"))
     transcript = data_dir() / "games" / f"{table_id.hex()}-watched.json"
     ui = WatchApp(_("table {id}").format(id=table_id.hex()[:8]))
     result = run_to_end(

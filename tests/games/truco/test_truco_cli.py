@@ -78,7 +78,10 @@ def test_option_sets_the_other_keys_of_the_configuration():
     [
         ("colour=red", "--option colour=red: give KEY=VALUE, KEY one of: chicos, falta_wins_chico"),
         ("chicos=2", "--option chicos=2: chicos is 3 or 1 (K30, K31)"),  # in words, no tuple
-        ("gallo=rotating", "--option gallo=rotating: gallo applies to other player counts"),  # 4
+        (
+            "gallo=rotating",
+            "--option gallo=rotating: gallo does not go with the options given",
+        ),  # 4
     ],
 )
 def test_a_bad_option_is_refused_in_one_line(option, says):
