@@ -182,3 +182,34 @@ def test_a_file_that_cannot_be_read_is_said_in_the_persons_language(french, tmp_
         assert main(["verify", str(path), "--lang", "fr"]) == 2
         error = capsys.readouterr().err
         assert said in error and "No such" not in error and "Expecting" not in error, error
+
+
+@pytest.mark.parametrize("language", ["fr", "es"])
+@pytest.mark.parametrize("name", GAMES)
+def test_the_way_out_is_never_cut_off_the_key_bar(name, language):
+    """Every key bar a seat meets keeps its last key whole, q to leave, in a language
+    whose words are longer ("q quitt…" ended the French bar of Lutin & Troll's choice):
+    the help key gives way first."""
+    from trutnet.client.frontend import frontend_for
+    from trutnet.client.view import TableInfo, key_bar, text_width
+    from trutnet.memory_table import new_memory_table, step
+
+    i18n.use(language)
+    try:
+        game = make_game(name, {"players": 2} if name != "lutin" else {})
+        table = new_memory_table(game, "bars", ["random"] * game.num_players())
+        frontend = frontend_for(name)
+        info = TableInfo(names=["Ana", "Bob"], fingerprints=["a", "b"], me=0)
+        bars = set()
+        for _ in range(800):
+            if not step(table):
+                break
+            state = table.peers[0].replica.state
+            if state is not None and state.observation(0).to_act == 0:
+                bars.add(key_bar(frontend, state.observation(0), info))
+        leave = i18n._("q quit")
+        assert len(bars) >= 2, bars
+        for bar in bars:
+            assert bar.endswith(leave) and text_width(bar) <= 80, bar
+    finally:
+        i18n.use("en")

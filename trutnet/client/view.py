@@ -303,8 +303,11 @@ def key_bar(frontend: Frontend, obs: Any, info: TableInfo) -> str:
         keys.append(_("Enter continue"))
     elif my_turn(frontend, obs, info):
         keys += frontend.key_hints(obs, info)
-    keys += [_("? help"), _("q quit") if info.me is not None else _("q stop watching")]
-    return " " + "  ".join(keys)
+    leave = _("q quit") if info.me is not None else _("q stop watching")
+    said = " " + "  ".join([*keys, _("? help"), leave])
+    if text_width(said) > WIDTH:  # the way out stays in sight: ? help goes first
+        said = " " + "  ".join([*keys, leave])
+    return said
 
 
 def table_lines(frontend: Frontend, obs: Any, info: TableInfo, width: int = WIDTH) -> list[Line]:
