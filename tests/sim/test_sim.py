@@ -242,8 +242,7 @@ REGRESSIONS = [
         "truco",
         {"players": 2},
         12,
-        dataclasses.replace(
-            Faults(),
+        Faults(
             loss=0.15,
             dup=0.1,
             reorder=0.2,

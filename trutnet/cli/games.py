@@ -379,7 +379,7 @@ def allowed_said(option: Option) -> str:
 def refused_said(option: Option) -> str:
     """Why a value is refused: ``KEY is 3 or 1 (RULING)``, in the person's words."""
     said = _("{key} is {allowed}").format(key=option.key, allowed=allowed_said(option))
-    return said + (f" ({option.rule})" if option.rule else "")
+    return _ruled(said, option)
 
 
 def needs_said(option: Option) -> str:
@@ -387,13 +387,18 @@ def needs_said(option: Option) -> str:
     which options it applies (``KEY applies with players=6``)."""
     needs = ", ".join(f"{key}={shown(value)}" for key, value in option.needs)
     said = _("{key} does not go with the options given (it applies with {needs})")
-    return said.format(key=option.key, needs=needs) + (f" ({option.rule})" if option.rule else "")
+    return _ruled(said.format(key=option.key, needs=needs), option)
 
 
 def described_said(option: Option) -> str:
     """An option's help in the person's language (the game's catalog has it), citing
     its rulings."""
-    return _(option.help) + (f" ({option.rule})" if option.rule else "")
+    return _ruled(_(option.help), option)
+
+
+def _ruled(said: str, option: Option) -> str:
+    """``said``, citing the rulings the option follows: ``... (T21)``."""
+    return said + (f" ({option.rule})" if option.rule else "")
 
 
 def in_plain_words(text: str) -> str:

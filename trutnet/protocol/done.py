@@ -109,6 +109,15 @@ class DoneBoard:
         others = set(range(replica.n)) - local
         return bool(others) and others <= set(self.ended_elsewhere(replica, now))
 
+    def stranded(self, replica: TableReplica | None, local: set[int], now: float) -> bool:
+        """Nothing more of this game will come: every seat but ``local`` said it is over
+        at a head this log lacks (:meth:`over_elsewhere`), or, for a process that holds
+        no seat (it writes nothing, so one seat's word is enough to stop following; a
+        seat gone for good, which the others abandoned, never says one), any seat did."""
+        if self.over_elsewhere(replica, local, now):
+            return True
+        return not local and bool(self.ended_elsewhere(replica, now))
+
 
 def finished(replica: TableReplica) -> bool:
     """The replica's game is over: ended (``done``), or stopped by a blame."""

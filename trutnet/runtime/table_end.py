@@ -59,6 +59,11 @@ class TableEnd:
         table = self.table
         return self.board.over_elsewhere(table.replica, table.local_seats(), time.monotonic())
 
+    def stranded(self) -> bool:
+        """Nothing more of this game will come to this process (``DoneBoard.stranded``)."""
+        table = self.table
+        return self.board.stranded(table.replica, table.local_seats(), time.monotonic())
+
     async def linger(self) -> None:
         """Say "done" (retained), then keep answering syncs until every other seat has
         said it too, the broker is gone for ``rehost_after`` seconds, or ``linger``

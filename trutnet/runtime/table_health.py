@@ -138,6 +138,6 @@ def stranded_why(table: TableRuntime) -> str | None:
     if lost is not None:
         said = _("lost the broker at {url} (host gone?): the game was not followed to its end")
         return said.format(url=lost.url)
-    if table.end.ended_elsewhere():  # it writes nothing: one seat's word is enough
+    if table.end.stranded():
         return _("the seats finished the game and left before this log caught up")
     return None

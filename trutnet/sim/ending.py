@@ -144,14 +144,9 @@ class SimEnd:
         return self.board(node).over_elsewhere(node.replica, self.local(node), self.sim.now)
 
     def stranded(self, node: Node) -> bool:
-        """``node`` can learn nothing more of its game: every other seat said ``done``
-        at a head its log lacks, or, for a process that holds no seat (it writes
-        nothing, so one seat's word is enough to stop following), any seat did (the
-        runtime's ``stranded_why``)."""
-        if self.over_elsewhere(node):
-            return True
-        board = self.board(node)
-        return not self.local(node) and bool(board.ended_elsewhere(node.replica, self.sim.now))
+        """``node`` can learn nothing more of its game (the board's, as the runtime's
+        ``stranded_why`` reads it)."""
+        return self.board(node).stranded(node.replica, self.local(node), self.sim.now)
 
     def _resubscribe(self, node: Node, board: DoneBoard) -> None:
         """A lingering process subscribes to the ``done`` topics again, in case a copy
