@@ -3,6 +3,8 @@ carries it, and one peer's reading of it on times given."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from trutnet.crypto import Identity, SeededRandom
@@ -20,9 +22,12 @@ from trutnet.protocol.lobby import CLOCK, LobbyError, check_announcement, sign_a
     ],
 )
 def test_a_rule_reads_and_says_itself(text, rule, said):
+    from trutnet.client.lobby_view import clock_rule_said
+
     assert ClockRule.parse(text) == rule
     assert ClockRule.parse(rule.spec()) == rule
-    assert rule.describe() == said
+    assert clock_rule_said(rule) == said
+    assert clock_rule_said(None) == ""
 
 
 @pytest.mark.parametrize(
@@ -39,8 +44,37 @@ def test_a_rule_reads_and_says_itself(text, rule, said):
     ],
 )
 def test_a_rule_that_cannot_be_says_what_can(text, why):
-    with pytest.raises(ClockError, match=why):
+    with pytest.raises(ClockError, match=why) as refused:
         ClockRule.parse(text)
+    # which part is wrong, and its bounds, for a screen to say in the person's words
+    parts = {"5": "per_move", "b": "bank", "i": "increment"}
+    assert refused.value.what == parts.get(why[0], "form")
+    assert refused.value.bounds == (
+        tuple(int(n) for n in re.findall(r"\d+", why)) if ".." in why else (0, 0)
+    )
+
+
+def test_a_clock_and_its_refusals_are_said_in_the_persons_language(capsys):
+    """The lobby's clock and ``--clock``'s refusals in French (the protocol's own
+    words are English)."""
+    from trutnet import i18n
+    from trutnet.cli import main
+    from trutnet.client.lobby_view import clock_rule_said
+
+    i18n.use("fr")
+    try:
+        assert clock_rule_said(ClockRule(bank=300, increment=5)) == "5:00 chacun, +5 s par décision"
+        for text, said in [
+            ("30s", "une horloge est SECONDES pour chaque décision, ou RÉSERVE+INC"),
+            ("4", "l'horloge d'une décision est de 5..3600 secondes"),
+            ("300+601", "l'incrément d'une pendule d'échecs est de 0..600 secondes"),
+        ]:
+            with pytest.raises(SystemExit):
+                main(["play", "--clock", text, "--lang", "fr"])
+            error = " ".join(capsys.readouterr().err.split())
+            assert said in error and "a clock" not in error and "seconds" not in error, error
+    finally:
+        i18n.use("en")
 
 
 def test_a_decision_clock_gives_each_decision_its_time():

@@ -42,7 +42,7 @@ from trutnet.cli.games import (
     variant_option,
     wants_listing,
 )
-from trutnet.cli.language import LanguageError, add_lang_option, speak
+from trutnet.cli.language import LanguageError, add_lang_option, name_placeholders, speak
 from trutnet.i18n import N_, _, ngettext
 from trutnet.i18n import number as decimal
 from trutnet.plugins import load_plugins
@@ -80,7 +80,9 @@ def _error_line(prog: str, message: str) -> str:
     )
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(*, named: bool = True) -> argparse.ArgumentParser:
+    """Every command's parser; ``named``: with the placeholders' words in this language
+    (False: as the code writes them)."""
     from trutnet import __version__
     from trutnet.engine import game_names, game_type
 
@@ -115,6 +117,8 @@ def _parser() -> argparse.ArgumentParser:
 
     add_arena_command(sub, _seed, HelpFormatter)
     add_lang_option(parser)
+    if named:
+        name_placeholders(parser)
     return parser
 
 

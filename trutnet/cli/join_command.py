@@ -25,6 +25,7 @@ from trutnet.cli.lan_tables import status_said, table_asked, wrong_game
 from trutnet.cli.on_screen import game_over, seat_screen
 from trutnet.cli.passwords import let_in, password_for, password_to_enter
 from trutnet.cli.running import finish, printer, run_to_end, runtime_options
+from trutnet.client.lobby_view import clock_rule_said
 from trutnet.crypto.identity import fingerprint
 from trutnet.engine.api import Game
 from trutnet.i18n import _
@@ -205,7 +206,7 @@ def _join_with_ui(
     options = runtime_options(args)
     if "clock" in announced:  # the host's clock (7.11), checked with its announcement
         options.clock = ClockRule.parse(announced["clock"])
-        ui.info.clock = options.clock.describe()
+        ui.info.clock = clock_rule_said(options.clock)
     ui.resume_alone = resume_alone(store)
     result = run_to_end(
         play_with_ui(
@@ -268,7 +269,7 @@ def _resume_with_ui(
 
     ui = seat_screen(game, _("resumed table"), 0)
     ui.resume_alone = resume_alone(args.store)
-    ui.info.clock = loaded.clock.describe() if loaded.clock is not None else ""
+    ui.info.clock = clock_rule_said(loaded.clock)
     transcript = data_dir() / "games" / f"{loaded.peer.replica.table_id.hex()}.json"
     result = run_to_end(
         play_with_ui(

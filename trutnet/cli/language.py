@@ -1,7 +1,8 @@
 """The language a command speaks (:mod:`trutnet.i18n`): ``--lang``, read from the
 arguments before the parser is built so that ``--help`` is in that language too, else
-the locale's (``LANG``...), else English; and argparse's own words (``usage:``, its
-error lines) taken from the same catalogs.
+the locale's (``LANG``...), else English; argparse's own words (``usage:``, its
+error lines) taken from the same catalogs; and the placeholder each option's value
+shows in ``--help`` (:func:`name_placeholders`), in that language too.
 """
 
 from __future__ import annotations
@@ -34,6 +35,92 @@ ARGPARSE_WORDS = (
     N_("one of the arguments %s is required"),
     N_("ignored explicit argument %r"),
 )
+
+SECONDS = N_("SECONDS")
+PROBABILITY = "P"  # the same word in every language
+COUNT = "N"
+# each option's placeholder as the code writes it (its ``metavar``, or argparse's from
+# its name), and the word ``--help`` shows for it; a word that is the same in every
+# language is not marked (a test walks every command: no option is left out)
+PLACEHOLDERS = {
+    "COMMAND": N_("COMMAND"),
+    "NAME": N_("NAME"),
+    "PLAYERS": N_("PLAYERS"),
+    "VARIANT": N_("VARIANT"),
+    "KEY=VALUE": N_("KEY=VALUE"),
+    "VALUE": N_("VALUE"),
+    "KIND": N_("KIND"),
+    "KIND|K1,K2,...": N_("KIND|K1,K2,..."),
+    "A,B": "A,B",
+    "SECONDS|BANK+INC": N_("SECONDS|BANK+INC"),
+    "FINGERPRINT|any": N_("FINGERPRINT|any"),
+    "BOTS": "K",
+    "PORT": N_("PORT"),
+    "BIND": N_("ADDRESS"),
+    "STORE": N_("DIR"),
+    "DIR": N_("DIR"),
+    "BROKER": "URL",
+    "URL": "URL",
+    "IP": "IP",
+    "TABLE": "ID",
+    "table_name": N_("TABLE"),
+    "TABLE_NAME": N_("TABLE"),
+    "file": N_("FILE"),
+    "LANG": N_("LANG"),
+    "SEED": N_("SEED"),
+    "AT": N_("MOVE"),
+    "D": "MS",
+    "N,N-M,...": "N,N-M,...",
+    "DRIFT": N_("RATE"),
+    **dict.fromkeys(
+        ("SEEDS", "GAMES", "REPEATS", "JOBS", "HANDS", "NEWCOMERS", "DOWN_AT_ONCE", "N"),
+        COUNT,
+    ),
+    **dict.fromkeys(
+        ("LOSS", "DUP", "REORDER", "KILL", "GONE", "JUNK", "SPLIT", "BROKER_RESTART", "TORN"),
+        PROBABILITY,
+    ),
+    **dict.fromkeys(
+        (
+            "STALL_TIMEOUT",
+            "VOID_TIMEOUT",
+            "GIVE_UP_AFTER",
+            "LINGER",
+            "LOBBY_TIMEOUT",
+            "TIMEOUT",
+            "DELAY",
+            "BASE_DELAY",
+            "DOWN",
+            "SPLIT_FOR",
+            "BROKER_DOWN",
+            "GIVE_UP",
+            "BOUND",
+        ),
+        SECONDS,
+    ),
+}
+
+
+def placeholder(action: argparse.Action) -> str | None:
+    """The placeholder an option's value has as the code wrote it (None: the option
+    takes no value, or shows its choices)."""
+    if action.nargs == 0 or (action.choices is not None and action.metavar is None):
+        return None
+    if isinstance(action.metavar, str):
+        return action.metavar
+    return action.dest.upper() if action.option_strings else action.dest
+
+
+def name_placeholders(parser: argparse.ArgumentParser) -> None:
+    """Show each option's value in ``--help`` with the word :data:`PLACEHOLDERS` gives
+    it, in this command's language, on ``parser`` and every command under it."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for command in set(action.choices.values()):
+                name_placeholders(command)
+        written = placeholder(action)
+        if written is not None and written in PLACEHOLDERS:
+            action.metavar = _(PLACEHOLDERS[written])
 
 
 def asked_language(argv: Sequence[str]) -> str | None:
@@ -74,4 +161,13 @@ def add_lang_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-__all__ = ["ARGPARSE_WORDS", "LanguageError", "add_lang_option", "asked_language", "speak"]
+__all__ = [
+    "ARGPARSE_WORDS",
+    "PLACEHOLDERS",
+    "LanguageError",
+    "add_lang_option",
+    "asked_language",
+    "name_placeholders",
+    "placeholder",
+    "speak",
+]

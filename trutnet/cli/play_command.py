@@ -19,6 +19,7 @@ from trutnet.cli.lan_tables import shell_word
 from trutnet.cli.on_screen import game_over, need_terminal, seat_screen
 from trutnet.cli.passwords import password_for
 from trutnet.cli.running import run_to_end, runtime_options
+from trutnet.client.lobby_view import clock_rule_said
 from trutnet.discovery.interfaces import lan_address, reachable
 from trutnet.engine.api import Game
 from trutnet.i18n import _
@@ -91,7 +92,7 @@ def _play_table(
 
     ui.table_name = table_name
     ui.info.private, ui.info.hints = password is not None, args.hints
-    ui.info.clock = args.clock.describe() if args.clock is not None else ""
+    ui.info.clock = clock_rule_said(args.clock)
     where = None if args.announce else (endpoint, table_id)
     ui.info.join_how = [_how_to_join(game, table_name, password is not None, where)]
     try:

@@ -136,9 +136,9 @@ def add_sim_command(sub: Any, seed_type: Any, formatter: Any) -> None:
         "--shrink",
         type=whole(0, 10_000),
         default=20,
-        metavar="RUNS",
+        metavar="N",
         help=_(
-            "for a failing seed, try up to RUNS runs leaving faults out, and print the "
+            "for a failing seed, try up to N runs leaving faults out, and print the "
             "shorter schedule that still fails (%(default)s; 0: do not)"
         ),
     )

@@ -107,11 +107,24 @@ def seed_arg(text: str) -> str:
     return text
 
 
+CLOCK_ERRORS = {
+    "form": N_("a clock is SECONDS for each decision, or BANK+INC for a chess clock (30, 300+5)"),
+    "per_move": N_("a decision's clock is {low}..{high} seconds"),
+    "bank": N_("a chess clock's bank is {low}..{high} seconds"),
+    "increment": N_("a chess clock's increment is {low}..{high} seconds"),
+}
+
+
 def clock_arg(text: str) -> ClockRule:
+    """``--clock``: a rule :meth:`ClockRule.parse` reads, or what it may be in the
+    person's language."""
     try:
         return ClockRule.parse(text)
     except ClockError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        said = _(CLOCK_ERRORS[exc.what]).format(low=exc.bounds[0], high=exc.bounds[1])
+        if exc.what == "form":
+            said = _("{said}, not {text}").format(said=said, text=repr(text[:20]))
+        raise argparse.ArgumentTypeError(said) from None
 
 
 def _timing_options(p: argparse.ArgumentParser) -> None:

@@ -6,6 +6,19 @@ from __future__ import annotations
 
 from trutnet.client.view import WIDTH, Line, TableInfo, fit, wrap
 from trutnet.i18n import _, ngettext
+from trutnet.protocol.clock import ClockRule, clock_text
+
+
+def clock_rule_said(rule: ClockRule | None) -> str:
+    """A table's clock for a person (7.11): ``30 s a decision``, ``5:00 each, +5 s a
+    decision``, ``10:00 each``; nothing for a table without one."""
+    if rule is None:
+        return ""
+    if rule.per_move is not None:
+        return _("{seconds} s a decision").format(seconds=rule.per_move)
+    assert rule.bank is not None
+    said = _("{bank} each, +{seconds} s a decision") if rule.increment else _("{bank} each")
+    return said.format(bank=clock_text(rule.bank), seconds=rule.increment)
 
 
 def variant_said(variant: str) -> str:

@@ -24,7 +24,13 @@ MAX_SPEC = 16  # characters of a rule as the lobby carries it
 
 
 class ClockError(ValueError):
-    """A clock rule that cannot be; the text says what is allowed."""
+    """A clock rule that cannot be; the text says what is allowed, and ``what`` which
+    part is wrong (``form``, ``per_move``, ``bank``, ``increment``) with its ``bounds``,
+    so that a screen can say it in the person's language."""
+
+    def __init__(self, message: str, what: str, bounds: tuple[int, int] = (0, 0)) -> None:
+        super().__init__(message)
+        self.what, self.bounds = what, bounds
 
 
 @dataclass(frozen=True)
@@ -41,19 +47,31 @@ class ClockRule:
         """``"30"`` (30 seconds a decision) or ``"300+5"`` (5 minutes each, 5 seconds
         more a decision); :class:`ClockError` for anything else."""
         if not isinstance(text, str) or len(text) > MAX_SPEC:
-            raise ClockError("a clock is SECONDS (a decision) or BANK+INCREMENT (30, 300+5)")
+            raise ClockError(
+                "a clock is SECONDS (a decision) or BANK+INCREMENT (30, 300+5)", "form"
+            )
         match = re.fullmatch(r"(\d{1,5})(?:\+(\d{1,4}))?", text.strip())
         if match is None:
-            raise ClockError(f"a clock is SECONDS or BANK+INCREMENT (30, 300+5), not {text!r}")
+            raise ClockError(
+                f"a clock is SECONDS or BANK+INCREMENT (30, 300+5), not {text!r}", "form"
+            )
         first, plus = int(match.group(1)), match.group(2)
         if plus is None:
             if not PER_MOVE[0] <= first <= PER_MOVE[1]:
-                raise ClockError(f"a decision's clock is {PER_MOVE[0]}..{PER_MOVE[1]} seconds")
+                raise ClockError(
+                    f"a decision's clock is {PER_MOVE[0]}..{PER_MOVE[1]} seconds",
+                    "per_move",
+                    PER_MOVE,
+                )
             return ClockRule(per_move=first)
         if not BANK[0] <= first <= BANK[1]:
-            raise ClockError(f"a chess clock's bank is {BANK[0]}..{BANK[1]} seconds")
+            raise ClockError(f"a chess clock's bank is {BANK[0]}..{BANK[1]} seconds", "bank", BANK)
         if not INCREMENT[0] <= int(plus) <= INCREMENT[1]:
-            raise ClockError(f"a chess clock's increment is {INCREMENT[0]}..{INCREMENT[1]} s")
+            raise ClockError(
+                f"a chess clock's increment is {INCREMENT[0]}..{INCREMENT[1]} s",
+                "increment",
+                INCREMENT,
+            )
         return ClockRule(bank=first, increment=int(plus))
 
     def spec(self) -> str:
@@ -61,14 +79,6 @@ class ClockRule:
         if self.per_move is not None:
             return str(self.per_move)
         return f"{self.bank}+{self.increment}"
-
-    def describe(self) -> str:
-        """For a person: ``30 s a decision`` or ``5:00 each, +5 s a decision``."""
-        if self.per_move is not None:
-            return f"{self.per_move} s a decision"
-        assert self.bank is not None
-        plus = f", +{self.increment} s a decision" if self.increment else ""
-        return f"{clock_text(self.bank)} each{plus}"
 
 
 def clock_text(seconds: float) -> str:
