@@ -69,6 +69,8 @@ def test_a_seat_that_cheats_is_named_on_the_honest_screen_in_its_language(tmp_pa
         # anyone can check the blame offline: the evidence is Bob's own signed entry
         proven = " ".join(verify.stdout.split())
         assert verify.returncode == 1 and f"TRICHE PROUVÉE : {BLAMED}" in proven, verify
+        # the record's detail is evidence, kept as the protocol wrote it, and said so
+        assert "(les mots du protocole, en anglais)" in proven, proven
         assert "la partie n'a pas de résultat" in verify.stderr, verify.stderr
     finally:
         bob.kill()

@@ -99,6 +99,9 @@ def test_verify_command_accepts_and_rejects(game, tmp_path):
     assert f"valid; seat {replica.state.winning_team()} wins," in ok.stdout
     failed = run("verify", str(bad))
     assert failed.returncode == 1 and "FAILED: entry 5" in failed.stderr
+    french = run("verify", str(bad), "--lang", "fr")
+    assert french.returncode == 1 and "ÉCHEC : entrée 5 : " in french.stderr, french.stderr
+    assert "(les mots du protocole, en anglais)" in french.stderr
     for content in (
         "",
         "{}",

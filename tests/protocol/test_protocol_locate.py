@@ -191,7 +191,7 @@ def test_an_audit_replays_the_tests_and_refuses_a_bad_blinding(tmp_path):
         timeout=300,
     )
     assert verify.returncode == 1 and "Traceback" not in verify.stderr
-    assert "[blind-proof]" in verify.stderr and "blame: seat 3" in verify.stderr
+    assert "[blind-proof]" in verify.stderr and "blame: seat 3 " in verify.stderr
 
 
 @pytest.mark.parametrize("kind", ["blind", "unblind"])

@@ -177,7 +177,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
             failed = _("FAILED: {failure}").format(failure=report.failure)
         print(failed, file=sys.stderr)
         if report.blame is not None:
-            print(_("blame: {blame}").format(blame=report.blame), file=sys.stderr)
+            from trutnet.client.blame_words import blame_said
+
+            blamed = blame_said(report.blame.seat, report.blame.rule, names or report.replica.names)
+            print(_("blame: {blame}").format(blame=blamed), file=sys.stderr)
         return 1
     if transcript.chat and not _chat_verified(table_id, transcript.chat, report):
         return 1
