@@ -46,6 +46,9 @@ class SimSigns:
         self.chosen: dict[bytes, str] = {}  # a sign -> the card its signer chose
         self.caught: set[tuple[bytes, int]] = set()  # (sign, seat) a draw caught
         self.signed: set[tuple[int, int, int]] = set()  # (node, life, period) a bot signed
+        # what a board read of a sign, with the shown card it read it from: a read is
+        # only redone when the board holds another (opening a card is costly)
+        self.read: dict[tuple[int, bytes], tuple[object, str | None]] = {}
 
     def _board(self, node: Node) -> SignBoard | None:
         replica = node.replica
@@ -146,13 +149,23 @@ class SimSigns:
                 self._send(node, board, wire)
         self.check(node, board)
 
+    def _read(self, board: SignBoard, sign: Any, seat: int, key: Any) -> str | None:
+        """``board.read``, redone only when the card shown to ``seat`` changed."""
+        shown = sign.shown.get(seat)
+        known = self.read.get((id(board), sign.id))
+        if known is not None and known[0] is shown:
+            return known[1]
+        card = board.read(sign, seat, key)
+        self.read[(id(board), sign.id)] = (shown, card)
+        return card
+
     def check(self, node: Node, board: SignBoard) -> None:
         """No sign out of sight (see the module's docstring)."""
         peer = node.peer
         if peer is None or not peer.seated():
             return
         for sign in list(board.signs.values()):
-            card = board.read(sign, peer.seat, peer.elgamal)
+            card = self._read(board, sign, peer.seat, peer.elgamal)
             if card is None or sign.seat == peer.seat:
                 continue
             may = peer.seat in sign.rules.partners or (sign.id, peer.seat) in self.caught
