@@ -11,18 +11,20 @@ import pytest
 from tests.tables import play_memory_game
 from trutnet.crypto import SeededRandom
 from trutnet.engine.registry import make_game
+from trutnet.protocol.checked import CheckedProofs
 from trutnet.protocol.envelope import parse_entry, sign_entry
-from trutnet.protocol.signs import CATCH_TYPE, SHOW_TYPE, SIGN_TYPE, SignBoard
+from trutnet.protocol.signs import CATCH_TYPE, SHOW_TYPE, SIGN_TYPE, SignBoard, sign_id
 from trutnet.protocol.untrusted import UntrustedInput
 
 
-def in_play(catch: int = 1, chicos: int = 3):
+def in_play(catch: int = 1, chicos: int = 3, checked=None):
     """A 4-player Truco table whose first hand is dealt, and one board per seat plus
-    a spectator's, each at the log's head."""
+    a spectator's, each at the log's head (``checked``: one memo of checked proofs for
+    all of them, as the simulator's processes share)."""
     game = make_game("truco", {"players": 4, "senas_catch": catch, "chicos": chicos})
     table = play_memory_game(game, 5, ["random"] * 4, until=lambda t: _dealt(t))
     replica = table.peers[0].replica
-    boards = [SignBoard(replica.table_id, replica.context) for _ in range(5)]
+    boards = [SignBoard(replica.table_id, replica.context, checked) for _ in range(5)]
     for board in boards:
         board.note_head(replica.log.head, 4, replica.state.signs)
     return table, boards
@@ -154,6 +156,27 @@ def test_forged_replayed_and_over_the_limit_signs_are_refused():
     assert boards[4].receive(junk, publics, seats) == []  # waits for a sign never seen
     with pytest.raises(UntrustedInput):
         boards[4].receive(b"\x00" * 9000, publics, seats)
+
+
+def test_boards_that_share_checked_proofs_check_each_once_and_refuse_a_bad_one_each():
+    checked = CheckedProofs()
+    table, boards = in_play(4, checked=checked)
+    replica = table.peers[0].replica
+    publics, seats = dict(enumerate(replica.elgamal)), list(replica.seats)
+    first = make_sign(table, boards, 0, 2)
+    deliver(table, boards, first)  # a sign, two draws that both catch, two shows
+    # six proofs (the card, its show to the partner, two draws, two shows), each
+    # checked by one board and taken as checked by the four others
+    assert checked.checks == 6, checked.checks
+    assert checked.skipped == 4 * 6
+    for seat in (1, 2, 3):  # read as before: the partner and both catchers
+        mine = boards[seat].signs[sign_id(first)]
+        assert boards[seat].read(mine, seat, table.peers[seat].elgamal) == "7e"
+    moved = resigned(parse_entry(first), table.peers[0].identity, seq=7)  # its proofs fail
+    for board in boards:  # a failed proof is never remembered: each board refuses it
+        with pytest.raises(UntrustedInput, match="bad sign"):
+            board.receive(moved, publics, seats)
+    assert all(board.refused == 1 for board in boards)
 
 
 def test_a_sign_naming_a_head_not_reached_waits_for_it():

@@ -28,6 +28,7 @@ import hashlib
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from trutnet.crypto import Context, CryptoError, DecodeError, KeyPair, Point
@@ -48,6 +49,7 @@ from trutnet.crypto.face_down import (
 from trutnet.crypto.group import RandomBytes
 from trutnet.crypto.identity import Identity
 from trutnet.engine.hidden import Signs
+from trutnet.protocol.checked import CheckedProofs, statement
 from trutnet.protocol.envelope import MessageError, parse_entry, sign_entry
 from trutnet.protocol.untrusted import UntrustedInput
 
@@ -109,8 +111,16 @@ class SignBoard:
     its log (:meth:`note_head`) and the messages from the network (:meth:`receive`),
     and asks it for its own seats' messages (:meth:`make`, :meth:`duties`)."""
 
-    def __init__(self, table_id: bytes, context: Callable[[str, int], Context]) -> None:
+    def __init__(
+        self,
+        table_id: bytes,
+        context: Callable[[str, int], Context],
+        checked: CheckedProofs | None = None,
+    ) -> None:
         self.table_id = table_id
+        # the proofs and signatures checked (each once; shared only within one trust
+        # domain, as :class:`CheckedProofs` says)
+        self.checked = CheckedProofs() if checked is None else checked
         self._context = context
         self._heads: OrderedDict[bytes, dict[int, Signs]] = OrderedDict()
         self.signs: OrderedDict[bytes, Sign] = OrderedDict()
@@ -164,7 +174,7 @@ class SignBoard:
         if not isinstance(wire, bytes) or len(wire) > MAX_SIGN_BYTES:
             raise UntrustedInput(f"a sign message is at most {MAX_SIGN_BYTES} bytes")
         try:
-            entry = parse_entry(wire, self.table_id)
+            entry = parse_entry(wire, self.table_id, self.checked)
         except MessageError as exc:
             raise UntrustedInput(f"not a signed sign message: {exc}") from exc
         if entry.wire in self._seen:
@@ -229,7 +239,15 @@ class SignBoard:
         context = self._context(f"sign/{entry.seat}/{entry.seq}", rules.period)
         card = FaceDown.from_bytes(body["card"])
         menu = deck_points(rules.menu.name, len(rules.menu))
-        verify_face_down(card, menu, entry.seat, context)
+        said = statement(
+            "sign",
+            context.encode(),
+            rules.menu.name.encode(),
+            len(menu).to_bytes(2, "big"),
+            entry.seat.to_bytes(1, "big"),
+            body["card"],
+        )
+        self.checked.once(said, partial(verify_face_down, card, menu, entry.seat, context))
         sign = Sign(sign_id(entry.wire), entry.seat, entry.seq, entry.prev, rules, card, context)
         self._check_shown(sign, body["shown"], rules.partners)
         sign.wires.append(entry.wire)
@@ -248,7 +266,18 @@ class SignBoard:
             shown = Shown.from_bytes(data)
             if shown.to != seat or seat in sign.shown:
                 raise ValueError("a card shown to the wrong seat")
-            verify_shown(shown, sign.card, self._publics_of(seat), sign.seat, sign.context)
+            public = self._publics_of(seat)
+            said = statement(
+                "sign-shown",
+                sign.context.encode(),
+                sign.card.to_bytes(),
+                bytes(public),
+                sign.seat.to_bytes(1, "big"),
+                data,
+            )
+            self.checked.once(
+                said, partial(verify_shown, shown, sign.card, public, sign.seat, sign.context)
+            )
             sign.shown[seat] = shown
 
     def _read_catch(self, entry: Any, body: dict[str, Any], sign: Sign) -> list[SignNews]:
@@ -259,7 +288,11 @@ class SignBoard:
         drawn = Draw.from_bytes(body["draw"])
         if drawn.seat != entry.seat:
             raise ValueError("a draw of another seat")
-        verify_draw(drawn, sign.card, self._publics_of(entry.seat), sign.context)
+        public = self._publics_of(entry.seat)
+        said = statement(
+            "sign-draw", sign.context.encode(), sign.card.to_bytes(), bytes(public), body["draw"]
+        )
+        self.checked.once(said, partial(verify_draw, drawn, sign.card, public, sign.context))
         caught = draw_below(drawn, *sign.rules.catch)
         sign.caught[entry.seat] = caught
         sign.wires.append(entry.wire)

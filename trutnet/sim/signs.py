@@ -56,7 +56,8 @@ class SimSigns:
             return None
         key = (self.sim.nodes.index(node), node.life)
         if key not in self.boards:
-            self.boards[key] = SignBoard(replica.table_id, replica.context)
+            # each proof checked once between the processes, as the log's (network.py)
+            self.boards[key] = SignBoard(replica.table_id, replica.context, self.sim.checked)
         return self.boards[key]
 
     @staticmethod
