@@ -5,6 +5,7 @@ it shows, and that the same seed passes as the code is."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -48,6 +49,35 @@ def test_a_stopped_table_whose_screen_keeps_waiting_is_found(monkeypatch):
     result = run_seed(game, 0, CLEAN, bots(game), sim_class=EquivocatingSim)
     assert result.status == "failed", result
     assert "table stopped, its screen does not say so" in result.violation, result
+
+
+RESTARTS = dataclasses.replace(CLEAN, restart=0.05)  # the broker restarts, often
+
+
+def test_a_screen_that_hides_a_lost_broker_is_found(monkeypatch):
+    """While the broker restarts, every process's client has lost it: its screen must
+    say so (what was lost, that it retries, that nothing played is sent)."""
+    assert run("lutin", 0, RESTARTS).violation is None  # as the code is
+    monkeypatch.setattr(table_lines, "lost_text", lambda lost, spectator: ("", ""))
+    result = run("lutin", 0, RESTARTS)
+    assert result.status == "failed" and result.counts["broker_restarted"], result
+    assert result.violation == "screen: seat 0 lost the broker, its screen does not say so"
+
+
+def test_a_screen_that_asks_for_a_move_with_no_broker_is_found(monkeypatch):
+    """A seat whose turn it is when the broker goes: its screen must not ask for a
+    move it cannot send (the client then refuses the keys)."""
+    assert run("lutin", 0, RESTARTS).violation is None
+    health = table_lines.show_health
+
+    def online_always(info: TableInfo, *args: Any) -> None:
+        health(info, *args)
+        info.offline = False
+
+    monkeypatch.setattr(table_lines, "show_health", online_always)
+    result = run("lutin", 0, RESTARTS)
+    assert result.status == "failed", result
+    assert result.violation == "screen: seat 0's screen asks it to decide: the broker is down"
 
 
 @pytest.mark.parametrize("name", ["trut", "truco", "lutin"])

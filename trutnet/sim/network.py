@@ -128,6 +128,7 @@ class Sim:
         # down puts every process in a group of its own)
         self.groups: list[int] = []
         self.cut_until = float("-inf")
+        self.broker_down_until = float("-inf")  # every process has lost the broker
         self.violation: Violation | None = None
         self.status = ""
         self.note = ""
@@ -306,11 +307,16 @@ class Sim:
         restart = faults.restart and calm and rng.random() < faults.restart
         if restart and self._inject("broker_restarted"):
             self.groups = list(range(len(self.nodes)))  # nobody hears anybody
-            self.cut_until = now + rng.uniform(0.1, faults.restart_for)
+            self.cut_until = self.broker_down_until = now + rng.uniform(0.1, faults.restart_for)
             in_flight = [e for e in self.queue if e[2] in TOPICS]
             self.counts["lost_in_restart"] += len(in_flight)
             self.queue = [e for e in self.queue if e[2] not in TOPICS]
             heapq.heapify(self.queue)
+            for node in self.nodes:  # each process's client sees its connection drop
+                if node.up and node.peer is not None:
+                    violation = check_screen(self, node, self.frontends)
+                    if violation is not None:
+                        raise SimFailure(violation)
 
     def _junk(self, wire: bytes) -> tuple[str, int, int, bytes]:
         """A hostile message from outside the table to one peer, on any topic, made of

@@ -9,14 +9,16 @@ board of :mod:`trutnet.sim.ending`). Checked:
 
 * after each step that changed a replica (:func:`check_screen`): a screen that says
   "your turn" belongs to a seat that can send that decision now (it holds its seat, the
-  table waits for its decision, nothing stopped the game); a stopped table's screen
-  says so in the waiting line's place, never a spinner;
+  broker is up, the table waits for its decision, nothing stopped the game); a stopped
+  table's screen says so in the waiting line's place, never a spinner; while the broker
+  restarts, every screen of a game under way says that it is lost;
 * at the end (:func:`check_end_screens`): every process still there reads that the game
   is over, stopped or ended without it; none is left waiting on a table that is done.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -24,11 +26,15 @@ from trutnet.client.frontend import Frontend, NoFrontend, frontend_for
 from trutnet.client.table_lines import game_frame, game_lines, show_table
 from trutnet.client.view import SPINNER, TableInfo, my_turn, plain
 from trutnet.protocol.entry_types import DECISIONS
+from trutnet.runtime.table_health import Connection
 from trutnet.sim.invariants import Violation
 
 if TYPE_CHECKING:
     from trutnet.sim.network import Sim
     from trutnet.sim.records import Node
+
+
+BROKER = "mqtt://sim-broker"  # what a screen names the simulated broker
 
 
 @dataclass
@@ -43,14 +49,19 @@ class Screen:
 
 class _Health:
     """The runtime's reading of the table, for :func:`show_table`, from the simulation:
-    the seats that said ``done`` at heads this log lacks. (The broker's loss and a
-    stalled seat are the simulation's own business: it reports neither.)"""
+    the broker lost while it restarts (every process's MQTT client sees its connection
+    drop), and the seats that said ``done`` at heads this log lacks. (A stalled seat is
+    the votes' business: it is not reported here.)"""
 
     def __init__(self, sim: Sim, node: Node) -> None:
         self.sim, self.node = sim, node
 
-    def connection(self) -> None:
-        return None
+    def connection(self) -> Connection | None:
+        """As the runtime's: the broker lost while a game is played here."""
+        if not broker_down(self.sim) or self.node.replica.phase == "done":
+            return None
+        now = time.monotonic()  # (the screen's text counts from it: not checked)
+        return Connection(BROKER, now, True, now + 60.0)
 
     def stall(self) -> None:
         return None
@@ -102,13 +113,20 @@ def screen_of(
     return Screen(info, frame, text, your_turn)
 
 
-def _cannot_send(node: Node) -> str:
+def broker_down(sim: Sim) -> bool:
+    """Is the simulated broker restarting now (no process can reach it)?"""
+    return sim.now < sim.broker_down_until
+
+
+def _cannot_send(sim: Sim, node: Node) -> str:
     """Why ``node``'s seat cannot send a decision now; empty if it can."""
     peer = node.peer
     assert peer is not None
     replica = peer.replica
     if not peer.seated():
         return "it does not hold its seat"
+    if broker_down(sim):
+        return "the broker is down"
     if replica.halted is not None:
         return f"the table stopped ({replica.halted})"
     expected = replica.expected()
@@ -131,10 +149,12 @@ def check_screen(sim: Sim, node: Node, cache: dict[str, Frontend | None]) -> Vio
     screen = screen_of(sim, node, cache)
     if screen is None:
         return None
-    if screen.your_turn and (why := _cannot_send(node)):
+    if screen.your_turn and (why := _cannot_send(sim, node)):
         return Violation("screen", f"{node.name}'s screen asks it to decide: {why}")
     if node.replica.halted is not None and not screen.info.alert:
         return Violation("screen", f"{node.name}'s table stopped, its screen does not say so")
+    if broker_down(sim) and node.replica.phase != "done" and not screen.info.alert:
+        return Violation("screen", f"{node.name} lost the broker, its screen does not say so")
     return None
 
 
