@@ -70,6 +70,9 @@ class FakeLink:
         self.published += 1
         return True
 
+    def send(self, topic: str, payload: bytes, wait: float = 30) -> None:
+        self.published += 1
+
     async def resubscribe(self, topic: str) -> None:
         return None
 

@@ -39,6 +39,9 @@ class RecordingLink:
         self.published.append((topic, payload))
         return True
 
+    def send(self, topic: str, payload: bytes, wait=None) -> None:
+        self.published.append((topic, payload))
+
 
 def deep_entry(table_id):
     """An entry-shaped message whose body nests 900 levels (canonical re-encoding of

@@ -131,6 +131,7 @@ class MqttLink:
         self.reconnects = 0
         self.disconnected_since: float | None = None
         self.oversized = 0  # payloads dropped unread for their size
+        self._sending: set[asyncio.Task[bool]] = set()  # :meth:`send`'s, not yet acked
 
     def endpoints(self) -> Sequence[Endpoint]:
         return self._endpoints() if callable(self._endpoints) else self._endpoints
@@ -147,8 +148,11 @@ class MqttLink:
             self._task = asyncio.create_task(self._run())
 
     async def close(self) -> None:
-        """Disconnect cleanly if the broker answers within 3 s; otherwise drop it (a
+        """Let what :meth:`send` handed over reach the broker (3 s at most), then
+        disconnect cleanly if the broker answers within 3 s; otherwise drop it (a
         half-dead broker never acknowledges the DISCONNECT)."""
+        if self._sending:
+            await asyncio.wait(set(self._sending), timeout=3.0)
         self._closing = True
         if self._task is not None:
             for grace in (3.0, 2.0):
@@ -249,6 +253,16 @@ class MqttLink:
         if self.client is not None:
             with contextlib.suppress(aiomqtt.MqttError):
                 await self.client.subscribe(topic, qos=1)
+
+    def send(self, topic: str, payload: bytes, wait: float = 30.0) -> None:
+        """Publish without waiting for the broker's acknowledgement: the message goes
+        out in the order of the calls (each call's publish starts before the next's),
+        and the caller's next message need not wait a round trip. For a message the
+        protocol repairs if it is lost (a log entry: sync, 9.2); :meth:`close` lets
+        the ones under way finish."""
+        task = asyncio.get_running_loop().create_task(self.publish(topic, payload, wait=wait))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
 
     async def publish(
         self, topic: str, payload: bytes, retain: bool = False, wait: float = 30.0

@@ -391,10 +391,11 @@ class TableRuntime:
                     break
             self.touch()
             # Logged and saved: if no broker takes it before the give-up period ends,
-            # the others get it by sync once one does (9.2).
+            # the others get it by sync once one does (9.2); so no wait for its ack.
             self.sync.wrote(wire)
-            await self.link.publish(topics.log(self.table_id), wire, wait=self._patience())
+            self.link.send(topics.log(self.table_id), wire, wait=self._patience())
             wrote = True
+            await asyncio.sleep(0)  # the screen shows this entry before a bot thinks on
         return wrote
 
     def _patience(self) -> float:
