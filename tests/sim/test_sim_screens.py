@@ -80,6 +80,19 @@ def test_a_screen_that_asks_for_a_move_with_no_broker_is_found(monkeypatch):
     assert result.violation == "screen: seat 0's screen asks it to decide: the broker is down"
 
 
+def test_a_screen_silent_on_a_stalled_seat_is_found(monkeypatch):
+    """A seat gone for good: once the table has waited for it past the stall timeout,
+    every other screen must say who the table waits for, and what comes next."""
+    gone = dataclasses.replace(CLEAN, kill=0.01, gone=1.0, void_timeout=30.0)
+    assert run("lutin", 1, gone).status == "abandoned"  # as the code is
+    monkeypatch.setattr(table_lines, "stall_text", lambda stall, names, me: ("", ""))
+    result = run("lutin", 1, gone)
+    assert result.status == "failed", result
+    assert result.violation == (
+        "screen: seat 0 waits for seat 1 past the stall timeout, its screen does not say so"
+    )
+
+
 @pytest.mark.parametrize("name", ["trut", "truco", "lutin"])
 def test_every_seat_reads_the_end_of_a_finished_game(name):
     """A whole clean game: at the end each seat's and the spectator's screen is the

@@ -449,6 +449,10 @@ class Sim:
             self.publish(node, "sync", sync_request_of(node))
         if self.end.over_elsewhere(node):
             return False  # as the runtime: no vote on a game that ended past its log
+        if self.ballots.policy.report(waited) and node.peer is not None:
+            violation = check_screen(self, node, self.frontends)  # the wait is said
+            if violation is not None:
+                raise SimFailure(violation)
         return self.ballots.on_stall(node, expected[0], waited)  # offers and votes (7.7)
 
     def elapsed(self, node: Node, since: float) -> float:

@@ -11,7 +11,9 @@ board of :mod:`trutnet.sim.ending`). Checked:
   "your turn" belongs to a seat that can send that decision now (it holds its seat, the
   broker is up, the table waits for its decision, nothing stopped the game); a stopped
   table's screen says so in the waiting line's place, never a spinner; while the broker
-  restarts, every screen of a game under way says that it is lost;
+  restarts, every screen of a game under way says that it is lost; a screen whose
+  table has waited for a seat past the stall timeout says so (checked on each idle
+  tick of the wait too);
 * at the end (:func:`check_end_screens`): every process still there reads that the game
   is over, stopped or ended without it; none is left waiting on a table that is done.
 """
@@ -26,7 +28,8 @@ from trutnet.client.frontend import Frontend, NoFrontend, frontend_for
 from trutnet.client.table_lines import game_frame, game_lines, show_table
 from trutnet.client.view import SPINNER, TableInfo, my_turn, plain
 from trutnet.protocol.entry_types import DECISIONS
-from trutnet.runtime.table_health import Connection
+from trutnet.protocol.replace import votes_needed
+from trutnet.runtime.table_health import Connection, Stall
 from trutnet.sim.invariants import Violation
 
 if TYPE_CHECKING:
@@ -50,8 +53,9 @@ class Screen:
 class _Health:
     """The runtime's reading of the table, for :func:`show_table`, from the simulation:
     the broker lost while it restarts (every process's MQTT client sees its connection
-    drop), and the seats that said ``done`` at heads this log lacks. (A stalled seat is
-    the votes' business: it is not reported here.)"""
+    drop), the seat the table has waited for past the stall timeout (by this process's
+    clock, as its votes count it; the offers and votes on it are not modelled), and the
+    seats that said ``done`` at heads this log lacks."""
 
     def __init__(self, sim: Sim, node: Node) -> None:
         self.sim, self.node = sim, node
@@ -63,8 +67,18 @@ class _Health:
         now = time.monotonic()  # (the screen's text counts from it: not checked)
         return Connection(BROKER, now, True, now + 60.0)
 
-    def stall(self) -> None:
-        return None
+    def stall(self) -> Stall | None:
+        """As the runtime's: the seat waited for past the stall timeout, in a game."""
+        sim, node = self.sim, self.node
+        replica = node.replica
+        expected = replica.expected() if replica.phase != "done" else None
+        if replica.state is None or expected is None:
+            return None
+        waited = sim.elapsed(node, node.last_progress)
+        if not sim.ballots.policy.report(waited) or not replica.can_abandon(expected[0]):
+            return None
+        since = time.monotonic() - waited  # (the screen's text counts from it)
+        return Stall(expected[0], since, None, False, [], {}, votes_needed(replica.n))
 
     def ended_elsewhere(self) -> list[int]:
         board = self.sim.end.board(self.node)
@@ -155,6 +169,10 @@ def check_screen(sim: Sim, node: Node, cache: dict[str, Frontend | None]) -> Vio
         return Violation("screen", f"{node.name}'s table stopped, its screen does not say so")
     if broker_down(sim) and node.replica.phase != "done" and not screen.info.alert:
         return Violation("screen", f"{node.name} lost the broker, its screen does not say so")
+    stall = _Health(sim, node).stall()
+    if stall is not None and not (screen.info.alert or screen.info.alert_next):
+        said = f"{node.name} waits for seat {stall.seat} past the stall timeout"
+        return Violation("screen", f"{said}, its screen does not say so")
     return None
 
 
