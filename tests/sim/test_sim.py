@@ -14,8 +14,11 @@ import dataclasses
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -538,6 +541,45 @@ def test_the_command_runs_seeds_and_prints_a_json_summary():
     assert summary["hands"] >= 3 and 5 < summary["steps_per_hand"] < summary["entries"]
     assert summary["bytes_per_hand"] * summary["hands"] <= summary["counts"]["bytes"]
     assert summary["bytes_per_hand"] > 1000
+
+
+def test_seeds_run_in_parallel_processes_give_the_same_runs():
+    """``--jobs 2`` runs the seeds in two processes (results come as they end): the
+    summary is the one ``--jobs 1`` prints, failures and their replays included."""
+    wall = {"wall_seconds", "runs_per_second", "hands_per_second"}
+    common = ["--game", "lutin", "--seeds", "4", "--json", "--shrink", "0"]
+    summaries = []
+    # one hand each; then a bound too short for a whole game: every seed fails, with
+    # its replay command
+    for jobs, ending in [(j, e) for e in (["--hands", "1"], ["--bound", "5"]) for j in "12"]:
+        result = sim_cli(*common, "--jobs", jobs, *ending)
+        summaries.append({k: v for k, v in json.loads(result.stdout).items() if k not in wall})
+    assert summaries[0] == summaries[1] and summaries[0]["runs"] == 4
+    assert summaries[2] == summaries[3] and summaries[2]["failed_seeds"] == [0, 1, 2, 3]
+
+
+def test_ctrl_c_stops_every_worker_of_a_parallel_run_at_once():
+    """A person's Ctrl-C reaches the command and its workers (one process group): the
+    command says it was interrupted, and no worker goes on running seeds."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "trutnet", "sim", "--game", "trut", "--seeds", "500", "--jobs", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own group, as a terminal's foreground job
+    )
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+    workers: list[str] = []
+    deadline = time.monotonic() + 60
+    while len(workers) < 2 and proc.poll() is None and time.monotonic() < deadline:
+        workers = children.read_text().split() if children.exists() else []
+        time.sleep(0.02)  # polling for the event, with a deadline
+    assert len(workers) == 2, "the two workers never started"
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does
+    _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "trutnet sim: interrupted" in err, err
+    assert "Traceback" not in err
+    assert not [w for w in workers if Path(f"/proc/{w}").exists()], "a worker runs on"
 
 
 SEED_11 = ["--game", "lutin", "--seed", "11", "--loss", "0.2", "--kill", "0.02", "--json"]

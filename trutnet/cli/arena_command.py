@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
+import shutil
 import sys
 import time
 from typing import Any
 
-from trutnet.cli.arguments import whole
+from trutnet.cli.arguments import add_jobs_option, whole
 from trutnet.cli.games import ChoiceError, bots_of, describe, game_argument, game_of
 from trutnet.i18n import _
 from trutnet.i18n import number as decimal
 
 MAX_GAMES = 1_000_000
-MAX_JOBS = 64
 
 
 def add_arena_command(sub: Any, seed_type: Any, formatter: Any) -> None:
@@ -55,12 +54,7 @@ def add_arena_command(sub: Any, seed_type: Any, formatter: Any) -> None:
         default=0,
         help=_("the run's seed: the same seed and options give the same games"),
     )
-    p.add_argument(
-        "--jobs",
-        type=whole(1, MAX_JOBS),
-        default=min(2, os.cpu_count() or 1),
-        help=_("processes playing games at once (%(default)s); the result is the same"),
-    )
+    add_jobs_option(p, _("processes playing games at once (%(default)s); the result is the same"))
     p.add_argument("--json", action="store_true", help=_("print the summary as JSON"))
 
 
@@ -91,12 +85,9 @@ def cmd_arena(args: argparse.Namespace) -> int:
             b_wins=b,
             rate=decimal(rate, 2),
         )
-        print(
-            f"\r[{'#' * filled}{'.' * (30 - filled)}] {said}",
-            end="",
-            file=sys.stderr,
-            flush=True,
-        )
+        line = f"[{'#' * filled}{'.' * (30 - filled)}] {said}"
+        width = shutil.get_terminal_size((80, 24)).columns - 1  # one line, or \r cannot
+        print("\r" + line[:width], end="", file=sys.stderr, flush=True)  # draw it again
 
     outcomes = run(game, bots, args.games, args.seed, args.jobs, progress if bar else None)
     if bar:

@@ -83,3 +83,16 @@ def meant(word: str, known: list[str], cutoff: float = 0.75) -> str:
 
     close = difflib.get_close_matches(word, known, n=1, cutoff=cutoff)
     return _("; did you mean {word}?").format(word=close[0]) if close else ""
+
+
+MAX_JOBS = 64
+
+
+def add_jobs_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--jobs J``: processes working at once (by default this machine's processors,
+    at most 2); ``help`` says what each does."""
+    import os
+
+    parser.add_argument(
+        "--jobs", type=whole(1, MAX_JOBS), default=min(2, os.cpu_count() or 1), help=help
+    )

@@ -14,7 +14,7 @@ import sys
 import time
 from typing import Any
 
-from trutnet.cli.arguments import bounded, whole
+from trutnet.cli.arguments import add_jobs_option, bounded, whole
 from trutnet.cli.games import (
     bots_of,
     config_arguments,
@@ -30,7 +30,7 @@ from trutnet.sim import (
     RunResult,
     format_numbers,
     parse_numbers,
-    run_seed,
+    run_seeds,
     shrink,
     summarise,
 )
@@ -132,6 +132,7 @@ def add_sim_command(sub: Any, seed_type: Any, formatter: Any) -> None:
         default=default.bound,
         help=_("simulated seconds a table may take to end (%(default)s)"),
     )
+    add_jobs_option(p, _("processes running seeds at once (%(default)s); the runs are the same"))
     p.add_argument(
         "--shrink",
         type=whole(0, 10_000),
@@ -331,9 +332,11 @@ def cmd_sim(args: argparse.Namespace) -> int:
     progress = sys.stderr.isatty() and not args.json
     results: list[RunResult] = []
     started = time.perf_counter()
-    replays: list[str] = []
-    for number, seed in enumerate(range(args.seed, args.seed + args.seeds), start=1):
-        result = run_seed(game, seed, faults, bots, without=args.without)
+    replays: list[tuple[int, str]] = []  # (seed, the command that replays it)
+    seeds = range(args.seed, args.seed + args.seeds)
+    runs = run_seeds(game, seeds, faults, bots, args.jobs, without=args.without)
+    for number, result in enumerate(runs, start=1):
+        seed = result.seed
         results.append(result)
         if result.status == "failed":
             if progress:
@@ -359,7 +362,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
                         ),
                         file=sys.stderr,
                     )
-            replays.append(replay)
+            replays.append((seed, replay))
         if progress:
             failed = sum(r.status == "failed" for r in results)
             rate = number / (time.perf_counter() - started)
@@ -374,11 +377,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
             )
     if progress:
         print("\r\033[K", end="", file=sys.stderr)
+    results.sort(key=lambda r: r.seed)  # the summary's digest: in seed order
     summary = summarise(results, time.perf_counter() - started)
     summary["game"] = game.name
     summary["config"] = game.config_dict()
     summary["first_seed"] = args.seed
-    summary["replay"] = replays
+    summary["replay"] = [replay for _seed, replay in sorted(replays)]
     if args.json:
         print(json.dumps(summary, sort_keys=True))
     else:

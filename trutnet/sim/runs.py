@@ -1,4 +1,5 @@
-"""Many simulated runs: one seed in a temporary folder (:func:`run_seed`), the one
+"""Many simulated runs: one seed in a temporary folder (:func:`run_seed`), many in
+parallel processes (:func:`run_seeds`), the one
 summary of many (:func:`summarise`), and a failing seed's fault schedule made shorter
 by delta debugging (:func:`shrink`).
 """
@@ -6,13 +7,16 @@ by delta debugging (:func:`shrink`).
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
+import signal
 import tempfile
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from trutnet.engine.api import Game
+from trutnet.engine.registry import make_game
 from trutnet.sim.faults import Faults
 from trutnet.sim.network import Sim
 from trutnet.sim.records import RunResult
@@ -38,6 +42,67 @@ def run_seed(
         if on_sim is not None:
             on_sim(sim)
         return sim.run()
+
+
+def run_seeds(
+    game: Game,
+    seeds: Sequence[int],
+    faults: Faults,
+    bots: Sequence[str],
+    jobs: int = 1,
+    without: frozenset[int] = frozenset(),
+) -> Iterator[RunResult]:
+    """:func:`run_seed` of each seed, in ``jobs`` processes at once; each result as its
+    run ends (in seed order with one job). A run is the same in any process: its seed
+    decides everything."""
+    if jobs <= 1 or len(seeds) <= 1:
+        for seed in seeds:
+            yield run_seed(game, seed, faults, bots, without=without)
+        return
+    named = (game.name, game.config_dict())
+    tasks = [(*named, seed, faults, tuple(bots), without) for seed in seeds]
+    pool = multiprocessing.Pool(jobs, initializer=_worker)
+    try:
+        results = pool.imap_unordered(_run_task, tasks)
+        for _ in tasks:
+            while True:  # a wait with no timeout would not hear a Ctrl-C
+                try:
+                    result = results.next(timeout=0.2)
+                    break
+                except multiprocessing.TimeoutError:
+                    continue
+            yield result
+        pool.close()
+    finally:  # a Ctrl-C, or the caller stopped reading: no run goes on
+        pool.terminate()
+        pool.join()
+
+
+def _worker() -> None:
+    """A worker process leaves Ctrl-C to the command, which stops every worker; told
+    to stop, a worker unwinds its run, so its temporary folder goes too."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stop)
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise SystemExit(1)
+
+
+def _run_task(task: tuple[Any, ...]) -> RunResult:
+    return _run_named(*task)
+
+
+def _run_named(
+    name: str,
+    config: dict[str, Any],
+    seed: int,
+    faults: Faults,
+    bots: tuple[str, ...],
+    without: frozenset[int],
+) -> RunResult:
+    """One run in a worker process, its game made again from its name and options."""
+    return run_seed(make_game(name, config), seed, faults, bots, without=without)
 
 
 def summarise(results: Sequence[RunResult], wall: float) -> dict[str, Any]:
