@@ -167,6 +167,36 @@ def test_the_sender_keeps_its_rate_so_that_its_readers_never_drop_it():
     assert [room.sent for room in (mine,)] == [len(sent)]
 
 
+def test_every_refusal_is_said_in_the_persons_language():
+    """The screen says why a message was not sent from the refusal's rule and values
+    (the protocol's own words are English): the same words in English, others in
+    French."""
+    from trutnet import i18n
+    from trutnet.runtime.table_chat import CHAT_REFUSALS
+
+    refused = []
+    for text in ("", "x" * (MAX_TEXT + 1), "two\nlines", "e" + "\u0301" * 17):
+        with pytest.raises(ChatError) as caught:
+            check_text(text)
+        refused.append(caught.value)
+    mine = ChatRoom(TABLE)
+    for n in range(BURST):
+        mine.say(BOB, 1, GENESIS, f"m{n}", 0.0)
+    with pytest.raises(ChatError) as caught:
+        mine.say(BOB, 1, GENESIS, "one more", 0.0)
+    refused.append(caught.value)
+    assert [e.what for e in refused] == ["empty", "long", "line", "marks", "fast"]
+    for error in refused:
+        assert CHAT_REFUSALS[error.what].format(**error.values) == str(error)
+    i18n.use("fr")
+    try:
+        french = [i18n._(CHAT_REFUSALS[e.what]).format(**e.values) for e in refused]
+    finally:
+        i18n.use("en")
+    assert french[4] == "trop vite : au plus 5 messages d'affilée ; attendez 3 s", french
+    assert not set(french) & {str(e) for e in refused}
+
+
 def test_a_muted_key_is_hidden_from_the_screen_and_kept_for_the_transcript():
     room = ChatRoom(TABLE)
     for wire in (said(ANA, "hi"), said(BOB, "rude", seat=1), said(ANA, "bye", count=1)):

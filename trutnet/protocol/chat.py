@@ -57,19 +57,33 @@ MAX_AUTHORS = 256  # authors whose rate is remembered
 
 
 class ChatError(ValueError):
-    """A message this peer will not send; the text says why, for the person."""
+    """A message this peer will not send; the text says why, and ``what`` which rule
+    with its ``values`` (for a screen to say it in the person's language): ``empty``,
+    ``long`` (``limit``, ``length``), ``line``, ``marks`` (``limit``), ``bytes``
+    (``limit``), ``fast`` (``burst``, ``wait``)."""
+
+    def __init__(self, message: str, what: str, **values: int) -> None:
+        super().__init__(message)
+        self.what, self.values = what, values
 
 
 def check_text(text: Any) -> str:
     """``text`` if it may be a chat message's text; :class:`ChatError` saying why not."""
     if not isinstance(text, str) or not text.strip():
-        raise ChatError("a message says something (it is empty)")
+        raise ChatError("a message says something (it is empty)", "empty")
     if len(text) > MAX_TEXT:
-        raise ChatError(f"a message is at most {MAX_TEXT} characters (this one has {len(text)})")
+        raise ChatError(
+            f"a message is at most {MAX_TEXT} characters (this one has {len(text)})",
+            "long",
+            limit=MAX_TEXT,
+            length=len(text),
+        )
     if not text.isprintable():
-        raise ChatError("a message is one line of printable characters")
+        raise ChatError("a message is one line of printable characters", "line")
     if sum(1 for ch in text if unicodedata.combining(ch)) > MAX_MARKS:
-        raise ChatError(f"a message has at most {MAX_MARKS} combining marks")
+        raise ChatError(
+            f"a message has at most {MAX_MARKS} combining marks", "marks", limit=MAX_MARKS
+        )
     return text
 
 
@@ -89,7 +103,8 @@ def chat_message(
         body={"text": check_text(text)},
     )
     if len(entry.wire) > MAX_CHAT_BYTES:
-        raise ChatError(f"a message is at most {MAX_CHAT_BYTES} bytes once signed")
+        said = f"a message is at most {MAX_CHAT_BYTES} bytes once signed"
+        raise ChatError(said, "bytes", limit=MAX_CHAT_BYTES)
     return entry.wire
 
 
@@ -287,7 +302,12 @@ class ChatRoom:
         check_text(text)
         if not self._mine.ready(now):
             wait = max(1, round(self._mine.wait(now)))
-            raise ChatError(f"too fast: at most {BURST} messages at once; wait {wait} s")
+            raise ChatError(
+                f"too fast: at most {BURST} messages at once; wait {wait} s",
+                "fast",
+                burst=BURST,
+                wait=wait,
+            )
         wire = chat_message(
             identity, self.table_id, 0 if seat is None else seat, self.sent, head, text
         )

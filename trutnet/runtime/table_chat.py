@@ -22,6 +22,15 @@ if TYPE_CHECKING:
 
 # shown through _() (the language is chosen after import)
 OFFLINE = N_("not sent: no connection to the table; say it again once the broker is back")
+# why the chat refuses a message (:class:`ChatError`'s ``what``), for the person
+CHAT_REFUSALS = {
+    "empty": N_("a message says something (it is empty)"),
+    "long": N_("a message is at most {limit} characters (this one has {length})"),
+    "line": N_("a message is one line of printable characters"),
+    "marks": N_("a message has at most {limit} combining marks"),
+    "bytes": N_("a message is at most {limit} bytes once signed"),
+    "fast": N_("too fast: at most {burst} messages at once; wait {wait} s"),
+}
 
 
 class TableChat:
@@ -67,7 +76,8 @@ class TableChat:
         try:
             wire = self.room.say(me.identity, seat, table.head(), text, time.monotonic())
         except ChatError as exc:
-            return _("not sent: {why}").format(why=exc)
+            why = _(CHAT_REFUSALS[exc.what]).format(**exc.values)
+            return _("not sent: {why}").format(why=why)
         if not await table.link.publish(topics.chat(table.table_id), wire, wait=5):
             return _(OFFLINE)
         # shown at once (the broker's echo is the same message: read once); a spectator
