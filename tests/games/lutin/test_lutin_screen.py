@@ -232,7 +232,7 @@ def test_the_last_combat_names_each_seat_with_its_card_and_hp():
     combat(state, "b6", "harpy")
     info = TableInfo(names=["Ana", "Bob"], fingerprints=["", ""], me=1)
     area = [plain_line(line) for line in LutinFrontend().table_area(state.observation(1), info, 80)]
-    assert " Last: Ana Troll 6 vs You Harpy: Ana -6, You +0 HP; won by You" in area
+    assert " Last: Ana Troll 6 -6, You Harpy +0 HP; won by You" in area
     assert any(r.startswith(" Pioche Ana: ") for r in area)
 
 
@@ -337,7 +337,7 @@ def test_a_manche_end_and_a_continuation_stay_on_screen_until_a_key():
     assert state.hp == [12, 12]  # the next manche's, not shown while paused
     info.paused = False
     area = [plain_line(line) for line in front.table_area(state.observation(0), info, 80)]
-    assert area[2].startswith(" Last: Bob Kobold 4 vs You Lutin 2")
+    assert area[2].startswith(" Last: Bob Kobold 4 ")
 
 
 def test_the_manche_winner_is_told_when_a_black_token_moves_vp_in_the_same_combat():
@@ -354,3 +354,27 @@ def test_the_manche_winner_is_told_when_a_black_token_moves_vp_in_the_same_comba
     assert narrate(won, ["Ana", "Bob"])[1:] == ["Bob wins manche 3: VP 2-3"]
     none = Told(1, Take("g2"), moment(5, (2, 2), 0, "end_open"), moment(5, (2, 2), 0, "over"))
     assert narrate(none, ["Ana", "Bob"])[1] == "manche 5 ends: nobody wins it"
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "es"])
+def test_the_last_combat_fits_80_columns_with_its_winner(language):
+    """The table's line on the last combat keeps its end, who won it, whatever the
+    cards and with names as long as the screen lets them be (ten letters)."""
+    from trutnet import i18n
+    from trutnet.client.view import TableInfo
+    from trutnet.games.lutin.frontend import LutinFrontend
+    from trutnet.games.lutin.narration import NAMES
+
+    info = TableInfo(names=["Bartholomé", "Maximilien"], fingerprints=["", ""], me=None)
+    # (names are cut to 8 letters on that line)
+    i18n.use(language)
+    try:
+        longest = max(NAMES, key=lambda card: len(i18n._(NAMES[card])))
+        lines = [
+            LutinFrontend()._last((0, longest, longest, -12, -12, win), info) for win in (None, 1)
+        ]
+    finally:
+        i18n.use("en")
+    for line in lines:
+        assert len(line) <= 80, (len(line), line)
+    assert "Maximil" in lines[1][-12:]  # the winner, at the end

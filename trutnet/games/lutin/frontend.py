@@ -192,21 +192,20 @@ class LutinFrontend(Frontend):
         return self._last(obs.last, info)
 
     def _last(self, last: Any, info: TableInfo) -> str:
-        """A combat's result: ``Last: Ana Troll 6 vs Bob Lutin 2: Ana +0, Bob -4 HP``."""
+        """A combat's result: ``Last: Ana Troll 6 +0, Bob Lutin 2 -4 HP; won by Ana``
+        (names cut to 8 letters: the line fits 80 columns with its winner)."""
         sa, ca, cb, d0, d1, win = last
         sb, delta = 1 - sa, (d0, d1)
-        a, b = short(seat_name(info, sa), 10), short(seat_name(info, sb), 10)
+        a, b = short(seat_name(info, sa), 8), short(seat_name(info, sb), 8)
         said = dict(a=a, card_a=card_name(ca), b=b, card_b=card_name(cb),
                     delta_a=delta[sa], delta_b=delta[sb])  # fmt: skip
         if win is None:
             return " " + _(
-                "Last: {a} {card_a} vs {b} {card_b}: {a} {delta_a:+d}, {b} {delta_b:+d} HP; "
-                "won by nobody"
+                "Last: {a} {card_a} {delta_a:+d}, {b} {card_b} {delta_b:+d} HP; won by nobody"
             ).format(**said)
         return " " + _(
-            "Last: {a} {card_a} vs {b} {card_b}: {a} {delta_a:+d}, {b} {delta_b:+d} HP; "
-            "won by {winner}"
-        ).format(winner=short(seat_name(info, win), 10), **said)
+            "Last: {a} {card_a} {delta_a:+d}, {b} {card_b} {delta_b:+d} HP; won by {winner}"
+        ).format(winner=short(seat_name(info, win), 8), **said)
 
     def round_over(self, obs: LutinObservation, info: TableInfo) -> RoundOver | None:
         """The hand that just ended: the manche's winner and its victory point, or a
