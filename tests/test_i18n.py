@@ -130,6 +130,28 @@ def _binds_underscore(tree) -> list[int]:
     return lines
 
 
+# the voseo's own verb forms (Río de la Plata): the Spanish catalogs say "tú" to the
+# person, every game alike, so that one screen never mixes "juega" and "jugá"
+VOSEO = re.compile(
+    r"\b(?:[Jj]ugá|[Cc]antá|[Rr]espondé|[Dd]ecí|[Pp]odés|[Tt]enés|[Qq]uerés|[Ee]legí|[Mm]irá"
+    r"|[Hh]acé|[Hh]acés|[Pp]asá|[Aa]ceptá|[Mm]ostrá|[Ee]sperá|[Tt]ocá|[Uu]sá|[Pp]oné|[Dd]ejá"
+    r"|[Gg]anás|[Pp]erdés|[Ss]abés|[Aa]postá|[Dd]escartá|[Vv]olvé|[Ss]alí|[Ee]scribí|[Ss]os|vos)\b"
+)
+
+
+@pytest.mark.parametrize("folder", sorted(AREAS), ids=lambda f: str(f.relative_to(ROOT)))
+def test_spanish_says_tu_to_the_person_in_every_catalog(folder):
+    catalog = read(folder / "es.po", "es")
+    said = [
+        form
+        for message in catalog
+        if message.id
+        for form in (message.string if isinstance(message.string, tuple) else (message.string,))
+        if VOSEO.search(form)
+    ]
+    assert not said, said[:5]
+
+
 def test_no_module_that_translates_hides_the_translation_function():
     """``_, writer = ...`` in a module that imports ``_`` makes the next ``_("...")``
     call a stream: every module that translates leaves ``_`` alone."""
