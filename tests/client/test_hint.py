@@ -176,3 +176,17 @@ def test_a_hint_knows_the_signs_its_person_was_shown():
         assert said.startswith("Hint: "), said
         held = [sign_tells(cards, "1e", False) for cards in seen]
         assert held and all(held) == bool(told), (told, held)
+
+
+def test_the_help_page_names_the_hint_key_where_the_table_allows_hints():
+    from trutnet.client.frontend import frontend_for
+    from trutnet.client.view import HINT_KEY, help_lines, plain
+
+    frontend = frontend_for("trut")
+    allowed = plain(help_lines(frontend, spectator=False, hints=True))
+    assert f" {HINT_KEY}  on your turn: what the search bot would play, and why" in allowed
+    for shown in (
+        help_lines(frontend, spectator=False, hints=False),  # the host asked for none
+        help_lines(frontend, spectator=True, hints=True),  # a spectator asks nothing
+    ):
+        assert "search bot" not in plain(shown)

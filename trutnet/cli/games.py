@@ -27,6 +27,7 @@ from typing import Any
 
 from trutnet.bots import LEVELS, BotError, bot_kinds, check_bot, default_bot
 from trutnet.cli.arguments import meant, whole
+from trutnet.cli.language import PLACEHOLDERS
 from trutnet.engine import (
     PLAYERS,
     VARIANT,
@@ -435,8 +436,13 @@ def options_listing(name: str, width: int = 80, players: int | None = None) -> s
         _("Its options (--option KEY=VALUE):") if game.options else _("It has no option."),
     ]
     for option in game.options:
-        values = "|".join(shown(c) for c in option.choices) or f"VALUE ({allowed_said(option)})"
-        also = {PLAYERS: "--players N", VARIANT: "--variant NAME"}.get(option.key, option.flag)
+        values = "|".join(shown(c) for c in option.choices) or "{value} ({allowed})".format(
+            value=_(PLACEHOLDERS["VALUE"]), allowed=allowed_said(option)
+        )
+        also = {
+            PLAYERS: "--players " + _(PLACEHOLDERS["PLAYERS"]),
+            VARIANT: "--variant " + _(PLACEHOLDERS["VARIANT"]),
+        }.get(option.key, option.flag)
         default = players if option.key == PLAYERS and players is not None else option.default
         about = (_("default {value}; or {also}") if also else _("default {value}")).format(
             value=shown(default), also=also

@@ -70,8 +70,8 @@ def _play_table(
 
     endpoint, password = broker
     ui = seat_screen(game.name, table_name="", players=game.num_players(), about=_about(game))
-    if not reachable(bind):  # friends cannot reach it: the lobby says so, in one line
-        ui.info.message = unreachable(bind, args.bind is not None, args.announce)
+    # friends cannot reach it: the lobby says so first where it says how they join
+    alone = [] if reachable(bind) else [unreachable(bind, args.bind is not None, args.announce)]
     identity = player_identity()
     table_id = table_id_for(identity.public, nonce)
     store = args.store or data_dir() / "tables" / table_id.hex()
@@ -94,7 +94,7 @@ def _play_table(
     ui.info.private, ui.info.hints = password is not None, args.hints
     ui.info.clock = clock_rule_said(args.clock)
     where = None if args.announce else (endpoint, table_id)
-    ui.info.join_how = [_how_to_join(game, table_name, password is not None, where)]
+    ui.info.join_how = [*alone, _how_to_join(game, table_name, password is not None, where)]
     try:
         result = run_to_end(
             play_with_ui(

@@ -265,7 +265,7 @@ class TableApp:
     def lines(self) -> list[Any]:
         self._refresh()
         if self.help and self.frontend is not None:
-            return help_lines(self.frontend, spectator=False)
+            return help_lines(self.frontend, spectator=False, hints=self.info.hints)
         obs = self.observation()
         if obs is None:
             if self._state() is not None:  # open, but no screen for its game

@@ -192,12 +192,18 @@ CHAT_HELP = N_(" Tab  the table's chat: type, Enter sends, Esc back; /mute NAME 
 SIGNS_HELP = N_(" {key}  sign to your partners: the menu, then a digit (an opponent may catch it)")
 
 
-def help_lines(frontend: Frontend, spectator: bool) -> list[Line]:
-    """The game's help, and the frame's chat key (every game's screen has it), and its
-    signs' key where the game has signs."""
+HINTS_HELP = N_(" {key}  on your turn: what the search bot would play, and why")
+
+
+def help_lines(frontend: Frontend, spectator: bool, hints: bool = False) -> list[Line]:
+    """The game's help, and the frame's chat key (every game's screen has it), its
+    signs' key where the game has signs, and the hint key where the table allows
+    hints (``hints``)."""
     lines = [*frontend.help(spectator).splitlines(), _(CHAT_HELP)]
     if frontend.sign_key and not spectator:
         lines.append(_(SIGNS_HELP).format(key=frontend.sign_key))
+    if hints and not spectator:
+        lines.append(_(HINTS_HELP).format(key=HINT_KEY))
     return [[("", line)] for line in lines]
 
 
