@@ -51,6 +51,11 @@ def test_the_language_comes_from_lang_then_the_locale(asked, environ, chosen):
 def test_a_language_trutnet_does_not_speak_is_refused_with_those_it_does(asked):
     with pytest.raises(i18n.LanguageError, match=r"trutnet speaks en \(English\), fr"):
         i18n.choose(asked, {})
+    try:  # said in the locale's language, when trutnet speaks it
+        with pytest.raises(i18n.LanguageError, match=r" : trutnet parle en \(English\), fr"):
+            i18n.choose(asked, {"LANG": "fr_FR.UTF-8"})
+    finally:
+        i18n.use("en")
 
 
 def test_lang_is_read_from_the_arguments_before_any_parser():

@@ -55,7 +55,9 @@ def choose(asked: str | None, environ: Mapping[str, str]) -> str:
         code = language_of(asked)
         if code is None:
             known = ", ".join(f"{code} ({name})" for code, name in LANGUAGES.items())
-            raise LanguageError(f"--lang {asked}: trutnet speaks {known}")
+            use(choose(None, environ))  # said in the locale's language, if it speaks it
+            said = _("--lang {asked}: trutnet speaks {known}")
+            raise LanguageError(said.format(asked=asked[:20], known=known))
         return code
     for variable in ENVIRONMENT:
         value = environ.get(variable, "")

@@ -136,6 +136,8 @@ def test_the_games_options_and_their_refusals_speak_the_persons_language(french,
         (["--game", "truco", "--option", "chicos=2"], "chicos vaut 3 ou 1 (K30, K31)"),
         (["--variant", "gatinais"], "vouliez-vous dire gatinaise ?"),
         (["--players", "5"], "le jeu trut se joue à 2, 3, 4 ou 6 joueurs"),
+        (["--name", ""], "--name : un nom fait 1..32 caractères imprimables, pas ''"),
+        (["--clock", "30s"], "une horloge est SECONDES pour chaque décision"),
     ]
     for args, said in refused:
         try:

@@ -18,7 +18,7 @@ from trutnet.cli.running import HelpFormatter
 from trutnet.i18n import N_, _
 from trutnet.net.broker import BrokerError, parse_broker_url
 from trutnet.protocol.clock import ClockError, ClockRule
-from trutnet.protocol.lobby import LobbyError, check_fallback, check_name
+from trutnet.protocol.lobby import MAX_NAME, LobbyError, check_fallback, check_name
 from trutnet.runtime.lobby_watch import LOBBY_TIMEOUT
 
 seconds_arg = bounded(
@@ -53,16 +53,18 @@ def fallback_arg(text: str) -> str:
     """A seat's fallback broker, ``mqtt://address:port`` (docs/protocol.md 9.3)."""
     try:
         return check_fallback(text)
-    except LobbyError as exc:
-        raise argparse.ArgumentTypeError(f"{exc}, not {text!r}") from None
+    except LobbyError:
+        said = _("a fallback broker is mqtt://host:port (at most 64 characters), not {text}")
+        raise argparse.ArgumentTypeError(said.format(text=repr(text[:70]))) from None
 
 
 def name_arg(text: str) -> str:
     """A player's name: what the lobby accepts."""
     try:
         return check_name(text)
-    except LobbyError as exc:
-        raise argparse.ArgumentTypeError(f"{exc}, not {text!r}") from None
+    except LobbyError:
+        said = _("a name is 1..{most} printable characters, not {text}")
+        raise argparse.ArgumentTypeError(said.format(most=MAX_NAME, text=repr(text[:40]))) from None
 
 
 def table_name_arg(text: str) -> str:
