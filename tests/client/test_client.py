@@ -529,6 +529,20 @@ def test_one_hand_screen_wins_grammar_and_keys():
         seen |= {int(r.split()[0]) for r in rows if re.match(r"^ +\d+  won", r)}
     assert seen == set(range(1, 41)) and info.end_scroll < 40  # clamped at the first hand
     assert re.search(r"hands 1-\d+ of 40", plain(end_lines(trut, obs, info)))
+    # the person's own team after "won by", in the form that sentence takes
+    from trutnet import i18n
+
+    info.end_scroll = 0
+    trut.history = [(0, "won by", obs.team, [1, 0], [0, 0])]
+    said = {}
+    for language in ("en", "fr", "es"):
+        i18n.use(language)
+        try:
+            said[language] = plain(end_lines(trut, obs, info))
+        finally:
+            i18n.use("en")
+    assert "    1  won by you " in said["en"], said["en"]
+    assert "    1  gagnée par vous " in said["fr"] and "ganador: tú" in said["es"], said
 
 
 def killed_joiner(tmp_path, seed):

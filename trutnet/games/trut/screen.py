@@ -134,6 +134,12 @@ def team_name(obs: TrutObservation, info: TableInfo, team: int) -> str:
     return " & ".join(seat_name(info, s) for s in obs.teams[team])
 
 
+def _won_by(obs: TrutObservation, info: TableInfo, team: int) -> str:
+    """A team as it follows "won by": ``you & Bot 2`` (the person's own word in the
+    form that sentence takes: "gagnée par vous", "ganada por ti")."""
+    return " & ".join(seat_name(info, s, N_("you")) for s in obs.teams[team])
+
+
 def _wins(obs: TrutObservation, info: TableInfo, team: int) -> str:
     """``Bot 1 wins``, ``Bot 1 & Bot 3 win``, ``You win``."""
     seats = obs.teams[team]
@@ -504,8 +510,9 @@ def end_table(
     top.append([("class:bold", f" {title}")])
     top.append([("class:bold", header)])
     rows: list[Line] = []
+    objects = labels if labelled else [_won_by(obs, info, t) for t in range(teams)]
     for hand, how, team, longs, petits in history:
-        result = _how(how, team, labels)
+        result = _how(how, team, objects)
         cut = plain([fit([("", result)], result_width)])
         row = f" {hand + 1:>4}  {cut:<{result_width}}" + "".join(
             f"{f'{lo}/{pe}':>{column}}" for lo, pe in zip(longs, petits, strict=True)
