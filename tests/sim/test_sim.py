@@ -609,7 +609,7 @@ def test_the_summary_line_names_runs_faults_and_rates():
     assert result.returncode == 0, result.stderr
     line = result.stdout.strip()
     assert "\n" not in line
-    assert line.startswith("Lutin & Troll") and "1 runs: " in line and "lost " in line
+    assert line.startswith("Lutin & Troll") and ": 1 run: 1 finished, " in line and "lost " in line
     assert "runs/s" in line and "hands per simulated s" in line
     assert re.search(r"; a hand: [\d.]+ sequential steps, \d+ KiB published$", line), line
 

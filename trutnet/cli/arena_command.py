@@ -16,7 +16,7 @@ from typing import Any
 
 from trutnet.cli.arguments import add_jobs_option, whole
 from trutnet.cli.games import ChoiceError, bots_of, describe, game_argument, game_of
-from trutnet.i18n import _
+from trutnet.i18n import _, ngettext
 from trutnet.i18n import number as decimal
 
 MAX_GAMES = 1_000_000
@@ -108,8 +108,9 @@ def report(game: Any, summary: dict[str, Any]) -> list[str]:
     a, b = summary["bots"]
     wins = summary["wins"]
     low, high = summary["ci95"]
-    wins_line = _("  {a}: {a_wins} wins   {b}: {b_wins} wins").format(
-        a=a, a_wins=wins["a"], b=b, b_wins=wins["b"]
+    wins_line = "  " + "   ".join(
+        ngettext("{bot}: {n} win", "{bot}: {n} wins", won).format(bot=bot, n=won)
+        for bot, won in ((a, wins["a"]), (b, wins["b"]))
     )
     if wins["none"]:
         wins_line += _("   nobody: {draws}").format(draws=wins["none"])

@@ -12,6 +12,7 @@ import json
 import shlex
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from trutnet.cli.arguments import add_jobs_option, bounded, whole
@@ -87,11 +88,17 @@ FAULT_SAID = {
     "lost_in_restart": N_("lost_in_restart {count}"),
     "resent": N_("resent {count}"),
 }
-ENDED_SAID = {
-    "cut": N_("{count} cut, "),
-    "gave_up": N_("{count} gave_up, "),
-    "stopped": N_("{count} stopped, "),
+# how the runs ended, each count with its word in the language's number (one, many);
+# the first two and the last always said, the others when some ended so
+ENDED_SAID: dict[str, Callable[[int], str]] = {
+    "finished": lambda n: ngettext("{count} finished", "{count} finished", n),
+    "abandoned": lambda n: ngettext("{count} abandoned", "{count} abandoned", n),
+    "cut": lambda n: ngettext("{count} cut", "{count} cut", n),
+    "gave_up": lambda n: ngettext("{count} gave_up", "{count} gave_up", n),
+    "stopped": lambda n: ngettext("{count} stopped", "{count} stopped", n),
+    "failed": lambda n: ngettext("{count} failed", "{count} failed", n),
 }
+ALWAYS_SAID = ("finished", "abandoned", "failed")
 
 
 def add_sim_command(sub: Any, seed_type: Any, formatter: Any) -> None:
@@ -395,7 +402,12 @@ def summary_line(game: Any, summary: dict[str, Any]) -> str:
     counts = summary["counts"]
     said = ", ".join(_(FAULT_SAID[k]).format(count=counts[k]) for k in SAID if counts.get(k))
     faults = _("faults: {faults}; ").format(faults=said) if said else _("faults: none; ")
-    cut = "".join(_(ENDED_SAID[k]).format(count=summary[k]) for k in ENDED_SAID if summary[k])
+    ended = ", ".join(
+        ENDED_SAID[k](summary[k]).format(count=summary[k])
+        for k in ENDED_SAID
+        if summary[k] or k in ALWAYS_SAID
+    )
+    runs = ngettext("{count} run", "{count} runs", summary["runs"]).format(count=summary["runs"])
     taken = counts.get("took_seat", 0)  # 7.7: by a newcomer (--newcomers)
     seats = (
         ngettext(
@@ -412,18 +424,14 @@ def summary_line(game: Any, summary: dict[str, Any]) -> str:
             away,
         ).format(count=away)
     return _(
-        "{name}, {details}: {runs} runs: {finished} finished, {abandoned} abandoned, "
-        "{cut}{failed} failed; {seats}{faults}{runs_per_second} runs/s, "
+        "{name}, {details}: {runs}: {ended}; {seats}{faults}{runs_per_second} runs/s, "
         "{hands_per_second} hands/s ({hands_per_sim_second} hands per simulated s); "
         "a hand: {steps_per_hand} sequential steps, {kib:.0f} KiB published"
     ).format(
         name=name,
         details=details,
-        runs=summary["runs"],
-        finished=summary["finished"],
-        abandoned=summary["abandoned"],
-        cut=cut,
-        failed=summary["failed"],
+        runs=runs,
+        ended=ended,
         seats=seats,
         faults=faults,
         runs_per_second=decimal(summary["runs_per_second"]),
