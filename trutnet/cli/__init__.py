@@ -192,10 +192,10 @@ def _bench_parser(sub: Any, formatter: Any) -> None:
         "--hop-delay-ms",
         type=_delay,
         default=None,
-        metavar="D",
+        metavar="MS",
         help=_(
             "network: play the game alone, each hop between a peer and the broker "
-            "delayed D ms by a proxy"
+            "delayed MS milliseconds by a proxy"
         ),
     )
     bp.add_argument("--json", action="store_true", help=_("print the figures as JSON"))

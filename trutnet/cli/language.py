@@ -69,7 +69,7 @@ PLACEHOLDERS = {
     "LANG": N_("LANG"),
     "SEED": N_("SEED"),
     "AT": N_("MOVE"),
-    "D": "MS",
+    "MS": "MS",
     "N,N-M,...": "N,N-M,...",
     "DRIFT": N_("RATE"),
     **dict.fromkeys(

@@ -32,7 +32,10 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         default, text = action.default, action.help or ""
         added = _(" (default: %(default)s)")  # what is added to a help: said in its words?
         said = "(default:" in text or added.split("%(")[0].strip() in text
-        if action.nargs == 0 or default in (None, argparse.SUPPRESS, [], "") or said:
+        nothing = default in (None, argparse.SUPPRESS, "") or (
+            isinstance(default, list | set | frozenset | tuple) and not default
+        )
+        if action.nargs == 0 or nothing or said:
             return text
         if "%(default)" in text:  # as argparse's: the help says where the default goes
             return text
