@@ -24,6 +24,7 @@ from typing import Any
 
 from trutnet.engine import make_game
 from trutnet.engine.api import Game
+from trutnet.i18n import _
 from trutnet.selfplay import game_seeds, play_game
 
 Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
@@ -192,15 +193,19 @@ def decision_times(game: Game, kinds: Sequence[str], games: int, seed: int) -> d
 
 def decision_report(figures: dict[str, Any]) -> str:
     lines = [
-        f"bots benchmark: {figures['game']}, each bot in every seat, {figures['games']} "
-        "games, CPU ms per decision with a choice"
+        _(
+            "bots benchmark: {game}, each bot in every seat, {games} games, CPU ms per "
+            "decision with a choice"
+        ).format(game=figures["game"], games=figures["games"])
     ]
     for kind, row in figures["bots"].items():
         if not row["count"]:
-            lines.append(f"  {kind:<12} no decision with a choice")
+            lines.append(f"  {kind:<12} " + _("no decision with a choice"))
             continue
         lines.append(
-            f"  {kind:<12} {row['count']:>6} decisions  median {row['median_ms']:>8.2f} ms"
-            f"  p99 {row['p99_ms']:>8.2f} ms"
+            f"  {kind:<12} "
+            + _("{count:>6} decisions  median {median:>8.2f} ms  p99 {p99:>8.2f} ms").format(
+                count=row["count"], median=row["median_ms"], p99=row["p99_ms"]
+            )
         )
     return "\n".join(lines)

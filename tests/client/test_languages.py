@@ -215,3 +215,18 @@ def test_the_way_out_is_never_cut_off_the_key_bar(name, language):
             assert bar.endswith(leave) and text_width(bar) <= 80, bar
     finally:
         i18n.use("en")
+
+
+def test_the_benchmarks_report_in_the_persons_language(french, capsys):
+    """``bench``'s reports (engine, protocol) and the bots' decision times in French:
+    their words, not only their numbers."""
+    from trutnet.cli import main
+
+    assert main(["bench", "engine", "--games", "2", "--lang", "fr"]) == 0
+    engine = capsys.readouterr().out
+    assert engine.startswith("banc d'essai du moteur : trut") and " mains/s " in engine, engine
+    assert main(["bench", "protocol", "--game", "lutin", "--lang", "fr"]) == 0
+    protocol = capsys.readouterr().out
+    assert "médiane par main" in protocol and "combats :" in protocol, protocol
+    for said in (engine, protocol):
+        assert not re.search(r"\b(benchmark|hands|games per row|median|whole game)\b", said)

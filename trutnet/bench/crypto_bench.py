@@ -43,6 +43,7 @@ from trutnet.crypto import (
     verify_shares,
     verify_shuffle,
 )
+from trutnet.i18n import _
 
 DECKS = (("french32", 32), ("spanish40", 40))
 SEATS = (2, 3, 4, 6, 8)  # up to 8: the most seats a built-in game declares
@@ -196,10 +197,15 @@ def run(repeats: int = 3) -> dict[str, Any]:
 
 
 def report(figures: dict[str, Any]) -> str:
+    header = _("cards|seats|shuffle+prove|verify|share|share chk|phase/seat|bytes/shuffle").split(
+        "|"
+    )
+    widths = (5, 5, 14, 8, 7, 9, 10, 13)
     lines = [
-        f"crypto benchmark: {figures['group']}, median of {figures['repeats']} runs, one core",
-        f"{'cards':>5} {'seats':>5} {'shuffle+prove':>14} {'verify':>8} {'share':>7} "
-        f"{'share chk':>9} {'phase/seat':>10} {'bytes/shuffle':>13}",
+        _("crypto benchmark: {group}, median of {repeats} runs, one core").format(
+            group=figures["group"], repeats=figures["repeats"]
+        ),
+        " ".join(f"{word:>{width}}" for word, width in zip(header, widths, strict=True)),
     ]
     for r in figures["rows"]:
         lines.append(
@@ -207,18 +213,20 @@ def report(figures: dict[str, Any]) -> str:
             f"{r['verify_ms']:>5.2f} ms {r['share_ms']:>4.2f} ms {r['share_verify_ms']:>6.2f} ms "
             f"{r['phase_per_seat_ms']:>7.2f} ms {r['shuffle_bytes']:>13}"
         )
-    lines.append("shares sealed to a second viewer (one batch, one proof):")
-    lines.append(f"{'positions':>9} {'seal':>9} {'verify':>9} {'open':>9} {'bytes':>6}")
+    lines.append(_("shares sealed to a second viewer (one batch, one proof):"))
+    header = _("positions|seal|verify|open|bytes").split("|")
+    lines.append(
+        " ".join(f"{word:>{width}}" for word, width in zip(header, (9, 9, 9, 9, 6), strict=True))
+    )
     for r in figures["sealed"]:
         lines.append(
             f"{r['positions']:>9} {r['seal_ms']:>6.2f} ms {r['seal_verify_ms']:>6.2f} ms "
             f"{r['open_ms']:>6.2f} ms {r['sealed_bytes']:>6}"
         )
-    lines.append("plaintext-equality tests (a Locate, 8.12), per seat:")
-    lines.append(
-        f"{'seats':>5} {'K':>3} {'blind':>9} {'check 1':>9} {'blind rnd':>10} "
-        f"{'shares':>9} {'check 1':>9} {'open rnd':>9} {'bytes':>11}"
-    )
+    lines.append(_("plaintext-equality tests (a Locate, 8.12), per seat:"))
+    header = _("seats|K|blind|check 1|blind rnd|shares|check 1|open rnd|bytes").split("|")
+    widths = (5, 3, 9, 9, 10, 9, 9, 9, 11)
+    lines.append(" ".join(f"{word:>{width}}" for word, width in zip(header, widths, strict=True)))
     for r in figures["equality"]:
         lines.append(
             f"{r['seats']:>5} {r['positions']:>3} {r['blind_ms']:>6.2f} ms "

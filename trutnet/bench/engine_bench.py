@@ -16,6 +16,7 @@ from typing import Any
 from trutnet.bots import RandomBot, seat_action
 from trutnet.engine import ConfigError, make_game
 from trutnet.engine.api import CHANCE, Game
+from trutnet.i18n import _
 from trutnet.plugins import DEFAULT_GAME
 
 PLAYER_COUNTS = (2, 4)
@@ -26,7 +27,7 @@ def _run(game: Game, games: int, seed: int, observations: bool) -> tuple[int, fl
     bot = RandomBot(rng)
     hands = 0
     start = time.perf_counter()
-    for _ in range(games):
+    for _game in range(games):
         state = game.new_initial_state()
         while not state.is_terminal():
             seat = state.current_seat()
@@ -82,16 +83,22 @@ def run(
 
 
 def report(figures: dict[str, Any]) -> str:
+    game = figures["game"] + (f" ({figures['variant']})" if "variant" in figures else "")
     lines = [
-        f"engine benchmark: {figures['game']}"
-        + (f" ({figures['variant']})" if "variant" in figures else "")
-        + f", random play, {figures['games']} games per row, one core (hands: rounds)"
+        _(
+            "engine benchmark: {game}, random play, {games} games per row, one core (hands: rounds)"
+        ).format(game=game, games=figures["games"])
     ]
     for players in figures["players"]:
         lines.append(
-            f"  {players} players: {figures[f'hands_per_s_{players}p']:>9.1f} hands/s"
-            f"  {figures[f'games_per_s_{players}p']:>7.2f} games/s"
-            f"  ({figures[f'hands_per_s_{players}p_with_observations']:.1f} hands/s"
-            " through observations)"
+            _(
+                "  {players} players: {hands:>9.1f} hands/s  {games:>7.2f} games/s  "
+                "({observed:.1f} hands/s through observations)"
+            ).format(
+                players=players,
+                hands=figures[f"hands_per_s_{players}p"],
+                games=figures[f"games_per_s_{players}p"],
+                observed=figures[f"hands_per_s_{players}p_with_observations"],
+            )
         )
     return "\n".join(lines)

@@ -58,6 +58,7 @@ import aiomqtt
 from trutnet.bench.combats import combat_marks, has_combats, rank
 from trutnet.bench.delay_proxy import DelayProxy
 from trutnet.engine.api import Game
+from trutnet.i18n import _
 from trutnet.memory_table import play_memory_game
 from trutnet.net.broker import (
     KINDS,
@@ -126,7 +127,7 @@ def real_game(
         *host_broker,
     ]
     procs = [subprocess.Popen(host, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)]
-    table, _ = announced_table(procs[0])
+    table, _info = announced_table(procs[0])
     for k in range(1, played.players):
         join = [
             *base,
@@ -284,7 +285,7 @@ async def _table(
 
         async def listen(client: aiomqtt.Client, seat: int) -> None:
             count = 0
-            async for _ in client.messages:
+            async for _message in client.messages:
                 if seat == 0 and count < len(received):
                     received[count].set()
                 count += 1
@@ -347,7 +348,7 @@ async def _load(
     failure = None
     try:
         async with asyncio.timeout(step_timeout):
-            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+            done, _pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
         errors = [t.exception() for t in done if not t.cancelled() and t.exception()]
         if errors:
             failure = _why(errors[0])  # type: ignore[arg-type]
@@ -477,70 +478,95 @@ def run(
 
 def _game_line(game: dict[str, Any]) -> str:
     if "failed" in game:
-        return f"the game failed: {game['failed']}"
-    card = f"median card {game['card_ms_median']} ms, " if game["cards"] else ""
-    line = (
-        f"median hand {game['hand_ms_median']} ms, {card}"
-        f"whole game {game['game_s']} s ({game['hands']} hands, {game['cards']} cards, "
-        f"peers agree: {game['agree']})"
+        return _("the game failed: {why}").format(why=game["failed"])
+    card = _("median card {ms} ms, ").format(ms=game["card_ms_median"]) if game["cards"] else ""
+    line = _(
+        "median hand {hand} ms, {card}whole game {seconds} s ({hands} hands, {cards} cards, "
+        "peers agree: {agree})"
+    ).format(
+        hand=game["hand_ms_median"],
+        card=card,
+        seconds=game["game_s"],
+        hands=game["hands"],
+        cards=game["cards"],
+        agree=game["agree"],
     )
     if "combats" in game:
-        line += (
-            f"\n    combat (attack to both peers having the result): median "
-            f"{game['combat_ms_median']} ms, p90 {game['combat_ms_p90']} ms "
-            f"({game['combats']} combats); an entry from one peer to the other: median "
-            f"{game['hop_ms_median']} ms"
+        line += "\n" + _(
+            "    combat (attack to both peers having the result): median {median} ms, p90 "
+            "{p90} ms ({combats} combats); an entry from one peer to the other: median {hop} ms"
+        ).format(
+            median=game["combat_ms_median"],
+            p90=game["combat_ms_p90"],
+            combats=game["combats"],
+            hop=game["hop_ms_median"],
         )
     return line
 
 
 def _row(row: dict[str, Any]) -> str:
     hands = (
-        f"hand median {row['hand_ms_median']:>7.1f} ms p95 {row['hand_ms_p95']:>7.1f} ms"
+        _("hand median {median:>7.1f} ms p95 {p95:>7.1f} ms").format(
+            median=row["hand_ms_median"], p95=row["hand_ms_p95"]
+        )
         if "hand_ms_p95" in row
-        else f"{'no complete hand':<37}"
+        else _("no complete hand").ljust(37)
     )
     connect = (
-        f"connect median {row['connect_ms_median']:>6.1f} ms max {row['connect_ms_max']:>7.1f} ms"
+        _("connect median {median:>6.1f} ms max {most:>7.1f} ms").format(
+            median=row["connect_ms_median"], most=row["connect_ms_max"]
+        )
         if row["connect_ms_max"] is not None
-        else "no client connected"
+        else _("no client connected")
     )
-    cpu = f"broker {row['broker_cpu']:>3}%" if row["broker_cpu"] is not None else "broker ?"
+    cpu = f"{row['broker_cpu']:>3}%" if row["broker_cpu"] is not None else "?"
     if row["broker_us_per_message"] is not None:
-        cpu += f" ({row['broker_us_per_message']} us/msg)"
-    line = (
-        f"    {row['tables']:>3} tables: {hands}, {row['messages_per_s']:>5} msg/s\n"
-        f"          {connect}, CPU {cpu}, bench {row['bench_cpu']:>3}%"
+        cpu += _(" ({us} us/msg)").format(us=row["broker_us_per_message"])
+    line = _(
+        "    {tables:>3} tables: {hands}, {rate:>5} msg/s\n"
+        "          {connect}, CPU broker {cpu}, bench {bench:>3}%"
+    ).format(
+        tables=row["tables"],
+        hands=hands,
+        rate=row["messages_per_s"],
+        connect=connect,
+        cpu=cpu,
+        bench=row["bench_cpu"],
     )
     if "failed" in row:
-        line += f"\n          STOPPED: {row['failed']}"
+        line += "\n" + _("          STOPPED: {why}").format(why=row["failed"])
     return line
 
 
 def report(figures: dict[str, Any]) -> str:
-    kind = figures["broker"]
+    kind, players = figures["broker"], figures["players"]
+    game = _("  {players} peer processes ({played}): {game}").format(
+        players=players, played=figures["played"], game=_game_line(figures["game"])
+    )
     if "hop_delay_ms" in figures:
-        return (
-            f"network benchmark: embedded broker {kind} (own process), full crypto, every hop "
-            f"between a peer and the broker delayed {figures['hop_delay_ms']:g} ms\n"
-            f"  {figures['players']} peer processes ({figures['played']}): "
-            f"{_game_line(figures['game'])}"
+        said = _(
+            "network benchmark: embedded broker {kind} (own process), full crypto, every hop "
+            "between a peer and the broker delayed {ms} ms"
         )
+        return said.format(kind=kind, ms=f"{figures['hop_delay_ms']:g}") + "\n" + game
     lines = [
-        f"network benchmark: embedded broker {kind} (own process), full crypto",
-        f"  {figures['players']} peer processes ({figures['played']}): "
-        f"{_game_line(figures['game'])}",
-        f"  same, amqtt inside the host's event loop: "
-        f"{_game_line(figures['game_broker_in_host_loop'])}",
-        f"  replayed tables on one broker (hand = a recorded {figures['players']}-player hand;"
-        " CPU in % of one core;",
-        "  the load generator is one Python process, so 'bench' near 100% means the figure is",
-        "  the generator's limit, not the broker's):",
+        _("network benchmark: embedded broker {kind} (own process), full crypto").format(kind=kind),
+        game,
+        _("  same, amqtt inside the host's event loop: {game}").format(
+            game=_game_line(figures["game_broker_in_host_loop"])
+        ),
+        _(
+            "  replayed tables on one broker (hand = a recorded {players}-player hand; CPU in "
+            "% of one core;\n  the load generator is one Python process, so 'bench' near 100% "
+            "means the figure is\n  the generator's limit, not the broker's):"
+        ).format(players=players),
     ]
     for name, load in figures["load"].items():
-        lines.append(f"  {name}{' (in use)' if name == kind else ''}:")
+        lines.append(f"  {name}" + (_(" (in use)") if name == kind else "") + ":")
         lines.extend(_row(row) for row in load["curve"])
         if "failed" in load:
-            lines.append(f"    could not start: {load['failed']}")
-        lines.append(f"    max tables with p95 hand <= 2 s: {load['max_tables']}")
+            lines.append(_("    could not start: {why}").format(why=load["failed"]))
+        lines.append(
+            _("    max tables with p95 hand <= 2 s: {tables}").format(tables=load["max_tables"])
+        )
     return "\n".join(lines)

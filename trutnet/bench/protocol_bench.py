@@ -19,6 +19,7 @@ from typing import Any
 from trutnet.bench.combats import combat_marks, has_combats, rank
 from trutnet.bots import default_bot
 from trutnet.engine.api import Game
+from trutnet.i18n import _
 from trutnet.memory_table import new_memory_table, step
 from trutnet.protocol.envelope import parse_entry
 
@@ -83,16 +84,24 @@ def combat_ms(log: list[bytes], stamps: list[float]) -> list[float]:
 def report(figures: dict[str, Any]) -> str:
     combats = ""
     if figures.get("combats"):
-        combats = (
-            f"  combats: {figures['combats']}  median {figures['combat_ms_median']} ms,"
-            f" p90 {figures['combat_ms_p90']} ms\n"
+        combats = _("  combats: {combats}  median {median} ms, p90 {p90} ms\n").format(
+            combats=figures["combats"],
+            median=figures["combat_ms_median"],
+            p90=figures["combat_ms_p90"],
         )
-    return (
-        f"protocol benchmark: {figures['game']}, {figures['players']} in-memory peers, "
-        "full crypto, one core\n"
-        f"  hands: {figures['hands']}  entries: {figures['entries']}\n"
-        f"  median per hand: {figures['hand_ms_median']} ms, "
-        f"{figures['bytes_per_hand']} bytes\n"
-        f"{combats}"
-        f"  whole game: {figures['game_s']} s"
+    return _(
+        "protocol benchmark: {game}, {players} in-memory peers, full crypto, one core\n"
+        "  hands: {hands}  entries: {entries}\n"
+        "  median per hand: {median} ms, {bytes} bytes\n"
+        "{combats}"
+        "  whole game: {seconds} s"
+    ).format(
+        game=figures["game"],
+        players=figures["players"],
+        hands=figures["hands"],
+        entries=figures["entries"],
+        median=figures["hand_ms_median"],
+        bytes=figures["bytes_per_hand"],
+        combats=combats,
+        seconds=figures["game_s"],
     )
