@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import gettext
 import io
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 LANGUAGES = {"en": "English", "fr": "Français", "es": "Español"}
@@ -144,6 +144,17 @@ def number(value: float, digits: int | None = None) -> str:
 
     pattern = "0" if digits == 0 else "0." + ("0" * digits if digits else "###")
     return format_decimal(value, format=pattern, locale=_language)
+
+
+def labelled(label: str, value: str) -> str:
+    """``Trut: 2, 3, 4 or 6``: a label and what it says, punctuated as the current
+    language writes it (French puts a space before the colon)."""
+    return _("{label}: {value}").format(label=label, value=value)
+
+
+def clauses(parts: Iterable[str]) -> str:
+    """Parts joined as the current language separates clauses: ``a; b`` (``a ; b``)."""
+    return _("; ").join(parts)
 
 
 def N_(message: str) -> str:

@@ -132,12 +132,17 @@ def test_the_games_options_and_their_refusals_speak_the_persons_language(french,
     assert "Trut (--game trut) : 2, 3, 4 ou 6 joueurs." in listing, listing
     assert "combien jouent : seuls à 2 ou 3, en deux équipes à 4 ou 6 (T2)" in listing
     assert "players=2|3|4|6 (par défaut 2 ;" in listing  # play's own count, not the game's
+    from trutnet.cli import _parser
+
+    helped = " ".join(_parser()._subparsers._group_actions[0].choices["play"].format_help().split())
+    assert "(Truco : 2, 3, 4, 6 ou 8 ; Trut : 2, 3, 4 ou 6)" in helped  # French punctuation
     refused = [
         (["--game", "truco", "--option", "chicos=2"], "chicos vaut 3 ou 1 (K30, K31)"),
         (["--variant", "gatinais"], "vouliez-vous dire gatinaise ?"),
         (["--players", "5"], "le jeu trut se joue à 2, 3, 4 ou 6 joueurs"),
         (["--name", ""], "--name : un nom fait 1..32 caractères imprimables, pas ''"),
         (["--clock", "30s"], "une horloge est SECONDES pour chaque décision"),
+        (["--game", "truco", "--option", "flor=maybe"], "--option flor=maybe : flor vaut"),
     ]
     for args, said in refused:
         try:

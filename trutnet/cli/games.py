@@ -40,7 +40,7 @@ from trutnet.engine import (
 )
 from trutnet.engine.api import Game
 from trutnet.engine.declaration import shown
-from trutnet.i18n import N_, _, ngettext
+from trutnet.i18n import N_, _, clauses, labelled, ngettext
 from trutnet.plugins import DEFAULT_GAME as DEFAULT_GAME  # re-exported: the commands' default
 
 FLAG_DEST = "game_flag_"  # the argparse dest of a declared flag: FLAG_DEST + its name
@@ -122,7 +122,7 @@ def game_options(p: argparse.ArgumentParser, players: int) -> None:
     """The options of the games: ``--players`` (``players``: the command's default),
     ``--variant``, ``--option`` and every declared flag; given to the game as its
     configuration, refused by a game that does not take them."""
-    counts = [f"{d.title}: {or_said(d.players)}" for d in declarations() if d.option(PLAYERS)]
+    counts = [labelled(d.title, or_said(d.players)) for d in declarations() if d.option(PLAYERS)]
     p.add_argument(
         "--players",
         type=_players,
@@ -130,7 +130,7 @@ def game_options(p: argparse.ArgumentParser, players: int) -> None:
         action=Given,
         help=_help(
             _("seats at the table, for a game that lets you choose ({counts})").format(
-                counts="; ".join(counts)
+                counts=clauses(counts)
             )
         ),
     )
@@ -140,7 +140,7 @@ def game_options(p: argparse.ArgumentParser, players: int) -> None:
 
 def variant_option(p: argparse.ArgumentParser) -> None:
     """``--variant``: the game's own first variant unless given."""
-    said = [f"{d.title}: {or_said(d.variants)}" for d in declarations() if d.variants]
+    said = [labelled(d.title, or_said(d.variants)) for d in declarations() if d.variants]
     p.add_argument(
         "--variant",
         default=None,
@@ -149,7 +149,7 @@ def variant_option(p: argparse.ArgumentParser) -> None:
             _(
                 "the game's variant, for a game that has some; its own first by default "
                 "({variants})"
-            ).format(variants="; ".join(said))
+            ).format(variants=clauses(said))
         ),
     )
 
@@ -172,7 +172,7 @@ def config_options(p: argparse.ArgumentParser) -> None:
         if flag in taken:  # a command's own option: the game's flag is --option only
             continue
         option = owners[0][1]
-        said = "; ".join(f"{title}: {described_said(option)}" for title, option in owners)
+        said = clauses(labelled(title, described_said(option)) for title, option in owners)
         if isinstance(option.default, bool):
             p.add_argument(flag, dest=_dest(flag), action=GameFlag, flag=True, help=_help(said))
         else:
@@ -242,7 +242,7 @@ class _Choices:
                 self.config[option.key] = value
                 return
         if gave:
-            raise ChoiceError(f"{shown_as}: {refused}")
+            raise ChoiceError(labelled(shown_as, refused))
 
     def players(self, count: int, gave: bool) -> None:
         option = self.declared.option(PLAYERS)
@@ -264,7 +264,7 @@ class _Choices:
         try:
             parsed = option.parse(value)
         except ConfigError:
-            raise ChoiceError(f"{option.flag} {value}: {refused_said(option)}") from None
+            raise ChoiceError(labelled(f"{option.flag} {value}", refused_said(option))) from None
         self.take(option, parsed, f"{option.flag} {value}", True)
 
     def unmet(self, texts: list[str]) -> list[Option]:
@@ -307,7 +307,7 @@ class _Choices:
         try:
             self.config[key] = option.parse(raw)
         except ConfigError:
-            raise ChoiceError(f"--option {text}: {refused_said(option)}") from None
+            raise ChoiceError(labelled(f"--option {text}", refused_said(option))) from None
 
 
 def game_of(args: argparse.Namespace) -> Game:
@@ -326,7 +326,7 @@ def game_of(args: argparse.Namespace) -> Game:
         if option.refusal(variant) is not None:  # with the variant meant, if a typo
             typed = meant(variant, [shown(c) for c in option.choices])
             said = _("--variant {variant}: invalid choice").format(variant=variant)
-            raise ChoiceError(f"{said}: {refused_said(option)}{typed}")
+            raise ChoiceError(labelled(said, refused_said(option) + typed))
         choices.take(option, variant, f"--variant {variant}", True)
     for flag in option_flags():  # a flag of another game's option, given: refused
         if _dest(flag) in given and not any(o.flag == flag for o in choices.declared.options):
@@ -343,7 +343,7 @@ def game_of(args: argparse.Namespace) -> Game:
         said = " ".join(given_options)
         unmet = choices.unmet(given_options)  # the one that needs other options, if so
         why = needs_said(unmet[0]) if len(unmet) == 1 else in_plain_words(str(exc))
-        raise ChoiceError(f"--option {said}: {why}") from None
+        raise ChoiceError(labelled(f"--option {said}", why)) from None
 
 
 def game_named(name: str) -> Game:

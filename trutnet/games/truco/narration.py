@@ -30,7 +30,7 @@ from trutnet.games.truco.rules.actions import (
     Word,
 )
 from trutnet.games.truco.rules.cards import rank, suit
-from trutnet.i18n import _, ngettext
+from trutnet.i18n import _, clauses, ngettext
 
 SUIT_TEXT = {"e": "esp", "b": "bas", "o": "oro", "c": "cop"}  # espadas, bastos, oros, copas
 CALLS = ("", "", "truco", "retruco", "vale cuatro")  # by the step called (K22)
@@ -252,7 +252,7 @@ class Speaker:
         return f"{malas_buenas(score)}, {count}"
 
     def score(self, scores: Sequence[int], chicos: Sequence[int]) -> str:
-        return "; ".join(
+        return clauses(
             _("{who}: {what}").format(who=self.unit(u), what=self.standing(p, chicos[u]))
             for u, p in enumerate(scores)
         )
