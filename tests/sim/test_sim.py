@@ -567,6 +567,9 @@ def test_ctrl_c_stops_every_worker_of_a_parallel_run_at_once():
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own group, as a terminal's foreground job
+        # a terminal's Ctrl-C is heard: the test runner's worker may ignore SIGINT, and
+        # an ignored signal stays ignored in a child
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
     workers: list[str] = []

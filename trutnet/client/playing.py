@@ -60,7 +60,9 @@ async def _run_screen(
     start: Callable[[Hooks], Awaitable[SeatResult]], ui: TableApp, hooks: Hooks
 ) -> SeatResult | None:
     game = asyncio.create_task(start(hooks))
-    screen = asyncio.create_task(ui.app.run_async())
+    # the loop keeps the command's own handler (cli.running.quiet_loop): prompt_toolkit's
+    # would stop the screen on the MQTT client's known races ("Press ENTER to continue")
+    screen = asyncio.create_task(ui.app.run_async(set_exception_handler=False))
     done, _pending = await asyncio.wait([game, screen], return_when=asyncio.FIRST_COMPLETED)
     if game not in done and (ui.info.status == "over" or ui.halted()):
         if ui.runtime is not None:  # quit on the end screen: stop helping the others

@@ -202,7 +202,7 @@ def help_lines(frontend: Frontend, spectator: bool, hints: bool = False) -> list
     lines = [*frontend.help(spectator).splitlines(), _(CHAT_HELP)]
     if frontend.sign_key and not spectator:
         lines.append(_(SIGNS_HELP).format(key=frontend.sign_key))
-    if hints and not spectator:
+    if hints and not spectator and len(lines) < HEIGHT:  # (else the lobby says it)
         lines.append(_(HINTS_HELP).format(key=HINT_KEY))
     return [[("", line)] for line in lines]
 
