@@ -573,16 +573,21 @@ def test_ctrl_c_stops_every_worker_of_a_parallel_run_at_once():
     )
     children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
     workers: list[str] = []
-    deadline = time.monotonic() + 60
-    while len(workers) < 2 and proc.poll() is None and time.monotonic() < deadline:
-        workers = children.read_text().split() if children.exists() else []
-        time.sleep(0.02)  # polling for the event, with a deadline
-    assert len(workers) == 2, "the two workers never started"
-    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does
-    _out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130 and "trutnet sim: interrupted" in err, err
-    assert "Traceback" not in err
-    assert not [w for w in workers if Path(f"/proc/{w}").exists()], "a worker runs on"
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and proc.poll() is None and time.monotonic() < deadline:
+            workers = children.read_text().split() if children.exists() else []
+            time.sleep(0.02)  # polling for the event, with a deadline
+        assert len(workers) == 2, "the two workers never started"
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does
+        _out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130 and "trutnet sim: interrupted" in err, err
+        assert "Traceback" not in err
+        assert not [w for w in workers if Path(f"/proc/{w}").exists()], "a worker runs on"
+    finally:  # whatever happened, nothing of it runs on past the test
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 SEED_11 = ["--game", "lutin", "--seed", "11", "--loss", "0.2", "--kill", "0.02", "--json"]
