@@ -314,9 +314,7 @@ class Sim:
             heapq.heapify(self.queue)
             for node in self.nodes:  # each process's client sees its connection drop
                 if node.up and node.peer is not None:
-                    violation = check_screen(self, node, self.frontends)
-                    if violation is not None:
-                        raise SimFailure(violation)
+                    self._check_screen(node)
 
     def _junk(self, wire: bytes) -> tuple[str, int, int, bytes]:
         """A hostile message from outside the table to one peer, on any topic, made of
@@ -450,9 +448,7 @@ class Sim:
         if self.end.over_elsewhere(node):
             return False  # as the runtime: no vote on a game that ended past its log
         if self.ballots.policy.report(waited) and node.peer is not None:
-            violation = check_screen(self, node, self.frontends)  # the wait is said
-            if violation is not None:
-                raise SimFailure(violation)
+            self._check_screen(node)  # the wait is said
         return self.ballots.on_stall(node, expected[0], waited)  # offers and votes (7.7)
 
     def elapsed(self, node: Node, since: float) -> float:
@@ -545,6 +541,13 @@ class Sim:
         if violation is None and self._over(node.replica) and node.replica.halted is None:
             wires = [e.wire for e in node.replica.log.entries]
             violation = self.transcripts.ended(node.name, node.life, wires)
+        if violation is not None:
+            raise SimFailure(violation)
+
+    def _check_screen(self, node: Node) -> None:
+        """The screen invariants alone, at a moment no replica changed (the broker
+        lost, a wait past the stall timeout)."""
+        violation = check_screen(self, node, self.frontends)
         if violation is not None:
             raise SimFailure(violation)
 

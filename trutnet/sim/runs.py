@@ -90,18 +90,8 @@ def _stop(signum: int, frame: Any) -> None:
 
 
 def _run_task(task: tuple[Any, ...]) -> RunResult:
-    return _run_named(*task)
-
-
-def _run_named(
-    name: str,
-    config: dict[str, Any],
-    seed: int,
-    faults: Faults,
-    bots: tuple[str, ...],
-    without: frozenset[int],
-) -> RunResult:
     """One run in a worker process, its game made again from its name and options."""
+    name, config, seed, faults, bots, without = task
     return run_seed(make_game(name, config), seed, faults, bots, without=without)
 
 
