@@ -1,4 +1,5 @@
-"""When things happened at a table, seen from one process, for ``trutnet bench network``
+"""What one table runtime counts (:class:`RuntimeStats`: messages received, dropped,
+resent), and when things happened at its table, for ``trutnet bench network``
 (docs/benchmarks): when each hand began; by play entry id (16 hex digits), when a local
 seat signed a play (a decision that reveals cards) and when its cards became known
 here; with ``Options.stamp_entries``, when every entry was signed and applied.
@@ -10,9 +11,24 @@ from __future__ import annotations
 
 import contextlib
 import time
+from dataclasses import dataclass, field
 from typing import Any
 
 from trutnet.protocol.envelope import Entry, MessageError, parse_entry
+
+
+@dataclass
+class RuntimeStats:
+    """What a table runtime counts of the messages it handled."""
+
+    received: int = 0
+    duplicates: int = 0
+    buffered: int = 0
+    syncs_sent: int = 0
+    syncs_answered: int = 0
+    resent: int = 0  # log entries sent again, answering sync requests
+    dropped: int = 0  # messages that were malformed, unsigned or forged: counted, ignored
+    rejected: list[str] = field(default_factory=list)
 
 
 class Stamps:

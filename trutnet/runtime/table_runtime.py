@@ -12,8 +12,9 @@ runtime it serves:
   its files. Every message comes from anyone who can reach the broker: one that
   breaks a handler is dropped and counted, and the pump never stops.
 * Writing (here, with :mod:`~trutnet.runtime.decisions`): what a local seat owes,
-  an automatic step, its bot's decision or its person's queued one, signed,
-  saved, then published.
+  an automatic step, its bot's decision (thought out in a worker thread, so that the
+  loop goes on meanwhile: :mod:`~trutnet.runtime.bot_thinking`) or its person's queued
+  one, signed, saved, then published.
 * Sync (:mod:`~trutnet.runtime.sync_server`, 9.2): a gap that does not fill by
   itself is asked for; requests are answered from the log, by one peer, at a bounded
   rate. Nothing relies on the broker keeping what a peer missed.
@@ -37,7 +38,6 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
@@ -52,6 +52,7 @@ from trutnet.protocol.lobby import join_request
 from trutnet.protocol.spectator import Watchers
 from trutnet.protocol.table import Rejected, TablePeer
 from trutnet.protocol.untrusted import UntrustedInput
+from trutnet.runtime.bot_thinking import Thinking
 from trutnet.runtime.decisions import owed_entry
 from trutnet.runtime.events import (
     Connected,
@@ -67,7 +68,7 @@ from trutnet.runtime.local_seat import LocalSeat
 from trutnet.runtime.notice_board import NoticeBoard
 from trutnet.runtime.options import Options
 from trutnet.runtime.replacement import Replacement
-from trutnet.runtime.stamps import Stamps
+from trutnet.runtime.stamps import RuntimeStats, Stamps
 from trutnet.runtime.succession import Succession
 from trutnet.runtime.sync_server import SyncServer
 from trutnet.runtime.table_chat import TableChat
@@ -86,18 +87,6 @@ from trutnet.runtime.table_signs import TableSigns
 log = logging.getLogger("trutnet.runtime")
 MAX_BUFFERED = 512  # entries kept while waiting for the one they extend
 MAX_REJECTED = 100  # the last refusals kept for the result's statistics
-
-
-@dataclass
-class RuntimeStats:
-    received: int = 0
-    duplicates: int = 0
-    buffered: int = 0
-    syncs_sent: int = 0
-    syncs_answered: int = 0
-    resent: int = 0  # log entries sent again, answering sync requests
-    dropped: int = 0  # messages that were malformed, unsigned or forged: counted, ignored
-    rejected: list[str] = field(default_factory=list)
 
 
 class TableRuntime:
@@ -151,6 +140,7 @@ class TableRuntime:
         self.notices = NoticeBoard(self)  # the ``notice`` topic (7.7)
         self.chat, self.signs = TableChat(self), TableSigns(self)  # 9.6, 9.8
         self.clock = TableClock(self)  # the table's turn clock, if it has one (7.11)
+        self.thinking = Thinking(self.wake)  # bots decide beside the event loop
         self._lost_reported: float | None = None  # the loss the ``disconnected`` event told
         for topic in (
             topics.done(table_id, "+"),
@@ -379,7 +369,7 @@ class TableRuntime:
             if peer is None:
                 continue
             late = peer.seat is not None and self.clock.bot_decides(peer.seat, time.monotonic())
-            wire = owed_entry(seat, self.emit, late)
+            wire = owed_entry(seat, self.emit, late, self.thinking)
             if wire is None:
                 continue
             self.stamps.signed(wire, peer.replica)
@@ -454,6 +444,7 @@ class TableRuntime:
             self.running = False
             self.succession.stop()
             await stop_tasks(pump, watchdog, sender)
+            await self.thinking.stop()
 
     async def _idle_or_give_up(self) -> bool:
         """The idle step, for no longer than the give-up period leaves; True to give up.
