@@ -36,12 +36,14 @@ MIXES = {
         CLEAN, kill=0.01, gone=1.0, void_timeout=30.0, drift=0.05, newcomers=1
     ),
 }
-# seeds per chunk (4 chunks) of each game, a mix for each seed: 80 runs in all, every
-# mix on 8 seeds of Lutin and Trut and 4 of Truco (four players, many short hands: the
-# costliest by far)
-SEEDS = {"lutin": 8, "trut": 8, "truco": 4}
-assert set(SEEDS) == set(SHORT)  # every registered game (test_sim checks SHORT)
-CHUNKS = 4
+# Runs of each game, 2,000 in all (issue 26: "a few thousand seeded runs in CI"), split
+# in CHUNKS tests so that the suite's workers share them. A run's CPU time on the 2-core
+# machine, one hand each: Lutin & Troll 0.044 s, Trut (2 players) 0.082 s, Truco (four
+# players) 0.22 s: about 170 CPU-seconds for the sweep, 90 s on two cores.
+RUNS = {"lutin": 1000, "trut": 700, "truco": 300}
+assert set(RUNS) == set(SHORT)  # every registered game (test_sim checks SHORT)
+CHUNKS = 20
+assert all(runs % CHUNKS == 0 for runs in RUNS.values())
 
 
 @pytest.mark.parametrize("chunk", range(CHUNKS))
@@ -50,12 +52,16 @@ def test_seeded_runs_keep_every_invariant(name, chunk):
     game = game_for(name)
     mixes = list(MIXES.items())
     ended = []
-    for seed in range(chunk * SEEDS[name], (chunk + 1) * SEEDS[name]):
+    size = RUNS[name] // CHUNKS
+    for seed in range(chunk * size, (chunk + 1) * size):
         mix, faults = mixes[seed % len(mixes)]
         faults = dataclasses.replace(faults, hands=1)
         result = run_seed(game, seed, faults, bots(game))
         replay = replay_command(game, bots(game), faults, seed)
         assert result.violation is None, f"{mix} mix, {replay}: {result.violation}"
         ended.append(result.status)
-    assert len(ended) == SEEDS[name] and set(ended) <= {"cut", "finished", "abandoned"}, ended
+    # gave_up: a seat gone for good where no abandon is possible (before the table
+    # opens, or in its last round); the sim fails a run that gave up where it could
+    # have abandoned (seed 675 of Lutin and of Trut: the host gone before the open)
+    assert len(ended) == size and set(ended) <= {"cut", "finished", "abandoned", "gave_up"}, ended
     assert "cut" in ended or "finished" in ended  # not only abandoned tables
