@@ -15,6 +15,10 @@
 * A private table's ``password`` goes with every connection (user ``trutnet``); a
   broker that refuses it is remembered in :attr:`MqttLink.refused` (one clear line,
   never the password) and tried again like any lost broker.
+* A sealed table's link (``seal``, docs/protocol.md 9.9) seals every message it
+  publishes (its last will too) on the topic derived from the table's key, subscribes
+  to the derived filters, and hands its owner only what opens with that key, under
+  the topic it was sealed for; the rest is dropped and counted (``unopened``).
 * Every MQTT client is closed, sockets included, while its event loop still runs
   (:func:`mqtt_client`, :func:`release`): a client left to the garbage collector would
   close its sockets after the loop is gone, through callbacks on that dead loop.
@@ -35,6 +39,7 @@ import aiomqtt
 
 from trutnet.net.broker import BrokerError, Endpoint, tls_options
 from trutnet.net.private import credentials, refusal, refused_message
+from trutnet.protocol.sealed_table import OVERHEAD, TableSeal
 
 log = logging.getLogger("trutnet.net")
 # paho's own lines ("failed to receive on socket: ...") are for debugging only: the link
@@ -112,9 +117,13 @@ class MqttLink:
         will: tuple[str, bytes] | None = None,
         on_connect: Callable[[], Awaitable[None]] | None = None,
         password: str | None = None,
+        seal: TableSeal | None = None,
     ) -> None:
         self._endpoints = endpoints
         self.password = password
+        # a sealed table's (9.9): every topic and payload goes through it, both ways
+        self.seal = seal
+        self.unopened = 0  # messages that did not open with the table's key: dropped
         self.refused: str | None = None  # why the last broker turned us down
         self.subscriptions = list(subscriptions)
         self.name = name
@@ -203,7 +212,7 @@ class MqttLink:
     async def _session(self, endpoint: Endpoint) -> None:
         will = None
         if self.will is not None:
-            will = aiomqtt.Will(self.will[0], self.will[1], qos=1, retain=True)
+            will = aiomqtt.Will(*self._outgoing(*self.will), qos=1, retain=True)
         client = aiomqtt.Client(
             endpoint.host,
             endpoint.port,
@@ -223,7 +232,7 @@ class MqttLink:
             if sock is not None:
                 sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             for topic in self.subscriptions:
-                await client.subscribe(topic, qos=1)
+                await client.subscribe(self._filter(topic), qos=1)
             self.client, self.endpoint = client, endpoint
             self.refused = None
             self.disconnected_since = None
@@ -236,23 +245,38 @@ class MqttLink:
                 payload = message.payload
                 if not isinstance(payload, bytes | bytearray):
                     continue
-                if len(payload) > MAX_PAYLOAD:
+                if len(payload) > MAX_PAYLOAD + (0 if self.seal is None else OVERHEAD):
                     self.oversized += 1
                     continue
-                await self.sink.put((str(message.topic), bytes(payload)))
+                incoming = (str(message.topic), bytes(payload))
+                if self.seal is not None:
+                    opened = self.seal.open(*incoming, MAX_PAYLOAD)
+                    if opened is None:
+                        self.unopened += 1
+                        continue
+                    incoming = opened
+                await self.sink.put(incoming)
+
+    def _filter(self, topic: str) -> str:
+        """The topic (or filter) as the broker sees it."""
+        return topic if self.seal is None else self.seal.outer(topic)
+
+    def _outgoing(self, topic: str, payload: bytes) -> tuple[str, bytes]:
+        """A message as the broker gets it: sealed, on a sealed table."""
+        return (topic, payload) if self.seal is None else self.seal.seal(topic, payload)
 
     async def subscribe(self, topic: str) -> None:
         if topic not in self.subscriptions:
             self.subscriptions.append(topic)
         if self.client is not None:
             with contextlib.suppress(aiomqtt.MqttError):
-                await self.client.subscribe(topic, qos=1)
+                await self.client.subscribe(self._filter(topic), qos=1)
 
     async def resubscribe(self, topic: str) -> None:
         """Subscribe again: the broker sends the topic's retained messages once more."""
         if self.client is not None:
             with contextlib.suppress(aiomqtt.MqttError):
-                await self.client.subscribe(topic, qos=1)
+                await self.client.subscribe(self._filter(topic), qos=1)
 
     def send(self, topic: str, payload: bytes, wait: float = 30.0) -> None:
         """Publish without waiting for the broker's acknowledgement: the message goes
@@ -281,7 +305,7 @@ class MqttLink:
             if client is None:
                 continue
             try:
-                await client.publish(topic, payload, qos=1, retain=retain)
+                await client.publish(*self._outgoing(topic, payload), qos=1, retain=retain)
                 return True
             except aiomqtt.MqttError:
                 await asyncio.sleep(0.05)

@@ -1,0 +1,129 @@
+"""Sealed tables and invitations over a real broker (docs/protocol.md 9.9): a guest
+trades a code for the host's welcome; a wrong code is told so, and the code burns
+after the failed guesses; links that share a table key talk through the broker while
+an observer subscribed to ``#`` reads nothing of what they say."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+
+from trutnet.net import topics
+from trutnet.net.broker import EmbeddedBroker
+from trutnet.net.mqtt_link import MqttLink, mqtt_client
+from trutnet.protocol.invitation import MAX_FAILED, Code, InvitationError
+from trutnet.protocol.invitation_words import WORDS
+from trutnet.protocol.sealed_table import TableSeal
+from trutnet.runtime.invitations import InvitationServer, accept_invitation
+
+pytestmark = pytest.mark.network
+DEADLINE = 60
+TABLE = os.urandom(16)
+
+
+@pytest.fixture
+def endpoint(broker_kind):
+    broker = EmbeddedBroker()
+    yield broker.start()
+    broker.stop()
+
+
+def test_a_code_gives_the_welcome_a_wrong_one_says_so_and_guesses_burn_it(endpoint):
+    welcome = os.urandom(200)
+
+    async def scenario():
+        server = InvitationServer(endpoint, welcome)
+        code = await asyncio.wait_for(server.start(), DEADLINE)
+        try:
+            typed = str(code).replace("-", " ").upper()  # as a person types it
+            got = await asyncio.wait_for(accept_invitation(endpoint, Code.parse(typed)), DEADLINE)
+            assert got == welcome
+            reasons = []
+            wrong_words = [w for w in WORDS if w not in code.words][:MAX_FAILED]
+            for word in wrong_words:
+                guess = Code(code.nameplate, (code.words[0], word))
+                with pytest.raises(InvitationError) as wrong:
+                    await asyncio.wait_for(accept_invitation(endpoint, guess), DEADLINE)
+                reasons.append(wrong.value.reason)
+            assert reasons == ["wrong"] * MAX_FAILED
+            # the wrong guesses never confirmed: once their time is up they count
+            server.host.tick(server.clock() + 3600)
+            with pytest.raises(InvitationError) as burned:
+                await asyncio.wait_for(accept_invitation(endpoint, code), DEADLINE)
+            assert burned.value.reason == "burned" and "too many times" in str(burned.value)
+        finally:
+            await server.stop()
+        return code
+
+    code = asyncio.run(scenario())
+
+    async def claim_cleared():
+        async with mqtt_client(endpoint, timeout=5) as client:
+            await client.subscribe(f"trutnet/v1/invite/{code.nameplate}/#", qos=1)
+            await client.publish(f"trutnet/v1/invite/{code.nameplate}/x", b"end", qos=1)
+            retained = []
+            async with asyncio.timeout(DEADLINE):
+                async for message in client.messages:
+                    if message.payload == b"end":
+                        return retained
+                    retained.append(message.payload)
+
+    assert not [p for p in asyncio.run(claim_cleared()) if p]  # the nameplate is free again
+
+
+def test_nobody_answering_a_code_is_said_in_one_line(endpoint):
+    async def scenario():
+        with pytest.raises(InvitationError) as silent:
+            await accept_invitation(endpoint, Code(4321, ("acorn", "zebra")), timeout=1.0)
+        return silent.value
+
+    error = asyncio.run(scenario())
+    assert error.reason == "silent" and "4321-acorn-zebra" in str(error)
+
+
+def test_sealed_links_talk_and_an_observer_on_everything_reads_nothing(endpoint):
+    key = os.urandom(32)
+    said = [(topics.log(TABLE), b"entry: the seven of cups"), (topics.chat(TABLE), b"Ana: hi")]
+
+    async def scenario():
+        seen: list[tuple[str, bytes]] = []
+        async with mqtt_client(endpoint, timeout=5) as observer:
+            await observer.subscribe("#", qos=1)
+            reader = MqttLink([endpoint], [topics.table_topic(TABLE, "#")], "reader",
+                              seal=TableSeal(key, os.urandom))  # fmt: skip
+            writer = MqttLink([endpoint], [], "writer", seal=TableSeal(key, os.urandom))
+            for link in (reader, writer):
+                await link.start()
+                await asyncio.wait_for(link.connected.wait(), DEADLINE)
+            for topic, payload in said:
+                assert await writer.publish(topic, payload)
+            got = [await asyncio.wait_for(reader.inbox.get(), DEADLINE) for _ in said]
+            async with asyncio.timeout(DEADLINE):
+                async for message in observer.messages:
+                    seen.append((str(message.topic), bytes(message.payload)))
+                    if len(seen) == len(said):
+                        break
+            # Anyone may publish on the table's outer topic: what does not open with the
+            # key is dropped and counted. Then a sealed message from the same client
+            # (one client's messages on a topic keep their order) shows it was passed.
+            outer = TableSeal(key, os.urandom).outer(topics.log(TABLE))
+            await observer.publish(outer, b"entry: forged in clear", qos=1)
+            elsewhere = TableSeal(key, os.urandom).seal(topics.chat(TABLE), b"moved")[1]
+            await observer.publish(outer, elsewhere, qos=1)  # sealed for another topic
+            await observer.publish(
+                *TableSeal(key, os.urandom).seal(topics.log(TABLE), b"ok"), qos=1
+            )
+            after = await asyncio.wait_for(reader.inbox.get(), DEADLINE)
+            for link in (reader, writer):
+                await link.close()
+            return got, seen, after, reader.unopened
+
+    got, seen, after, unopened = asyncio.run(scenario())
+    assert got == said
+    assert after == (topics.log(TABLE), b"ok") and unopened == 2
+    for topic, payload in seen:
+        assert topic.startswith("trutnet/v1/sealed/") and TABLE.hex() not in topic
+        for _, plain in said:
+            assert plain not in payload and b"cups" not in payload and b"Ana" not in payload

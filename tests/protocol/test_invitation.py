@@ -1,0 +1,138 @@
+"""Invitations (docs/protocol.md 9.9): a code read aloud gives a friend the table's
+key; a wrong code learns nothing; an attacker gets one guess per try, and the code
+burns after MAX_FAILED; it expires, and closes when the table is full."""
+
+from __future__ import annotations
+
+import os
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from trutnet.protocol.invitation import (
+    CONFIRM_SECONDS,
+    MAX_FAILED,
+    MAX_PENDING,
+    Code,
+    InvitationError,
+    InvitationGuest,
+    InvitationHost,
+)
+from trutnet.protocol.invitation_words import WORDS
+
+WELCOME = msgpack.packb({"table": bytes(16), "key": os.urandom(32), "broker": "mqtt://a:1"})
+
+
+def host(code: Code, now: float = 0.0) -> InvitationHost:
+    return InvitationHost(code, WELCOME, now, lifetime=600)
+
+
+def exchange(inviting: InvitationHost, typed: str, now: float = 1.0) -> bytes:
+    """A whole exchange as the guest who typed ``typed``; the welcome's bytes."""
+    guest = InvitationGuest(Code.parse(typed), os.urandom)
+    ask_id, answer = inviting.ask(guest.ask(), now)
+    assert ask_id == guest.id
+    confirmation = guest.answer(answer)
+    got = inviting.confirm(confirmation, now)
+    assert got is not None and got[0] == guest.id
+    return guest.welcome(got[1])
+
+
+def test_the_right_code_gives_the_welcome_and_nothing_else_does():
+    code = Code.make(os.urandom, 7)
+    inviting = host(code)
+    assert exchange(inviting, str(code)) == WELCOME
+    assert exchange(inviting, str(code).upper().replace("-", " ")) == WELCOME  # as typed
+    assert inviting.welcomed == 2 and inviting.failed == 0
+
+
+def test_a_wrong_code_learns_only_that_it_is_wrong_and_counts_as_a_failed_guess():
+    code = Code(7, ("purple", "sausage"))
+    inviting = host(code)
+    guest = InvitationGuest(Code(7, ("purple", "salmon")), os.urandom)
+    _, answer = inviting.ask(guest.ask(), 1.0)
+    with pytest.raises(InvitationError) as wrong:
+        guest.answer(answer)
+    assert wrong.value.reason == "wrong"
+    with pytest.raises(InvitationError):
+        guest.welcome(b"anything")  # no key: nothing opens
+    inviting.tick(1.0 + CONFIRM_SECONDS)  # never confirmed: a failed guess
+    assert inviting.failed == 1 and inviting.welcomed == 0
+
+
+def test_a_guest_that_forges_a_confirmation_gets_no_welcome_and_is_counted():
+    inviting = host(Code(7, ("purple", "sausage")))
+    guest = InvitationGuest(Code(7, ("purple", "salmon")), os.urandom)
+    inviting.ask(guest.ask(), 1.0)
+    forged = msgpack.packb({"v": 1, "id": guest.id, "confirm": bytes(32)})
+    assert inviting.confirm(forged, 1.0) is None
+    assert inviting.failed == 1
+
+
+def test_the_code_burns_after_the_failed_guesses_even_for_the_right_code():
+    code = Code(12, ("acorn", "zebra"))
+    inviting = host(code)
+    for k in range(MAX_FAILED):
+        guess = InvitationGuest(Code(12, ("acorn", WORDS[k])), os.urandom)
+        _, answer = inviting.ask(guess.ask(), 1.0)
+        with pytest.raises(InvitationError):
+            guess.answer(answer)
+    inviting.tick(1.0 + CONFIRM_SECONDS)
+    assert inviting.state(2.0 + CONFIRM_SECONDS) == "burned"
+    right = InvitationGuest(code, os.urandom)
+    _, answer = inviting.ask(right.ask(), 2.0 + CONFIRM_SECONDS)
+    with pytest.raises(InvitationError) as burned:
+        right.answer(answer)
+    assert burned.value.reason == "burned"
+
+
+def test_a_code_expires_and_closes_and_a_flood_of_asks_is_refused_as_busy():
+    code = Code(3, ("lemon", "tiger"))
+    inviting = InvitationHost(code, WELCOME, 0.0, lifetime=60)
+    late = InvitationGuest(code, os.urandom)
+    _, answer = inviting.ask(late.ask(), 61.0)
+    with pytest.raises(InvitationError) as expired:
+        late.answer(answer)
+    assert expired.value.reason == "expired"
+    inviting = host(code)
+    for _ in range(MAX_PENDING):
+        inviting.ask(InvitationGuest(code, os.urandom).ask(), 1.0)
+    one_more = InvitationGuest(code, os.urandom)
+    _, answer = inviting.ask(one_more.ask(), 1.0)
+    with pytest.raises(InvitationError) as busy:
+        one_more.answer(answer)
+    assert busy.value.reason == "busy" and inviting.failed == 0
+    inviting = host(code)
+    inviting.closed = True  # the table is full
+    shut = InvitationGuest(code, os.urandom)
+    _, answer = inviting.ask(shut.ask(), 1.0)
+    with pytest.raises(InvitationError) as closed:
+        shut.answer(answer)
+    assert closed.value.reason == "closed"
+
+
+def test_codes_are_read_as_people_type_them_and_typos_are_refused_with_the_nearest_word():
+    assert Code.parse(" 7 Purple  SAUSAGE ") == Code(7, ("purple", "sausage"))
+    with pytest.raises(InvitationError, match="did you mean sausage"):
+        Code.parse("7-purple-sausgae")
+    for bad in ("purple-sausage", "0-purple-sausage", "10000-purple-sausage", "7-purple", ""):
+        with pytest.raises(InvitationError):
+            Code.parse(bad)
+    code = Code.make(os.urandom, 42)
+    assert Code.parse(str(code)) == code
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.binary(max_size=600))
+def test_any_bytes_from_the_broker_are_dropped_or_refused_never_a_crash(data):
+    code = Code(7, ("purple", "sausage"))
+    inviting = host(code)
+    assert inviting.ask(data, 1.0) is None or inviting.state(1.0) is None
+    assert inviting.confirm(data, 1.0) is None
+    guest = InvitationGuest(code, os.urandom)
+    with pytest.raises(InvitationError):
+        guest.answer(data)
+    with pytest.raises(InvitationError):
+        guest.welcome(data)

@@ -1,0 +1,220 @@
+"""Invitation codes over a broker (asyncio, I/O edge): the host serves a code
+(:class:`InvitationServer`), a guest trades the code for the host's welcome
+(:func:`accept_invitation`). The exchange itself is :mod:`trutnet.protocol.invitation`;
+this module carries it (docs/protocol.md 9.9):
+
+``trutnet/v1/invite/<n>``                  retained: the nameplate's claim (16 random
+                                          bytes of its host), cleared by its last will
+``trutnet/v1/invite/<n>/ask``              a guest's ask
+``trutnet/v1/invite/<n>/confirm``          a guest's confirmation
+``trutnet/v1/invite/<n>/answer/<id>``      the host's answer, then its welcome (``id``:
+                                          the ask's, in hex)
+
+A host draws a free nameplate: one whose claim is someone else's is left for another
+draw. Every message is QoS 1 and bounded; what does not read as the exchange is
+dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import time
+from collections.abc import AsyncIterator, Callable
+
+import aiomqtt
+
+from trutnet.i18n import N_, _
+from trutnet.net.broker import Endpoint
+from trutnet.net.mqtt_link import mqtt_client
+from trutnet.net.private import credentials
+from trutnet.protocol.invitation import (
+    MAX_MESSAGE,
+    MAX_WELCOME,
+    NAMEPLATES,
+    Code,
+    InvitationError,
+    InvitationGuest,
+    InvitationHost,
+)
+
+ROOT = "trutnet/v1/invite"
+LIFETIME = 600.0  # seconds a code is good for, by default
+ANSWER_TIMEOUT = 15.0  # seconds a guest waits for each of the host's two replies
+CLAIM_BYTES = 16
+DRAWS = 20  # nameplates tried before giving up
+
+
+def claim_topic(nameplate: int) -> str:
+    return f"{ROOT}/{nameplate}"
+
+
+def ask_topic(nameplate: int) -> str:
+    return f"{ROOT}/{nameplate}/ask"
+
+
+def confirm_topic(nameplate: int) -> str:
+    return f"{ROOT}/{nameplate}/confirm"
+
+
+def answer_topic(nameplate: int, ask_id: bytes) -> str:
+    return f"{ROOT}/{nameplate}/answer/{ask_id.hex()}"
+
+
+# why a code did not work, as a person reads it (``InvitationError.reason``)
+REFUSED_SAID = {
+    "expired": N_("the code has expired: ask the host for a new one"),
+    "burned": N_("the code was tried too many times with wrong words: ask the host for a new one"),
+    "closed": N_("the table of this code is full or closed"),
+    "busy": N_("the host is answering other guests: try again in a moment"),
+    "wrong": N_("the code did not match: check its words with the host"),
+}
+
+
+class InvitationServer:
+    """Serves one code at one broker until :meth:`stop`: draws a free nameplate,
+    claims it, answers asks and confirmations. ``welcome``: the bytes a guest with the
+    right code gets. ``clock``: the time source (seconds)."""
+
+    def __init__(
+        self,
+        endpoint: Endpoint,
+        welcome: bytes,
+        lifetime: float = LIFETIME,
+        password: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        rng: Callable[[int], bytes] = os.urandom,
+    ) -> None:
+        self.endpoint, self.welcome, self.lifetime = endpoint, welcome, lifetime
+        self.password, self.clock, self.rng = password, clock, rng
+        self.code: Code | None = None
+        self.host: InvitationHost | None = None
+        self.ready = asyncio.Event()  # the code is claimed and served
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> Code:
+        """Serve in the background; the code, once its nameplate is claimed."""
+        self._task = asyncio.create_task(self._serve())
+        ready = asyncio.create_task(self.ready.wait())
+        await asyncio.wait({ready, self._task}, return_when=asyncio.FIRST_COMPLETED)
+        ready.cancel()
+        if not self.ready.is_set():
+            self._task.result()  # its error
+        assert self.code is not None
+        return self.code
+
+    def close(self) -> None:
+        """Take no more guests (the table is full): asks are refused as closed."""
+        if self.host is not None:
+            self.host.closed = True
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
+                await self._task
+
+    async def _serve(self) -> None:
+        for _draw in range(DRAWS):
+            nameplate = 1 + secrets.randbelow(NAMEPLATES)
+            token = self.rng(CLAIM_BYTES)
+            will = aiomqtt.Will(claim_topic(nameplate), b"", qos=1, retain=True)
+            options = {"will": will, **credentials(self.password)}
+            async with mqtt_client(self.endpoint, timeout=5, **options) as client:
+                if await self._claimed(client, nameplate, token):
+                    try:
+                        await self._answer(client, nameplate)
+                    finally:
+                        with contextlib.suppress(aiomqtt.MqttError):
+                            await client.publish(claim_topic(nameplate), b"", qos=1, retain=True)
+                    return
+        raise InvitationError("no free nameplate at this broker")
+
+    async def _claimed(self, client: aiomqtt.Client, nameplate: int, token: bytes) -> bool:
+        """Claim ``nameplate``; False if it is someone else's. A claim there before ours
+        comes back first (a retained message arrives right after the subscription),
+        then our own: whichever comes first decides."""
+        await client.subscribe(claim_topic(nameplate), qos=1)
+        await client.publish(claim_topic(nameplate), token, qos=1, retain=True)
+        async with asyncio.timeout(ANSWER_TIMEOUT):
+            async for message in client.messages:
+                if not message.topic.matches(claim_topic(nameplate)):
+                    continue
+                if message.payload == token:
+                    break
+                if isinstance(message.payload, bytes) and message.payload:
+                    return False
+        await client.unsubscribe(claim_topic(nameplate))
+        self.code = Code.make(self.rng, nameplate)
+        self.host = InvitationHost(self.code, self.welcome, self.clock(), self.lifetime)
+        return True
+
+    async def _answer(self, client: aiomqtt.Client, nameplate: int) -> None:
+        assert self.host is not None
+        await client.subscribe(ask_topic(nameplate), qos=1)
+        await client.subscribe(confirm_topic(nameplate), qos=1)
+        self.ready.set()
+        async for message in client.messages:
+            payload = message.payload
+            if not isinstance(payload, bytes) or len(payload) > MAX_MESSAGE:
+                continue
+            if message.topic.matches(ask_topic(nameplate)):
+                reply = self.host.ask(payload, self.clock())
+            elif message.topic.matches(confirm_topic(nameplate)):
+                reply = self.host.confirm(payload, self.clock())
+            else:
+                continue
+            if reply is not None:
+                await client.publish(answer_topic(nameplate, reply[0]), reply[1], qos=1)
+
+
+async def accept_invitation(
+    endpoint: Endpoint,
+    code: Code,
+    password: str | None = None,
+    timeout: float = ANSWER_TIMEOUT,
+    rng: Callable[[int], bytes] = os.urandom,
+) -> bytes:
+    """The host's welcome for ``code``; :class:`InvitationError` with a line for a
+    person (a wrong code, a refusal, nobody answering)."""
+    guest = InvitationGuest(code, rng)
+    answers = answer_topic(code.nameplate, guest.id)
+    async with mqtt_client(endpoint, timeout=5, **credentials(password)) as client:
+        await client.subscribe(answers, qos=1)
+        await client.publish(ask_topic(code.nameplate), guest.ask(), qos=1)
+        messages = _replies(client, answers, timeout, code)
+        try:
+            confirmation = guest.answer(await anext(messages))
+        except InvitationError as exc:
+            raise InvitationError(_(REFUSED_SAID.get(exc.reason, str(exc))), exc.reason) from None
+        await client.publish(confirm_topic(code.nameplate), confirmation, qos=1)
+        try:
+            return guest.welcome(await anext(messages))
+        except InvitationError as exc:
+            raise InvitationError(_(REFUSED_SAID.get(exc.reason, str(exc))), exc.reason) from None
+
+
+async def _replies(
+    client: aiomqtt.Client, topic: str, timeout: float, code: Code
+) -> AsyncIterator[bytes]:
+    """The host's replies on ``topic``, each within ``timeout`` seconds (a broker may
+    deliver another topic's retained message: amqtt does)."""
+    iterator = aiter(client.messages)
+    while True:
+        try:
+            async with asyncio.timeout(timeout):
+                message = await anext(iterator)
+        except TimeoutError:
+            raise InvitationError(
+                _(
+                    "nobody answers code {code} at this broker (waited {timeout} s): check"
+                    " its number, and that the host's program still runs"
+                ).format(code=code, timeout=round(timeout)),
+                "silent",
+            ) from None
+        if not message.topic.matches(topic) or not isinstance(message.payload, bytes):
+            continue
+        if len(message.payload) <= MAX_WELCOME:
+            yield message.payload
