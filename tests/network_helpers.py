@@ -12,7 +12,7 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
-from trutnet.runtime.seat_process import announced_table
+from trutnet.runtime.events import announced_table
 
 TRUTNET = [sys.executable, "-m", "trutnet"]
 

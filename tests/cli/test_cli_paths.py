@@ -61,7 +61,11 @@ def cli(*args: str, env: dict[str, str] | None = None, prefix: tuple[str, ...] =
         (["join", "--resume"], "join", "--resume needs --store DIR"),
         (["host", "--players", "2", "--bots", "2"], "host", "--bots is 0..1"),
         (["selfplay", "--game", "trutt"], "selfplay", "unknown game 'trutt'"),
-        (["bench", "engine", "--hop-delay-ms", "5"], "bench", "--hop-delay-ms is for the network"),
+        (
+            ["bench", "engine", "--hop-delay-ms", "5"],
+            "bench",
+            "--hop-delay-ms and --sealed are for the network",
+        ),
     ],
 )
 def test_a_bad_argument_gets_one_line_and_status_2_never_the_usage(args, command, says):

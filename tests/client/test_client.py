@@ -643,7 +643,7 @@ def test_a_person_quits_mid_game_and_comes_back_with_the_printed_command(tmp_pat
     puts the person back at the table with their cards."""
 
     from tests.network_helpers import spawn
-    from trutnet.runtime.seat_process import announced_table
+    from trutnet.runtime.events import announced_table
 
     broker = EmbeddedBroker()
     url = broker.start().url

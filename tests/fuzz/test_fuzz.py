@@ -24,7 +24,16 @@ ROOT = HERE.parents[1]
 SECONDS = int(os.environ.get("TRUTNET_FUZZ_SECONDS", "1"))
 
 KNOWN: dict[str, str] = {}  # harness -> what it still finds (xfail until fixed)
-HARNESSES = ["envelope", "replica", "crypto", "lobby", "runtime", "discovery", "transcript"]
+HARNESSES = [
+    "envelope",
+    "replica",
+    "crypto",
+    "lobby",
+    "runtime",
+    "discovery",
+    "transcript",
+    "invitation",
+]
 
 
 def run(harness: str, args: list[str], tmp_path: Path, timeout: float) -> str:

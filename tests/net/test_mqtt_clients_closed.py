@@ -24,7 +24,7 @@ import pytest
 from tests.network_helpers import result_of, spawn
 from trutnet.cli import main
 from trutnet.net.broker import EmbeddedBroker
-from trutnet.runtime.seat_process import announced_table
+from trutnet.runtime.events import announced_table
 
 
 @pytest.fixture(scope="module")

@@ -61,7 +61,7 @@ def test_the_test_game_plays_in_two_processes_over_the_embedded_broker(
     import os
 
     from tests.network_helpers import EARLY, spawn
-    from trutnet.runtime.seat_process import announced_table
+    from trutnet.runtime.events import announced_table
 
     root = ROOT  # where `tests.games.plugin` is found
     monkeypatch.setenv("TRUTNET_GAME_PLUGINS", "tests.games.plugin")

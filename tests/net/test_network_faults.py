@@ -19,8 +19,9 @@ from trutnet.net.broker import EmbeddedBroker
 from trutnet.net.faults import FaultyInbox
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.protocol.lobby import table_id_for
+from trutnet.runtime.events import announced_table
 from trutnet.runtime.options import Options
-from trutnet.runtime.seat_process import HostSetup, JoinSetup, announced_table, host, join
+from trutnet.runtime.seat_process import HostSetup, JoinSetup, host, join
 from trutnet.store import PeerStore
 
 pytestmark = pytest.mark.network

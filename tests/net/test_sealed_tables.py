@@ -127,3 +127,119 @@ def test_sealed_links_talk_and_an_observer_on_everything_reads_nothing(endpoint)
         assert topic.startswith("trutnet/v1/sealed/") and TABLE.hex() not in topic
         for _, plain in said:
             assert plain not in payload and b"cups" not in payload and b"Ana" not in payload
+
+
+def test_a_whole_sealed_game_by_invitation_shows_the_broker_nothing_in_clear(endpoint):
+    """A host seals its table and serves a code; a guest trades the code for the
+    table's id and key and plays a whole game; every byte an observer subscribed to
+    ``#`` saw is decoded as an entry, a msgpack value and text: no entry, name, card or
+    table id is there."""
+    from trutnet.games.trut.rules import TrutConfig, TrutGame
+    from trutnet.protocol.envelope import MessageError, parse_entry
+    from trutnet.runtime.invitations import Welcome
+    from trutnet.runtime.seat_process import HostSetup, JoinSetup, host, join
+
+    events: list[tuple[str, dict]] = []
+    seen: list[tuple[str, bytes]] = []
+
+    async def scenario():
+        async with mqtt_client(endpoint, timeout=5) as observer:
+            await observer.subscribe("#", qos=1)
+
+            async def observe():
+                async for message in observer.messages:
+                    seen.append((str(message.topic), bytes(message.payload)))
+
+            watching = asyncio.create_task(observe())
+            invited = asyncio.Event()
+
+            def on_host(kind, data):
+                events.append((kind, data))
+                if kind == "invitation":
+                    invited.set()
+
+            hosting = asyncio.create_task(
+                host(
+                    TrutGame(TrutConfig(2)),
+                    [endpoint],
+                    HostSetup(name="Hostname-Ana", invite=True, seed="sealed"),
+                    on_event=on_host,
+                )
+            )
+            await asyncio.wait_for(invited.wait(), DEADLINE)
+            code = next(d["code"] for k, d in events if k == "invitation")
+            welcome = Welcome.read(await accept_invitation(endpoint, Code.parse(code)))
+            joined = await asyncio.wait_for(
+                join(welcome.table, [endpoint],
+                     JoinSetup(name="Guestname-Bea", seed="sealed", table_key=welcome.key)),
+                DEADLINE * 3,
+            )  # fmt: skip
+            hosted = await asyncio.wait_for(hosting, DEADLINE)
+            watching.cancel()
+            return hosted, joined, welcome
+
+    hosted, joined, welcome = asyncio.run(scenario())
+    assert hosted.state_hash == joined.state_hash and hosted.halted is None
+    assert joined.seats == [1]
+    table_topics = [(t, p) for t, p in seen if t.startswith("trutnet/v1/sealed/")]
+    assert len(table_topics) > 50  # the whole game went through the broker
+    assert all(not t.startswith("trutnet/v1/table/") and not t.startswith("trutnet/v1/lobby/")
+               for t, _ in seen)  # fmt: skip
+    for topic, payload in seen:
+        assert welcome.table.hex() not in topic
+        for secret in (b"Hostname-Ana", b"Guestname-Bea", welcome.table, welcome.key):
+            assert secret not in payload, (topic, secret)
+        if topic.startswith("trutnet/v1/sealed/") and payload:
+            with pytest.raises(MessageError):
+                parse_entry(payload)
+
+
+def test_two_machines_with_no_route_play_a_sealed_table_joined_by_its_code(
+    tmp_path, two_machines_no_route
+):
+    """The person's path, in processes, with default arguments: ``trutnet host
+    --invite`` on one machine prints a code; ``trutnet join CODE`` on the other finds
+    the table's broker on the LAN by the code's number, trades the code for the table's
+    key, and plays a whole game; a wrong code is refused in one line first."""
+    import subprocess
+    import sys
+
+    from tests.network_helpers import result_of, track, wait_for_event
+
+    (ns_a, _addr_a), (ns_b, _addr_b) = two_machines_no_route
+    trutnet = [sys.executable, "-m", "trutnet"]
+    env = {**os.environ, "HOME": str(tmp_path)}
+
+    def on(ns, *args):
+        command = ["ip", "netns", "exec", ns, *trutnet, *args]
+        return track(subprocess.Popen(command, stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True, env=env))  # fmt: skip
+
+    host = on(ns_a, "host", "--players", "2", "--invite", "--json")
+    try:
+        code = wait_for_event(host, lambda e: e.get("event") == "invitation")["code"]
+        number, first, second = code.split("-")
+        wrong_word = next(w for w in WORDS if w not in (first, second))
+        wrong = on(ns_b, "join", f"{number}-{first}-{wrong_word}", "--bot", "random", "--json")
+        _, err = wrong.communicate(timeout=DEADLINE * 2)
+        assert wrong.returncode == 1, err
+        assert "the code did not match" in err and len(err.strip().splitlines()) == 1
+        guest = on(ns_b, "join", code, "--bot", "heuristic", "--json")
+        results = [result_of(guest), result_of(host)]
+        assert results[0]["state_hash"] == results[1]["state_hash"]
+        assert results[0]["halted"] is None
+    finally:
+        if host.poll() is None:
+            host.kill()
+            host.communicate()
+
+
+def test_the_network_bench_plays_a_sealed_table(endpoint):
+    """``bench network --sealed``: the host process seals its table and prints a code,
+    the joiner processes come in by it, and the peers agree on the game's end."""
+    from trutnet.bench.network_bench import Played, real_game
+    from trutnet.games.trut.rules import TrutConfig, TrutGame
+
+    played = Played(TrutGame(TrutConfig(2)), ["--players", "2"], "heuristic", sealed=True)
+    figures = real_game(endpoint, "bench-sealed", played)
+    assert figures["agree"] and figures["hands"] >= 1, figures

@@ -148,7 +148,7 @@ def test_a_table_plays_over_a_tls_broker_and_a_joiner_that_does_not_trust_it_is_
     common = ["--seed", "tls", "--json"]
     host = spawn(["host", "--players", "2", "--variant", "gatinaise", "--no-announce",
                   "--broker", url, "--store", str(tmp_path / "host"), *common])  # fmt: skip
-    from trutnet.runtime.seat_process import announced_table
+    from trutnet.runtime.events import announced_table
 
     table, early = announced_table(host)
     EARLY[host.pid] = early

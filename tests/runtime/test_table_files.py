@@ -31,9 +31,10 @@ from trutnet.protocol.lobby import (
     distinct_names,
     join_request,
 )
+from trutnet.runtime.events import announced_table
 from trutnet.runtime.resuming import LoadedSeat, load_seat
 from trutnet.runtime.seat_files import write_clock_file
-from trutnet.runtime.seat_process import Hooks, SeatResult, announced_table
+from trutnet.runtime.seat_process import Hooks, SeatResult
 from trutnet.seat_views import save_view
 from trutnet.store import PeerStore, StoreError, load_transcript, save_transcript
 

@@ -69,7 +69,7 @@ from trutnet.net.broker import (
     mosquitto_binary,
 )
 from trutnet.protocol.envelope import parse_entry
-from trutnet.runtime.seat_process import announced_table
+from trutnet.runtime.events import announced_table
 
 HAND_LIMIT_MS = 2000.0
 STEPS = (5, 10, 20, 30, 40, 60, 80, 120, 160)
@@ -80,12 +80,14 @@ STEP_TIMEOUT_S = 180.0
 @dataclass(frozen=True)
 class Played:
     """The game the benchmark plays: the game, the command-line options that give it to
-    a ``trutnet host`` process (``--game trut --players 4 ...``), and the bot kind that
-    plays every seat."""
+    a ``trutnet host`` process (``--game trut --players 4 ...``), the bot kind that
+    plays every seat, and whether the table is sealed (``--invite``: every message
+    encrypted, the joiners in by the host's code, docs/protocol.md 9.9)."""
 
     game: Game
     args: list[str]
     bot: str
+    sealed: bool = False
 
     @property
     def players(self) -> int:
@@ -125,9 +127,11 @@ def real_game(
         "--json",
         *stamps,
         *host_broker,
+        *(["--invite"] if played.sealed else []),
     ]
     procs = [subprocess.Popen(host, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)]
-    table, _info = announced_table(procs[0])
+    table, early = announced_table(procs[0])
+    where = ["--table", table] if not played.sealed else [_invitation(early)]
     for k in range(1, played.players):
         join = [
             *base,
@@ -136,8 +140,7 @@ def real_game(
             played.game.name,
             "--bot",
             played.bot,
-            "--table",
-            table,
+            *where,
             "--name",
             f"p{k}",
             "--seed",
@@ -152,6 +155,16 @@ def real_game(
         )
     outputs = [p.communicate(timeout=900)[0] for p in procs]
     return game_figures(outputs, played.players, time.perf_counter() - start)
+
+
+def _invitation(lines: list[str]) -> str:
+    """The code a ``trutnet host --invite --json`` process printed (before its table)."""
+    for line in lines:
+        if line.startswith("{") and '"invitation"' in line:
+            event = json.loads(line)
+            if event.get("event") == "invitation":
+                return str(event["code"])
+    raise RuntimeError("the host printed no invitation code")
 
 
 def game_figures(outputs: list[str], players: int, game_s: float) -> dict[str, Any]:
@@ -437,10 +450,12 @@ def run(
     bot: str,
     seed: str = "bench",
     hop_delay_ms: float | None = None,
+    sealed: bool = False,
 ) -> dict[str, Any]:
     """The figures for ``game`` (given to the host process by ``game_args``), every seat
-    played by a ``bot``."""
-    played = Played(game, game_args, bot)
+    played by a ``bot``; ``sealed``: on a sealed table (its game alone, as with
+    ``hop_delay_ms``: the broker's rows measure the broker)."""
+    played = Played(game, game_args, bot, sealed)
     kind = embedded_kind()
     figures: dict[str, Any] = {"broker": kind, "played": game.name, "players": played.players}
     broker = EmbeddedBroker(kind=kind)
@@ -450,8 +465,9 @@ def run(
         figures["game"] = {"failed": str(exc)}
     finally:
         broker.stop()
-    if hop_delay_ms is not None:  # the game alone: a proxy would skew the broker's rows
-        figures["hop_delay_ms"] = hop_delay_ms
+    if hop_delay_ms is not None or sealed:  # the game alone: the broker's rows are
+        figures["hop_delay_ms"] = hop_delay_ms  # the broker's (a proxy would skew them)
+        figures["sealed"] = sealed
         return figures
     # Both brokers under the same load, the one in use first (amqtt is always there).
     figures["load"] = {}
@@ -548,7 +564,11 @@ def report(figures: dict[str, Any]) -> str:
             "network benchmark: embedded broker {kind} (own process), full crypto, every hop "
             "between a peer and the broker delayed {ms} ms"
         )
-        return said.format(kind=kind, ms=f"{figures['hop_delay_ms']:g}") + "\n" + game
+        if figures["hop_delay_ms"] is None:
+            said = _("network benchmark: embedded broker {kind} (own process), full crypto")
+        sealed = _(", on a sealed table") if figures.get("sealed") else ""
+        line = said.format(kind=kind, ms=f"{figures['hop_delay_ms'] or 0:g}") + sealed
+        return line + "\n" + game
     lines = [
         _("network benchmark: embedded broker {kind} (own process), full crypto").format(kind=kind),
         game,

@@ -198,6 +198,11 @@ def _bench_parser(sub: Any, formatter: Any) -> None:
             "delayed MS milliseconds by a proxy"
         ),
     )
+    bp.add_argument(
+        "--sealed",
+        action="store_true",
+        help=_("network: play the game alone on a sealed table (host --invite, join CODE)"),
+    )
     bp.add_argument("--json", action="store_true", help=_("print the figures as JSON"))
 
 
@@ -311,8 +316,8 @@ def _selfplay_memory(args: argparse.Namespace, game: Any, bots: list[str]) -> in
 
 
 def _bench(args: argparse.Namespace) -> int:
-    if args.hop_delay_ms is not None and args.target != "network":
-        raise ChoiceError(_("--hop-delay-ms is for the network benchmark"))
+    if (args.hop_delay_ms is not None or args.sealed) and args.target != "network":
+        raise ChoiceError(_("--hop-delay-ms and --sealed are for the network benchmark"))
     if args.target == "crypto" and args.game != DEFAULT_GAME:
         raise ChoiceError(_("the crypto benchmark plays no game (no --game)"))
     game = game_of(args)
@@ -330,6 +335,7 @@ def _bench(args: argparse.Namespace) -> int:
 
         figures = bench.run(
             hop_delay_ms=args.hop_delay_ms,
+            sealed=args.sealed,
             game=game,
             game_args=config_arguments(game),
             bot=bot_of(game, None),

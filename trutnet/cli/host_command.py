@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from trutnet.bots import default_bot
@@ -62,23 +63,13 @@ def cmd_host(args: argparse.Namespace) -> int:
             _("trutnet {command}: {problem}").format(command="host", problem=exc), file=sys.stderr
         )
         return 2 if isinstance(exc, BrokerError) else 1
-    emit = printer(args.json, "host")
     announcer = None
     if args.announce and not args.broker:
         from trutnet.discovery.announce import TableAnnouncer
 
         announcer = TableAnnouncer(args.bind)
-    said: list[bool] = []
+    emit, on_announce = _printed(args, announcer, broker, endpoint, password is not None)
     try:
-
-        def on_announce(message: dict[str, Any]) -> None:
-            emit("table", message)
-            if not said:  # which broker serves the table, once, after the first line
-                said.append(True)
-                emit("broker", _broker_event(broker, endpoint, password is not None))
-            if announcer is not None:
-                announcer.update(message, endpoint)
-
         result = run_to_end(
             host(
                 game,
@@ -96,6 +87,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                     own_broker=isinstance(broker, EmbeddedBroker),
                     password=password,
                     hints=args.hints,
+                    invite=args.invite,
                 ),
                 on_event=emit,
                 on_announce=on_announce,
@@ -106,6 +98,34 @@ def cmd_host(args: argparse.Namespace) -> int:
             announcer.close()
         broker.stop()
     return finish(result, args.json)
+
+
+def _printed(
+    args: argparse.Namespace,
+    announcer: Any,
+    broker: EmbeddedBroker | ExternalBroker,
+    endpoint: Endpoint,
+    private: bool,
+) -> tuple[Callable[[str, dict[str, Any]], None], Callable[[dict[str, Any]], None]]:
+    """The host's event printer and what it does with each announcement: print it (and,
+    once, which broker serves the table) and announce it on the LAN; a sealed table is
+    announced by its invitation's number alone (9.9)."""
+    printed, said = printer(args.json, "host"), []
+
+    def emit(kind: str, data: dict[str, Any]) -> None:
+        printed(kind, data)
+        if kind == "invitation" and announcer is not None:
+            announcer.update_sealed(int(data["code"].split("-")[0]), endpoint)
+
+    def on_announce(message: dict[str, Any]) -> None:
+        emit("table", message)
+        if not said:  # which broker serves the table, once, after the first line
+            said.append(True)
+            emit("broker", _broker_event(broker, endpoint, private))
+        if announcer is not None and not args.invite:
+            announcer.update(message, endpoint)
+
+    return emit, on_announce
 
 
 def unreachable(bind: str, given: bool, announce: bool) -> str:

@@ -1,12 +1,13 @@
 """``trutnet join``: take a seat at a table found on the LAN (or ``--broker`` and
-``--table``), on the screen or as a bot (``--bot``), and ``--resume`` a seat left
-mid-game. A table of another game, a full one or a wrong password is refused in one
-line (exit status 1).
+``--table``, or a sealed table's invitation code), on the screen or as a bot
+(``--bot``), and ``--resume`` a seat left mid-game. A table of another game, a full
+one, a wrong password or a wrong code is refused in one line (exit status 1).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -21,6 +22,7 @@ from trutnet.cli.folders import (
     unfinished_seats,
 )
 from trutnet.cli.games import ChoiceError, bot_of, game_named
+from trutnet.cli.invitations import invitation_code, invited_table
 from trutnet.cli.lan_tables import status_said, table_asked, wrong_game
 from trutnet.cli.on_screen import game_over, seat_screen
 from trutnet.cli.passwords import let_in, password_for, password_to_enter
@@ -31,6 +33,8 @@ from trutnet.engine.api import Game
 from trutnet.i18n import _
 from trutnet.net.broker import BrokerError, Endpoint, ExternalBroker, parse_broker_url
 from trutnet.protocol.clock import ClockRule
+from trutnet.protocol.invitation import Code
+from trutnet.protocol.sealed_table import TableSeal
 from trutnet.runtime.lobby_watch import JoinError, WrongGame, lobby_announcement, probe_broker
 from trutnet.runtime.resuming import LoadedSeat, load_seat, resume
 from trutnet.runtime.seat_process import JoinSetup, join
@@ -45,12 +49,13 @@ def cmd_join(args: argparse.Namespace) -> int:
         return _resume_seat(args, game, emit)
     if args.bot is not None:
         bot_of(game, args.bot)
-    if (args.broker is None) != (args.table is None):
+    code = invitation_code(args.table_name, "join")
+    if code is None and (args.broker is None) != (args.table is None):
         raise ChoiceError(_("--broker and --table go together"))
     if (problem := store_error("join", args.store)) is not None:
         print(problem, file=sys.stderr)
         return 2
-    endpoint, table_id, private = table_asked(args, "join", game.name)
+    endpoint, table_id, private = _table_for(args, code, game)
     args.password = password_to_enter(args, endpoint, private, "join")
     store = args.store
     if store is None and args.bot is None:  # a person: the seat's files for --resume
@@ -60,7 +65,9 @@ def cmd_join(args: argparse.Namespace) -> int:
         run_to_end(probe_broker(endpoint, password=args.password))
         if args.bot is None:  # a person plays: the terminal client, once a host is seen
             announced = run_to_end(
-                lobby_announcement(table_id, endpoint, args.lobby_timeout, args.password)
+                lobby_announcement(
+                    table_id, endpoint, args.lobby_timeout, args.password, _seal(args)
+                )
             )
             if announced["game"] != game.name:
                 raise WrongGame(table_id, announced["game"], game.name)
@@ -88,6 +95,7 @@ def cmd_join(args: argparse.Namespace) -> int:
                         lobby_timeout=args.lobby_timeout,
                         password=args.password,
                         game=game.name,
+                        table_key=args.table_key,
                     ),
                     on_event=emit,
                 )
@@ -109,6 +117,25 @@ def cmd_join(args: argparse.Namespace) -> int:
         # A seat that never sat (no log) leaves no folder behind.
         if created and store is not None and not (store / "log.bin").exists():
             shutil.rmtree(store, ignore_errors=True)
+
+
+def _table_for(
+    args: argparse.Namespace, code: Code | None, game: Game
+) -> tuple[Endpoint, bytes, bool]:
+    """The table to join: the sealed one of an invitation ``code`` (its key kept as
+    ``args.table_key``, 9.9), else the one named or found; and whether it is private."""
+    args.table_key = None
+    if code is None:
+        return table_asked(args, "join", game.name)
+    endpoint, welcome = invited_table(args, code, "join")
+    args.table_key = welcome.key
+    return endpoint, welcome.table, False
+
+
+def _seal(args: argparse.Namespace) -> TableSeal | None:
+    """The sealed table's (9.9), for reading its lobby; None for an open table."""
+    key = getattr(args, "table_key", None)
+    return None if key is None else TableSeal(key, os.urandom)
 
 
 def _resume_seat(args: argparse.Namespace, game: Game, emit: Any) -> int:
@@ -224,6 +251,7 @@ def _join_with_ui(
                     password=args.password,
                     lobby_timeout=args.lobby_timeout,
                     game=game,
+                    table_key=getattr(args, "table_key", None),
                 ),
                 hooks=hooks,
             ),

@@ -9,6 +9,7 @@ import argparse
 import os
 import shutil
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from trutnet.cli.arguments import Refused
@@ -85,16 +86,14 @@ def _play_table(
         from trutnet.discovery.announce import TableAnnouncer
 
         announcer = TableAnnouncer(bind)
-
-    def on_announce(message: dict[str, Any]) -> None:
-        if announcer is not None:
-            announcer.update(message, endpoint)
+    on_announce = _on_announce(announcer, endpoint, ui.info, args.invite)
 
     ui.table_name = table_name
     ui.info.private, ui.info.hints = password is not None, args.hints
     ui.info.clock = clock_rule_said(args.clock)
     where = None if args.announce else (endpoint, table_id)
-    ui.info.join_how = [*alone, _how_to_join(game, table_name, password is not None, where)]
+    how = [] if args.invite else [_how_to_join(game, table_name, password is not None, where)]
+    ui.info.join_how = [*alone, *how]  # a sealed table's: its code, once served
     try:
         result = run_to_end(
             play_with_ui(
@@ -115,6 +114,7 @@ def _play_table(
                         own_broker=True,
                         password=password,
                         hints=args.hints,
+                        invite=args.invite,
                     ),
                     hooks=hooks,
                     on_announce=on_announce,
@@ -133,6 +133,21 @@ def _play_table(
         game_over(result, ui, store / "seat-0")
     following = ui.rematch.to
     return following if isinstance(following, bytes) else None
+
+
+def _on_announce(
+    announcer: Any, endpoint: Endpoint, info: Any, sealed: bool
+) -> Callable[[dict[str, Any]], None]:
+    """What the host does with each announcement: say it on the LAN; a sealed table
+    says its invitation's number alone, once the lobby shows the code (9.9)."""
+
+    def on_announce(message: dict[str, Any]) -> None:
+        if announcer is not None and not sealed:
+            announcer.update(message, endpoint)
+        elif announcer is not None and info.invitation is not None:
+            announcer.update_sealed(int(info.invitation.split("-")[0]), endpoint)
+
+    return on_announce
 
 
 def _own_broker(args: argparse.Namespace, bind: str) -> tuple[EmbeddedBroker, Endpoint, str | None]:

@@ -16,7 +16,7 @@ from trutnet.cli.games import config_arguments, describe
 from trutnet.engine.api import Game
 from trutnet.i18n import _
 from trutnet.net.broker import EmbeddedBroker, Endpoint, ExternalBroker
-from trutnet.runtime.seat_process import announced_table
+from trutnet.runtime.events import announced_table
 
 
 class _PeerFailed(Exception):

@@ -205,6 +205,15 @@ def _table_options(p: argparse.ArgumentParser, players: int, name: str) -> None:
     p.add_argument("--port", type=port_arg, default=0, help=_("embedded broker port (0: any)"))
     _private_option(p, N_("a private table: the broker lets in only those who give its password"))
     p.add_argument(
+        "--invite",
+        action="store_true",
+        help=_(
+            "a sealed table: every message encrypted with a key of its own, given to "
+            "those who type the invitation code printed (trutnet join CODE); the broker "
+            "reads nothing (docs/protocol.md 9.9)"
+        ),
+    )
+    p.add_argument(
         "--no-announce",
         dest="announce",
         action="store_false",
@@ -246,7 +255,11 @@ def _private_option(p: argparse.ArgumentParser, what: str) -> None:
 def _table_target(p: argparse.ArgumentParser) -> None:
     """The table ``join`` or ``watch`` takes: by its name on the LAN, or by its broker
     and table id."""
-    p.add_argument("table_name", nargs="?", help=_("name of a table found on the LAN"))
+    p.add_argument(
+        "table_name",
+        nargs="?",
+        help=_("name of a table found on the LAN, or an invitation code (7-purple-sausage)"),
+    )
     p.add_argument(
         "--broker", type=broker_arg, help=_("mqtt://host:port, or mqtts://host:port (TLS)")
     )

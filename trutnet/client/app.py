@@ -161,6 +161,8 @@ class TableApp:
                 self.signs.heard(data)
             if kind == "clock":
                 self.info.message = clock_said(data, self.info)
+            if kind == "invitation":
+                self.info.invitation = str(data["code"])
             self.app.invalidate()
 
         runtime.on_event = on_event

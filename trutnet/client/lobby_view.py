@@ -65,6 +65,17 @@ def lobby_lines(info: TableInfo, table_name: str, players: int, game: str = "") 
         lines.append([("", clock.format(clock=info.clock))])
     for how in info.join_how:
         lines += [[("class:bold", row)] for row in wrap(" " + how, WIDTH, "  ")]
+    if info.invitation is not None:
+        said = _("Sealed table: friends join with: trutnet join {code}").format(
+            code=info.invitation
+        )
+        lines += [[("class:bold", row)] for row in wrap(" " + said, WIDTH, "  ")]
+        note = _(
+            "The code lets a friend in until the table is full (10 minutes at most; five"
+            " wrong tries end it). Everything said at the table is encrypted: the broker"
+            " reads nothing."
+        )
+        lines += [[("", row)] for row in wrap(" " + note, WIDTH, "  ")]
     if players == 0:  # a joiner: the host fills the seats and starts the table
         said = _(" You asked for a seat; the game starts when every seat is taken.")
         lines.append([("", said)])

@@ -8,6 +8,11 @@ lobby announcement), ``variant`` (as in the lobby announcement: the game's
 ``port`` (broker port), ``status``, ``private`` ("1": the broker wants the table
 password, which is never announced). The records are updated as seats fill and
 removed at the end.
+
+A sealed table (docs/protocol.md 9.9) says nothing of itself: its records are ``v``,
+``sealed`` ("1"), ``invite`` (the nameplate of its invitation code, which a guest
+holds anyway) and ``port``, under the instance name ``invite-<nameplate>``; a guest
+finds its broker by the nameplate (:func:`~trutnet.discovery.browse.invitation_brokers`).
 """
 
 from __future__ import annotations
@@ -48,14 +53,24 @@ class TableAnnouncer:
         self.info: ServiceInfo | None = None
 
     def update(self, message: dict[str, Any], endpoint: Endpoint) -> None:
-        name = f"{message['name'][:40]} {message['table'][:8]}.{SERVICE}"
+        table = message["table"][:8]
+        name = f"{message['name'][:40]} {table}"
+        self._say(name, f"trutnet-{table}", txt_records(message, endpoint), endpoint)
+
+    def update_sealed(self, nameplate: int, endpoint: Endpoint) -> None:
+        """Announce a sealed table: its invitation's nameplate and its broker, no more."""
+        txt = {"v": "1", "sealed": "1", "invite": str(nameplate), "port": str(endpoint.port)}
+        self._say(f"invite-{nameplate}", f"trutnet-invite-{nameplate}", txt, endpoint)
+
+    def _say(self, name: str, server: str, txt: dict[str, str], endpoint: Endpoint) -> None:
+        """Register the records, or update them once registered."""
         info = ServiceInfo(
             SERVICE,
-            name,
+            f"{name}.{SERVICE}",
             port=endpoint.port,
             addresses=[socket.inet_aton(endpoint.host)],
-            properties=txt_records(message, endpoint),
-            server=f"trutnet-{message['table'][:8]}.local.",
+            properties=txt,
+            server=f"{server}.local.",
         )
         if self.info is None:
             self.zeroconf.register_service(info)

@@ -90,6 +90,7 @@ def printable(text: str, limit: int) -> str:
 class _Collector(ServiceListener):
     def __init__(self) -> None:
         self.found: dict[str, FoundTable] = {}
+        self.invites: dict[str, tuple[int, Endpoint]] = {}  # sealed tables' nameplates
 
     def _read(self, zc: Zeroconf, type_: str, name: str) -> None:
         info = zc.get_service_info(type_, name, timeout=1500)
@@ -101,6 +102,10 @@ class _Collector(ServiceListener):
             )
             for k, v in info.properties.items()
         }
+        address = Endpoint(info.parsed_addresses()[0], info.port or 0)
+        if txt.get("v") == "1" and txt.get("sealed") == "1" and txt.get("invite", "").isdigit():
+            self.invites[name] = (int(txt["invite"][:5]), address)
+            return
         if txt.get("v") != "1" or "table" not in txt:
             return
         if not GAME_NAME.fullmatch(txt.get("game", "")):
@@ -120,6 +125,7 @@ class _Collector(ServiceListener):
 
     def remove_service(self, zc: Zeroconf, type_: str, name: str) -> None:
         self.found.pop(name, None)
+        self.invites.pop(name, None)
 
 
 class LanSearch:
@@ -201,6 +207,22 @@ async def _liveness(table: FoundTable, timeout: float) -> None:
                     if live["host"] == txt.get("fp") and live["game"] == txt.get("game"):
                         table.live = live
                 break
+
+
+def invitation_brokers(
+    nameplate: int, timeout: float = 2.0, interfaces: list[str] | None = None
+) -> list[Endpoint]:
+    """The brokers of the sealed tables announced on the LAN with ``nameplate`` (the
+    number of an invitation code), found within ``timeout`` seconds."""
+    search = LanSearch(interfaces)
+    try:
+        time.sleep(timeout)
+        for _ in range(10):  # the zeroconf thread may add one as we read
+            with contextlib.suppress(RuntimeError):
+                return [e for n, e in list(search.collector.invites.values()) if n == nameplate]
+        return []
+    finally:
+        search.close()
 
 
 def live_tables(timeout: float = 2.0, interfaces: list[str] | None = None) -> list[FoundTable]:

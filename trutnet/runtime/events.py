@@ -4,13 +4,20 @@ fields those of the event's line (``--json``: one JSON object per line, with
 (``on_event(name, fields)``). ``docs/events.md`` lists every event, field by field.
 
 A field whose name is a Python keyword is spelt with a trailing underscore here
-(``for_``, ``from_``) and without it on the line.
+(``for_``, ``from_``) and without it on the line. A process that starts a host reads
+its table's id from the host's first ``table`` line (:func:`announced_table`).
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import subprocess
+import time
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar
+
+from trutnet.i18n import _
 
 
 @dataclass(frozen=True)
@@ -289,6 +296,16 @@ class JoinRefused(Event):
     error: str
 
 
+@dataclass(frozen=True)
+class Invited(Event):
+    """The host's table is sealed, and this code lets a friend in (9.9) until it
+    expires (``seconds`` from now), burns, or the table is full."""
+
+    kind: ClassVar[str] = "invitation"
+    code: str
+    seconds: int
+
+
 EVENTS: tuple[type[Event], ...] = (
     Connected,
     Disconnected,
@@ -315,4 +332,25 @@ EVENTS: tuple[type[Event], ...] = (
     Finished,
     Joined,
     JoinRefused,
+    Invited,
 )
+
+
+def announced_table(proc: subprocess.Popen[str], timeout: float = 60.0) -> tuple[str, list[str]]:
+    """The table id that a ``trutnet host --json`` process announces (its first
+    ``table`` event; the id is bound to the host's key, 7.10, so only the host knows it
+    in advance), and the lines it printed until then."""
+    assert proc.stdout is not None
+    lines: list[str] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        lines.append(line)
+        if line.startswith("{"):
+            with contextlib.suppress(ValueError):
+                event = json.loads(line)
+                if event.get("event") == "table" and isinstance(event.get("table"), str):
+                    return event["table"], lines
+    raise RuntimeError(_("the host did not announce its table"))

@@ -23,9 +23,12 @@ import os
 import secrets
 import time
 from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 
 import aiomqtt
+import msgpack
 
+from trutnet.crypto.channel import KEY_BYTES
 from trutnet.i18n import N_, _
 from trutnet.net.broker import Endpoint
 from trutnet.net.mqtt_link import mqtt_client
@@ -39,6 +42,8 @@ from trutnet.protocol.invitation import (
     InvitationGuest,
     InvitationHost,
 )
+from trutnet.protocol.sealed_table import TableSeal
+from trutnet.protocol.untrusted import UntrustedInput, unpack
 
 ROOT = "trutnet/v1/invite"
 LIFETIME = 600.0  # seconds a code is good for, by default
@@ -111,10 +116,12 @@ class InvitationServer:
             self.host.closed = True
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        """Stop serving: the nameplate's claim is cleared (or its last will clears it)."""
+        task, self._task = self._task, None
+        if task is not None:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError, aiomqtt.MqttError):
-                await self._task
+                await task
 
     async def _serve(self) -> None:
         for _draw in range(DRAWS):
@@ -218,3 +225,62 @@ async def _replies(
             continue
         if len(message.payload) <= MAX_WELCOME:
             yield message.payload
+
+
+@dataclass(frozen=True)
+class Welcome:
+    """What a guest gets for the right code: the sealed table's id and key, and the
+    broker it plays on."""
+
+    table: bytes
+    key: bytes
+    broker: str
+
+    def pack(self) -> bytes:
+        return msgpack.packb({"v": 1, "table": self.table, "key": self.key, "broker": self.broker})
+
+    @classmethod
+    def read(cls, data: bytes) -> Welcome:
+        """:class:`InvitationError` for a welcome that is not one (from a host that
+        knew the code, so a broken program, not an attacker)."""
+        try:
+            message = unpack(data, MAX_WELCOME)
+            table, key, broker = message["table"], message["key"], message["broker"]
+        except (UntrustedInput, KeyError, TypeError) as exc:
+            raise InvitationError(f"the host's welcome is not one: {exc}") from None
+        if not (
+            isinstance(table, bytes) and len(table) == 16
+            and isinstance(key, bytes) and len(key) == KEY_BYTES
+            and isinstance(broker, str) and len(broker) <= 200
+        ):  # fmt: skip
+            raise InvitationError("the host's welcome is not one")
+        return cls(table, key, broker)
+
+
+class TableInvitation:
+    """A host's sealed table and its invitation: the table key (``seal`` for its
+    link), and the code served at its broker from :meth:`start` until the table is
+    full (:meth:`full`) and the host stops (:meth:`stop`)."""
+
+    def __init__(
+        self,
+        endpoint: Endpoint,
+        table_id: bytes,
+        rng: Callable[[int], bytes],
+        lifetime: float = LIFETIME,
+        password: str | None = None,
+    ) -> None:
+        self.key = rng(KEY_BYTES)
+        self.seal = TableSeal(self.key, os.urandom)
+        welcome = Welcome(table_id, self.key, endpoint.url).pack()
+        self.lifetime = lifetime
+        self.server = InvitationServer(endpoint, welcome, lifetime, password, rng=rng)
+
+    async def start(self) -> Code:
+        return await self.server.start()
+
+    def full(self) -> None:
+        self.server.close()
+
+    async def stop(self) -> None:
+        await self.server.stop()

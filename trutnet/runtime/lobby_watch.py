@@ -24,10 +24,12 @@ from trutnet.net.private import credentials
 from trutnet.protocol.clock import ClockRule
 from trutnet.protocol.lobby import (
     CLOCK,
+    MAX_ANNOUNCEMENT,
     SEATED,
     LobbyError,
     check_announcement,
 )
+from trutnet.protocol.sealed_table import TableSeal
 from trutnet.runtime.local_seat import LocalSeat
 
 LOBBY_TIMEOUT = 15.0  # seconds a joiner waits for its table's host to be seen (lobby)
@@ -169,11 +171,15 @@ async def lobby_status(
 
 
 async def lobby_announcement(
-    table_id: bytes, endpoint: Endpoint, timeout: float, password: str | None = None
+    table_id: bytes,
+    endpoint: Endpoint,
+    timeout: float,
+    password: str | None = None,
+    seal: TableSeal | None = None,
 ) -> dict[str, Any]:
     """Wait up to ``timeout`` s for the host's lobby announcement of ``table_id`` at
-    ``endpoint`` (its status, game, variant, seats...); :class:`JoinError` when no host
-    is there."""
+    ``endpoint`` (its status, game, variant, seats...; read with ``seal`` on a sealed
+    table); :class:`JoinError` when no host is there."""
     import aiomqtt
 
     try:
@@ -185,10 +191,9 @@ async def lobby_announcement(
                 **credentials(password),
             ) as client,
         ):
-            await client.subscribe(topics.lobby(table_id), qos=1)
+            await client.subscribe(_lobby_topic(table_id, seal), qos=1)
             async for message in client.messages:
-                payload = message.payload
-                announced = _announcement(payload if isinstance(payload, bytes) else b"", table_id)
+                announced = _announcement(_opened(message, seal), table_id)
                 if announced is not None:
                     return announced
     except TimeoutError:
@@ -199,6 +204,22 @@ async def lobby_announcement(
         ) from None
     said = _(NO_HOST).format(table=table_id.hex(), url=endpoint.url, timeout=number(timeout))
     raise JoinError(said)
+
+
+def _lobby_topic(table_id: bytes, seal: TableSeal | None) -> str:
+    """The lobby's topic as the broker knows it: sealed on a sealed table (9.9)."""
+    topic = topics.lobby(table_id)
+    return topic if seal is None else seal.outer(topic)
+
+
+def _opened(message: Any, seal: TableSeal | None) -> bytes:
+    """A lobby message's payload, opened on a sealed table (empty: none, or one that
+    does not open with the table's key)."""
+    payload = message.payload if isinstance(message.payload, bytes) else b""
+    if seal is None or not payload:
+        return payload
+    opened = seal.open(str(message.topic), payload, MAX_ANNOUNCEMENT)
+    return b"" if opened is None else opened[1]
 
 
 @dataclass(frozen=True)
@@ -275,6 +296,7 @@ async def watch_lobby(
     timeout: float = LOBBY_TIMEOUT,
     password: str | None = None,
     follow: Follow | None = None,
+    seal: TableSeal | None = None,
 ) -> None:
     """Until ``seat`` is seated (the host's ``open`` names it; a spectator's: until it
     has the ``open``), watch the table's lobby announcement: :class:`JoinError` when no
@@ -295,7 +317,7 @@ async def watch_lobby(
     while not opened():
         try:
             async with mqtt_client(endpoint, timeout=5, **credentials(password)) as client:
-                await client.subscribe(topics.lobby(table_id), qos=1)
+                await client.subscribe(_lobby_topic(table_id, seal), qos=1)
                 lost = None
                 messages = aiter(client.messages)
                 while not opened():
@@ -304,7 +326,7 @@ async def watch_lobby(
                     except TimeoutError:
                         lobby.check(opened())
                         continue
-                    lobby.read(message.payload)
+                    lobby.read(_opened(message, seal))
                     lobby.check(opened())
         except aiomqtt.MqttError as exc:
             lost = lost if lost is not None else loop.time()

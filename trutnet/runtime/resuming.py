@@ -20,12 +20,14 @@ from trutnet.net.broker import BrokerError, Endpoint, parse_broker_url
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.protocol.checked import CheckedProofs
 from trutnet.protocol.clock import ClockRule
+from trutnet.protocol.sealed_table import TableSeal
 from trutnet.protocol.signs import SignFeed
 from trutnet.protocol.table import Rejected, TablePeer
 from trutnet.runtime.local_seat import LocalSeat
 from trutnet.runtime.options import Options
-from trutnet.runtime.seat_files import TABLE_FILE, read_clock_file, write_clock_file
-from trutnet.runtime.seat_process import Hooks, JoinSetup, SeatResult, TableBot, _result
+from trutnet.runtime.seat_files import TABLE_FILE, read_clock_file, read_table_key, write_clock_file
+from trutnet.runtime.seat_process import Hooks, JoinSetup, SeatResult, _result
+from trutnet.runtime.table_bot import TableBot
 from trutnet.runtime.table_runtime import TableRuntime
 from trutnet.store import PeerStore, StoreError
 
@@ -119,6 +121,8 @@ async def resume(
         bot.seat = seat
     peer.on_secrets = peer_store.save_secrets
     link = MqttLink(endpoints, [], f"resume-{table_id.hex()[:8]}", password=password)
+    if (key := read_table_key(store)) is not None:  # a sealed table (9.9)
+        link.seal = TableSeal(key, os.urandom)
     bots = host_bots(store, table_id, peer.replica.checked)  # each proof checked once
     runtime = TableRuntime(table_id, link, [seat, *bots], options, on_event)
     if loaded.signs is not None:

@@ -14,33 +14,30 @@ for) raises :class:`~trutnet.runtime.lobby_watch.JoinError`, whose message is on
 line for a person.
 
 Bots are made by game and kind (:func:`trutnet.bots.make_bot`): a joiner's bot once
-the table's ``open`` entry has said which game it plays (:class:`TableBot`).
+the table's ``open`` entry has said which game it plays
+(:class:`~trutnet.runtime.table_bot.TableBot`).
 
-Seen from outside, a host process (``trutnet host --json``) names its table in its
-first ``table`` line: :func:`announced_table` reads it, for the network bench,
-self-play over MQTT and the tests that start seats as processes.
+A host with ``invite`` seals its table (every message, with a key of its own) and
+serves an invitation code until the table is full (docs/protocol.md 9.9,
+:mod:`~trutnet.runtime.invitations`); a joiner given the table's key seals its link
+and reads the lobby with it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import os
 import random
-import subprocess
-import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from trutnet.bots import BEST, Bot, check_bot, decide, make_bot
-from trutnet.bots.signs import bot_heard
+from trutnet.bots import BEST, check_bot, make_bot
 from trutnet.crypto import SeededRandom
 from trutnet.crypto.identity import Identity
-from trutnet.engine.api import Action, Game
-from trutnet.engine.hidden import Told
+from trutnet.engine.api import Game
 from trutnet.i18n import _
 from trutnet.keystore import load_or_create_identity, save_identity
 from trutnet.net import topics
@@ -60,64 +57,17 @@ from trutnet.protocol.lobby import (
     default_table_name,
     sign_announcement,
 )
+from trutnet.protocol.sealed_table import TableSeal
 from trutnet.protocol.table import TablePeer
-from trutnet.runtime.events import Joined, JoinRefused
-from trutnet.runtime.lobby_watch import LOBBY_TIMEOUT, Follow, JoinError, WrongGame, watch_lobby
+from trutnet.runtime.events import Invited, Joined, JoinRefused
+from trutnet.runtime.invitations import TableInvitation
+from trutnet.runtime.lobby_watch import LOBBY_TIMEOUT, Follow, JoinError, watch_lobby
 from trutnet.runtime.local_seat import LocalSeat
 from trutnet.runtime.options import Options
-from trutnet.runtime.seat_files import write_clock_file, write_table_file
+from trutnet.runtime.seat_files import write_clock_file, write_table_file, write_table_key
+from trutnet.runtime.table_bot import TableBot
 from trutnet.runtime.table_runtime import TableRuntime
 from trutnet.store import PeerStore
-
-
-class TableBot:
-    """A bot of ``kind`` for the game its seat's table plays, made at the seat's first
-    decision: a joiner learns the game from the table's ``open`` entry. ``asked``: the
-    game the seat asked for; a table of another game stops the seat
-    (:class:`WrongGame`) rather than have a bot of one game read another's observation."""
-
-    def __init__(self, kind: str, rng: random.Random, asked: str | None = None) -> None:
-        self.kind = kind
-        self.rng = rng
-        self.asked = asked
-        self.seat: LocalSeat | None = None  # set once the seat exists
-        self._bot: Bot | None = None
-
-    def choose(self, observation: Any) -> Action:
-        return self._made().choose(observation)
-
-    def choose_in(self, state: Any, seat: int) -> Action:
-        """The decision at the seat's replica state (``trutnet.bots.decide``): a bot
-        that searches samples it."""
-        return decide(self._made(), state, seat)
-
-    def sign(self, observation: Any, menu: tuple[str, ...]) -> str | None:
-        """The bot's sign (:func:`trutnet.bots.signs.bot_sign`), if it makes signs."""
-        try:
-            sign = getattr(self._made(), "sign", None)
-        except WrongGame:  # the seat leaves at its first decision
-            return None
-        return sign(observation, menu) if sign is not None else None
-
-    def heard(self, told: Told) -> None:
-        """A sign the seat was shown (:func:`trutnet.bots.signs.bot_heard`), for a bot
-        that reads them."""
-        try:
-            bot = self._made()
-        except WrongGame:
-            return
-        bot_heard(bot, told)
-
-    def _made(self) -> Bot:
-        if self._bot is None:
-            assert self.seat is not None and self.seat.peer is not None
-            state = self.seat.peer.replica.state
-            assert state is not None
-            table_id = self.seat.peer.replica.table_id
-            if self.asked is not None and state.game.name != self.asked:
-                raise WrongGame(table_id, state.game.name, self.asked)
-            self._bot = make_bot(state.game.name, self.kind, self.rng)
-        return self._bot
 
 
 @dataclass
@@ -316,6 +266,7 @@ class HostSetup:
     password: str | None = None
     hints: bool = True
     inprocess_broker: bool = False  # measurement only: the broker in this event loop
+    invite: bool = False  # a sealed table, joined by invitation code (9.9)
 
 
 class _HostedTable:
@@ -361,6 +312,13 @@ class _HostedTable:
         )
         self.runtime = TableRuntime(table_id, self.link, self.local, setup.options, on_event)
         self.announced: bytes | None = None  # the retained announcement, as signed
+        self.invitation: TableInvitation | None = None
+        if setup.invite:
+            rng = _rng(seed, "invite")
+            self.invitation = TableInvitation(self.endpoint, table_id, rng, password=setup.password)
+            self.link.seal = self.invitation.seal
+            if store is not None:
+                write_table_key(store / "seat-0", self.invitation.key)
 
     def seat_bot(self) -> None:
         """Seat a bot of the setup's kind in the next empty seat."""
@@ -416,6 +374,8 @@ class _HostedTable:
             if len(lobby.keys) != seated:  # only a new seat changes what is announced
                 hooks.lobby(lobby.roster())
                 await self.announce()
+        if self.invitation is not None:
+            self.invitation.full()
 
     async def _take(self, item: Any) -> None:
         """One lobby message, or the person's command ``"bot"``."""
@@ -488,11 +448,19 @@ async def host(
     table = _HostedTable(game, endpoints, setup, on_event, on_announce)
     hooks.attach(table.runtime, table.host_seat)
     await table.link.start()
-    await table.fill(hooks)
-    await table.open()
+    invitation = table.invitation
     try:
+        if invitation is not None:
+            code = await invitation.start()
+            table.runtime.emit(Invited(str(code), round(invitation.lifetime)))
+        await table.fill(hooks)
+        await table.open()
+        if invitation is not None:
+            await invitation.stop()
         await table.runtime.run()
     finally:
+        if invitation is not None:
+            await invitation.stop()
         with contextlib.suppress(Exception):
             await table.link.publish(topics.lobby(table.table_id), b"", retain=True, wait=2)
         await table.link.close()
@@ -520,6 +488,7 @@ class JoinSetup:
     password: str | None = None
     lobby_timeout: float = LOBBY_TIMEOUT
     game: str | None = None
+    table_key: bytes | None = None  # a sealed table's key (9.9), from its invitation
 
 
 async def join(
@@ -552,9 +521,13 @@ async def join(
         bot.seat = seat
     if store is not None:
         write_table_file(store, table_id, endpoints[0].url)
+        if setup.table_key is not None:
+            write_table_key(store, setup.table_key)
         if setup.options is not None:
             write_clock_file(store, setup.options.clock, setup.options.bot_on_timeout)
     link = MqttLink(endpoints, [], f"join-{table_id.hex()[:8]}", password=setup.password)
+    if setup.table_key is not None:
+        link.seal = TableSeal(setup.table_key, os.urandom)
     runtime = TableRuntime(table_id, link, [seat], setup.options, on_event)
     hooks.attach(runtime, seat)
     playing = asyncio.create_task(runtime.run(join_names=True))
@@ -566,6 +539,7 @@ async def join(
             setup.lobby_timeout,
             setup.password,
             Follow(game=game, on_roster=hooks.lobby, on_clock=runtime.clock.follow),
+            link.seal,
         )
     )
     try:
@@ -577,23 +551,3 @@ async def join(
         await stop_tasks(watcher, playing)
         await link.close()
     return _result(runtime)
-
-
-def announced_table(proc: subprocess.Popen[str], timeout: float = 60.0) -> tuple[str, list[str]]:
-    """The table id that a ``trutnet host --json`` process announces (its first
-    ``table`` event; the id is bound to the host's key, 7.10, so only the host knows it
-    in advance), and the lines it printed until then."""
-    assert proc.stdout is not None
-    lines: list[str] = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if line.startswith("{"):
-            with contextlib.suppress(ValueError):
-                event = json.loads(line)
-                if event.get("event") == "table" and isinstance(event.get("table"), str):
-                    return event["table"], lines
-    raise RuntimeError(_("the host did not announce its table"))

@@ -73,7 +73,7 @@ def test_host_and_join_play_an_expert_game_over_the_embedded_broker(tmp_path):
     takes the host's configuration)."""
     from tests.network_helpers import EARLY, result_of, spawn
     from trutnet.net.broker import EmbeddedBroker
-    from trutnet.runtime.seat_process import announced_table
+    from trutnet.runtime.events import announced_table
 
     broker = EmbeddedBroker()
     url = broker.start().url

@@ -10,7 +10,7 @@ from tests.network_helpers import EARLY, result_of, spawn
 from trutnet.net.broker import EmbeddedBroker
 from trutnet.protocol.audit import audit
 from trutnet.protocol.envelope import parse_entry
-from trutnet.runtime.seat_process import announced_table
+from trutnet.runtime.events import announced_table
 from trutnet.store import PeerStore
 
 pytestmark = pytest.mark.network  # peers, a broker: skipped by -m "not network"

@@ -1,0 +1,45 @@
+"""A sealed table as two people meet it (docs/protocol.md 9.9), in real terminals
+(tmux, 80x24) on two machines of a LAN with no default route: Ana runs ``trutnet play
+--invite`` and her lobby shows the code; Bea types ``trutnet join CODE``, nothing
+else, and both play on their screens."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.cli.test_person_path import TRUTNET, person_env, screen  # noqa: F401  (fixture)
+
+CODE = re.compile(r"trutnet join (\d+-[a-z]+-[a-z]+)")
+
+
+@pytest.mark.network
+@pytest.mark.timeout(240)
+def test_a_sealed_table_joined_by_its_code_from_another_machine(
+    tmp_path,
+    two_machines_no_route,
+    screen,  # noqa: F811
+):
+    (ns_a, _), (ns_b, _) = two_machines_no_route
+    ana_home, bea_home = tmp_path / "ana", tmp_path / "bea"
+    ana_home.mkdir()
+    bea_home.mkdir()
+    ana = screen(("ip", "netns", "exec", ns_a))
+    ana.start([*TRUTNET, "play", "--players", "2", "--invite"], person_env(ana_home), ana_home)
+    lobby = ana.wait_for(lambda text: CODE.search(text) is not None, timeout=60)
+    assert "Sealed table" in lobby, lobby
+    assert "the broker reads nothing" in " ".join(lobby.split())
+    assert all(len(row) <= 80 for row in lobby.splitlines())
+    code = CODE.search(lobby).group(1)
+    bea = screen(("ip", "netns", "exec", ns_b))
+    bea.start([*TRUTNET, "join", code], person_env(bea_home), bea_home)
+    for person in (ana, bea):
+        text = person.wait_for(lambda text: "Lobby" not in text and "Hand 1" in text, 120)
+        assert "Traceback" not in text
+    # each seat keeps the table's key for a resume, readable by its person only
+    keys = [sorted(home.rglob("table.key")) for home in (ana_home, bea_home)]
+    assert all(len(found) == 1 for found in keys), keys
+    (ana_key,), (bea_key,) = keys
+    assert ana_key.read_bytes() == bea_key.read_bytes() and len(ana_key.read_bytes()) == 32
+    assert all((path.stat().st_mode & 0o777) == 0o600 for path in (ana_key, bea_key))

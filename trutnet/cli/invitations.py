@@ -1,0 +1,65 @@
+"""Invitation codes on the command line: ``trutnet join 7-purple-sausage`` finds the
+sealed table's broker (``--broker``, else the LAN by the code's number), trades the
+code for the table's id and key (docs/protocol.md 9.9), and says in one line why not.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+from trutnet.cli.arguments import Refused
+from trutnet.i18n import _
+from trutnet.net.broker import Endpoint, parse_broker_url
+from trutnet.protocol.invitation import Code, InvitationError
+from trutnet.runtime.invitations import Welcome, accept_invitation
+
+# what a person types as a code: a number and two words, with hyphens or spaces
+LOOKS_LIKE_CODE = re.compile(r"\s*\d+[\s-]+[A-Za-z]+[\s-]+[A-Za-z]+\s*")
+
+
+def invitation_code(text: str | None, command: str) -> Code | None:
+    """The code ``text`` is, or None when it is not one (a table's name); a code with a
+    word that is not one of the codes' words: :class:`Refused` naming the nearest."""
+    if text is None or not LOOKS_LIKE_CODE.fullmatch(text):
+        return None
+    try:
+        return Code.parse(text)
+    except InvitationError as exc:
+        raise Refused(
+            _("trutnet {command}: {problem}").format(command=command, problem=exc), 2
+        ) from None
+
+
+def invited_table(args: argparse.Namespace, code: Code, command: str) -> tuple[Endpoint, Welcome]:
+    """The broker that serves ``code`` and the host's welcome (the table's id and key);
+    :class:`Refused` in one line when no broker has it or the code does not work."""
+    from trutnet.cli.running import run_to_end
+    from trutnet.discovery.browse import invitation_brokers
+
+    def refused(problem: object) -> Refused:
+        return Refused(_("trutnet {command}: {problem}").format(command=command, problem=problem))
+
+    if args.broker is not None:
+        brokers = [parse_broker_url(args.broker)]
+    else:
+        try:
+            brokers = invitation_brokers(code.nameplate, args.timeout, args.interface or None)
+        except OSError as exc:
+            raise refused(_("cannot search the LAN: {why}").format(why=exc)) from None
+        if not brokers:
+            raise refused(
+                _(
+                    "no table with invitation {number} on the LAN: check the code's number,"
+                    " or give its broker (--broker mqtt://host:port)"
+                ).format(number=code.nameplate)
+            )
+    try:
+        welcome = Welcome.read(run_to_end(accept_invitation(brokers[0], code)))
+    except InvitationError as exc:
+        raise refused(exc) from None
+    except OSError as exc:
+        raise refused(
+            _("cannot reach the broker at {url}: {why}").format(url=brokers[0].url, why=exc)
+        ) from None
+    return brokers[0], welcome
