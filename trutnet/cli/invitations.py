@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import re
 
+import aiomqtt
+
 from trutnet.cli.arguments import Refused
 from trutnet.i18n import _
 from trutnet.net.broker import Endpoint, parse_broker_url
@@ -54,12 +56,12 @@ def invited_table(args: argparse.Namespace, code: Code, command: str) -> tuple[E
                     " or give its broker (--broker mqtt://host:port)"
                 ).format(number=code.nameplate)
             )
-    try:
-        welcome = Welcome.read(run_to_end(accept_invitation(brokers[0], code)))
-    except InvitationError as exc:
-        raise refused(exc) from None
-    except OSError as exc:
-        raise refused(
-            _("cannot reach the broker at {url}: {why}").format(url=brokers[0].url, why=exc)
-        ) from None
-    return brokers[0], welcome
+    problem: object = None
+    for broker in brokers:  # two hosts of the LAN may have drawn one number: each in turn
+        try:
+            return broker, Welcome.read(run_to_end(accept_invitation(broker, code)))
+        except InvitationError as exc:
+            problem = exc
+        except (OSError, aiomqtt.MqttError) as exc:
+            problem = _("cannot reach the broker at {url}: {why}").format(url=broker.url, why=exc)
+    raise refused(problem)
