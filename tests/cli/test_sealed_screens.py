@@ -43,3 +43,16 @@ def test_a_sealed_table_joined_by_its_code_from_another_machine(
     (ana_key,), (bea_key,) = keys
     assert ana_key.read_bytes() == bea_key.read_bytes() and len(ana_key.read_bytes()) == 32
     assert all((path.stat().st_mode & 0o777) == 0o600 for path in (ana_key, bea_key))
+
+
+def test_a_sealed_tables_joiner_is_told_its_rematch_needs_the_new_code(capsys):
+    """The host's next table after a rematch is sealed with a key of its own: a joiner
+    of a sealed table does not wait for a lobby it cannot read; it says what to do."""
+    import argparse
+    import os
+
+    from trutnet.cli.join_command import _join_rematch
+
+    args = argparse.Namespace(table_key=os.urandom(32), lobby_timeout=1.0, password=None)
+    assert _join_rematch(args, (os.urandom(16), "mqtt://127.0.0.1:1"), "host") == 1
+    assert "has a new code; ask for it" in capsys.readouterr().err

@@ -407,3 +407,38 @@ def test_trutnet_games_is_a_command(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert main(["games"]) == 0
     assert "No seat to come back to" in capsys.readouterr().out
+
+
+def test_a_guest_of_a_sealed_table_killed_mid_game_comes_back_with_its_key(tmp_path):
+    """A sealed table (``host --invite``, 9.9): the guest that came in by its code is
+    killed mid-game; its folder kept the table's key (0600), so ``join --resume``
+    reads the sealed table again, and the game ends on one state at both seats."""
+    from tests.network_helpers import wait_for_event
+
+    broker = EmbeddedBroker()
+    url = broker.start().url
+    common = ["--json", "--void-timeout", "60", "--stall-timeout", "60"]
+    try:
+        host = spawn(
+            ["host", "--players", "2", "--invite", "--broker", url, "--no-announce",
+             "--store", str(tmp_path / "host"), *common]
+        )  # fmt: skip
+        code = wait_for_event(host, lambda e: e.get("event") == "invitation")["code"]
+        guest = spawn(
+            ["join", code, "--bot", "heuristic", "--broker", url,
+             "--store", str(tmp_path / "p1"), *common]
+        )  # fmt: skip
+        wait_for_entries(tmp_path / "p1", 40)
+        key = tmp_path / "p1" / "table.key"
+        assert key.read_bytes() == (tmp_path / "host" / "seat-0" / "table.key").read_bytes()
+        assert (key.stat().st_mode & 0o777) == 0o600
+        os.kill(guest.pid, signal.SIGKILL)
+        guest.communicate()
+        back = spawn(
+            ["join", "--resume", "--store", str(tmp_path / "p1"), "--bot", "heuristic", *common]
+        )
+        ours, theirs = result_of(back, timeout=200), result_of(host, timeout=60)
+    finally:
+        broker.stop()
+    assert ours["halted"] is None and theirs["halted"] is None
+    assert ours["state_hash"] == theirs["state_hash"] and ours["winner"] is not None

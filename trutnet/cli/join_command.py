@@ -271,6 +271,12 @@ def _join_rematch(args: argparse.Namespace, where: tuple[bytes, str], host: str)
     """Everyone asked for a rematch and the host named its table (9.7): join it, on
     the screen, if that table's host is the one this table had."""
     table_id, url = where
+    if getattr(args, "table_key", None) is not None:  # the next table has a key of its own
+        print(
+            _("trutnet join: no rematch here: the host's next table has a new code; ask for it"),
+            file=sys.stderr,
+        )
+        return 1
     print(_("trutnet join: rematch: joining the next table"), file=sys.stderr)
     try:
         endpoint = parse_broker_url(url)
