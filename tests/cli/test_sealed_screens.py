@@ -56,3 +56,39 @@ def test_a_sealed_tables_joiner_is_told_its_rematch_needs_the_new_code(capsys):
     args = argparse.Namespace(table_key=os.urandom(32), lobby_timeout=1.0, password=None)
     assert _join_rematch(args, (os.urandom(16), "mqtt://127.0.0.1:1"), "host") == 1
     assert "has a new code; ask for it" in capsys.readouterr().err
+
+
+@pytest.mark.network
+@pytest.mark.timeout(240)
+def test_play_on_a_broker_beyond_the_lan_with_a_code_that_names_it(tmp_path, screen):  # noqa: F811
+    """Friends beyond the LAN: ``trutnet play --invite --broker URL`` hosts a sealed
+    table on a broker everyone can reach; the lobby's command names that broker
+    beside the code, and a friend who types just that plays."""
+    import subprocess
+
+    from tests.network_helpers import track
+    from trutnet.net.broker import EmbeddedBroker
+
+    public = EmbeddedBroker("127.0.0.1")
+    url = public.start().url
+    try:
+        home = tmp_path / "ana"
+        home.mkdir()
+        ana = screen()
+        ana.start([*TRUTNET, "play", "--players", "2", "--invite", "--broker", url],
+                  person_env(home), home)  # fmt: skip
+        said = re.compile(r"trutnet join (\d+-[a-z]+-[a-z]+) --broker (\S+)")
+        lobby = ana.wait_for(lambda text: said.search(" ".join(text.split())) is not None, 60)
+        code, named = said.search(" ".join(lobby.split())).groups()
+        assert named == url and "Not announced" not in lobby
+        friend = track(subprocess.Popen(
+            [*TRUTNET, "join", code, "--broker", named, "--bot", "random", "--json"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=person_env(tmp_path / "bea"), cwd=tmp_path,
+        ))  # fmt: skip
+        text = ana.wait_for(lambda text: "Lobby" not in text and "Hand 1" in text, 120)
+        assert "Traceback" not in text and friend.poll() is None
+        friend.kill()
+        friend.communicate()
+    finally:
+        public.stop()

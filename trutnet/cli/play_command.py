@@ -1,6 +1,7 @@
 """``trutnet play``: host a table and play it on the terminal: the lobby (bots,
 friends joining with the command it shows), then the game; a table that never
-opened leaves no folder.
+opened leaves no folder. The table's broker is this machine's own, or ``--broker``'s
+(friends beyond the LAN; sealed with ``--invite``, that broker reads nothing).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from trutnet.client.lobby_view import clock_rule_said
 from trutnet.discovery.interfaces import lan_address, reachable
 from trutnet.engine.api import Game
 from trutnet.i18n import _
-from trutnet.net.broker import BrokerError, EmbeddedBroker, Endpoint
+from trutnet.net.broker import BrokerError, EmbeddedBroker, Endpoint, ExternalBroker
 from trutnet.protocol.lobby import default_table_name, table_id_for
 from trutnet.runtime.seat_process import HostSetup, host
 
@@ -44,7 +45,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise ChoiceError(_("--bots is 0..{high}").format(high=game.num_players() - 1))
     need_terminal()  # the person's seat is on screen
     bind = args.bind or lan_address()
-    broker, endpoint, password = _own_broker(args, bind)
+    if args.broker is not None:  # friends beyond the LAN: a broker all can reach
+        args.announce = False
+        broker, endpoint, password = _their_broker(args)
+    else:
+        broker, endpoint, password = _own_broker(args, bind)
     nonce: bytes | None = os.urandom(16)
     try:
         while nonce is not None:  # the table, then each rematch's (the same broker)
@@ -72,7 +77,9 @@ def _play_table(
     endpoint, password = broker
     ui = seat_screen(game.name, table_name="", players=game.num_players(), about=_about(game))
     # friends cannot reach it: the lobby says so first where it says how they join
-    alone = [] if reachable(bind) else [unreachable(bind, args.bind is not None, args.announce)]
+    alone = []  # friends cannot reach its own broker: the lobby says so first
+    if args.broker is None and not reachable(bind):
+        alone = [unreachable(bind, args.bind is not None, args.announce)]
     identity = player_identity()
     table_id = table_id_for(identity.public, nonce)
     store = args.store or data_dir() / "tables" / table_id.hex()
@@ -94,6 +101,7 @@ def _play_table(
     where = None if args.announce else (endpoint, table_id)
     how = [] if args.invite else [_how_to_join(game, table_name, password is not None, where)]
     ui.info.join_how = [*alone, *how]  # a sealed table's: its code, once served
+    ui.info.invitation_broker = args.broker  # the broker a code's friend must name
     try:
         result = run_to_end(
             play_with_ui(
@@ -111,7 +119,7 @@ def _play_table(
                         options=runtime_options(args),
                         nonce=nonce,
                         identity=identity,
-                        own_broker=True,
+                        own_broker=args.broker is None,
                         password=password,
                         hints=args.hints,
                         invite=args.invite,
@@ -148,6 +156,24 @@ def _on_announce(
             announcer.update_sealed(int(info.invitation.split("-")[0]), endpoint)
 
     return on_announce
+
+
+def _their_broker(args: argparse.Namespace) -> tuple[ExternalBroker, Endpoint, str | None]:
+    """The broker ``--broker`` names, once it answers (with a private table's password);
+    :class:`Refused` in one line when it does not."""
+    from trutnet.net.private import PasswordError
+    from trutnet.runtime.lobby_watch import JoinError, probe_broker
+
+    try:
+        password = password_for(args, confirm=True)
+        broker = ExternalBroker(args.broker)
+        endpoint = broker.start()
+        run_to_end(probe_broker(endpoint, password=password, command="play"))
+        return broker, endpoint, password
+    except (BrokerError, PasswordError, JoinError) as exc:
+        raise Refused(
+            _("trutnet {command}: {problem}").format(command="play", problem=exc)
+        ) from None
 
 
 def _own_broker(args: argparse.Namespace, bind: str) -> tuple[EmbeddedBroker, Endpoint, str | None]:

@@ -352,6 +352,14 @@ def _play_parser(sub: Any) -> None:
             "broker address (default: this machine's LAN address; 127.0.0.1: this machine only)"
         ),
     )
+    pp.add_argument(
+        "--broker",
+        type=broker_arg,
+        help=_(
+            "play on this broker, mqtt://host:port (mqtts://: TLS), not this machine's own: "
+            "friends beyond the LAN reach it (with --invite it reads nothing of the table)"
+        ),
+    )
     pp.add_argument("--store", type=folder_arg, help=_("this seat's keys, log and secrets"))
     pp.add_argument("--seed", type=seed_arg, help=argparse.SUPPRESS)
     pp.add_argument(

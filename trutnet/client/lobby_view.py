@@ -66,9 +66,10 @@ def lobby_lines(info: TableInfo, table_name: str, players: int, game: str = "") 
     for how in info.join_how:
         lines += [[("class:bold", row)] for row in wrap(" " + how, WIDTH, "  ")]
     if info.invitation is not None:
-        said = _("Sealed table: friends join with: trutnet join {code}").format(
-            code=info.invitation
-        )
+        code = info.invitation
+        if info.invitation_broker is not None:  # not announced on the LAN: its broker too
+            code += f" --broker {info.invitation_broker}"
+        said = _("Sealed table: friends join with: trutnet join {code}").format(code=code)
         lines += [[("class:bold", row)] for row in wrap(" " + said, WIDTH, "  ")]
         note = _(
             "The code lets a friend in until the table is full (10 minutes at most; five"
