@@ -243,3 +243,76 @@ def test_the_network_bench_plays_a_sealed_table(endpoint):
     played = Played(TrutGame(TrutConfig(2)), ["--players", "2"], "heuristic", sealed=True)
     figures = real_game(endpoint, "bench-sealed", played)
     assert figures["agree"] and figures["hands"] >= 1, figures
+
+
+def test_a_sealed_table_plays_over_mqtt_on_websockets():
+    """``ws://host:port/path``: MQTT over WebSockets, as brokers beyond a firewall often
+    offer it (here amqtt's WebSockets listener, in its own thread and loop); a whole
+    sealed game by invitation goes through it."""
+    import threading
+
+    from amqtt.broker import Broker
+
+    from tests.cli.test_person_path import free_port
+    from trutnet.games.trut.rules import TrutConfig, TrutGame
+    from trutnet.net.broker import parse_broker_url
+    from trutnet.runtime.invitations import Welcome
+    from trutnet.runtime.seat_process import HostSetup, JoinSetup, host, join
+
+    port = free_port()
+    endpoint = parse_broker_url(f"ws://127.0.0.1:{port}/mqtt")
+    assert endpoint.path == "/mqtt" and endpoint.url == f"ws://127.0.0.1:{port}/mqtt"
+    config = {
+        "listeners": {"default": {"type": "ws", "bind": f"127.0.0.1:{port}"}},
+        "plugins": {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}},
+    }
+    ready, running = threading.Event(), {}
+
+    def serve():
+        async def run():
+            broker = Broker(config)
+            await broker.start()
+            running["loop"], running["stop"] = asyncio.get_running_loop(), asyncio.Event()
+            ready.set()
+            await running["stop"].wait()  # set from the test's thread
+            await broker.shutdown()
+
+        asyncio.run(run())
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    assert ready.wait(DEADLINE)
+    events: list[tuple[str, dict]] = []
+
+    async def scenario():
+        invited = asyncio.Event()
+
+        def on_host(kind, data):
+            events.append((kind, data))
+            if kind == "invitation":
+                invited.set()
+
+        hosting = asyncio.create_task(
+            host(
+                TrutGame(TrutConfig(2)),
+                [endpoint],
+                HostSetup(invite=True, seed="ws"),
+                on_event=on_host,
+            )
+        )
+        await asyncio.wait_for(invited.wait(), DEADLINE)
+        code = next(d["code"] for k, d in events if k == "invitation")
+        welcome = Welcome.read(await accept_invitation(endpoint, Code.parse(code)))
+        assert welcome.broker == endpoint.url
+        joined = await asyncio.wait_for(
+            join(welcome.table, [endpoint], JoinSetup(seed="ws", table_key=welcome.key)),
+            DEADLINE * 3,
+        )
+        return await asyncio.wait_for(hosting, DEADLINE), joined
+
+    try:
+        hosted, joined = asyncio.run(scenario())
+    finally:
+        running["loop"].call_soon_threadsafe(running["stop"].set)
+        thread.join(DEADLINE)
+    assert hosted.state_hash == joined.state_hash and hosted.halted is None

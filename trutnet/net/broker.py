@@ -56,6 +56,8 @@ class Endpoint:
     # ``mqtts://host:port#sha256=HEX``: the broker's certificate is this one (SHA-256
     # of its DER encoding), whoever signed it and whatever name it bears
     pin: str | None = None
+    # ``ws://host:port/path`` (``wss://``: over TLS): MQTT over WebSockets at that path
+    path: str | None = None
 
     @property
     def url(self) -> str:
@@ -65,7 +67,10 @@ class Endpoint:
 
     @property
     def address(self) -> str:
-        """``mqtt[s]://host:port``, without the pin (what an announcement says)."""
+        """``mqtt[s]://host:port`` (``ws[s]://host:port/path``), without the pin (what an
+        announcement says)."""
+        if self.path is not None:
+            return f"{'wss' if self.tls else 'ws'}://{self.host}:{self.port}{self.path}"
         return f"{'mqtts' if self.tls else 'mqtt'}://{self.host}:{self.port}"
 
 
@@ -73,23 +78,36 @@ TLS_PORT = 8883  # MQTT over TLS, by default
 
 
 def parse_broker_url(url: str) -> Endpoint:
+    """A broker's URL: ``mqtt://host:port``, ``mqtts://`` over TLS (``#sha256=HEX``: its
+    certificate pinned), ``ws://host:port/path`` or ``wss://`` for MQTT over WebSockets
+    (the path ``/mqtt`` when none is given)."""
     parts = urlsplit(url)
     scheme = parts.scheme
-    if scheme not in ("mqtt", "mqtts") or not parts.hostname or parts.path not in ("", "/"):
+    websockets = scheme in ("ws", "wss")
+    if (
+        scheme not in ("mqtt", "mqtts", "ws", "wss")
+        or not parts.hostname
+        or (not websockets and parts.path not in ("", "/"))
+        or len(parts.path) > 100
+        or parts.query
+    ):
         raise BrokerError(
             _(
-                "a broker URL looks like mqtt://host:1883 (or mqtts://host:8883, TLS), not {url}"
-            ).format(url=repr(url))
+                "a broker URL looks like mqtt://host:1883 (or mqtts://host:8883, TLS; ws://"
+                " or wss://host:port/mqtt, WebSockets), not {url}"
+            ).format(url=repr(url[:120]))
         )
+    tls = scheme in ("mqtts", "wss")
     try:
-        port = parts.port or (TLS_PORT if scheme == "mqtts" else DEFAULT_PORT)
+        port = parts.port or {"mqtts": TLS_PORT, "ws": 80, "wss": 443}.get(scheme, DEFAULT_PORT)
     except ValueError as exc:
         raise BrokerError(_("bad port in {url}").format(url=repr(url))) from exc
+    path = (parts.path or "/mqtt") if websockets else None
     pin = None
     if parts.fragment:
         pin = parts.fragment.removeprefix("sha256=").replace(":", "").lower()
         if (
-            scheme != "mqtts"
+            not tls
             or not parts.fragment.startswith("sha256=")
             or not re.fullmatch(r"[0-9a-f]{64}", pin)
         ):
@@ -99,21 +117,26 @@ def parse_broker_url(url: str) -> Endpoint:
                     " certificate, 64 hex digits), not {url}"
                 ).format(url=repr(url[:120]))
             )
-    return Endpoint(parts.hostname, port, scheme == "mqtts", pin)
+    return Endpoint(parts.hostname, port, tls, pin, path)
 
 
 def tls_options(endpoint: Endpoint) -> dict[str, Any]:
-    """The MQTT client's options to reach ``endpoint``: a TLS context that checks the
-    certificate and the host name for ``mqtts://``, or, pinned, that trusts the pinned
-    certificate alone (:func:`pinned_context`: it reads the broker's certificate
-    first, a blocking call); nothing for ``mqtt://``."""
+    """The MQTT client's options to reach ``endpoint``: WebSockets at its path for
+    ``ws[s]://``; a TLS context that checks the certificate and the host name for
+    ``mqtts://`` and ``wss://``, or, pinned, that trusts the pinned certificate alone
+    (:func:`pinned_context`: it reads the broker's certificate first, a blocking
+    call); nothing for ``mqtt://``."""
+    options: dict[str, Any] = {}
+    if endpoint.path is not None:
+        options = {"transport": "websockets", "websocket_path": endpoint.path}
     if not endpoint.tls:
-        return {}
+        return options
     import ssl
 
     if endpoint.pin:
-        return {"tls_context": pinned_context(endpoint.host, endpoint.port, endpoint.pin)}
-    return {"tls_context": ssl.create_default_context()}
+        context = pinned_context(endpoint.host, endpoint.port, endpoint.pin)
+        return {**options, "tls_context": context}
+    return {**options, "tls_context": ssl.create_default_context()}
 
 
 @functools.lru_cache(maxsize=16)

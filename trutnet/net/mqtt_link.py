@@ -229,8 +229,10 @@ class MqttLink:
             stack.callback(release, client)
             await stack.enter_async_context(client)
             sock = client._client.socket()  # paho's socket: turn Nagle off
+            sock = getattr(sock, "_socket", sock)  # over WebSockets: the one it wraps
             if sock is not None:
-                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                with contextlib.suppress(AttributeError, OSError):
+                    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             for topic in self.subscriptions:
                 await client.subscribe(self._filter(topic), qos=1)
             self.client, self.endpoint = client, endpoint
