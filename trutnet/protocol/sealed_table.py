@@ -40,6 +40,7 @@ class TableSeal:
         self._aead = derive(key, "trutnet table messages")
         self._rng = rng
         self._inner: dict[str, str] = {}  # outer topic -> inner, as last opened
+        self._levels: dict[str, str] = {}  # level -> its tag: a table uses a few dozen
 
     def outer(self, topic: str) -> str:
         """The outer topic (or subscription filter) of an inner one under ``trutnet/v1/``."""
@@ -51,7 +52,12 @@ class TableSeal:
     def _level(self, level: str) -> str:
         if level in ("+", "#"):
             return level
-        return tag(self._topics, "level", level.encode()).hex()[:LEVEL_HEX]
+        tagged = self._levels.get(level)
+        if tagged is None:
+            tagged = tag(self._topics, "level", level.encode()).hex()[:LEVEL_HEX]
+            if len(self._levels) < REMEMBERED:  # bounded: levels come from the network too
+                self._levels[level] = tagged
+        return tagged
 
     def seal(self, topic: str, payload: bytes) -> tuple[str, bytes]:
         """``(outer topic, sealed payload)``; an empty payload stays empty."""
