@@ -92,3 +92,18 @@ def test_play_on_a_broker_beyond_the_lan_with_a_code_that_names_it(tmp_path, scr
         friend.communicate()
     finally:
         public.stop()
+
+
+def test_a_mistyped_code_is_one_line_with_the_nearest_word(capsys, monkeypatch):
+    """A code's word not in the list: one line naming the nearest word, status 2, before
+    anything is searched; in French too."""
+    from trutnet.cli import main
+
+    monkeypatch.setenv("HOME", "/nonexistent-home")
+    assert main(["join", "7-purple-sausgae"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == [
+        "trutnet join: 'sausgae' is not a word of invitation codes; did you mean sausage?"
+    ]
+    assert main(["--lang", "fr", "join", "7 purple sausgae"]) == 2
+    assert "vouliez-vous dire sausage" in capsys.readouterr().err

@@ -29,8 +29,22 @@ def invitation_code(text: str | None, command: str) -> Code | None:
         return Code.parse(text)
     except InvitationError as exc:
         raise Refused(
-            _("trutnet {command}: {problem}").format(command=command, problem=exc), 2
+            _("trutnet {command}: {problem}").format(command=command, problem=_typo_said(exc)), 2
         ) from None
+
+
+def _typo_said(exc: InvitationError) -> str:
+    """A code that cannot be read, in the person's words."""
+    word, near = exc.values.get("word"), exc.values.get("near")
+    if exc.reason == "word" and near is not None:
+        return _("{word} is not a word of invitation codes; did you mean {near}?").format(
+            word=repr(word), near=near
+        )
+    if exc.reason == "word":
+        return _("{word} is not a word of invitation codes").format(word=repr(word))
+    return _("an invitation code looks like 7-purple-sausage, not {text}").format(
+        text=repr(exc.values.get("text", ""))
+    )
 
 
 def invited_table(args: argparse.Namespace, code: Code, command: str) -> tuple[Endpoint, Welcome]:

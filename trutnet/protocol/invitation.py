@@ -60,9 +60,10 @@ class InvitationError(ValueError):
     (``reason``: one of :data:`REFUSALS`, or ``"wrong"`` for a code that did not
     match)."""
 
-    def __init__(self, message: str, reason: str = "") -> None:
+    def __init__(self, message: str, reason: str = "", **values: object) -> None:
         super().__init__(message)
         self.reason = reason
+        self.values = values  # what a screen needs to say it in other words
 
 
 @dataclass(frozen=True)
@@ -88,16 +89,21 @@ class Code:
         """A code as a person types it: hyphens or spaces, any case. A word not in the
         list is refused with the nearest one."""
         parts = [p for p in re.split(r"[\s\-]+", text.strip().lower()) if p]
-        if len(parts) != 3 or not parts[0].isdigit():
-            raise InvitationError(f"an invitation code looks like 7-purple-sausage, not {text!r}")
+        if len(parts) != 3 or not parts[0].isdigit() or not 1 <= int(parts[0]) <= NAMEPLATES:
+            raise InvitationError(
+                f"an invitation code looks like 7-purple-sausage, not {text!r}", "shape", text=text
+            )
         nameplate = int(parts[0])
-        if not 1 <= nameplate <= NAMEPLATES:
-            raise InvitationError(f"an invitation code starts with 1 to {NAMEPLATES}")
         for word in parts[1:]:
             if word not in WORDS:
                 near = difflib.get_close_matches(word, WORDS, n=1)
                 hint = f" (did you mean {near[0]}?)" if near else ""
-                raise InvitationError(f"{word!r} is not a word of invitation codes{hint}")
+                raise InvitationError(
+                    f"{word!r} is not a word of invitation codes{hint}",
+                    "word",
+                    word=word,
+                    near=near[0] if near else None,
+                )
         return cls(nameplate, (parts[1], parts[2]))
 
     @classmethod
