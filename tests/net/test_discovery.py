@@ -312,3 +312,23 @@ def test_tables_lists_a_table_of_another_game_on_loopback():
     finally:
         host.kill()
         host.communicate()
+
+
+def test_a_sealed_table_is_found_by_its_invitation_number_and_says_nothing_else():
+    """A sealed table's records (9.4, 9.9) are its number and port: a browser keeps it as
+    a table with an invitation and no name, game or table id; a record whose number is
+    not a number is dropped."""
+    from trutnet.discovery import browse
+    from trutnet.discovery.announce import SERVICE
+
+    collector = browse._Collector()
+    for name, invite in (("a", b"42"), ("b", b"x42")):
+        txt = {b"v": b"1", b"sealed": b"1", b"invite": invite, b"port": b"1883"}
+        collector._read(_Zeroconf(_Info(txt)), SERVICE, f"{name}.{SERVICE}")  # type: ignore[arg-type]
+    (found,) = collector.found.values()
+    assert found.invite == 42 and found.table == "" and found.live is None
+    assert found.to_dict() == {
+        "invite": 42,
+        "broker": "mqtt://127.0.0.1:1883",
+        "status": "unreachable",
+    }

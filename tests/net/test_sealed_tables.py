@@ -219,6 +219,19 @@ def test_two_machines_with_no_route_play_a_sealed_table_joined_by_its_code(
     try:
         code = wait_for_event(host, lambda e: e.get("event") == "invitation")["code"]
         number, first, second = code.split("-")
+        table = wait_for_event(host, lambda e: e.get("event") == "table")
+        # `tables` lists the sealed table by its number alone; a bare `join` says how in
+        listed = ""
+        for _ in range(8):  # mDNS may take a search or two to carry it
+            lister = on(ns_b, "tables")
+            listed, err = lister.communicate(timeout=DEADLINE)
+            if f"invitation {number}" in listed:
+                break
+        assert f"invitation {number}   a sealed table" in listed, (listed, err)
+        assert table["table"] not in listed and table["name"] not in listed
+        bare = on(ns_b, "join", "--bot", "random")
+        _, err = bare.communicate(timeout=DEADLINE)
+        assert bare.returncode == 1 and f"trutnet join {number}-WORD-WORD" in err, err
         wrong_word = next(w for w in WORDS if w not in (first, second))
         wrong = on(ns_b, "join", f"{number}-{first}-{wrong_word}", "--bot", "random", "--json")
         _, err = wrong.communicate(timeout=DEADLINE * 2)

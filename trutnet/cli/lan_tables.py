@@ -174,6 +174,15 @@ def choose_table(
             )
         )
     tables = mine
+    sealed = [t.invite for t in live if t.invite is not None]
+    if not tables and sealed and args.table_name is None:  # one only a code opens (9.9)
+        raise OtherGames(
+            _(
+                "trutnet {command}: no open table found on the LAN; a sealed table is there"
+                " (invitation {number}): come in with the code its host tells you,"
+                " trutnet join {number}-WORD-WORD"
+            ).format(command=command, number=sealed[0])
+        )
     if not tables:
         return None
     pick = 0 if args.json else _pick(tables, command)
@@ -347,6 +356,12 @@ def _table_rows(tables: list[Any]) -> list[str]:
     names = [t.name for t in tables]
     rows = []
     for t in tables:
+        if t.invite is not None:  # sealed: nothing of it is said but how to come in
+            rows.append(_("invitation {number}   a sealed table").format(number=t.invite))
+            rows.append(_("  at {broker}").format(broker=t.endpoint.url)[:80])
+            join = _("  join: trutnet join {number}-WORD-WORD (the words its host tells you)")
+            rows.append(join.format(number=t.invite)[:80])
+            continue
         d = t.to_dict()
         first = f"{d['name']}   {_about_table(t)}"
         rows.append(first if len(first) <= 80 else first[:79] + "…")

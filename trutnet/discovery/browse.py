@@ -54,6 +54,13 @@ class FoundTable:
         return self.txt.get("private") == "1"
 
     @property
+    def invite(self) -> int | None:
+        """A sealed table's invitation number (9.9); None for another table."""
+        if self.txt.get("sealed") == "1" and self.txt.get("invite", "").isdigit():
+            return int(self.txt["invite"][:5])
+        return None
+
+    @property
     def game(self) -> str:
         """The game the table plays: its host's signed announcement says, else (a
         private table, whose announcement we cannot read) its TXT records."""
@@ -68,6 +75,9 @@ class FoundTable:
         return self.txt.get("seats", "?")
 
     def to_dict(self) -> dict[str, Any]:
+        if self.invite is not None:  # a sealed table says nothing more of itself
+            status = "sealed" if self.live else "unreachable"
+            return {"invite": self.invite, "broker": self.endpoint.url, "status": status}
         return {
             "name": self.name,
             "table": self.table,
@@ -90,7 +100,6 @@ def printable(text: str, limit: int) -> str:
 class _Collector(ServiceListener):
     def __init__(self) -> None:
         self.found: dict[str, FoundTable] = {}
-        self.invites: dict[str, tuple[int, Endpoint]] = {}  # sealed tables' nameplates
 
     def _read(self, zc: Zeroconf, type_: str, name: str) -> None:
         info = zc.get_service_info(type_, name, timeout=1500)
@@ -104,7 +113,7 @@ class _Collector(ServiceListener):
         }
         address = Endpoint(info.parsed_addresses()[0], info.port or 0)
         if txt.get("v") == "1" and txt.get("sealed") == "1" and txt.get("invite", "").isdigit():
-            self.invites[name] = (int(txt["invite"][:5]), address)
+            self.found[name] = FoundTable(f"invitation {txt['invite'][:5]}", "", address, txt)
             return
         if txt.get("v") != "1" or "table" not in txt:
             return
@@ -125,7 +134,6 @@ class _Collector(ServiceListener):
 
     def remove_service(self, zc: Zeroconf, type_: str, name: str) -> None:
         self.found.pop(name, None)
-        self.invites.pop(name, None)
 
 
 class LanSearch:
@@ -175,6 +183,19 @@ async def _liveness(table: FoundTable, timeout: float) -> None:
     from trutnet.net.mqtt_link import mqtt_client
     from trutnet.net.private import refusal
 
+    if table.invite is not None:  # sealed: its broker holds the invitation's claim
+        with contextlib.suppress(Exception):
+            claim = f"trutnet/v1/invite/{table.invite}"
+            async with (
+                asyncio.timeout(timeout),
+                mqtt_client(table.endpoint, timeout=timeout) as client,
+            ):
+                await client.subscribe(claim, qos=1)
+                async for message in client.messages:
+                    if str(message.topic) == claim and message.payload:
+                        table.live = {"status": "sealed"}
+                        break
+        return
     if table.private:
         try:
             async with (
@@ -214,15 +235,7 @@ def invitation_brokers(
 ) -> list[Endpoint]:
     """The brokers of the sealed tables announced on the LAN with ``nameplate`` (the
     number of an invitation code), found within ``timeout`` seconds."""
-    search = LanSearch(interfaces)
-    try:
-        time.sleep(timeout)
-        for _ in range(10):  # the zeroconf thread may add one as we read
-            with contextlib.suppress(RuntimeError):
-                return [e for n, e in list(search.collector.invites.values()) if n == nameplate]
-        return []
-    finally:
-        search.close()
+    return [t.endpoint for t in browse(timeout, interfaces) if t.invite == nameplate]
 
 
 def live_tables(timeout: float = 2.0, interfaces: list[str] | None = None) -> list[FoundTable]:
