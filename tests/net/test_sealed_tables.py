@@ -23,6 +23,24 @@ DEADLINE = 60
 TABLE = os.urandom(16)
 
 
+async def sealed_host(endpoint, setup):
+    """A host task that seals its table (``setup.invite``), and the code it serves,
+    once it says it (its ``invitation`` event)."""
+    from trutnet.games.trut.rules import TrutConfig, TrutGame
+    from trutnet.runtime.seat_process import host
+
+    codes: asyncio.Queue[str] = asyncio.Queue()
+
+    def on_host(kind, data):
+        if kind == "invitation":
+            codes.put_nowait(data["code"])
+
+    hosting = asyncio.create_task(
+        host(TrutGame(TrutConfig(2)), [endpoint], setup, on_event=on_host)
+    )
+    return hosting, await asyncio.wait_for(codes.get(), DEADLINE)
+
+
 @pytest.fixture
 def endpoint(broker_kind):
     broker = EmbeddedBroker()
@@ -134,12 +152,10 @@ def test_a_whole_sealed_game_by_invitation_shows_the_broker_nothing_in_clear(end
     table's id and key and plays a whole game; every byte an observer subscribed to
     ``#`` saw is decoded as an entry, a msgpack value and text: no entry, name, card or
     table id is there."""
-    from trutnet.games.trut.rules import TrutConfig, TrutGame
     from trutnet.protocol.envelope import MessageError, parse_entry
     from trutnet.runtime.invitations import Welcome
-    from trutnet.runtime.seat_process import HostSetup, JoinSetup, host, join
+    from trutnet.runtime.seat_process import HostSetup, JoinSetup, join
 
-    events: list[tuple[str, dict]] = []
     seen: list[tuple[str, bytes]] = []
 
     async def scenario():
@@ -151,23 +167,8 @@ def test_a_whole_sealed_game_by_invitation_shows_the_broker_nothing_in_clear(end
                     seen.append((str(message.topic), bytes(message.payload)))
 
             watching = asyncio.create_task(observe())
-            invited = asyncio.Event()
-
-            def on_host(kind, data):
-                events.append((kind, data))
-                if kind == "invitation":
-                    invited.set()
-
-            hosting = asyncio.create_task(
-                host(
-                    TrutGame(TrutConfig(2)),
-                    [endpoint],
-                    HostSetup(name="Hostname-Ana", invite=True, seed="sealed"),
-                    on_event=on_host,
-                )
-            )
-            await asyncio.wait_for(invited.wait(), DEADLINE)
-            code = next(d["code"] for k, d in events if k == "invitation")
+            setup = HostSetup(name="Hostname-Ana", invite=True, seed="sealed")
+            hosting, code = await sealed_host(endpoint, setup)
             welcome = Welcome.read(await accept_invitation(endpoint, Code.parse(code)))
             joined = await asyncio.wait_for(
                 join(welcome.table, [endpoint],
@@ -272,10 +273,9 @@ def test_a_sealed_table_plays_over_mqtt_on_websockets():
     from amqtt.broker import Broker
 
     from tests.cli.test_person_path import free_port
-    from trutnet.games.trut.rules import TrutConfig, TrutGame
     from trutnet.net.broker import parse_broker_url
     from trutnet.runtime.invitations import Welcome
-    from trutnet.runtime.seat_process import HostSetup, JoinSetup, host, join
+    from trutnet.runtime.seat_process import HostSetup, JoinSetup, join
 
     port = free_port()
     endpoint = parse_broker_url(f"ws://127.0.0.1:{port}/mqtt")
@@ -300,26 +300,9 @@ def test_a_sealed_table_plays_over_mqtt_on_websockets():
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     assert ready.wait(DEADLINE)
-    events: list[tuple[str, dict]] = []
 
     async def scenario():
-        invited = asyncio.Event()
-
-        def on_host(kind, data):
-            events.append((kind, data))
-            if kind == "invitation":
-                invited.set()
-
-        hosting = asyncio.create_task(
-            host(
-                TrutGame(TrutConfig(2)),
-                [endpoint],
-                HostSetup(invite=True, seed="ws"),
-                on_event=on_host,
-            )
-        )
-        await asyncio.wait_for(invited.wait(), DEADLINE)
-        code = next(d["code"] for k, d in events if k == "invitation")
+        hosting, code = await sealed_host(endpoint, HostSetup(invite=True, seed="ws"))
         welcome = Welcome.read(await accept_invitation(endpoint, Code.parse(code)))
         assert welcome.broker == endpoint.url
         joined = await asyncio.wait_for(

@@ -96,14 +96,11 @@ def test_a_thought_the_table_outran_is_thrown_away_and_thought_again():
         thinking = Thinking(lambda: woken.append(1))
         bot, who = Quick(), object()
         assert thinking.decision(who, "head-1", bot, Clone(["a", "b"]), 0) is None
-        while thinking.busy():
-            await asyncio.sleep(0)  # lets the worker's result reach the loop
-        await asyncio.sleep(0)  # and the wake-up run
+        await asyncio.wait_for(thinking.settled(), DEADLINE)
         # the table moved on: the answer for head-1 is not taken for head-2
         assert thinking.decision(who, "head-2", bot, Clone(["c", "d"]), 0) is None
         assert thinking.discarded == 1
-        while thinking.busy():
-            await asyncio.sleep(0)
+        await asyncio.wait_for(thinking.settled(), DEADLINE)
         assert thinking.decision(who, "head-2", bot, Clone(["c", "d"]), 0) == "d"
         return thinking, bot
 
@@ -119,8 +116,7 @@ def test_a_bots_error_reaches_the_runtime_as_if_it_had_decided_on_the_loop():
     async def scenario():
         thinking, who = Thinking(lambda: None), object()
         assert thinking.decision(who, 1, Broken(), Clone(["a"]), 0) is None
-        while thinking.busy():
-            await asyncio.sleep(0)
+        await asyncio.wait_for(thinking.settled(), DEADLINE)
         return thinking.decision(who, 1, Broken(), Clone(["a"]), 0)
 
     try:

@@ -77,6 +77,12 @@ class Thinking:
         self._thoughts[id(who)] = _Thought(key, task)
         return None
 
+    async def settled(self) -> None:
+        """Return once every thought under way is over (its wake-up said)."""
+        tasks = [t.task for t in self._thoughts.values() if not t.task.done()]
+        if tasks:
+            await asyncio.wait(tasks)
+
     def busy(self) -> bool:
         """Whether a thought is under way."""
         return any(not t.task.done() for t in self._thoughts.values())
