@@ -32,6 +32,16 @@ def _kill_spawned_peers():
             proc.communicate(timeout=30)
 
 
+@pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """The language is the process's (``i18n.use``): a test that speaks French in
+    this process (``main(["--lang", "fr", ...])``) leaves English behind it."""
+    from trutnet import i18n
+
+    yield
+    i18n.use("en")
+
+
 @pytest.fixture(params=["mosquitto", "amqtt"])
 def broker_kind(request, monkeypatch):
     """The embedded broker a test runs on (Mosquitto or amqtt), in this process and in
