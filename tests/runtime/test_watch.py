@@ -595,3 +595,44 @@ def test_a_spectator_every_seat_left_behind_says_so_instead_of_waiting():
     assert stranded_why(runtime) == (
         "the seats finished the game and left before this log caught up"
     )
+
+
+async def test_a_spectator_of_a_long_stall_follows_the_seats_done_before_giving_up():
+    """Found by ``trutnet sim`` (Truco, 4 players, seed 663): a table stalled for
+    minutes on a seat gone for good, then was abandoned, and the spectator lost the
+    abandon. The seats' ``done`` came long after its last progress; it gave up a second
+    later, while a seat still lingered to answer its sync. It now follows for its
+    follow timeout from the ``done``, not from its last progress (9.2)."""
+    import dataclasses
+
+    import msgpack
+
+    from tests.net.test_runtime_link import RecordingLink, _done_wire
+    from trutnet.crypto.identity import Identity
+    from trutnet.games.trut.rules import TrutConfig, TrutGame
+    from trutnet.memory_table import play_memory_game
+    from trutnet.protocol.done import DoneBoard
+    from trutnet.protocol.spectator import Spectator
+    from trutnet.runtime.local_seat import LocalSeat
+    from trutnet.runtime.watch import WatchRuntime
+
+    table = play_memory_game(TrutGame(TrutConfig(2)), "runtime-unit", ["random", "random"])
+    table_id = parse_entry(table.log[0]).table
+    seat = LocalSeat(Identity.from_seed(b"\x03" * 32), "Eve", None)
+    seat.peer = Spectator(table_id)
+    runtime = WatchRuntime(table_id, RecordingLink(), seat)
+    runtime.options = dataclasses.replace(runtime.options, follow_timeout=30.0)
+    for wire in table.log[:30]:
+        runtime.ingest(wire)
+    end = table.peers[0].replica.log.head
+    done = msgpack.packb([_done_wire(table.identities[1], table_id, 1, end).wire])
+    now = time.monotonic()
+    runtime.last_progress = now - 600  # the table stalled for ten minutes
+    runtime.end.board.read(done, runtime.replica, now - 5)  # then the seats said done
+    assert runtime.end.stranded_since() == pytest.approx(now - 4, abs=1)
+    assert await runtime._idle_or_give_up() is False  # it follows on: a seat may answer
+    assert not runtime.gave_up
+    runtime.end.board = DoneBoard(table_id)
+    runtime.end.board.read(done, runtime.replica, now - 40)  # said 40 s ago: nobody came
+    assert await runtime._idle_or_give_up() is True
+    assert runtime.gave_up_why == "the seats finished the game and left before this log caught up"

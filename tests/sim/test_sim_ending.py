@@ -133,3 +133,24 @@ def test_a_done_board_counts_a_seat_done_only_at_this_log_s_head_and_in_its_own_
     assert board.ended_elsewhere(replica, 6.5) == [1, 2, 3]
     assert board.over_elsewhere(replica, {0}, 6.5)
     assert not board.over_elsewhere(replica, set(), 6.5)  # seat 0 did not say so
+
+
+def test_a_done_board_says_since_when_a_process_is_stranded():
+    """The follow timeout runs from the ``done`` that stranded a process, not from its
+    last progress (seed 663 of four-player Truco): a seat, from the last of the others;
+    a process with no seat, from the first."""
+    sims: list[Sim] = []
+    run(dataclasses.replace(CLEAN, hands=1), 1, on_sim=sims.append)
+    nodes, table_id = sims[0].nodes, sims[0].table_id
+    replica = nodes[0].replica
+    board = DoneBoard(table_id)
+    elsewhere = b"\x07" * 32
+    for seat, at in ((1, 100.0), (2, 140.0)):
+        board.read(done_message(table_id, elsewhere, [(nodes[seat].identity, seat)]), replica, at)
+    assert board.stranded_since(replica, set(), 100.5) is None  # within the grace
+    assert board.stranded_since(replica, set(), 150.0) == 101.0  # the first one's word
+    assert board.stranded_since(replica, {0}, 150.0) is None  # seat 3 has not said it
+    board.read(done_message(table_id, elsewhere, [(nodes[3].identity, 3)]), replica, 160.0)
+    assert board.stranded_since(replica, {0}, 160.5) is None
+    assert board.stranded_since(replica, {0}, 170.0) == 161.0  # the last of the others
+    assert board.stranded(replica, {0}, 170.0) and not board.stranded(replica, {0}, 160.5)

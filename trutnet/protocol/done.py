@@ -114,9 +114,26 @@ class DoneBoard:
         at a head this log lacks (:meth:`over_elsewhere`), or, for a process that holds
         no seat (it writes nothing, so one seat's word is enough to stop following; a
         seat gone for good, which the others abandoned, never says one), any seat did."""
-        if self.over_elsewhere(replica, local, now):
-            return True
-        return not local and bool(self.ended_elsewhere(replica, now))
+        return self.stranded_since(replica, local, now) is not None
+
+    def stranded_since(
+        self, replica: TableReplica | None, local: set[int], now: float
+    ) -> float | None:
+        """When this process became :meth:`stranded` (the moment the ``done`` that made
+        it so was a :data:`GRACE` old), or None while it is not. A process waits its
+        follow timeout from then, not from its last progress: a table that stalled for
+        minutes and was then abandoned has its seats' ``done`` arrive long after the
+        last entry, and they still answer the sync for what this log lacks."""
+        ended = self.ended_elsewhere(replica, now)
+        if replica is None or not ended:
+            return None
+        since = []
+        if self.over_elsewhere(replica, local, now):  # the last of the others said it
+            others = set(range(replica.n)) - local
+            since.append(max(self.seen[s] for s in others) + GRACE)
+        if not local:  # one seat's word is enough: the first that said it
+            since.append(min(self.seen[s] for s in ended) + GRACE)
+        return min(since) if since else None
 
 
 def finished(replica: TableReplica) -> bool:

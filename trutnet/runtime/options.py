@@ -27,7 +27,7 @@ class Options:
     give_up_after: float = 900.0  # seconds without any progress before this peer stops
     # A process that holds no seat (a newcomer following the table, 7.7) stops after this
     # long without progress when nothing can bring any: no broker (it cannot rehost), or
-    # every seat said it finished at a point this log lacks
+    # every seat said it finished at a point this log lacks (counted from that word)
     follow_timeout: float = 60.0
     # ``trutnet bench network``: stamp every entry, when a local seat signed it and when
     # it was applied here (``TableRuntime.entries_signed``, ``entries_applied``)

@@ -64,6 +64,11 @@ class TableEnd:
         table = self.table
         return self.board.stranded(table.replica, table.local_seats(), time.monotonic())
 
+    def stranded_since(self) -> float | None:
+        """When this process became :meth:`stranded` (``time.monotonic()``), or None."""
+        table = self.table
+        return self.board.stranded_since(table.replica, table.local_seats(), time.monotonic())
+
     async def linger(self) -> None:
         """Say "done" (retained), then keep answering syncs until every other seat has
         said it too, the broker is gone for ``rehost_after`` seconds, or ``linger``

@@ -459,9 +459,12 @@ class TableRuntime:
                 idle.result()  # its error, if any, is the run's
             else:
                 await stop_tasks(idle)
-        waited = time.monotonic() - self.last_progress
+        now = time.monotonic()
+        waited = now - self.last_progress
         stranded = stranded_why(self)
-        if stranded is not None and waited > min(
+        # stranded by the seats' done: the follow timeout runs from when they said it
+        since = max(self.last_progress, self.end.stranded_since() or self.last_progress)
+        if stranded is not None and now - since > min(
             self.options.follow_timeout, self.options.give_up_after
         ):
             self.gave_up_why = stranded

@@ -134,7 +134,8 @@ class SimEnd:
                 if lingered or not (board.waiting_for(replica, local) or asked):
                     return self._leave(node, "left")
             return False
-        if self.stranded(node) and sim.elapsed(node, node.last_progress) >= FOLLOW:
+        since = self.board(node).stranded_since(replica, local, sim.now)
+        if since is not None and sim.elapsed(node, max(node.last_progress, since)) >= FOLLOW:
             return self._leave(node, "away")  # it writes nothing, and nothing came since
         return False
 
