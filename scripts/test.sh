@@ -2,7 +2,8 @@
 # The test command (README and .ci/run): install what the tests need, then run them.
 # System packages (Mosquitto: the embedded broker when installed, and the external-broker
 # tests; iproute2 for the network namespaces of the LAN tests; tmux for the terminal
-# tests) come from apt when we are root and they are missing.
+# tests; nftables for the NAT routers of the internet tests) come from apt when we are
+# root and they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -10,6 +11,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   [ -x /usr/sbin/mosquitto ] || command -v mosquitto >/dev/null 2>&1 || missing+=(mosquitto)
   command -v ip >/dev/null 2>&1 || missing+=(iproute2)
   command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+  command -v nft >/dev/null 2>&1 || missing+=(nftables)  # NAT routers of the internet tests
   if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -111,3 +111,85 @@ def machine_alone():
         yield ns
     finally:
         subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=30)
+
+
+class Internet:
+    """Two homes behind NAT and a public network between them (network namespaces):
+    ``home_a`` (10.1.0.2) behind the router ``nat_a`` and ``home_b`` (10.2.0.2) behind
+    ``nat_b``, each router masquerading its home's connections behind its own public
+    address (198.51.100.2 and 192.0.2.2, nftables), and ``public``, the internet's
+    side, which holds ``PUBLIC`` (203.0.113.10) and has no route into either home."""
+
+    PUBLIC = "203.0.113.10"
+
+    def __init__(self, tag: str) -> None:
+        self.tag = tag
+        self.home_a, self.nat_a = f"tn-ha-{tag}", f"tn-na-{tag}"
+        self.home_b, self.nat_b = f"tn-hb-{tag}", f"tn-nb-{tag}"
+        self.public = f"tn-pub-{tag}"
+        self.spaces = (self.home_a, self.nat_a, self.public, self.nat_b, self.home_b)
+        self.nat_a_address = "198.51.100.2"
+
+    def _link(self, a: str, a_addr: str, b: str, b_addr: str, name: str) -> None:
+        left, right = f"{name}l{self.tag}", f"{name}r{self.tag}"
+        _ip("link", "add", left, "type", "veth", "peer", "name", right)
+        for ns, dev, addr in ((a, left, a_addr), (b, right, b_addr)):
+            _ip("link", "set", dev, "netns", ns)
+            _ip("-n", ns, "addr", "add", addr, "dev", dev)
+            _ip("-n", ns, "link", "set", dev, "up")
+
+    def build(self) -> None:
+        for ns in self.spaces:
+            _ip("netns", "add", ns)
+            _ip("-n", ns, "link", "set", "lo", "up")
+        self._link(self.home_a, "10.1.0.2/24", self.nat_a, "10.1.0.1/24", "ha")
+        self._link(self.nat_a, f"{self.nat_a_address}/24", self.public, "198.51.100.1/24", "pa")
+        self._link(self.home_b, "10.2.0.2/24", self.nat_b, "10.2.0.1/24", "hb")
+        self._link(self.nat_b, "192.0.2.2/24", self.public, "192.0.2.1/24", "pb")
+        _ip("-n", self.public, "addr", "add", f"{self.PUBLIC}/32", "dev", "lo")
+        _ip("-n", self.home_a, "route", "add", "default", "via", "10.1.0.1")
+        _ip("-n", self.home_b, "route", "add", "default", "via", "10.2.0.1")
+        for nat, gateway, outside in (
+            (self.nat_a, "198.51.100.1", f"pal{self.tag}"),
+            (self.nat_b, "192.0.2.1", f"pbl{self.tag}"),
+        ):
+            _ip("-n", nat, "route", "add", "default", "via", gateway)
+            self.run(nat, "sysctl", "-qw", "net.ipv4.ip_forward=1")
+            self.run(nat, "nft", "add table ip nat")
+            hook = "{ type nat hook postrouting priority 100 ; }"
+            self.run(nat, "nft", f"add chain ip nat post {hook}")
+            self.run(nat, "nft", f'add rule ip nat post oifname "{outside}" masquerade')
+
+    def run(self, ns: str, *command: str) -> str:
+        done = subprocess.run(
+            ["ip", "netns", "exec", ns, *command], capture_output=True, text=True, timeout=30
+        )
+        if done.returncode != 0:
+            raise AssertionError(f"{command} in {ns}: {done.stderr.strip()}")
+        return done.stdout
+
+    def remap_a(self) -> None:
+        """Home A's router takes a new public address, as when a provider renumbers a
+        line: every mapping it made is gone, and its home's connections break."""
+        old = self.nat_a_address
+        self.nat_a_address = "198.51.100.3"
+        _ip("-n", self.nat_a, "addr", "del", f"{old}/24", "dev", f"pal{self.tag}")
+        _ip("-n", self.nat_a, "addr", "add", f"{self.nat_a_address}/24", "dev", f"pal{self.tag}")
+        _ip("-n", self.nat_a, "route", "replace", "default", "via", "198.51.100.1")
+
+    def remove(self) -> None:
+        for ns in self.spaces:
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=30)
+
+
+@pytest.fixture
+def internet():
+    """Two homes behind NAT and a public network (:class:`Internet`); removed always."""
+    if os.geteuid() != 0 or shutil.which("ip") is None or shutil.which("nft") is None:
+        pytest.fail("this test needs root, iproute2 and nftables (CI installs them)")
+    net = Internet(uuid.uuid4().hex[:5])
+    try:
+        net.build()
+        yield net
+    finally:
+        net.remove()

@@ -21,14 +21,18 @@ CHUNK = 64 * 1024
 
 
 class DelayProxy:
-    """Forwards ``127.0.0.1:<port>`` to ``target``, each chunk ``delay_ms`` late."""
+    """Forwards ``host:port`` (loopback, any free port by default) to ``target``, each
+    chunk ``delay_ms`` late."""
 
-    def __init__(self, target: Endpoint, delay_ms: float) -> None:
+    def __init__(
+        self, target: Endpoint, delay_ms: float, host: str = "127.0.0.1", port: int = 0
+    ) -> None:
         if delay_ms < 0:
             raise ValueError("a delay is 0 ms or more")
         self.target = target
         self.delay = delay_ms / 1000
-        self.port = 0
+        self.host = host
+        self.port = port
         self.connections = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._ready = threading.Event()
@@ -36,7 +40,7 @@ class DelayProxy:
 
     @property
     def endpoint(self) -> Endpoint:
-        return Endpoint("127.0.0.1", self.port)
+        return Endpoint(self.host, self.port)
 
     def start(self) -> Endpoint:
         self._thread.start()
@@ -59,7 +63,7 @@ class DelayProxy:
     def _main(self) -> None:
         loop = asyncio.new_event_loop()
         self._loop = loop
-        server = loop.run_until_complete(asyncio.start_server(self._client, "127.0.0.1", 0))
+        server = loop.run_until_complete(asyncio.start_server(self._client, self.host, self.port))
         self.port = server.sockets[0].getsockname()[1]
         self._ready.set()
         try:
