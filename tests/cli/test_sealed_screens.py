@@ -107,3 +107,22 @@ def test_a_mistyped_code_is_one_line_with_the_nearest_word(capsys, monkeypatch):
     ]
     assert main(["--lang", "fr", "join", "7 purple sausgae"]) == 2
     assert "vouliez-vous dire sausage" in capsys.readouterr().err
+
+
+def test_a_bridged_lobby_says_how_to_join_on_the_lan_and_from_elsewhere():
+    """``play --invite --bridge URL``: the lobby gives the code alone for friends on the
+    LAN, and the code with the rendezvous for friends elsewhere, within 80 columns."""
+    from trutnet.client.lobby_view import lobby_lines
+    from trutnet.client.view import TableInfo, plain
+
+    info = TableInfo(names=[], fingerprints=[], me=0)
+    info.invitation = "7-purple-sausage"
+    url = "mqtts://rendezvous.example.org:8883"
+    info.invitation_bridge = url
+    text = plain(lobby_lines(info, "ana-table", 3, "Trut"))
+    joined = " ".join(text.split())
+    assert "friends join with: trutnet join 7-purple-sausage" in joined
+    assert f"Beyond this LAN: trutnet join 7-purple-sausage --broker {url}" in joined
+    assert all(len(row) <= 80 for row in text.splitlines())
+    info.invitation_bridge = None
+    assert "Beyond this LAN" not in plain(lobby_lines(info, "ana-table", 3, "Trut"))

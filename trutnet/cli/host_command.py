@@ -25,7 +25,35 @@ def _broker_event(
     broker: EmbeddedBroker | ExternalBroker, endpoint: Endpoint, private: bool
 ) -> dict[str, Any]:
     kind = broker.kind if isinstance(broker, EmbeddedBroker) else "external"
-    return {"broker": endpoint.url, "kind": kind, "private": private}
+    bridge = broker.bridge if isinstance(broker, EmbeddedBroker) else None
+    return {
+        "broker": endpoint.url,
+        "kind": kind,
+        "private": private,
+        "bridge": bridge.address if bridge is not None else None,
+    }
+
+
+def bridge_of(args: argparse.Namespace) -> Endpoint | None:
+    """The rendezvous ``--bridge`` names, or None; :class:`BrokerError` in one line for
+    a bridge that would carry an open table (the rendezvous would read it), one beside
+    ``--broker`` (the table is on that broker already) or a URL a bridge cannot take."""
+    from trutnet.net.broker import bridge_endpoint
+
+    if args.bridge is None:
+        return None
+    if not args.invite:
+        raise BrokerError(
+            _(
+                "--bridge carries only a sealed table, which the rendezvous cannot read:"
+                " add --invite"
+            )
+        )
+    if args.broker:
+        raise BrokerError(
+            _("--bridge is for this machine's own broker; with --broker the table is there already")
+        )
+    return bridge_endpoint(args.bridge)
 
 
 def cmd_host(args: argparse.Namespace) -> int:
@@ -49,11 +77,12 @@ def cmd_host(args: argparse.Namespace) -> int:
             _("trutnet {command}: {problem}").format(command="host", problem=why), file=sys.stderr
         )
     try:
+        bridge_of(args)  # a bridge the table cannot take is refused before anything starts
         password = password_for(args, confirm=True)
         broker = (
             ExternalBroker(args.broker)
             if args.broker
-            else EmbeddedBroker(args.bind, args.port, password=password)
+            else EmbeddedBroker(args.bind, args.port, password=password, bridge=bridge_of(args))
         )
         endpoint = broker.start()
         if args.broker and not args.inprocess_broker:

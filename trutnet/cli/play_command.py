@@ -16,7 +16,7 @@ from typing import Any
 from trutnet.cli.arguments import Refused
 from trutnet.cli.folders import data_dir, player_identity, resume_alone, store_error
 from trutnet.cli.games import DEFAULT_GAME, ChoiceError, bot_of, describe, game_of
-from trutnet.cli.host_command import unreachable
+from trutnet.cli.host_command import bridge_of, unreachable
 from trutnet.cli.lan_tables import shell_word
 from trutnet.cli.on_screen import game_over, need_terminal, seat_screen
 from trutnet.cli.passwords import password_for
@@ -43,6 +43,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise Refused(problem, 2)
     if not 0 <= args.bots < game.num_players():
         raise ChoiceError(_("--bots is 0..{high}").format(high=game.num_players() - 1))
+    try:
+        bridge_of(args)  # a bridge the table cannot take is refused before anything starts
+    except BrokerError as exc:
+        raise Refused(
+            _("trutnet {command}: {problem}").format(command="play", problem=exc), 2
+        ) from None
     need_terminal()  # the person's seat is on screen
     bind = args.bind or lan_address()
     if args.broker is not None:  # friends beyond the LAN: a broker all can reach
@@ -102,6 +108,7 @@ def _play_table(
     how = [] if args.invite else [_how_to_join(game, table_name, password is not None, where)]
     ui.info.join_how = [*alone, *how]  # a sealed table's: its code, once served
     ui.info.invitation_broker = args.broker  # the broker a code's friend must name
+    ui.info.invitation_bridge = args.bridge  # and the rendezvous, for friends elsewhere
     try:
         result = run_to_end(
             play_with_ui(
@@ -183,7 +190,7 @@ def _own_broker(args: argparse.Namespace, bind: str) -> tuple[EmbeddedBroker, En
 
     try:
         password = password_for(args, confirm=True)
-        broker = EmbeddedBroker(bind, args.port, password=password)
+        broker = EmbeddedBroker(bind, args.port, password=password, bridge=bridge_of(args))
         return broker, broker.start(), password
     except (BrokerError, PasswordError) as exc:
         raise Refused(

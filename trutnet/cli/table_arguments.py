@@ -214,6 +214,15 @@ def _table_options(p: argparse.ArgumentParser, players: int, name: str) -> None:
         ),
     )
     p.add_argument(
+        "--bridge",
+        metavar="URL",
+        help=_(
+            "with --invite: bridge the sealed table from this machine's broker to a "
+            "rendezvous broker, mqtt://host:port (mqtts://: TLS): friends on the LAN "
+            "join here, friends elsewhere through the rendezvous (Mosquitto only)"
+        ),
+    )
+    p.add_argument(
         "--no-announce",
         dest="announce",
         action="store_false",

@@ -71,6 +71,11 @@ def lobby_lines(info: TableInfo, table_name: str, players: int, game: str = "") 
             code += f" --broker {info.invitation_broker}"
         said = _("Sealed table: friends join with: trutnet join {code}").format(code=code)
         lines += [[("class:bold", row)] for row in wrap(" " + said, WIDTH, "  ")]
+        if info.invitation_bridge is not None:  # bridged: friends elsewhere, by its rendezvous
+            far = _("Beyond this LAN: trutnet join {code} --broker {url}").format(
+                code=info.invitation, url=info.invitation_bridge
+            )
+            lines += [[("class:bold", row)] for row in wrap(" " + far, WIDTH, "  ")]
         note = _(
             "The code lets a friend in until the table is full (10 minutes at most; five"
             " wrong tries end it). Everything said at the table is encrypted: the broker"

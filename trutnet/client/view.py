@@ -88,6 +88,7 @@ class TableInfo:
     join_how: list[str] = field(default_factory=list)
     invitation: str | None = None  # a sealed table's code, once the host serves it (9.9)
     invitation_broker: str | None = None  # the broker its friends name (not on the LAN)
+    invitation_bridge: str | None = None  # the rendezvous a bridged table's friends name
     table_seats: int = 0
     hints: bool = True  # the table lets a person ask the search bot for a hint (``i``)
     # The table's chat (Tab): the lines shown (who, text; muted authors left out), the

@@ -13,6 +13,10 @@
 * :class:`ExternalBroker` is any MQTT 3.1.1/5 broker the group already runs
   (Mosquitto, EMQX...), given as ``mqtt://host:port``, or ``mqtts://host:port`` over
   TLS (:func:`tls_options`: the certificate and host name checked).
+* A bridge (``bridge``, Mosquitto only): the embedded broker also carries the sealed
+  tables' and the invitations' topics both ways with a rendezvous broker
+  (:func:`bridge_lines`), so LAN seats stay on the LAN and friends elsewhere come
+  through the rendezvous.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import hashlib
 import os
 import re
 import shutil
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -226,9 +231,53 @@ def amqtt_hash(password: str) -> str:
     return str(Argon2Hasher().hash(password))
 
 
-def mosquitto_config(host: str, port: int, folder: Path, private: bool) -> Path:
+# What a bridge carries between the embedded broker and a rendezvous: a sealed table's
+# topics and the invitations' (docs/protocol.md 9.9), nothing of an open table
+BRIDGED = ("trutnet/v1/sealed/#", "trutnet/v1/invite/#")
+
+
+def bridge_endpoint(url: str) -> Endpoint:
+    """The rendezvous a table is bridged to (``--bridge URL``): ``mqtt://`` or
+    ``mqtts://`` (its certificate checked against this machine's authorities);
+    :class:`BrokerError` in one line for what a Mosquitto bridge cannot take."""
+    endpoint = parse_broker_url(url)
+    if endpoint.path is not None or endpoint.pin is not None:
+        raise BrokerError(
+            _(
+                "a bridge reaches its rendezvous by mqtt://host:port or mqtts://host:port"
+                " (no WebSockets, no pinned certificate): {url}"
+            ).format(url=repr(url[:120]))
+        )
+    return endpoint
+
+
+def bridge_lines(bridge: Endpoint, name: str) -> list[str]:
+    """Mosquitto's ``connection`` block that bridges :data:`BRIDGED` both ways with the
+    rendezvous at ``bridge`` (bridge mode, so that a Mosquitto rendezvous never sends a
+    message back the way it came)."""
+    lines = [
+        f"connection {name}",
+        f"address {bridge.host}:{bridge.port}",
+        *(f"topic {topic} both 1" for topic in BRIDGED),
+        "cleansession true",
+        "try_private true",
+        "notifications false",
+        "restart_timeout 1 10",  # a lost rendezvous is tried again within 10 s
+        "bridge_protocol_version mqttv311",
+    ]
+    if bridge.tls:  # the rendezvous's certificate, checked as a peer checks it
+        extra = os.environ.get("SSL_CERT_FILE")
+        capath = ssl.get_default_verify_paths().capath or "/etc/ssl/certs"
+        lines.append(f"bridge_cafile {extra}" if extra else f"bridge_capath {capath}")
+    return lines
+
+
+def mosquitto_config(
+    host: str, port: int, folder: Path, private: bool, bridge: Endpoint | None = None
+) -> Path:
     """Write the config of an embedded Mosquitto in ``folder`` (beside the password
-    file of a private table, which :class:`EmbeddedBroker` wrote there)."""
+    file of a private table, which :class:`EmbeddedBroker` wrote there); ``bridge``: a
+    rendezvous broker its sealed tables are bridged to (:func:`bridge_lines`)."""
     lines = [
         "per_listener_settings false",
         f"listener {port} {host}",
@@ -247,6 +296,8 @@ def mosquitto_config(host: str, port: int, folder: Path, private: bool) -> Path:
         lines += ["allow_anonymous false", f"password_file {folder / 'passwords'}"]
     else:
         lines.append("allow_anonymous true")
+    if bridge is not None:
+        lines += bridge_lines(bridge, f"trutnet-{os.getpid()}-{port}")
     conf = folder / "mosquitto.conf"
     _private_file(conf, "\n".join(lines) + "\n")
     return conf
@@ -291,6 +342,7 @@ class EmbeddedBroker:
         port: int = 0,
         password: str | None = None,
         kind: str | None = None,
+        bridge: Endpoint | None = None,
     ) -> None:
         self.host = host
         self.port = port
@@ -298,6 +350,15 @@ class EmbeddedBroker:
         self.kind = kind or embedded_kind()
         if self.kind not in KINDS:
             raise BrokerError(f"unknown broker {self.kind!r}")
+        self.bridge = bridge  # a rendezvous its sealed tables are bridged to (Mosquitto)
+        if bridge is not None and self.kind != "mosquitto":
+            raise BrokerError(
+                _(
+                    "bridging a table to {url} needs Mosquitto (the embedded broker here is"
+                    " {kind}): install the mosquitto package, or play on the rendezvous"
+                    " itself with --broker {url}"
+                ).format(url=bridge.address, kind=self.kind)
+            )
         self.process: subprocess.Popen[str] | None = None
         self.endpoint: Endpoint | None = None
 
@@ -329,6 +390,7 @@ class EmbeddedBroker:
                 self.kind,
                 str(folder),
                 "private" if self.password is not None else "open",
+                *([self.bridge.address] if self.bridge is not None else []),
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

@@ -1,5 +1,6 @@
 """The embedded broker's own process:
-``python -m trutnet.net.broker_main HOST PORT [PARENT_PID [KIND FOLDER open|private]]``.
+``python -m trutnet.net.broker_main HOST PORT [PARENT_PID [KIND FOLDER open|private
+[BRIDGE_URL]]]``.
 
 The broker runs here, apart from the peer, so the peer's crypto (tens of ms per
 proof) never stalls message delivery. KIND ``amqtt`` (the default) runs amqtt in this
@@ -7,6 +8,8 @@ process and prints ``ready PORT`` once it accepts connections. KIND ``mosquitto`
 writes Mosquitto's config in FOLDER, prints ``port PORT`` and becomes Mosquitto
 (``exec``): the parent waits until the port accepts. ``private``: only the user and
 password of FOLDER's ``passwords`` file may connect (written by ``broker.py``).
+BRIDGE_URL (Mosquitto only): a rendezvous broker the sealed tables' topics are bridged
+to, both ways.
 
 It dies with its parent, at once: a broker that outlives a killed host keeps its
 port open and half-works, and the table's peers, trying that address first, would
@@ -127,15 +130,17 @@ def main() -> None:
     kind = sys.argv[4] if len(sys.argv) > 4 else "amqtt"
     folder = Path(sys.argv[5]) if len(sys.argv) > 5 else None
     private = len(sys.argv) > 6 and sys.argv[6] == "private"
+    bridge = sys.argv[7] if len(sys.argv) > 7 else None
     if parent is not None and os.getppid() != parent:
         return  # the parent died before we could ask to die with it
     if kind == "mosquitto" and folder is not None:
-        from trutnet.net.broker import mosquitto_binary, mosquitto_config
+        from trutnet.net.broker import bridge_endpoint, mosquitto_binary, mosquitto_config
 
         binary = mosquitto_binary()
         if binary is None:
             sys.exit(1)
-        conf = mosquitto_config(host, port, folder, private)
+        rendezvous = bridge_endpoint(bridge) if bridge is not None else None
+        conf = mosquitto_config(host, port, folder, private, rendezvous)
         print(f"port {port}", flush=True)
         # PR_SET_PDEATHSIG is kept across exec: Mosquitto dies with our parent too.
         os.execv(binary, [binary, "-c", str(conf)])
