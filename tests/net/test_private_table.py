@@ -166,6 +166,7 @@ def test_a_private_table_refuses_strangers_and_plays_with_friends(broker_kind, t
         "broker": first["broker"],
         "kind": broker_kind,
         "private": True,
+        "bridge": None,
     }
     url = first["broker"]
 
