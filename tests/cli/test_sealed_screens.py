@@ -123,6 +123,7 @@ def test_a_bridged_lobby_says_how_to_join_on_the_lan_and_from_elsewhere():
     joined = " ".join(text.split())
     assert "friends join with: trutnet join 7-purple-sausage" in joined
     assert f"Beyond this LAN: trutnet join 7-purple-sausage --broker {url}" in joined
+    assert "Spectators watch with: trutnet watch 7-purple-sausage" in joined
     assert all(len(row) <= 80 for row in text.splitlines())
     info.invitation_bridge = None
     assert "Beyond this LAN" not in plain(lobby_lines(info, "ana-table", 3, "Trut"))

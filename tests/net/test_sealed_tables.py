@@ -317,3 +317,44 @@ def test_a_sealed_table_plays_over_mqtt_on_websockets():
         running["loop"].call_soon_threadsafe(running["stop"].set)
         thread.join(DEADLINE)
     assert hosted.state_hash == joined.state_hash and hosted.halted is None
+
+
+def test_a_spectator_watches_a_full_sealed_table_by_its_code(tmp_path):
+    """``trutnet watch CODE``: once every seat is taken the code lets no one else sit,
+    but it still gives a spectator the table's key; the spectator follows the whole
+    game and ends on the players' state hash. A joiner with the same code is told the
+    table is full."""
+    import signal
+    import subprocess
+    import sys
+
+    from tests.network_helpers import result_of, track, wait_for_event
+
+    trutnet = [sys.executable, "-m", "trutnet"]
+
+    def run(home: str, *args: str) -> subprocess.Popen[str]:
+        env = {**os.environ, "HOME": str(tmp_path / home)}
+        return track(subprocess.Popen([*trutnet, *args], stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True, env=env))  # fmt: skip
+
+    host = run("ana", "host", "--players", "2", "--invite", "--bind", "127.0.0.1", "--json",
+               "--no-announce", "--stall-timeout", "300")  # fmt: skip
+    url = wait_for_event(host, lambda e: e.get("event") == "connected")["broker"]
+    code = wait_for_event(host, lambda e: e.get("event") == "invitation")["code"]
+    guest = run("bea", "join", code, "--broker", url, "--bot", "heuristic", "--json",
+                "--stall-timeout", "300")  # fmt: skip
+    wait_for_event(host, lambda e: e.get("event") == "joined" and e.get("seat") == 1)
+    guest.send_signal(signal.SIGSTOP)  # the table waits for Bea: the game is not over soon
+    try:
+        late = run("cy", "join", code, "--broker", url, "--bot", "random", "--json")
+        _, err = late.communicate(timeout=DEADLINE)
+        assert late.returncode == 1 and "full or closed" in err, err
+        spectator = run("dee", "watch", code, "--broker", url, "--json", "--name", "Dee")
+        wait_for_event(spectator, lambda e: e.get("event") == "caught_up", DEADLINE)
+    finally:
+        guest.send_signal(signal.SIGCONT)
+    results = [result_of(p) for p in (host, guest, spectator)]
+    assert len({r["state_hash"] for r in results}) == 1, results
+    assert results[2]["halted"] is None
+    caught = [e for e in results[2]["events"] if e["event"] == "caught_up"]
+    assert caught, results[2]["events"][:5]  # it read the log as far as the table

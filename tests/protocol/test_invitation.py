@@ -113,6 +113,31 @@ def test_a_code_expires_and_closes_and_a_flood_of_asks_is_refused_as_busy():
     assert closed.value.reason == "closed"
 
 
+def test_a_full_table_s_code_still_welcomes_a_spectator_and_only_as_one():
+    """A table full is closed to seats; a spectator's ask (``watch``) still gets the
+    welcome, even when the table filled while its exchange was open. The ``watch``
+    field is a boolean or the ask is dropped; an expired or burned code refuses both."""
+    code = Code(5, ("lemon", "tiger"))
+    inviting = host(code)
+    watcher = InvitationGuest(code, os.urandom, watch=True)
+    _, answer = inviting.ask(watcher.ask(), 1.0)
+    inviting.closed = True  # the table fills while the spectator's exchange is open
+    got = inviting.confirm(watcher.answer(answer), 1.0)
+    assert got is not None and watcher.welcome(got[1]) == WELCOME
+    seat = InvitationGuest(code, os.urandom)
+    _, answer = inviting.ask(seat.ask(), 1.0)
+    with pytest.raises(InvitationError) as closed:
+        seat.answer(answer)
+    assert closed.value.reason == "closed"
+    odd = msgpack.unpackb(InvitationGuest(code, os.urandom).ask())
+    assert inviting.ask(msgpack.packb({**odd, "watch": 1}), 1.0) is None
+    late = InvitationGuest(code, os.urandom, watch=True)
+    _, answer = inviting.ask(late.ask(), 10_000.0)
+    with pytest.raises(InvitationError) as expired:
+        late.answer(answer)
+    assert expired.value.reason == "expired"
+
+
 def test_codes_are_read_as_people_type_them_and_typos_are_refused_with_the_nearest_word():
     assert Code.parse(" 7 Purple  SAUSAGE ") == Code(7, ("purple", "sausage"))
     with pytest.raises(InvitationError, match="did you mean sausage"):

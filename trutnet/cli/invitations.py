@@ -47,9 +47,12 @@ def _typo_said(exc: InvitationError) -> str:
     )
 
 
-def invited_table(args: argparse.Namespace, code: Code, command: str) -> tuple[Endpoint, Welcome]:
-    """The broker that serves ``code`` and the host's welcome (the table's id and key);
-    :class:`Refused` in one line when no broker has it or the code does not work."""
+def invited_table(
+    args: argparse.Namespace, code: Code, command: str, watch: bool = False
+) -> tuple[Endpoint, Welcome]:
+    """The broker that serves ``code`` and the host's welcome (the table's id and key;
+    ``watch``: as a spectator, whom a full table still welcomes); :class:`Refused` in
+    one line when no broker has it or the code does not work."""
     from trutnet.cli.running import run_to_end
     from trutnet.discovery.browse import invitation_brokers
 
@@ -73,7 +76,8 @@ def invited_table(args: argparse.Namespace, code: Code, command: str) -> tuple[E
     problem: object = None
     for broker in brokers:  # two hosts of the LAN may have drawn one number: each in turn
         try:
-            return broker, Welcome.read(run_to_end(accept_invitation(broker, code)))
+            welcome = run_to_end(accept_invitation(broker, code, watch=watch))
+            return broker, Welcome.read(welcome)
         except InvitationError as exc:
             problem = exc
         except (OSError, aiomqtt.MqttError) as exc:

@@ -1,20 +1,25 @@
 """``trutnet watch``: follow a table as a spectator, on the screen, or its events
-one JSON line each (``--json``); the transcript of a watched game is saved too.
+one JSON line each (``--json``); the transcript of a watched game is saved too. A
+sealed table is watched by its invitation code (``trutnet watch 7-purple-sausage``),
+which gives a spectator the table's key also once its seats are taken.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from trutnet.cli.folders import data_dir, player_identity
 from trutnet.cli.games import ChoiceError
+from trutnet.cli.invitations import invitation_code, invited_table
 from trutnet.cli.lan_tables import table_asked
 from trutnet.cli.on_screen import game_over, need_terminal
 from trutnet.cli.passwords import password_to_enter
 from trutnet.cli.running import finish, printer, run_to_end
 from trutnet.i18n import N_, _
 from trutnet.net.broker import Endpoint
+from trutnet.protocol.sealed_table import TableSeal
 from trutnet.runtime.lobby_watch import JoinError, lobby_status, probe_broker
 from trutnet.runtime.options import Options
 from trutnet.runtime.seat_process import JoinSetup
@@ -24,15 +29,22 @@ def cmd_watch(args: argparse.Namespace) -> int:
     """Follow a table as a spectator: on screen, or its events with ``--json``."""
     from trutnet.runtime.watch import watch
 
-    if (args.broker is None) != (args.table is None):
+    code = invitation_code(args.table_name, "watch")
+    if code is None and (args.broker is None) != (args.table is None):
         raise ChoiceError(_("--broker and --table go together"))
-    endpoint, table_id, private = table_asked(args, "watch")
+    args.table_key = None
+    if code is None:
+        endpoint, table_id, private = table_asked(args, "watch")
+    else:  # a sealed table: its code gives a spectator its id and key too (9.9)
+        endpoint, welcome = invited_table(args, code, "watch", watch=True)
+        table_id, private, args.table_key = welcome.table, False, welcome.key
     password = password_to_enter(args, endpoint, private, "watch")
     options = Options(stall_timeout=args.stall_timeout, give_up_after=args.give_up_after)
+    seal = None if args.table_key is None else TableSeal(args.table_key, os.urandom)
     try:
         run_to_end(probe_broker(endpoint, password=password, command="watch"))
         run_to_end(
-            lobby_status(table_id, endpoint, args.lobby_timeout, password)
+            lobby_status(table_id, endpoint, args.lobby_timeout, password, seal)
         )  # a host is there
         if args.json:
             emit = printer(True, args.name)
@@ -80,4 +92,5 @@ def _setup(args: argparse.Namespace, options: Options, password: str | None) -> 
         options=options,
         password=password,
         lobby_timeout=args.lobby_timeout,
+        table_key=args.table_key,
     )

@@ -76,6 +76,8 @@ def lobby_lines(info: TableInfo, table_name: str, players: int, game: str = "") 
                 code=info.invitation, url=info.invitation_bridge
             )
             lines += [[("class:bold", row)] for row in wrap(" " + far, WIDTH, "  ")]
+        watch = _("Spectators watch with: trutnet watch {code}").format(code=code)
+        lines += [[("", row)] for row in wrap(" " + watch, WIDTH, "  ")]
         note = _(
             "The code lets a friend in until the table is full (10 minutes at most; five"
             " wrong tries end it). Everything said at the table is encrypted: the broker"

@@ -145,6 +145,7 @@ def _pack(**fields: Any) -> bytes:
 class _Exchange:
     key: bytes
     deadline: float
+    watch: bool  # a spectator's: welcome it once the table is full too
 
 
 class InvitationHost:
@@ -159,11 +160,12 @@ class InvitationHost:
         self.closed = False  # the host closed it (its table is full)
         self._open: dict[bytes, _Exchange] = {}
 
-    def state(self, now: float) -> str | None:
-        """Why the code takes no ask now (one of :data:`REFUSALS`), or None."""
+    def state(self, now: float, watch: bool = False) -> str | None:
+        """Why the code takes no ask now (one of :data:`REFUSALS`), or None; a table
+        full is closed to seats, not to spectators (``watch``)."""
         if self.failed >= MAX_FAILED:
             return "burned"
-        if self.closed:
+        if self.closed and not watch:
             return "closed"
         if now >= self.expires:
             return "expired"
@@ -176,11 +178,15 @@ class InvitationHost:
         try:
             message = _read(data, {"id": bytes, "pake": bytes})
         except InvitationError:
-            return None
-        ask_id = message["id"]
+            try:  # a spectator's ask says so
+                message = _read(data, {"id": bytes, "pake": bytes, "watch": bool})
+            except InvitationError:
+                return None
+        ask_id, watch = message["id"], message.get("watch", False)
         if len(ask_id) != ID_BYTES or ask_id in self._open:
             return None
-        refused = self.state(now) or ("busy" if len(self._open) >= MAX_PENDING else None)
+        busy = "busy" if len(self._open) >= MAX_PENDING else None
+        refused = self.state(now, watch) or busy
         if refused is not None:
             return ask_id, _pack(refused=refused)
         pake = Pake(self.code.password, first=False, context=self.code.context)
@@ -188,7 +194,7 @@ class InvitationHost:
             key = pake.finish(message["pake"])
         except CryptoError:
             return None
-        self._open[ask_id] = _Exchange(key, now + CONFIRM_SECONDS)
+        self._open[ask_id] = _Exchange(key, now + CONFIRM_SECONDS, watch)
         answer = _pack(pake=pake.message(), confirm=_confirm(key, "host", ask_id))
         return ask_id, answer
 
@@ -206,8 +212,9 @@ class InvitationHost:
         if not same(message["confirm"], _confirm(exchange.key, "guest", message["id"])):
             self.failed += 1
             return None
-        if self.state(now) is not None:  # burned or closed while it was open
-            return message["id"], _pack(refused=self.state(now))
+        refused = self.state(now, exchange.watch)
+        if refused is not None:  # burned or closed while it was open
+            return message["id"], _pack(refused=refused)
         self.welcomed += 1
         sealed = seal(_welcome_key(exchange.key), message["id"], self._welcome, _first_nonce)
         return message["id"], _pack(welcome=sealed)
@@ -230,13 +237,16 @@ class InvitationGuest:
     """The guest's side of one code: :meth:`ask`, then :meth:`answer` (which gives the
     confirmation to send), then :meth:`welcome` (which gives the host's bytes)."""
 
-    def __init__(self, code: Code, rng: Callable[[int], bytes]) -> None:
+    def __init__(self, code: Code, rng: Callable[[int], bytes], watch: bool = False) -> None:
         self.code = code
         self.id = rng(ID_BYTES)
+        self.watch = watch  # a spectator: welcomed once the table is full too
         self._pake = Pake(code.password, first=True, context=code.context)
         self._key: bytes | None = None
 
     def ask(self) -> bytes:
+        if self.watch:
+            return _pack(id=self.id, pake=self._pake.message(), watch=True)
         return _pack(id=self.id, pake=self._pake.message())
 
     def answer(self, data: bytes) -> bytes:

@@ -111,7 +111,8 @@ class InvitationServer:
         return self.code
 
     def close(self) -> None:
-        """Take no more guests (the table is full): asks are refused as closed."""
+        """Take no more seats (the table is full): a seat's ask is refused as closed,
+        a spectator's still welcomed."""
         if self.host is not None:
             self.host.closed = True
 
@@ -183,10 +184,12 @@ async def accept_invitation(
     password: str | None = None,
     timeout: float = ANSWER_TIMEOUT,
     rng: Callable[[int], bytes] = os.urandom,
+    watch: bool = False,
 ) -> bytes:
-    """The host's welcome for ``code``; :class:`InvitationError` with a line for a
-    person (a wrong code, a refusal, nobody answering)."""
-    guest = InvitationGuest(code, rng)
+    """The host's welcome for ``code`` (``watch``: as a spectator, also once the table
+    is full); :class:`InvitationError` with a line for a person (a wrong code, a
+    refusal, nobody answering)."""
+    guest = InvitationGuest(code, rng, watch)
     answers = answer_topic(code.nameplate, guest.id)
     async with mqtt_client(endpoint, timeout=5, **credentials(password)) as client:
         await client.subscribe(answers, qos=1)
@@ -259,8 +262,8 @@ class Welcome:
 
 class TableInvitation:
     """A host's sealed table and its invitation: the table key (``seal`` for its
-    link), and the code served at its broker from :meth:`start` until the table is
-    full (:meth:`full`) and the host stops (:meth:`stop`)."""
+    link), and the code served at its broker from :meth:`start`: to seats until the
+    table is full (:meth:`full`), to spectators until the host stops (:meth:`stop`)."""
 
     def __init__(
         self,

@@ -162,11 +162,16 @@ def _lobby_status(payload: bytes, table_id: bytes) -> str | None:
 
 
 async def lobby_status(
-    table_id: bytes, endpoint: Endpoint, timeout: float, password: str | None = None
+    table_id: bytes,
+    endpoint: Endpoint,
+    timeout: float,
+    password: str | None = None,
+    seal: TableSeal | None = None,
 ) -> str:
     """Wait up to ``timeout`` s for the host's lobby announcement of ``table_id`` at
-    ``endpoint``; its status, or :class:`JoinError` when no host is there."""
-    announced = await lobby_announcement(table_id, endpoint, timeout, password)
+    ``endpoint`` (read with ``seal`` on a sealed table); its status, or
+    :class:`JoinError` when no host is there."""
+    announced = await lobby_announcement(table_id, endpoint, timeout, password, seal)
     return str(announced["status"])
 
 

@@ -18,7 +18,8 @@ the table's ``open`` entry has said which game it plays
 (:class:`~trutnet.runtime.table_bot.TableBot`).
 
 A host with ``invite`` seals its table (every message, with a key of its own) and
-serves an invitation code until the table is full (docs/protocol.md 9.9,
+serves an invitation code (docs/protocol.md 9.9: to seats until the table is full,
+to spectators until the game ends or the code expires;
 :mod:`~trutnet.runtime.invitations`); a joiner given the table's key seals its link
 and reads the lobby with it.
 """
@@ -455,9 +456,7 @@ async def host(
             table.runtime.emit(Invited(str(code), round(invitation.lifetime)))
         await table.fill(hooks)
         await table.open()
-        if invitation is not None:
-            await invitation.stop()
-        await table.runtime.run()
+        await table.runtime.run()  # the code still lets spectators in (9.9)
     finally:
         if invitation is not None:
             await invitation.stop()

@@ -35,6 +35,7 @@ from trutnet.net.broker import Endpoint
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.net.tasks import stop_tasks
 from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry
+from trutnet.protocol.sealed_table import TableSeal
 from trutnet.protocol.spectator import Spectator, watcher_message
 from trutnet.runtime.events import CaughtUp, Connected
 from trutnet.runtime.lobby_watch import Follow, JoinError, watch_lobby
@@ -196,7 +197,8 @@ async def watch(
 ) -> SeatResult:
     """Follow ``table_id`` until its game is over; :class:`JoinError` when there is no
     table to follow (no host answers, or it left before the game started). Of
-    ``setup`` it takes the name, identity, options, password and lobby timeout. The
+    ``setup`` it takes the name, identity, options, password, lobby timeout and a sealed
+    table's key. The
     result names no seat; its ``state_hash`` is the players' own."""
     setup = setup or JoinSetup(name="Spectator")
     name, identity, options, password = setup.name, setup.identity, setup.options, setup.password
@@ -205,6 +207,8 @@ async def watch(
     seat = LocalSeat(identity or Identity.generate(os.urandom), name, None)
     seat.peer = Spectator(table_id)  # type: ignore[assignment]  # a peer with no seat
     link = MqttLink(endpoints, [], f"watch-{table_id.hex()[:8]}", password=password)
+    if setup.table_key is not None:  # a sealed table, watched by its invitation (9.9)
+        link.seal = TableSeal(setup.table_key, os.urandom)
     runtime = WatchRuntime(table_id, link, seat, options, on_event)
     hooks.attach(runtime, seat)
     game = asyncio.create_task(runtime.run())
@@ -216,6 +220,7 @@ async def watch(
             lobby_timeout,
             password,
             Follow(spectator=True, on_status=runtime.lobby_status, on_clock=runtime.clock.follow),
+            link.seal,
         )
     )
     try:
