@@ -327,8 +327,16 @@ def test_a_sealed_table_is_found_by_its_invitation_number_and_says_nothing_else(
         collector._read(_Zeroconf(_Info(txt)), SERVICE, f"{name}.{SERVICE}")  # type: ignore[arg-type]
     (found,) = collector.found.values()
     assert found.invite == 42 and found.table == "" and found.live is None
-    assert found.to_dict() == {
+    listed = found.to_dict()
+    assert listed == {
+        **dict.fromkeys(("name", "table", "game", "variant", "seats", "host")),
         "invite": 42,
         "broker": "mqtt://127.0.0.1:1883",
         "status": "unreachable",
+        "private": True,
     }
+    # the same fields as an open table's, for a script that reads each alike
+    from trutnet.net.broker import Endpoint
+
+    opened = browse.FoundTable("Ana's", "ab" * 16, Endpoint("127.0.0.1", 1883), {"v": "1"})
+    assert set(listed) == set(opened.to_dict()) and opened.to_dict()["invite"] is None

@@ -358,3 +358,43 @@ def test_a_spectator_watches_a_full_sealed_table_by_its_code(tmp_path):
     assert results[2]["halted"] is None
     caught = [e for e in results[2]["events"] if e["event"] == "caught_up"]
     assert caught, results[2]["events"][:5]  # it read the log as far as the table
+
+
+def test_a_code_outlives_a_broker_restart(broker_kind):
+    """The host keeps serving its code through the game (spectators come by it): when
+    the broker restarts, the server reaches it again and claims its nameplate again,
+    with the same code, and the code still gives the welcome."""
+    from tests.mosquitto import free_port
+
+    port = free_port()
+    broker = EmbeddedBroker(port=port)
+    endpoint = broker.start()
+    welcome = os.urandom(64)
+
+    async def claimed_again(code) -> None:
+        """Wait (on the broker's word) until the nameplate's claim is retained again."""
+        async with asyncio.timeout(DEADLINE), mqtt_client(endpoint, timeout=5) as client:
+            await client.subscribe(f"trutnet/v1/invite/{code.nameplate}", qos=1)
+            async for message in client.messages:
+                if message.payload:
+                    return
+
+    async def scenario():
+        nonlocal broker
+        server = InvitationServer(endpoint, welcome)
+        code = await asyncio.wait_for(server.start(), DEADLINE)
+        try:
+            assert await accept_invitation(endpoint, code) == welcome
+            broker.stop()
+            broker = EmbeddedBroker(port=port)
+            broker.start()  # listening once it returns
+            await claimed_again(code)
+            assert server.code == code
+            assert await asyncio.wait_for(accept_invitation(endpoint, code), DEADLINE) == welcome
+        finally:
+            await server.stop()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        broker.stop()

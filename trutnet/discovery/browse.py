@@ -75,9 +75,19 @@ class FoundTable:
         return self.txt.get("seats", "?")
 
     def to_dict(self) -> dict[str, Any]:
-        if self.invite is not None:  # a sealed table says nothing more of itself
+        """The table as ``tables --json`` prints it: the same fields for every table,
+        so that a script reads each alike; a sealed one's are null but its invitation's
+        number, its broker and its status (it says nothing more of itself)."""
+        if self.invite is not None:
             status = "sealed" if self.live else "unreachable"
-            return {"invite": self.invite, "broker": self.endpoint.url, "status": status}
+            unsaid = dict.fromkeys(("name", "table", "game", "variant", "seats", "host"))
+            return {
+                **unsaid,
+                "broker": self.endpoint.url,
+                "status": status,
+                "private": True,
+                "invite": self.invite,
+            }
         return {
             "name": self.name,
             "table": self.table,
@@ -88,6 +98,7 @@ class FoundTable:
             "host": self.txt.get("fp"),
             "status": printable(str(self.live.get("status")), 16) if self.live else "unreachable",
             "private": self.private,
+            "invite": None,
         }
 
 

@@ -24,6 +24,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import aiomqtt
 import msgpack
@@ -35,6 +36,7 @@ from trutnet.net.mqtt_link import mqtt_client
 from trutnet.net.private import credentials
 from trutnet.protocol.invitation import (
     MAX_MESSAGE,
+    MAX_PENDING,
     MAX_WELCOME,
     NAMEPLATES,
     Code,
@@ -50,6 +52,7 @@ LIFETIME = 600.0  # seconds a code is good for, by default
 ANSWER_TIMEOUT = 15.0  # seconds a guest waits for each of the host's two replies
 CLAIM_BYTES = 16
 DRAWS = 20  # nameplates tried before giving up
+RECONNECT = 1.0  # seconds between tries to reach a lost broker again, once a code is served
 
 
 def claim_topic(nameplate: int) -> str:
@@ -97,6 +100,7 @@ class InvitationServer:
         self.code: Code | None = None
         self.host: InvitationHost | None = None
         self.ready = asyncio.Event()  # the code is claimed and served
+        self._early: list[Any] = []  # asks that came while the nameplate was claimed
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> Code:
@@ -127,44 +131,65 @@ class InvitationServer:
     async def _serve(self) -> None:
         for _draw in range(DRAWS):
             nameplate = 1 + secrets.randbelow(NAMEPLATES)
-            token = self.rng(CLAIM_BYTES)
+            if await self._serve_at(nameplate, self.rng(CLAIM_BYTES)):
+                return
+        raise InvitationError("no free nameplate at this broker")
+
+    async def _serve_at(self, nameplate: int, token: bytes) -> bool:
+        """Claim ``nameplate`` and answer on it; False if it is someone else's. Once the
+        code is served, a lost broker is reached again (every :data:`RECONNECT` s) and
+        the nameplate claimed again, with the same code, until :meth:`stop`; if
+        another host took the nameplate meanwhile, the code is no longer served."""
+        while True:
             will = aiomqtt.Will(claim_topic(nameplate), b"", qos=1, retain=True)
             options = {"will": will, **credentials(self.password)}
-            async with mqtt_client(self.endpoint, timeout=5, **options) as client:
-                if await self._claimed(client, nameplate, token):
+            try:
+                async with mqtt_client(self.endpoint, timeout=5, **options) as client:
+                    if not await self._claimed(client, nameplate, token):
+                        return self.ready.is_set()  # taken: by another, or while away
                     try:
                         await self._answer(client, nameplate)
                     finally:
                         with contextlib.suppress(aiomqtt.MqttError):
                             await client.publish(claim_topic(nameplate), b"", qos=1, retain=True)
-                    return
-        raise InvitationError("no free nameplate at this broker")
+                    return True
+            except (aiomqtt.MqttError, OSError):
+                if not self.ready.is_set():
+                    raise  # the first claim: the host says why it cannot serve a code
+            await asyncio.sleep(RECONNECT)  # the broker restarts, or the line comes back
 
     async def _claimed(self, client: aiomqtt.Client, nameplate: int, token: bytes) -> bool:
         """Claim ``nameplate``; False if it is someone else's. A claim there before ours
         comes back first (a retained message arrives right after the subscription),
-        then our own: whichever comes first decides."""
+        then our own: whichever comes first decides. The asks and confirmations are
+        subscribed to first, so that none sent once the claim shows is lost (a guest
+        may ask as soon as it does); those that come meanwhile wait in
+        ``self._early`` for :meth:`_answer`."""
+        self._early = []
+        await client.subscribe(ask_topic(nameplate), qos=1)
+        await client.subscribe(confirm_topic(nameplate), qos=1)
         await client.subscribe(claim_topic(nameplate), qos=1)
         await client.publish(claim_topic(nameplate), token, qos=1, retain=True)
         async with asyncio.timeout(ANSWER_TIMEOUT):
             async for message in client.messages:
                 if not message.topic.matches(claim_topic(nameplate)):
+                    if len(self._early) < MAX_PENDING:
+                        self._early.append(message)
                     continue
                 if message.payload == token:
                     break
                 if isinstance(message.payload, bytes) and message.payload:
                     return False
         await client.unsubscribe(claim_topic(nameplate))
-        self.code = Code.make(self.rng, nameplate)
-        self.host = InvitationHost(self.code, self.welcome, self.clock(), self.lifetime)
+        if self.host is None:  # the first claim makes the code; a claim again keeps it
+            self.code = Code.make(self.rng, nameplate)
+            self.host = InvitationHost(self.code, self.welcome, self.clock(), self.lifetime)
         return True
 
     async def _answer(self, client: aiomqtt.Client, nameplate: int) -> None:
         assert self.host is not None
-        await client.subscribe(ask_topic(nameplate), qos=1)
-        await client.subscribe(confirm_topic(nameplate), qos=1)
         self.ready.set()
-        async for message in client.messages:
+        async for message in _then(self._early, client.messages):
             payload = message.payload
             if not isinstance(payload, bytes) or len(payload) > MAX_MESSAGE:
                 continue
@@ -176,6 +201,14 @@ class InvitationServer:
                 continue
             if reply is not None:
                 await client.publish(answer_topic(nameplate, reply[0]), reply[1], qos=1)
+
+
+async def _then(first: list[Any], rest: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    """The messages of ``first``, then those of ``rest``."""
+    for message in first:
+        yield message
+    async for message in rest:
+        yield message
 
 
 async def accept_invitation(
