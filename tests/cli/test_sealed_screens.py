@@ -127,3 +127,32 @@ def test_a_bridged_lobby_says_how_to_join_on_the_lan_and_from_elsewhere():
     assert all(len(row) <= 80 for row in text.splitlines())
     info.invitation_bridge = None
     assert "Beyond this LAN" not in plain(lobby_lines(info, "ana-table", 3, "Trut"))
+
+
+def test_the_table_screen_says_how_to_watch_while_the_code_lets_spectators_in():
+    """Once the game starts the lobby is gone: the host's table screen keeps the watch
+    command in the spectators' row while nobody watches and the code has not expired,
+    within 24 rows of 80 columns; a spectator there takes the row; an expired code is
+    not offered."""
+    import random
+
+    from trutnet.client.frontend import frontend_for
+    from trutnet.client.view import TableInfo, plain, table_lines
+    from trutnet.games.trut.rules import TrutConfig, TrutGame
+
+    state = TrutGame(TrutConfig(2)).new_initial_state()
+    rng = random.Random(3)
+    while state.phase != "play":
+        chance = state.current_seat() == -1
+        state.apply(state.sample_chance(rng) if chance else rng.choice(state.legal_actions()))
+    info = TableInfo(names=["Ana", "Bob"], fingerprints=["A", "B"], me=0)
+    info.invitation, info.invitation_live = "7-purple-sausage", True
+    trut = frontend_for("trut")
+    text = plain(table_lines(trut, state.observation(0), info))
+    assert "Spectators watch with: trutnet watch 7-purple-sausage" in text
+    assert len(text.splitlines()) <= 24 and all(len(r) <= 80 for r in text.splitlines())
+    info.watchers = [("Eve", "6M55-AAAA")]
+    text = plain(table_lines(trut, state.observation(0), info))
+    assert "Watching: Eve" in text and "trutnet watch" not in text
+    info.watchers, info.invitation_live = [], False
+    assert "trutnet watch" not in plain(table_lines(trut, state.observation(0), info))

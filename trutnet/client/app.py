@@ -118,6 +118,7 @@ class TableApp:
         self._ctrl_c = False  # the quit question was asked by Ctrl-C
         self._resumed_at: int | None = None  # log length when a resumed seat came back
         self.refused: WrongGame | None = None  # the table plays another game: leave it
+        self._invitation_until = 0.0  # when a sealed table's code stops letting anyone in
         self.screen_errors: list[str] = []  # tracebacks of a front-end that failed
         self.chat = ChatPanel(self)  # Tab: the table's chat in the log's place
         self.signs = SignPanel(self)  # g: the game's signs in the log's place
@@ -163,6 +164,7 @@ class TableApp:
                 self.info.message = clock_said(data, self.info)
             if kind == "invitation":
                 self.info.invitation = str(data["code"])
+                self._invitation_until = time.monotonic() + float(data["seconds"])
             self.app.invalidate()
 
         runtime.on_event = on_event
@@ -259,6 +261,7 @@ class TableApp:
             self.rematch.follow()
             info.rematch = self.rematch.said() if info.me is not None else None
         show_clock(info, runtime, time.monotonic())
+        info.invitation_live = time.monotonic() < self._invitation_until  # for spectators
 
     def _behind(self) -> bool:
         """True while this screen's replica is still reading the table's past."""

@@ -4,7 +4,7 @@ here, and a table's game in a few words."""
 
 from __future__ import annotations
 
-from trutnet.client.view import WIDTH, Line, TableInfo, fit, wrap
+from trutnet.client.view import WIDTH, Line, TableInfo, fit, invitation_said, watch_said, wrap
 from trutnet.i18n import _, ngettext
 from trutnet.protocol.clock import ClockRule, clock_text
 
@@ -66,9 +66,7 @@ def lobby_lines(info: TableInfo, table_name: str, players: int, game: str = "") 
     for how in info.join_how:
         lines += [[("class:bold", row)] for row in wrap(" " + how, WIDTH, "  ")]
     if info.invitation is not None:
-        code = info.invitation
-        if info.invitation_broker is not None:  # not announced on the LAN: its broker too
-            code += f" --broker {info.invitation_broker}"
+        code = invitation_said(info)  # not announced on the LAN: with its broker
         said = _("Sealed table: friends join with: trutnet join {code}").format(code=code)
         lines += [[("class:bold", row)] for row in wrap(" " + said, WIDTH, "  ")]
         if info.invitation_bridge is not None:  # bridged: friends elsewhere, by its rendezvous
@@ -76,8 +74,7 @@ def lobby_lines(info: TableInfo, table_name: str, players: int, game: str = "") 
                 code=info.invitation, url=info.invitation_bridge
             )
             lines += [[("class:bold", row)] for row in wrap(" " + far, WIDTH, "  ")]
-        watch = _("Spectators watch with: trutnet watch {code}").format(code=code)
-        lines += [[("", row)] for row in wrap(" " + watch, WIDTH, "  ")]
+        lines += [[("", row)] for row in wrap(" " + watch_said(info), WIDTH, "  ")]
         note = _(
             "The code lets a friend in until the table is full (10 minutes at most; five"
             " wrong tries end it). Everything said at the table is encrypted: the broker"

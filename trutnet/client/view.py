@@ -89,6 +89,7 @@ class TableInfo:
     invitation: str | None = None  # a sealed table's code, once the host serves it (9.9)
     invitation_broker: str | None = None  # the broker its friends name (not on the LAN)
     invitation_bridge: str | None = None  # the rendezvous a bridged table's friends name
+    invitation_live: bool = False  # the code still lets spectators in (not expired)
     table_seats: int = 0
     hints: bool = True  # the table lets a person ask the search bot for a hint (``i``)
     # The table's chat (Tab): the lines shown (who, text; muted authors left out), the
@@ -319,6 +320,20 @@ def key_bar(frontend: Frontend, obs: Any, info: TableInfo) -> str:
     return said
 
 
+def invitation_said(info: TableInfo) -> str:
+    """The code as a friend types it: with the broker it plays on when that is not the
+    LAN's (``--broker``)."""
+    code = info.invitation or ""
+    if info.invitation_broker is not None:
+        code += f" --broker {info.invitation_broker}"
+    return code
+
+
+def watch_said(info: TableInfo) -> str:
+    """How a spectator comes to a sealed table: the watch command with its code."""
+    return _("Spectators watch with: trutnet watch {code}").format(code=invitation_said(info))
+
+
 def table_lines(frontend: Frontend, obs: Any, info: TableInfo, width: int = WIDTH) -> list[Line]:
     """The table screen: the game's title and table area in the frame."""
     lines: list[Line] = [
@@ -339,6 +354,8 @@ def table_lines(frontend: Frontend, obs: Any, info: TableInfo, width: int = WIDT
     lines += [[("", row)] for row in rows]
     if info.watchers:
         lines.append(_watchers_line(info))
+    elif info.invitation is not None and info.invitation_live:  # nobody yet: how to come
+        lines.append([("class:dim", " " + watch_said(info))])
     lines.append(_verify_line(info))
     lines.append(_message_line(info))
     lines.append([("class:dim", key_bar(frontend, obs, info))])
