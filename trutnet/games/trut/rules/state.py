@@ -206,8 +206,11 @@ class TrutState(
         phase = self.phase
         if phase == "play":
             forced = self.forced.get(seat) if self.deluxe else None  # T37 (4)
+            known = self.known
             actions: list[Action] = [
-                Play(self._ref(pos)) for pos in self.holdings[seat] if forced in (None, pos)
+                _known_play(known[pos]) if pos in known else Play(CardRef(None, pos))
+                for pos in self.holdings[seat]
+                if forced is None or forced == pos
             ]
             if self.trut is None:
                 actions.append(TRUT)
@@ -235,7 +238,7 @@ class TrutState(
 
     def _ref(self, pos: int) -> CardRef:
         card = self.known.get(pos)
-        return CardRef(None, pos) if card is None else CardRef(card)
+        return CardRef(None, pos) if card is None else _card_ref(card)
 
     def stock_left(self) -> int:
         return self.deck_size - self.next_stock
@@ -283,6 +286,13 @@ class TrutState(
 
     def _dispatch(self, action: Action) -> Action:
         phase = self.phase
+        if type(action) is Play:  # the commonest action goes straight to its rule
+            seat = self.to_act
+            if seat is None or seat == CHANCE:
+                raise IllegalAction(
+                    "chance", f"phase {phase} waits for a chance event, not {action}"
+                )
+            return self._apply_play(seat, action)
         if isinstance(action, Draw):
             self._require(phase == "draw", "T3", "a draw for the first Donneur comes first")
             return self._apply_draw(action)
@@ -554,3 +564,23 @@ class TrutState(
 
     def observation(self, seat: int) -> TrutObservation:
         return observation_of(self, seat)
+
+
+_CARD_REFS: dict[Card | Special, CardRef] = {}  # a known card's reference: one each
+_PLAYS: dict[Card | Special, Play] = {}  # and its play: small immutable values, shared
+
+
+def _card_ref(card: Card | Special) -> CardRef:
+    """``CardRef(card)``, made once per card (legal actions are a hot path)."""
+    ref = _CARD_REFS.get(card)
+    if ref is None:
+        ref = _CARD_REFS[card] = CardRef(card)
+    return ref
+
+
+def _known_play(card: Card | Special) -> Play:
+    """``Play(CardRef(card))``, made once per card."""
+    play = _PLAYS.get(card)
+    if play is None:
+        play = _PLAYS[card] = Play(_card_ref(card))
+    return play
