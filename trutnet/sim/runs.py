@@ -62,6 +62,7 @@ def run_seeds(
     named = (game.name, game.config_dict())
     tasks = [(*named, seed, faults, tuple(bots), without) for seed in seeds]
     pool = multiprocessing.Pool(jobs, initializer=_worker)
+    ended = False
     try:
         results = pool.imap_unordered(_run_task, tasks)
         for _ in tasks:
@@ -72,9 +73,12 @@ def run_seeds(
                 except multiprocessing.TimeoutError:
                     continue
             yield result
-        pool.close()
-    finally:  # a Ctrl-C, or the caller stopped reading: no run goes on
-        pool.terminate()
+        ended = True
+    finally:
+        if ended:  # every run is in: the idle workers leave by the queue's end
+            pool.close()  # (terminating them there could leave one holding its lock,
+        else:  # and the join below waiting for ever: a whole sweep's summary lost)
+            pool.terminate()  # a Ctrl-C, or the caller stopped reading: no run goes on
         pool.join()
 
 
