@@ -558,6 +558,32 @@ def test_seeds_run_in_parallel_processes_give_the_same_runs():
     assert summaries[2] == summaries[3] and summaries[2]["failed_seeds"] == [0, 1, 2, 3]
 
 
+def test_a_parallel_run_that_ends_lets_its_workers_leave_and_never_terminates_them(
+    monkeypatch,
+):
+    """Once every run is in, the pool is closed and joined: terminating the idle
+    workers there could leave one holding the task queue's lock, and the command
+    waiting for ever with every result in hand (a 200-seed Truco run did)."""
+    import multiprocessing.pool
+
+    from trutnet.sim.runs import run_seeds
+
+    terminated = []
+    real = multiprocessing.pool.Pool.terminate
+    monkeypatch.setattr(
+        multiprocessing.pool.Pool, "terminate", lambda pool: terminated.append(real(pool))
+    )
+    game = make_game("lutin", {})
+    faults = dataclasses.replace(CLEAN, hands=1)
+    results = list(run_seeds(game, [0, 1, 2], faults, bots(game), jobs=2))
+    assert sorted(r.seed for r in results) == [0, 1, 2]
+    assert not terminated
+    stopped = run_seeds(game, [0, 1, 2], faults, bots(game), jobs=2)
+    next(stopped)
+    stopped.close()  # the caller stopped reading: the runs still going are stopped
+    assert len(terminated) == 1
+
+
 def test_ctrl_c_stops_every_worker_of_a_parallel_run_at_once():
     """A person's Ctrl-C reaches the command and its workers (one process group): the
     command says it was interrupted, and no worker goes on running seeds."""
