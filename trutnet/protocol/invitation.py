@@ -16,8 +16,9 @@ nameplate. Then:
 
 The host counts an exchange that is not confirmed in time, or wrongly, as a failed
 guess; :data:`MAX_FAILED` of them burn the code. It also expires after its time, and
-when the host closes it (the table is full). Both sides are sans-I/O: they take bytes
-and the time, and return bytes to publish.
+the host closes it to seats when the table is full: a spectator's ask (``"watch":
+true``) is still welcomed. Both sides are sans-I/O: they take bytes and the time, and
+return bytes to publish.
 """
 
 from __future__ import annotations

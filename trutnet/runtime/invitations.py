@@ -11,8 +11,10 @@ this module carries it (docs/protocol.md 9.9):
                                           the ask's, in hex)
 
 A host draws a free nameplate: one whose claim is someone else's is left for another
-draw. Every message is QoS 1 and bounded; what does not read as the exchange is
-dropped.
+draw. It listens for asks before it claims, and serves the code until it stops: to
+seats until its table is full, to spectators (an ask that says ``watch``) after; a lost
+broker is reached again and the nameplate claimed again, with the same code. Every
+message is QoS 1 and bounded; what does not read as the exchange is dropped.
 """
 
 from __future__ import annotations
