@@ -409,10 +409,12 @@ def test_trutnet_games_is_a_command(capsys, tmp_path, monkeypatch):
     assert "No seat to come back to" in capsys.readouterr().out
 
 
-def test_a_guest_of_a_sealed_table_killed_mid_game_comes_back_with_its_key(tmp_path):
-    """A sealed table (``host --invite``, 9.9): the guest that came in by its code is
-    killed mid-game; its folder kept the table's key (0600), so ``join --resume``
-    reads the sealed table again, and the game ends on one state at both seats."""
+@pytest.mark.parametrize("killed", ["guest", "host"])
+def test_a_seat_of_a_sealed_table_killed_mid_game_comes_back_with_its_key(tmp_path, killed):
+    """A sealed table (``host --invite``, 9.9): the guest that came in by its code, or
+    the host, is killed mid-game; its folder kept the table's key (0600), so ``join
+    --resume`` reads the sealed table again, and the game ends on one state at both
+    seats."""
     from tests.network_helpers import wait_for_event
 
     broker = EmbeddedBroker()
@@ -432,12 +434,12 @@ def test_a_guest_of_a_sealed_table_killed_mid_game_comes_back_with_its_key(tmp_p
         key = tmp_path / "p1" / "table.key"
         assert key.read_bytes() == (tmp_path / "host" / "seat-0" / "table.key").read_bytes()
         assert (key.stat().st_mode & 0o777) == 0o600
-        os.kill(guest.pid, signal.SIGKILL)
-        guest.communicate()
-        back = spawn(
-            ["join", "--resume", "--store", str(tmp_path / "p1"), "--bot", "heuristic", *common]
-        )
-        ours, theirs = result_of(back, timeout=200), result_of(host, timeout=60)
+        victim, other = (guest, host) if killed == "guest" else (host, guest)
+        store = tmp_path / ("p1" if killed == "guest" else "host/seat-0")
+        os.kill(victim.pid, signal.SIGKILL)
+        victim.communicate()
+        back = spawn(["join", "--resume", "--store", str(store), "--bot", "heuristic", *common])
+        ours, theirs = result_of(back, timeout=200), result_of(other, timeout=200)
     finally:
         broker.stop()
     assert ours["halted"] is None and theirs["halted"] is None
