@@ -561,27 +561,70 @@ def test_seeds_run_in_parallel_processes_give_the_same_runs():
 def test_a_parallel_run_that_ends_lets_its_workers_leave_and_never_terminates_them(
     monkeypatch,
 ):
-    """Once every run is in, the pool is closed and joined: terminating the idle
-    workers there could leave one holding the task queue's lock, and the command
-    waiting for ever with every result in hand (a 200-seed Truco run did)."""
-    import multiprocessing.pool
+    """Once every run is in, the workers leave by themselves: terminating idle workers
+    there once left one holding the task queue's lock, and the command waiting for ever
+    with every result in hand (a 200-seed Truco run did). A caller that stops reading
+    has the runs still going stopped."""
+    from multiprocessing.process import BaseProcess
 
     from trutnet.sim.runs import run_seeds
 
     terminated = []
-    real = multiprocessing.pool.Pool.terminate
-    monkeypatch.setattr(
-        multiprocessing.pool.Pool, "terminate", lambda pool: terminated.append(real(pool))
-    )
+    real = BaseProcess.terminate
+    monkeypatch.setattr(BaseProcess, "terminate", lambda p: terminated.append(real(p)))
     game = make_game("lutin", {})
     faults = dataclasses.replace(CLEAN, hands=1)
     results = list(run_seeds(game, [0, 1, 2], faults, bots(game), jobs=2))
     assert sorted(r.seed for r in results) == [0, 1, 2]
     assert not terminated
-    stopped = run_seeds(game, [0, 1, 2], faults, bots(game), jobs=2)
+    stopped = run_seeds(game, [0, 1, 2, 3], faults, bots(game), jobs=2)
     next(stopped)
     stopped.close()  # the caller stopped reading: the runs still going are stopped
-    assert len(terminated) == 1
+    assert terminated
+
+
+def _dying_task(task: tuple[Any, ...]) -> Any:
+    """A worker's run that kills its own process at seed 1 (the OOM killer, a crash)."""
+    from trutnet.sim import runs
+
+    if task[2] == 1:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return runs.run_seed(make_game(task[0], task[1]), task[2], task[3], task[4])
+
+
+@pytest.mark.timeout(120)
+def test_a_worker_that_dies_mid_run_is_said_never_waited_for(monkeypatch):
+    """A worker process killed mid-run: the runs that ended are given, then
+    :class:`WorkerDied` names the runs lost, at once (a pool once waited for ever)."""
+    from trutnet.sim import runs
+
+    monkeypatch.setattr(runs, "_run_task", _dying_task)
+    game = make_game("lutin", {})
+    faults = dataclasses.replace(CLEAN, hands=1)
+    got = []
+    with pytest.raises(runs.WorkerDied) as died:
+        for result in runs.run_seeds(game, [0, 1, 2, 3], faults, bots(game), jobs=2):
+            got.append(result.seed)
+    assert 1 in died.value.seeds and 1 not in got
+    assert sorted([*got, *died.value.seeds]) == [0, 1, 2, 3]
+    assert "killed?" in str(died.value)
+
+
+@pytest.mark.timeout(120)
+def test_the_command_says_which_runs_a_dead_worker_lost_after_the_summary(monkeypatch, capsys):
+    """``trutnet sim --jobs 2`` whose worker is killed: the summary of the runs that
+    ended, then one line naming the runs lost, and status 1."""
+    from trutnet.cli import main
+    from trutnet.sim import runs
+
+    monkeypatch.setattr(runs, "_run_task", _dying_task)
+    argv = ["sim", "--game", "lutin", "--seeds", "4", "--jobs", "2", "--hands", "1", "--json"]
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    summary = json.loads(out)
+    assert summary["runs"] < 4 and summary["failed"] == 0
+    (said,) = [line for line in err.splitlines() if "worker process died" in line]
+    assert said.startswith("trutnet sim: ") and "1" in said.split(": ")[-1]
 
 
 def test_ctrl_c_stops_every_worker_of_a_parallel_run_at_once():

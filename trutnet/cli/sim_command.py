@@ -29,6 +29,7 @@ from trutnet.i18n import number as decimal
 from trutnet.sim import (
     Faults,
     RunResult,
+    WorkerDied,
     format_numbers,
     parse_numbers,
     run_seeds,
@@ -342,6 +343,44 @@ def cmd_sim(args: argparse.Namespace) -> int:
     replays: list[tuple[int, str]] = []  # (seed, the command that replays it)
     seeds = range(args.seed, args.seed + args.seeds)
     runs = run_seeds(game, seeds, faults, bots, args.jobs, without=args.without)
+    died: WorkerDied | None = None
+    try:
+        _follow(args, game, bots, faults, runs, results, replays, started)
+    except WorkerDied as exc:  # said after the summary of the runs that ended
+        died = exc
+    if progress:
+        print("\r\033[K", end="", file=sys.stderr)
+    results.sort(key=lambda r: r.seed)  # the summary's digest: in seed order
+    summary = summarise(results, time.perf_counter() - started)
+    summary["game"] = game.name
+    summary["config"] = game.config_dict()
+    summary["first_seed"] = args.seed
+    summary["replay"] = [replay for _seed, replay in sorted(replays)]
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+    else:
+        print(summary_line(game, summary))
+    if died is not None:
+        lost = ", ".join(map(str, died.seeds[:10])) + (" ..." if len(died.seeds) > 10 else "")
+        said = _("trutnet sim: a worker process died (killed?) before these runs ended: {seeds}")
+        print(said.format(seeds=lost), file=sys.stderr)
+        return 1
+    return 1 if summary["failed"] else 0
+
+
+def _follow(
+    args: argparse.Namespace,
+    game: Any,
+    bots: Any,
+    faults: Any,
+    runs: Any,
+    results: list[RunResult],
+    replays: list[tuple[int, str]],
+    started: float,
+) -> None:
+    """Each run as it ends: a failing seed's replay (and its shrunk schedule), and the
+    progress line on a terminal."""
+    progress = sys.stderr.isatty() and not args.json
     for number, result in enumerate(runs, start=1):
         seed = result.seed
         results.append(result)
@@ -382,19 +421,6 @@ def cmd_sim(args: argparse.Namespace) -> int:
                 file=sys.stderr,
                 flush=True,
             )
-    if progress:
-        print("\r\033[K", end="", file=sys.stderr)
-    results.sort(key=lambda r: r.seed)  # the summary's digest: in seed order
-    summary = summarise(results, time.perf_counter() - started)
-    summary["game"] = game.name
-    summary["config"] = game.config_dict()
-    summary["first_seed"] = args.seed
-    summary["replay"] = [replay for _seed, replay in sorted(replays)]
-    if args.json:
-        print(json.dumps(summary, sort_keys=True))
-    else:
-        print(summary_line(game, summary))
-    return 1 if summary["failed"] else 0
 
 
 def summary_line(game: Any, summary: dict[str, Any]) -> str:

@@ -11,7 +11,7 @@ from trutnet.sim.faults import CLEAN, Faults, format_numbers, parse_numbers
 from trutnet.sim.invariants import Violation
 from trutnet.sim.network import Sim
 from trutnet.sim.records import RunResult
-from trutnet.sim.runs import run_seed, run_seeds, shrink, summarise
+from trutnet.sim.runs import WorkerDied, run_seed, run_seeds, shrink, summarise
 
 __all__ = [
     "CLEAN",
@@ -19,6 +19,7 @@ __all__ = [
     "RunResult",
     "Sim",
     "Violation",
+    "WorkerDied",
     "format_numbers",
     "parse_numbers",
     "run_seed",

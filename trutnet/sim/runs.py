@@ -12,6 +12,8 @@ import signal
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +46,16 @@ def run_seed(
         return sim.run()
 
 
+class WorkerDied(RuntimeError):
+    """A worker process died (killed, or crashed) before its runs ended: ``seeds``, the
+    runs lost with it (the others' results came before)."""
+
+    def __init__(self, seeds: Sequence[int]) -> None:
+        self.seeds = sorted(seeds)
+        shown = ", ".join(map(str, self.seeds[:10])) + (" ..." if len(self.seeds) > 10 else "")
+        super().__init__(f"a worker process died (killed?) before these runs ended: {shown}")
+
+
 def run_seeds(
     game: Game,
     seeds: Sequence[int],
@@ -54,32 +66,39 @@ def run_seeds(
 ) -> Iterator[RunResult]:
     """:func:`run_seed` of each seed, in ``jobs`` processes at once; each result as its
     run ends (in seed order with one job). A run is the same in any process: its seed
-    decides everything."""
+    decides everything. A worker that dies mid-run raises :class:`WorkerDied` once the
+    runs still going have ended (never a wait for ever)."""
     if jobs <= 1 or len(seeds) <= 1:
         for seed in seeds:
             yield run_seed(game, seed, faults, bots, without=without)
         return
     named = (game.name, game.config_dict())
-    tasks = [(*named, seed, faults, tuple(bots), without) for seed in seeds]
-    pool = multiprocessing.Pool(jobs, initializer=_worker)
+    pool = ProcessPoolExecutor(jobs, multiprocessing.get_context("fork"), initializer=_worker)
     ended = False
     try:
-        results = pool.imap_unordered(_run_task, tasks)
-        for _ in tasks:
-            while True:  # a wait with no timeout would not hear a Ctrl-C
+        running = {
+            pool.submit(_run_task, (*named, seed, faults, tuple(bots), without)): seed
+            for seed in seeds
+        }
+        lost: list[int] = []
+        while running:  # a wait with no timeout would not hear a Ctrl-C
+            done, _ = wait(running, timeout=0.2, return_when=FIRST_COMPLETED)
+            for future in done:
+                seed = running.pop(future)
                 try:
-                    result = results.next(timeout=0.2)
-                    break
-                except multiprocessing.TimeoutError:
+                    result = future.result()
+                except BrokenProcessPool:
+                    lost.append(seed)
                     continue
-            yield result
+                yield result
+        if lost:
+            raise WorkerDied(lost)
         ended = True
     finally:
-        if ended:  # every run is in: the idle workers leave by the queue's end
-            pool.close()  # (terminating them there could leave one holding its lock,
-        else:  # and the join below waiting for ever: a whole sweep's summary lost)
-            pool.terminate()  # a Ctrl-C, or the caller stopped reading: no run goes on
-        pool.join()
+        if not ended:  # a Ctrl-C, the caller stopped reading, or a worker died: no run
+            for worker in multiprocessing.active_children():  # goes on (each unwinds
+                worker.terminate()  # its run, so its temporary folder goes too)
+        pool.shutdown(wait=True, cancel_futures=True)  # every run in: the workers leave
 
 
 def _worker() -> None:
