@@ -96,9 +96,25 @@ def run_seeds(
         ended = True
     finally:
         if not ended:  # a Ctrl-C, the caller stopped reading, or a worker died: no run
-            for worker in multiprocessing.active_children():  # goes on (each unwinds
-                worker.terminate()  # its run, so its temporary folder goes too)
+            _stop_workers()  # goes on
         pool.shutdown(wait=True, cancel_futures=True)  # every run in: the workers leave
+
+
+STOP_SECONDS = 5.0  # a worker told to stop has this long to unwind its run
+
+
+def _stop_workers() -> None:
+    """Stop this process's workers: each is told (SIGTERM: it unwinds its run, so its
+    temporary folder goes too), and one that has not left :data:`STOP_SECONDS` later
+    (one caught waiting on a queue's lock that a stopped worker held) is killed."""
+    workers = multiprocessing.active_children()
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join(STOP_SECONDS)
+        if worker.is_alive():
+            worker.kill()
+            worker.join()
 
 
 def _worker() -> None:
