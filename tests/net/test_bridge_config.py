@@ -12,7 +12,8 @@ def test_a_bridge_carries_only_sealed_topics_to_a_rendezvous_a_mosquitto_bridge_
     tmp_path, monkeypatch, capsys
 ):
     """Unit level: the bridge block of the embedded Mosquitto's config, and the one-line
-    refusals of a bridge that cannot be (the CLI's, status 2, before anything starts)."""
+    refusals of a bridge that cannot be (the CLI's, status 2, before anything starts),
+    a rendezvous nobody answers at among them."""
     from trutnet.cli import main
     from trutnet.net.broker import BrokerError, EmbeddedBroker, bridge_endpoint, mosquitto_config
 
@@ -38,6 +39,8 @@ def test_a_bridge_carries_only_sealed_topics_to_a_rendezvous_a_mosquitto_bridge_
         ("host", "--bridge", "mqtt://rv:1883"): "add --invite",
         ("host", "--invite", "--bridge", "ws://rv:80"): "no WebSockets",
         ("play", "--invite", "--bridge", "mqtt://rv", "--broker", "mqtt://rv"): "there already",
+        # nobody answers there: friends elsewhere would get a command that cannot work
+        ("host", "--invite", "--bridge", "mqtt://127.0.0.1:1"): "--bridge: cannot reach",
     }
     for args, said in refusals.items():
         assert main(list(args)) == 2, args

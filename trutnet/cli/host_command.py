@@ -35,9 +35,11 @@ def _broker_event(
 
 
 def bridge_of(args: argparse.Namespace) -> Endpoint | None:
-    """The rendezvous ``--bridge`` names, or None; :class:`BrokerError` in one line for
-    a bridge that would carry an open table (the rendezvous would read it), one beside
-    ``--broker`` (the table is on that broker already) or a URL a bridge cannot take."""
+    """The rendezvous ``--bridge`` names, once it answers, or None; :class:`BrokerError`
+    in one line for a bridge that would carry an open table (the rendezvous would read
+    it), one beside ``--broker`` (the table is on that broker already), a URL a bridge
+    cannot take, or a rendezvous nobody reaches (friends elsewhere would be given a
+    command that cannot work)."""
     from trutnet.net.broker import bridge_endpoint
 
     if args.bridge is None:
@@ -53,7 +55,12 @@ def bridge_of(args: argparse.Namespace) -> Endpoint | None:
         raise BrokerError(
             _("--bridge is for this machine's own broker; with --broker the table is there already")
         )
-    return bridge_endpoint(args.bridge)
+    rendezvous = bridge_endpoint(args.bridge)
+    try:
+        run_to_end(probe_broker(rendezvous))
+    except JoinError as exc:
+        raise BrokerError(f"--bridge: {exc}") from None
+    return rendezvous
 
 
 def cmd_host(args: argparse.Namespace) -> int:
@@ -77,12 +84,12 @@ def cmd_host(args: argparse.Namespace) -> int:
             _("trutnet {command}: {problem}").format(command="host", problem=why), file=sys.stderr
         )
     try:
-        bridge_of(args)  # a bridge the table cannot take is refused before anything starts
+        bridge = bridge_of(args)  # one the table cannot take: refused before anything starts
         password = password_for(args, confirm=True)
         broker = (
             ExternalBroker(args.broker)
             if args.broker
-            else EmbeddedBroker(args.bind, args.port, password=password, bridge=bridge_of(args))
+            else EmbeddedBroker(args.bind, args.port, password=password, bridge=bridge)
         )
         endpoint = broker.start()
         if args.broker and not args.inprocess_broker:

@@ -44,7 +44,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not 0 <= args.bots < game.num_players():
         raise ChoiceError(_("--bots is 0..{high}").format(high=game.num_players() - 1))
     try:
-        bridge_of(args)  # a bridge the table cannot take is refused before anything starts
+        args.rendezvous = bridge_of(args)  # one the table cannot take: refused at once
     except BrokerError as exc:
         raise Refused(
             _("trutnet {command}: {problem}").format(command="play", problem=exc), 2
@@ -190,7 +190,7 @@ def _own_broker(args: argparse.Namespace, bind: str) -> tuple[EmbeddedBroker, En
 
     try:
         password = password_for(args, confirm=True)
-        broker = EmbeddedBroker(bind, args.port, password=password, bridge=bridge_of(args))
+        broker = EmbeddedBroker(bind, args.port, password=password, bridge=args.rendezvous)
         return broker, broker.start(), password
     except (BrokerError, PasswordError) as exc:
         raise Refused(
