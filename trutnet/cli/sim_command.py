@@ -361,9 +361,8 @@ def cmd_sim(args: argparse.Namespace) -> int:
     else:
         print(summary_line(game, summary))
     if died is not None:
-        lost = ", ".join(map(str, died.seeds[:10])) + (" ..." if len(died.seeds) > 10 else "")
         said = _("trutnet sim: a worker process died (killed?) before these runs ended: {seeds}")
-        print(said.format(seeds=lost), file=sys.stderr)
+        print(said.format(seeds=died.shown), file=sys.stderr)
         return 1
     return 1 if summary["failed"] else 0
 

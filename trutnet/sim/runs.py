@@ -52,8 +52,9 @@ class WorkerDied(RuntimeError):
 
     def __init__(self, seeds: Sequence[int]) -> None:
         self.seeds = sorted(seeds)
-        shown = ", ".join(map(str, self.seeds[:10])) + (" ..." if len(self.seeds) > 10 else "")
-        super().__init__(f"a worker process died (killed?) before these runs ended: {shown}")
+        more = " ..." if len(self.seeds) > 10 else ""
+        self.shown = ", ".join(map(str, self.seeds[:10])) + more  # at most ten of them
+        super().__init__(f"a worker process died (killed?) before these runs ended: {self.shown}")
 
 
 def run_seeds(
