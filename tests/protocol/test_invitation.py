@@ -1,6 +1,8 @@
 """Invitations (docs/protocol.md 9.9): a code read aloud gives a friend the table's
 key; a wrong code learns nothing; an attacker gets one guess per try, and the code
-burns after MAX_FAILED; it expires, and closes when the table is full."""
+burns after MAX_FAILED; it expires, and closes when the table is full. A private
+table's password (9.10) works the same way, bound to its table, and locks a while
+instead of burning."""
 
 from __future__ import annotations
 
@@ -13,12 +15,15 @@ from hypothesis import strategies as st
 
 from trutnet.protocol.invitation import (
     CONFIRM_SECONDS,
+    LOCK_SECONDS,
     MAX_FAILED,
+    MAX_LOCK,
     MAX_PENDING,
     Code,
     InvitationError,
     InvitationGuest,
     InvitationHost,
+    TablePassword,
 )
 from trutnet.protocol.invitation_words import WORDS
 
@@ -161,3 +166,60 @@ def test_any_bytes_from_the_broker_are_dropped_or_refused_never_a_crash(data):
         guest.answer(data)
     with pytest.raises(InvitationError):
         guest.welcome(data)
+
+
+TABLE_A, TABLE_B = bytes(range(16)), bytes(range(1, 17))
+
+
+def password_exchange(inviting: InvitationHost, secret: TablePassword, now: float) -> bytes:
+    """A whole exchange as a guest holding ``secret``: the welcome, or the
+    :class:`InvitationError` of the answer (a wrong password confirms wrongly at once,
+    as a hostile guest would, so that the host counts it now)."""
+    guest = InvitationGuest(secret, os.urandom)
+    reply = inviting.ask(guest.ask(), now)
+    assert reply is not None
+    try:
+        confirmation = guest.answer(reply[1])
+    except InvitationError:
+        forged = msgpack.packb({"v": 1, "id": guest.id, "confirm": bytes(32)})
+        inviting.confirm(forged, now)
+        raise
+    got = inviting.confirm(confirmation, now)
+    assert got is not None
+    return guest.welcome(got[1])
+
+
+def test_a_private_table_s_password_gives_its_key_and_only_at_that_table():
+    inviting = InvitationHost(TablePassword(TABLE_A, "our secret"), WELCOME, 0.0, float("inf"))
+    assert password_exchange(inviting, TablePassword(TABLE_A, "our secret"), 1.0) == WELCOME
+    for other in (TablePassword(TABLE_B, "our secret"), TablePassword(TABLE_A, "our secreT")):
+        with pytest.raises(InvitationError) as wrong:  # another table's: no guess here
+            password_exchange(inviting, other, 2.0)
+        assert wrong.value.reason == "wrong"
+    assert inviting.failed == 2 and inviting.welcomed == 1
+    assert "our secret" not in repr(TablePassword(TABLE_A, "our secret"))
+    assert TablePassword(TABLE_A, "x").place == TABLE_A.hex()  # met at the table's id
+
+
+def test_a_password_locks_after_the_failed_guesses_for_longer_each_time_and_never_burns():
+    """MAX_FAILED wrong passwords lock the table's door: even the right one is refused
+    as locked until the lock ends, then taken; each lock is twice the last, at most
+    MAX_LOCK, so a stranger gets about MAX_FAILED guesses an hour, and a friend who
+    mistyped is never locked out for good."""
+    secret = TablePassword(TABLE_A, "our secret")
+    inviting = InvitationHost(secret, WELCOME, 0.0, float("inf"))
+    now, locks = 0.0, []
+    for _lock in range(8):
+        for k in range(MAX_FAILED):
+            with pytest.raises(InvitationError):
+                password_exchange(inviting, TablePassword(TABLE_A, f"guess {k}"), now)
+        assert inviting.state(now) == "locked"
+        with pytest.raises(InvitationError) as locked:
+            password_exchange(inviting, secret, now)
+        assert locked.value.reason == "locked"
+        locks.append(inviting.locked_until - now)
+        now = inviting.locked_until
+        assert password_exchange(inviting, secret, now) == WELCOME  # the lock is over
+    assert locks[:3] == [LOCK_SECONDS, 2 * LOCK_SECONDS, 4 * LOCK_SECONDS]
+    assert locks[-1] == MAX_LOCK and max(locks) == MAX_LOCK
+    assert inviting.state(now) is None  # never burned

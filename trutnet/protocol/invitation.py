@@ -1,5 +1,6 @@
-"""Invitations: a short code read aloud gives a friend what they need to join a sealed
-table, and an attacker on the broker one guess per try (docs/protocol.md 9.9).
+"""Invitations: a short code read aloud, or a private table's password, gives a friend
+what they need to join a sealed table, and an attacker on the broker one guess per try
+(docs/protocol.md 9.9, 9.10).
 
 A code is ``NAMEPLATE-WORD-WORD`` (``7-purple-sausage``): the nameplate says where the
 two sides meet (``trutnet/v1/invite/<nameplate>/...``), the two words are the
@@ -14,11 +15,17 @@ nameplate. Then:
 4. the host checks it and sends the ``welcome``, sealed with a key derived from the
    exchange's: the table's id and key, and where its broker is (the caller's bytes).
 
+A private table's password (:class:`TablePassword`) takes the words' place: the two
+sides meet at the table's id rather than a nameplate, and the exchange is bound to
+that id, so a guess at one table is no guess at another.
+
 The host counts an exchange that is not confirmed in time, or wrongly, as a failed
-guess; :data:`MAX_FAILED` of them burn the code. It also expires after its time, and
-the host closes it to seats when the table is full: a spectator's ask (``"watch":
-true``) is still welcomed. Both sides are sans-I/O: they take bytes and the time, and
-return bytes to publish.
+guess; :data:`MAX_FAILED` of them burn a code, and lock a password for a while
+(:data:`LOCK_SECONDS`, doubled at each lock, at most :data:`MAX_LOCK`): a friend's typos
+must not close the table for good. A code also expires after its time, and the host
+closes it to seats when the table is full: a spectator's ask (``"watch": true``) is
+still welcomed. Both sides are sans-I/O: they take bytes and the time, and return
+bytes to publish.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
@@ -53,7 +60,9 @@ MAX_FAILED = 5  # failed guesses that burn a code
 MAX_PENDING = 8  # exchanges a host keeps open at once; more are refused as "busy"
 CONFIRM_SECONDS = 30.0  # how long an answered exchange waits for the guest's confirmation
 NAMEPLATES = 9999  # a nameplate is 1..NAMEPLATES
-REFUSALS = ("expired", "burned", "closed", "busy")
+LOCK_SECONDS = 60.0  # a password's first lock, after MAX_FAILED failed guesses
+MAX_LOCK = 3600.0  # the longest lock: about MAX_FAILED guesses an hour, at worst
+REFUSALS = ("expired", "burned", "closed", "busy", "locked")
 
 
 class InvitationError(ValueError):
@@ -107,11 +116,39 @@ class Code:
                 )
         return cls(nameplate, (parts[1], parts[2]))
 
+    @property
+    def place(self) -> str:
+        """Where host and guest meet (a topic level)."""
+        return str(self.nameplate)
+
     @classmethod
     def make(cls, rng: Callable[[int], bytes], nameplate: int) -> Code:
         """A fresh code at ``nameplate``: two words drawn from ``rng`` (16 bits)."""
         first, second = rng(2)
         return cls(nameplate, (WORDS[first], WORDS[second]))
+
+
+@dataclass(frozen=True)
+class TablePassword:
+    """A private table's password, met at the table's id (16 bytes) and bound to it."""
+
+    table: bytes
+    text: str = field(repr=False)  # never in a log line or a traceback
+
+    @property
+    def password(self) -> bytes:
+        return self.text.encode()
+
+    @property
+    def context(self) -> bytes:
+        return b"private " + self.table
+
+    @property
+    def place(self) -> str:
+        return self.table.hex()
+
+
+Secret = Code | TablePassword
 
 
 def _confirm(key: bytes, side: str, ask_id: bytes) -> bytes:
@@ -150,15 +187,18 @@ class _Exchange:
 
 
 class InvitationHost:
-    """The host's side of one code: answers asks, checks confirmations, sends the
-    ``welcome`` (the caller's bytes), counts failed guesses."""
+    """The host's side of one code or password: answers asks, checks confirmations,
+    sends the ``welcome`` (the caller's bytes), counts failed guesses (which burn a
+    code, and lock a password for a while)."""
 
-    def __init__(self, code: Code, welcome: bytes, now: float, lifetime: float) -> None:
+    def __init__(self, code: Secret, welcome: bytes, now: float, lifetime: float) -> None:
         self.code, self._welcome = code, welcome
         self.expires = now + lifetime
         self.failed = 0  # guesses that failed: exchanges not confirmed, or wrongly
         self.welcomed = 0  # guests that got the welcome
         self.closed = False  # the host closed it (its table is full)
+        self.locks = 0  # a password's locks so far
+        self.locked_until = 0.0
         self._open: dict[bytes, _Exchange] = {}
 
     def state(self, now: float, watch: bool = False) -> str | None:
@@ -166,11 +206,21 @@ class InvitationHost:
         full is closed to seats, not to spectators (``watch``)."""
         if self.failed >= MAX_FAILED:
             return "burned"
+        if now < self.locked_until:
+            return "locked"
         if self.closed and not watch:
             return "closed"
         if now >= self.expires:
             return "expired"
         return None
+
+    def _failed(self, now: float) -> None:
+        """One failed guess: a password's :data:`MAX_FAILED` th locks it a while."""
+        self.failed += 1
+        if isinstance(self.code, TablePassword) and self.failed >= MAX_FAILED:
+            self.failed = 0
+            self.locked_until = now + min(LOCK_SECONDS * 2**self.locks, MAX_LOCK)
+            self.locks += 1
 
     def ask(self, data: bytes, now: float) -> tuple[bytes, bytes] | None:
         """A guest's ask: ``(its id, the answer to publish)``; None for a message that is
@@ -211,7 +261,7 @@ class InvitationHost:
         if exchange is None:
             return None
         if not same(message["confirm"], _confirm(exchange.key, "guest", message["id"])):
-            self.failed += 1
+            self._failed(now)
             return None
         refused = self.state(now, exchange.watch)
         if refused is not None:  # burned or closed while it was open
@@ -225,7 +275,7 @@ class InvitationHost:
         for ask_id, exchange in list(self._open.items()):
             if now >= exchange.deadline:
                 del self._open[ask_id]
-                self.failed += 1
+                self._failed(now)
 
 
 def _first_nonce(size: int) -> bytes:
@@ -235,10 +285,10 @@ def _first_nonce(size: int) -> bytes:
 
 
 class InvitationGuest:
-    """The guest's side of one code: :meth:`ask`, then :meth:`answer` (which gives the
+    """The guest's side of one code or password: :meth:`ask`, then :meth:`answer` (which gives the
     confirmation to send), then :meth:`welcome` (which gives the host's bytes)."""
 
-    def __init__(self, code: Code, rng: Callable[[int], bytes], watch: bool = False) -> None:
+    def __init__(self, code: Secret, rng: Callable[[int], bytes], watch: bool = False) -> None:
         self.code = code
         self.id = rng(ID_BYTES)
         self.watch = watch  # a spectator: welcomed once the table is full too
@@ -296,4 +346,6 @@ __all__ = [
     "InvitationError",
     "InvitationGuest",
     "InvitationHost",
+    "Secret",
+    "TablePassword",
 ]
