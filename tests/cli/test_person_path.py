@@ -1122,4 +1122,4 @@ def test_a_screen_without_a_terminal_says_so_in_one_line(tmp_path, monkeypatch):
     with pytest.raises(ChoiceError, match="--bot KIND"):
         seat_screen("trut", "a table", 0)  # join's and a resumed seat's screen
     with pytest.raises(ChoiceError, match="--json"):
-        watch_command._watch_with_ui(None, bytes(16), None, None, None)  # type: ignore[arg-type]
+        watch_command._watch_with_ui(None, bytes(16), None, None)  # type: ignore[arg-type]

@@ -59,6 +59,71 @@ def test_a_sealed_tables_joiner_is_told_its_rematch_needs_the_new_code(capsys):
 
 
 @pytest.mark.network
+def test_a_private_tables_joiner_comes_into_the_rematch_with_the_password_it_holds(
+    monkeypatch, capsys
+):
+    """The host's next table after a rematch is private with the same password (9.10):
+    a joiner runs the exchange again at the next table's id with the password it still
+    holds, reads the next table's sealed lobby with the key it got, and checks the host
+    is this table's; a password the next table does not take is said in one line."""
+    import argparse
+    import asyncio
+    import contextlib
+    import os
+    import threading
+
+    from trutnet.cli import join_command
+    from trutnet.games.trut.rules import TrutConfig, TrutGame
+    from trutnet.net.broker import EmbeddedBroker
+    from trutnet.runtime.seat_process import HostSetup, host
+
+    secret = "our table's password"
+    broker = EmbeddedBroker()
+    endpoint = broker.start()
+    announced: list[dict] = []
+    hosting: dict = {}
+    ready = threading.Event()
+
+    def on_announce(message: dict) -> None:
+        announced.append(message)
+        ready.set()
+
+    def serve() -> None:
+        async def run() -> None:
+            hosting["loop"] = asyncio.get_running_loop()
+            hosting["task"] = asyncio.current_task()
+            setup = HostSetup(name="Ana", password=secret, host_bot=None)
+            await host(TrutGame(TrutConfig(2)), [endpoint], setup, on_announce=on_announce)
+
+        with contextlib.suppress(asyncio.CancelledError):
+            asyncio.run(run())
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    got = []
+    monkeypatch.setattr(
+        join_command, "_join_with_ui", lambda args, *rest: got.append((args.table_key, rest)) or 0
+    )
+    try:
+        assert ready.wait(60)
+        table_id, fp = bytes.fromhex(announced[0]["table"]), announced[0]["host"]
+        args = argparse.Namespace(table_key=os.urandom(32), lobby_timeout=30.0, password=secret)
+        assert join_command._join_rematch(args, (table_id, endpoint.url), fp) == 0
+        ((key, (seen_id, _at, _store, lobby)),) = got
+        assert seen_id == table_id and lobby["host"] == fp and lobby["private"] is True
+        assert len(key) == 32 and args.password == secret
+        wrong = argparse.Namespace(table_key=key, lobby_timeout=30.0, password="not it")
+        assert join_command._join_rematch(wrong, (table_id, endpoint.url), fp) == 1
+        assert capsys.readouterr().err.splitlines()[-1] == (
+            "trutnet join: no rematch: wrong table password"
+        )
+    finally:
+        hosting["loop"].call_soon_threadsafe(hosting["task"].cancel)
+        thread.join(30)
+        broker.stop()
+
+
+@pytest.mark.network
 @pytest.mark.timeout(240)
 def test_play_on_a_broker_beyond_the_lan_with_a_code_that_names_it(tmp_path, screen):  # noqa: F811
     """Friends beyond the LAN: ``trutnet play --invite --broker URL`` hosts a sealed

@@ -17,16 +17,14 @@ def test_a_bridge_carries_only_sealed_topics_to_a_rendezvous_a_mosquitto_bridge_
     from trutnet.cli import main
     from trutnet.net.broker import BrokerError, EmbeddedBroker, bridge_endpoint, mosquitto_config
 
-    conf = mosquitto_config(
-        "10.1.0.2", 18830, tmp_path, False, bridge_endpoint("mqtt://rv.example:1883")
-    )
+    conf = mosquitto_config("10.1.0.2", 18830, tmp_path, bridge_endpoint("mqtt://rv.example:1883"))
     text = conf.read_text()
     assert "address rv.example:1883" in text and "try_private true" in text
     topics = [line.split()[1] for line in text.splitlines() if line.startswith("topic ")]
     assert topics == ["trutnet/v1/sealed/#", "trutnet/v1/invite/#"]  # nothing of an open table
     monkeypatch.setenv("SSL_CERT_FILE", "/etc/trutnet-test/ca.pem")
     (tmp_path / "tls").mkdir()
-    tls = mosquitto_config("10.1.0.2", 1, tmp_path / "tls", False, bridge_endpoint("mqtts://rv"))
+    tls = mosquitto_config("10.1.0.2", 1, tmp_path / "tls", bridge_endpoint("mqtts://rv"))
     assert "address rv:8883" in tls.read_text()
     assert "bridge_cafile /etc/trutnet-test/ca.pem" in tls.read_text()
     for url in ("ws://rv:80/mqtt", "mqtts://rv:8883#sha256=" + "ab" * 32, "http://rv"):

@@ -1,6 +1,9 @@
-"""Private tables: the embedded broker (Mosquitto and amqtt) wants the table password,
-clients without it or with a wrong one are refused in one clear line, and the
-password shows up nowhere: not in events, announcements, logs or process listings."""
+"""Private tables (docs/protocol.md 9.10): a sealed table whose key its host gives to
+whoever proves the table password in a password-authenticated exchange. The password
+never crosses the wire (not in an MQTT CONNECT, not in any message), the broker lets
+anyone in and reads nothing, a stranger and a wrong password are refused in one clear
+line, wrong guesses lock the table's door for a while, and the password shows up
+nowhere: not in events, announcements, files or process listings."""
 
 from __future__ import annotations
 
@@ -8,122 +11,49 @@ import asyncio
 import json
 import os
 import subprocess
-import time
 from pathlib import Path
 
-import aiomqtt
 import pytest
 
 from tests.mosquitto import free_port
-from tests.network_helpers import TRUTNET, result_of, track
+from tests.network_helpers import TRUTNET, result_of, track, wait_for_event
+from trutnet.bench.delay_proxy import DelayProxy
 from trutnet.discovery.announce import txt_records
-from trutnet.discovery.browse import FoundTable, _liveness
-from trutnet.net.broker import TABLE_USER, EmbeddedBroker, Endpoint
-from trutnet.net.mqtt_link import MqttLink
-from trutnet.net.private import PASSWORD_ENV, check_access
+from trutnet.discovery.browse import FoundTable, _liveness, place_claimed
+from trutnet.net.broker import EmbeddedBroker, Endpoint
+from trutnet.net.mqtt_link import mqtt_client
+from trutnet.net.private import PASSWORD_ENV
+from trutnet.protocol.invitation import (
+    CONFIRM_SECONDS,
+    LOCK_SECONDS,
+    MAX_FAILED,
+    InvitationError,
+    TablePassword,
+)
+from trutnet.runtime.invitations import InvitationServer, Welcome, accept_invitation
 
 pytestmark = pytest.mark.network  # peers, a broker: skipped by -m "not network"
 
 SECRET = "correct horse battery"
 SHORT = ["--variant", "gatinaise"]  # first to 5 Longs: the shorter game, all a test needs
+DEADLINE = 60
 
 
-def test_a_private_broker_refuses_no_password_and_a_wrong_one(broker_kind, monkeypatch):
-    monkeypatch.setenv(PASSWORD_ENV, SECRET)  # as a host has it: the broker must not
-    broker = EmbeddedBroker(password=SECRET)
-    endpoint = broker.start()
-    try:
-        pid = broker.pid
-        assert broker.kind == broker_kind and pid is not None
-        for where in ("cmdline", "environ"):  # not in a process listing, nor inherited
-            assert SECRET.encode() not in Path(f"/proc/{pid}/{where}").read_bytes()
-        argv = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
-        folders = [Path(a) for a in argv if "trutnet-broker-" in a]
-        assert folders and not any(f.exists() for f in folders)  # the hash file is gone too
-        missing = asyncio.run(check_access(endpoint, None))
-        wrong = asyncio.run(check_access(endpoint, "guess"))
-        assert missing == (
-            f"the table at {endpoint.url} is private: it needs the table password "
-            f"(join --private, or set {PASSWORD_ENV})"
-        )
-        assert wrong == f"the table at {endpoint.url} refused the password: wrong table password"
-        assert asyncio.run(check_access(endpoint, SECRET)) is None
+class TappedProxy(DelayProxy):
+    """A proxy on loopback that keeps every byte its clients send to the broker, as
+    anyone on the path (or the broker) sees them."""
 
-        async def anonymous_subscribe() -> None:  # the hostile LAN client of issue 9
-            async with aiomqtt.Client(endpoint.host, endpoint.port, timeout=5) as client:
-                await client.subscribe("#")
+    def __init__(self, target: Endpoint) -> None:
+        super().__init__(target, 0)
+        self.sent: list[bytes] = []
 
-        try:
-            asyncio.run(anonymous_subscribe())
-            raise AssertionError("an anonymous client got in")
-        except aiomqtt.MqttCodeError as exc:
-            assert "authorized" in str(exc.rc).lower()
-    finally:
-        broker.stop()
+    def listener(self):
+        return self.sent.append
 
 
-def test_a_link_with_the_password_talks_and_one_without_is_told_why(broker_kind):
-    broker = EmbeddedBroker(password=SECRET)
-    endpoint = broker.start()
-
-    async def scenario() -> tuple[bytes, str | None, bool]:
-        good = MqttLink([endpoint], ["t/x"], "good", password=SECRET)
-        bad = MqttLink([endpoint], ["t/x"], "bad", password="guess")
-        await good.start()
-        await bad.start()
-        await asyncio.wait_for(good.connected.wait(), 10)
-        assert await good.publish("t/x", b"hello")
-        got = await asyncio.wait_for(good.inbox.get(), 10)
-        deadline = time.monotonic() + 10
-        while bad.refused is None and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
-        connected = bad.connected.is_set()
-        await good.close()
-        await bad.close()
-        return got[1], bad.refused, connected
-
-    try:
-        payload, refused, connected = asyncio.run(scenario())
-    finally:
-        broker.stop()
-    assert payload == b"hello" and not connected
-    assert refused is not None and "wrong table password" in refused and SECRET not in refused
-
-
-def test_the_announcement_says_private_and_holds_no_password(broker_kind):
-    message = {
-        "v": 1,
-        "game": "trut",
-        "variant": "classic",
-        "players": 2,
-        "taken": 1,
-        "name": "t",
-        "host": "ab",
-        "table": "00" * 16,
-        "broker": "mqtt://127.0.0.1:1",
-        "status": "open",
-        "private": True,
-    }
-    broker = EmbeddedBroker(password=SECRET)
-    endpoint = broker.start()
-    try:
-        txt = txt_records(message, endpoint)
-        assert txt["private"] == "1" and SECRET not in json.dumps(txt)
-        found = FoundTable("t", "00" * 16, endpoint, txt)
-        asyncio.run(_liveness(found, 3))  # alive: its broker answers, refusing us
-        assert found.live is not None and found.to_dict()["private"] is True
-        assert found.to_dict()["status"] == "open"
-    finally:
-        broker.stop()
-    gone = FoundTable("t", "00" * 16, Endpoint("127.0.0.1", free_port()), txt)
-    asyncio.run(_liveness(gone, 3))
-    assert gone.live is None  # a dead host's table is not listed
-    assert txt_records({**message, "private": False}, endpoint)["private"] == "0"
-
-
-def _peer(args: list[str], password: str | None) -> subprocess.Popen[str]:
+def _peer(args: list[str], password: str | None, home: Path) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if k != PASSWORD_ENV}
-    env["PYTHONUNBUFFERED"] = "1"
+    env["PYTHONUNBUFFERED"], env["HOME"] = "1", str(home)
     if password is not None:
         env[PASSWORD_ENV] = password
     return track(
@@ -138,72 +68,197 @@ def _peer(args: list[str], password: str | None) -> subprocess.Popen[str]:
     )
 
 
-# the refusals of each broker are the tests above; a whole private game on one of them
-@pytest.mark.parametrize("broker_kind", ["amqtt"], indirect=True)
-def test_a_private_table_refuses_strangers_and_plays_with_friends(broker_kind, tmp_path):
-    common = ["--seed", "private", "--json", "--stall-timeout", "60"]
-    host = _peer(
-        [
-            "host",
-            "--players",
-            "2",
-            *SHORT,
-            "--private",
-            "--no-announce",
-            "--store",
-            str(tmp_path / "host"),
-            *common,
-        ],
-        SECRET,
-    )
-    first = json.loads(host.stdout.readline())
-    second = json.loads(host.stdout.readline())
-    table = first["table"]
-    assert first["event"] == "table" and first["private"] is True
-    assert second == {
-        "event": "broker",
-        "who": "host",
-        "broker": first["broker"],
-        "kind": broker_kind,
-        "private": True,
-        "bridge": None,
-    }
-    url = first["broker"]
+def test_a_private_game_never_sends_its_password_and_shows_the_broker_nothing(
+    broker_kind, tmp_path
+):
+    """Ana hosts a private table on a broker reached through a tapping proxy; an
+    observer subscribes to ``#``. A stranger without the password is told the table
+    is private and how to give it; ``--private`` with no password and no terminal is
+    told where to put it; a wrong password is told so; Bea, with the right one, plays
+    a whole game. The password is in no byte any client sent (the MQTT CONNECTs
+    included), every message the broker carried is sealed or part of the exchange, and
+    no name is in any of them; the seats' events and files hold no password, and Bea's
+    folder keeps the table's key (0600) for a resume."""
+    from trutnet.protocol.envelope import MessageError, parse_entry
 
-    def joiner(name: str, password: str | None, private: bool) -> subprocess.Popen[str]:
-        args = ["join", "--bot", "heuristic", "--broker", url, "--table", table, "--name", name]
-        return _peer(
-            [*args, *(["--private"] if private else []), "--store", str(tmp_path / name), *common],
-            password,
-        )
+    broker = EmbeddedBroker()
+    proxy = TappedProxy(broker.start())
+    url = f"mqtt://127.0.0.1:{proxy.start().port}"
+    seen: list[tuple[str, bytes]] = []
+    ready, stop = asyncio.Event(), asyncio.Event()
 
-    stranger = joiner("stranger", None, False)
-    out, err = stranger.communicate(timeout=60)
-    assert stranger.returncode == 1 and out == ""
-    assert err.strip() == (
+    async def observe() -> None:
+        async with mqtt_client(broker.endpoint, timeout=5) as observer:
+            await observer.subscribe("#", qos=1)
+            ready.set()
+            async for message in observer.messages:
+                seen.append((str(message.topic), bytes(message.payload)))
+                if stop.is_set():
+                    break
+
+    common = ["--json", "--stall-timeout", "60", "--broker", url]
+    try:
+        host = _peer(
+            ["host", "--players", "2", *SHORT, "--private", "--name", "Hostname-Ana",
+             "--store", str(tmp_path / "ana"), *common],
+            SECRET, tmp_path / "ana-home",
+        )  # fmt: skip
+        first = wait_for_event(host, lambda e: e.get("event") == "table")
+        table = first["table"]
+        assert first["private"] is True
+
+        def joiner(name: str, password: str | None, private: bool) -> subprocess.Popen[str]:
+            args = ["join", "--bot", "heuristic", "--table", table, "--name", name]
+            args += ["--store", str(tmp_path / name), *common]
+            return _peer([*args, *(["--private"] if private else [])], password, tmp_path / name)
+
+        async def game() -> list[dict]:
+            watching = asyncio.create_task(observe())
+            await asyncio.wait_for(ready.wait(), DEADLINE)
+            refusals = []
+            for who, password, private in (
+                ("stranger", None, False),
+                ("asked", None, True),  # --private, no password and no terminal
+                ("guesser", "guess", True),
+            ):
+                proc = joiner(who, password, private)
+                out, err = await asyncio.to_thread(proc.communicate, timeout=DEADLINE)
+                refusals.append((proc.returncode, out, err.strip()))
+            friend = joiner("Guestname-Bea", SECRET, True)
+            results = await asyncio.to_thread(lambda: [result_of(p) for p in (host, friend)])
+            stop.set()
+            async with mqtt_client(broker.endpoint, timeout=5) as poke:
+                await poke.publish("trutnet/v1/invite/done", b"", qos=1)  # wakes the observer
+            await asyncio.wait_for(watching, DEADLINE)
+            return [refusals, results]
+
+        refusals, results = asyncio.run(game())
+    finally:
+        proxy.stop()
+        broker.stop()
+    stranger, asked, guesser = refusals
+    assert stranger == (
+        1,
+        "",
         f"trutnet join: the table at {url} is private: it needs the table password "
-        f"(join --private, or set {PASSWORD_ENV})"
+        f"(join --private, or set {PASSWORD_ENV})",
     )
-    no_terminal = joiner("asked", None, True)  # --private, no password and no terminal
-    out, err = no_terminal.communicate(timeout=60)
-    assert no_terminal.returncode == 2
-    assert f"a private table needs its password: set {PASSWORD_ENV}" in err
-    guesser = joiner("guesser", "guess", True)
-    out, err = guesser.communicate(timeout=60)
-    assert guesser.returncode == 1
-    assert err.strip() == (
-        f"trutnet join: the table at {url} refused the password: wrong table password"
-    )
-    friend = joiner("friend", SECRET, True)
-    results = [result_of(p) for p in (host, friend)]
+    assert asked[0] == 2 and f"a private table needs its password: set {PASSWORD_ENV}" in asked[2]
+    assert guesser == (1, "", "trutnet join: wrong table password")
     assert len({r["state_hash"] for r in results}) == 1
     assert all(r["halted"] is None for r in results) and results[0]["hands"] >= 1
-    seen = json.dumps([r["events"] for r in results]) + out + err + str(first)
-    assert SECRET not in seen
-    for store in tmp_path.rglob("*"):  # nor in any file the seats keep
-        if store.is_file():
-            assert SECRET.encode() not in store.read_bytes()
-    assert TABLE_USER == "trutnet"
+    wire = b"".join(proxy.sent)
+    assert len(wire) > 10_000 and SECRET.encode() not in wire  # never sent, to anyone
+    assert len([t for t, _ in seen if t.startswith("trutnet/v1/sealed/")]) > 50
+    for topic, payload in seen:
+        assert topic.startswith(("trutnet/v1/sealed/", "trutnet/v1/invite/")), topic
+        for secret in (b"Hostname-Ana", b"Guestname-Bea", SECRET.encode()):
+            assert secret not in payload, (topic, secret)
+        if topic.startswith("trutnet/v1/sealed/") and payload:
+            with pytest.raises(MessageError):
+                parse_entry(payload)
+    shown = json.dumps([r["events"] for r in results]) + json.dumps(refusals)
+    assert SECRET not in shown
+    for kept in tmp_path.rglob("*"):  # nor in any file the seats keep
+        if kept.is_file():
+            assert SECRET.encode() not in kept.read_bytes()
+    key = tmp_path / "Guestname-Bea" / "table.key"
+    assert key.stat().st_mode & 0o777 == 0o600 and len(key.read_bytes()) == 32
+
+
+def test_wrong_passwords_lock_the_door_a_while_and_the_right_one_comes_in_after(broker_kind):
+    """Over a real broker, on a clock the test moves: MAX_FAILED wrong passwords (each
+    counted once its exchange is left unconfirmed) lock the table; the right password
+    is then refused as locked, in words that say to wait; once the lock is over it
+    gives the table's key; the table's claim is cleared when its host stops."""
+    broker = EmbeddedBroker()
+    endpoint = broker.start()
+    table, key = os.urandom(16), os.urandom(32)
+    now = [0.0]
+
+    async def scenario() -> list[str]:
+        welcome = Welcome(table, key, endpoint.url).pack()
+        server = InvitationServer(
+            endpoint, welcome, float("inf"), TablePassword(table, SECRET), clock=lambda: now[0]
+        )
+        await server.start()
+        said = []
+        try:
+            for k in range(MAX_FAILED):
+                guess = TablePassword(table, f"guess {k}")
+                with pytest.raises(InvitationError) as wrong:
+                    await accept_invitation(endpoint, guess, timeout=DEADLINE)
+                said.append(wrong.value.reason)
+            now[0] += CONFIRM_SECONDS + 1  # the guesses' exchanges are left unconfirmed
+            with pytest.raises(InvitationError) as locked:
+                await accept_invitation(endpoint, TablePassword(table, SECRET), timeout=DEADLINE)
+            said.append(str(locked.value))
+            now[0] += LOCK_SECONDS
+            got = await accept_invitation(endpoint, TablePassword(table, SECRET), timeout=DEADLINE)
+            assert Welcome.read(got).key == key
+            assert await place_claimed(endpoint, table.hex())
+        finally:
+            await server.stop()
+        assert not await place_claimed(endpoint, table.hex())  # its claim is cleared
+        return said
+
+    try:
+        said = asyncio.run(scenario())
+    finally:
+        broker.stop()
+    assert said[:MAX_FAILED] == ["wrong"] * MAX_FAILED
+    assert said[-1] == (
+        "the table refused too many wrong passwords and takes none for a while:"
+        " try again in a few minutes"
+    )
+
+
+def test_the_announcement_says_private_holds_no_password_and_lives_by_its_claim(broker_kind):
+    """A private table is listed (from its TXT records) while its broker holds its
+    host's claim of the table's place: not before, not after the host has gone."""
+    table = os.urandom(16)
+    message = {
+        "v": 1,
+        "game": "trut",
+        "variant": "classic",
+        "players": 2,
+        "taken": 1,
+        "name": "t",
+        "host": "ab",
+        "table": table.hex(),
+        "broker": "mqtt://127.0.0.1:1",
+        "status": "open",
+        "private": True,
+    }
+    broker = EmbeddedBroker()
+    endpoint = broker.start()
+
+    async def listed() -> bool:
+        found = FoundTable("t", table.hex(), endpoint, txt_records(message, endpoint))
+        await _liveness(found, 3)
+        if found.live is not None:
+            assert found.to_dict()["private"] is True and found.to_dict()["status"] == "open"
+        return found.live is not None
+
+    async def scenario() -> list[bool]:
+        seen = [await listed()]
+        server = InvitationServer(endpoint, b"", float("inf"), TablePassword(table, SECRET))
+        await server.start()
+        seen.append(await listed())
+        await server.stop()
+        seen.append(await listed())
+        return seen
+
+    try:
+        txt = txt_records(message, endpoint)
+        assert txt["private"] == "1" and SECRET not in json.dumps(txt)
+        assert asyncio.run(scenario()) == [False, True, False]
+    finally:
+        broker.stop()
+    gone = FoundTable("t", table.hex(), Endpoint("127.0.0.1", free_port()), txt)
+    asyncio.run(_liveness(gone, 3))
+    assert gone.live is None  # a dead host's table is not listed
+    assert txt_records({**message, "private": False}, endpoint)["private"] == "0"
 
 
 def test_tables_and_join_show_a_private_table_found_on_the_lan(tmp_path):
@@ -215,6 +270,7 @@ def test_tables_and_join_show_a_private_table_found_on_the_lan(tmp_path):
     host = _peer(
         ["host", "--players", "2", *SHORT, "--private", *on_loopback, *common],
         SECRET,
+        tmp_path / "host",
     )
     listing = ["tables", "--interface", "127.0.0.1", "--timeout", "2"]
     found = None
@@ -242,37 +298,40 @@ def test_tables_and_join_show_a_private_table_found_on_the_lan(tmp_path):
     assert line[2] == f'  join: trutnet join "{name}" --private'
     join = ["join", name, "--interface", "127.0.0.1", "--timeout", "5", "--bot", "heuristic"]
     join += ["--name", "friend"]
-    refused = _peer([*join, *common], None)  # found private: asked, and no terminal to ask on
+    refused = _peer([*join, *common], None, tmp_path / "none")  # asked, with no terminal
     out, err = refused.communicate(timeout=60)
     assert refused.returncode == 2 and f"set {PASSWORD_ENV}" in err
-    friend = _peer([*join, "--store", str(tmp_path / "friend"), *common], SECRET)
+    friend = _peer([*join, "--store", str(tmp_path / "friend"), *common], SECRET, tmp_path / "f")
     results = [result_of(p) for p in (friend, host)]  # the friend's error first, if any
     assert len({r["state_hash"] for r in results}) == 1
     assert all(r["halted"] is None for r in results)
 
 
-def test_a_seat_resumed_at_a_private_table_is_asked_its_password(monkeypatch, capsys):
-    """``join --resume --store DIR`` (the command printed when a seat leaves, with no
-    --private) at a private table asks for its password on a terminal instead of ending
-    with "it needs the table password"; without a terminal it still says why."""
+def test_a_password_typed_wrong_is_asked_again_and_every_try_is_one_exchange(monkeypatch, capsys):
+    """On a terminal, a wrong password is said and asked again, up to the tries; each
+    try is one exchange with the host (one guess it counts); without a terminal the
+    first wrong one is the end, in one line."""
     import trutnet.net.private as private
+    import trutnet.runtime.invitations as invitations
     from trutnet.cli import passwords
 
-    endpoint = Endpoint("127.0.0.1", 1883)
+    endpoint, table, key = Endpoint("127.0.0.1", 1883), os.urandom(16), os.urandom(32)
+    tried = []
 
-    async def check_access(at, password, timeout=5.0):
-        return None if password == SECRET else private.refused_message(at, password)
+    async def exchange(at, secret, watch=False):
+        tried.append(secret.text)
+        if secret.text != SECRET:
+            raise InvitationError("wrong table password", "wrong")
+        return Welcome(table, key, at.url).pack()
 
-    monkeypatch.setattr(private, "check_access", check_access)
-    typed = iter(["guess", SECRET])
+    monkeypatch.setattr(invitations, "accept_invitation", exchange)
+    typed = iter([SECRET])
     monkeypatch.setattr(private, "table_password", lambda prompt="": next(typed))
     monkeypatch.setattr(passwords, "password_typed", lambda: True)
-    assert passwords.let_in(endpoint, None) == SECRET
-    said = capsys.readouterr().err.splitlines()
-    assert said == [
-        "This table is private: type its password.",
-        "Wrong table password; type it again.",
-    ]
+    assert passwords.let_in(endpoint, table, "guess", watch=False) == key
+    assert tried == ["guess", SECRET]
+    assert capsys.readouterr().err.splitlines() == ["Wrong table password; type it again."]
     monkeypatch.setattr(passwords, "password_typed", lambda: False)
-    with pytest.raises(passwords.JoinError, match="is private: it needs the table password"):
-        passwords.let_in(endpoint, None)
+    with pytest.raises(passwords.PasswordRefused, match=r"^wrong table password$"):
+        passwords.let_in(endpoint, table, "guess", watch=False)
+    assert tried == ["guess", SECRET, "guess"]

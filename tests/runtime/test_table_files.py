@@ -409,31 +409,48 @@ def test_trutnet_games_is_a_command(capsys, tmp_path, monkeypatch):
     assert "No seat to come back to" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("killed", ["guest", "host"])
-def test_a_seat_of_a_sealed_table_killed_mid_game_comes_back_with_its_key(tmp_path, killed):
+@pytest.mark.parametrize(
+    ("killed", "door"), [("guest", "invite"), ("host", "invite"), ("guest", "private")]
+)
+def test_a_seat_of_a_sealed_table_killed_mid_game_comes_back_with_its_key(
+    tmp_path, monkeypatch, killed, door
+):
     """A sealed table (``host --invite``, 9.9): the guest that came in by its code, or
     the host, is killed mid-game; its folder kept the table's key (0600), so ``join
     --resume`` reads the sealed table again, and the game ends on one state at both
-    seats."""
+    seats. The same for a private table's guest (9.10), which resumes with no password
+    given: its folder kept the key, never the password."""
     from tests.network_helpers import wait_for_event
+    from trutnet.net.private import PASSWORD_ENV
 
+    secret = "resume without me"
     broker = EmbeddedBroker()
     url = broker.start().url
     common = ["--json", "--void-timeout", "60", "--stall-timeout", "60"]
     try:
+        if door == "private":
+            monkeypatch.setenv(PASSWORD_ENV, secret)  # as the host and the guest give it
         host = spawn(
-            ["host", "--players", "2", "--invite", "--broker", url, "--no-announce",
+            ["host", "--players", "2", f"--{door}", "--broker", url, "--no-announce",
              "--store", str(tmp_path / "host"), *common]
         )  # fmt: skip
-        code = wait_for_event(host, lambda e: e.get("event") == "invitation")["code"]
+        if door == "invite":
+            table = [wait_for_event(host, lambda e: e.get("event") == "invitation")["code"]]
+        else:
+            table = ["--table", wait_for_event(host, lambda e: e.get("event") == "table")["table"]]
+            table.append("--private")
         guest = spawn(
-            ["join", code, "--bot", "heuristic", "--broker", url,
+            ["join", *table, "--bot", "heuristic", "--broker", url,
              "--store", str(tmp_path / "p1"), *common]
         )  # fmt: skip
         wait_for_entries(tmp_path / "p1", 40)
+        monkeypatch.delenv(PASSWORD_ENV, raising=False)  # the seat comes back without it
         key = tmp_path / "p1" / "table.key"
         assert key.read_bytes() == (tmp_path / "host" / "seat-0" / "table.key").read_bytes()
         assert (key.stat().st_mode & 0o777) == 0o600
+        assert all(
+            secret.encode() not in f.read_bytes() for f in tmp_path.rglob("*") if f.is_file()
+        )
         victim, other = (guest, host) if killed == "guest" else (host, guest)
         store = tmp_path / ("p1" if killed == "guest" else "host/seat-0")
         os.kill(victim.pid, signal.SIGKILL)

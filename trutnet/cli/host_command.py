@@ -35,13 +35,18 @@ def _broker_event(
 
 
 def bridge_of(args: argparse.Namespace) -> Endpoint | None:
-    """The rendezvous ``--bridge`` names, once it answers, or None; :class:`BrokerError`
+    """The rendezvous ``--bridge`` names, once it answers, or None (and
+    :class:`ChoiceError` for a table both private and invited); :class:`BrokerError`
     in one line for a bridge that would carry an open table (the rendezvous would read
     it), one beside ``--broker`` (the table is on that broker already), a URL a bridge
     cannot take, or a rendezvous nobody reaches (friends elsewhere would be given a
     command that cannot work)."""
     from trutnet.net.broker import bridge_endpoint
 
+    if args.private and args.invite:
+        raise ChoiceError(
+            _("--private and --invite do not go together: friends come in by a password or a code")
+        )
     if args.bridge is None:
         return None
     if not args.invite:
@@ -89,11 +94,11 @@ def cmd_host(args: argparse.Namespace) -> int:
         broker = (
             ExternalBroker(args.broker)
             if args.broker
-            else EmbeddedBroker(args.bind, args.port, password=password, bridge=bridge)
+            else EmbeddedBroker(args.bind, args.port, bridge=bridge)
         )
         endpoint = broker.start()
         if args.broker and not args.inprocess_broker:
-            run_to_end(probe_broker(endpoint, password=password))
+            run_to_end(probe_broker(endpoint))
     except (BrokerError, PasswordError, JoinError) as exc:
         print(
             _("trutnet {command}: {problem}").format(command="host", problem=exc), file=sys.stderr

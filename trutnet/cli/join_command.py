@@ -25,7 +25,7 @@ from trutnet.cli.games import ChoiceError, bot_of, game_named
 from trutnet.cli.invitations import invitation_code, invited_table
 from trutnet.cli.lan_tables import status_said, table_asked, wrong_game
 from trutnet.cli.on_screen import game_over, seat_screen
-from trutnet.cli.passwords import let_in, password_for, password_to_enter
+from trutnet.cli.passwords import PasswordRefused, enter_private, let_in
 from trutnet.cli.running import finish, printer, run_to_end, runtime_options
 from trutnet.client.lobby_view import clock_rule_said
 from trutnet.crypto.identity import fingerprint
@@ -56,18 +56,17 @@ def cmd_join(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
         return 2
     endpoint, table_id, private = _table_for(args, code, game)
-    args.password = password_to_enter(args, endpoint, private, "join")
+    if code is None:
+        enter_private(args, endpoint, table_id, private, "join")
     store = args.store
     if store is None and args.bot is None:  # a person: the seat's files for --resume
         store = data_dir() / "tables" / f"{table_id.hex()}-join"
     created = store is not None and not store.exists()
     try:
-        run_to_end(probe_broker(endpoint, password=args.password))
+        run_to_end(probe_broker(endpoint))
         if args.bot is None:  # a person plays: the terminal client, once a host is seen
             announced = run_to_end(
-                lobby_announcement(
-                    table_id, endpoint, args.lobby_timeout, args.password, _seal(args)
-                )
+                lobby_announcement(table_id, endpoint, args.lobby_timeout, _seal(args))
             )
             if announced["game"] != game.name:
                 raise WrongGame(table_id, announced["game"], game.name)
@@ -93,7 +92,6 @@ def cmd_join(args: argparse.Namespace) -> int:
                         options=runtime_options(args),
                         fallback=args.fallback or "",
                         lobby_timeout=args.lobby_timeout,
-                        password=args.password,
                         game=game.name,
                         table_key=args.table_key,
                     ),
@@ -124,7 +122,7 @@ def _table_for(
 ) -> tuple[Endpoint, bytes, bool]:
     """The table to join: the sealed one of an invitation ``code`` (its key kept as
     ``args.table_key``, 9.9), else the one named or found; and whether it is private."""
-    args.table_key = None
+    args.table_key = args.password = None
     if code is None:
         return table_asked(args, "join", game.name)
     endpoint, welcome = invited_table(args, code, "join")
@@ -133,16 +131,16 @@ def _table_for(
 
 
 def _seal(args: argparse.Namespace) -> TableSeal | None:
-    """The sealed table's (9.9), for reading its lobby; None for an open table."""
+    """The sealed or private table's (9.9, 9.10), for reading its lobby; None for an
+    open table."""
     key = getattr(args, "table_key", None)
     return None if key is None else TableSeal(key, os.urandom)
 
 
 def _resume_seat(args: argparse.Namespace, game: Game, emit: Any) -> int:
     """``join --resume``: the seat in ``--store`` (or the one seat left mid-game), back
-    at its table, on the screen or played by ``--bot``."""
-    from trutnet.net.private import PasswordError
-
+    at its table, on the screen or played by ``--bot``. A sealed or private table's
+    key is the one the seat's folder kept: no code or password is asked again."""
     if args.store is None:  # which seats it could be: say them, with their commands
         seats = unfinished_seats()
         if not seats:
@@ -167,8 +165,7 @@ def _resume_seat(args: argparse.Namespace, game: Game, emit: Any) -> int:
         endpoints = [ExternalBroker(args.broker).start()] if args.broker else None
         person = None if (args.store / "identity.key").exists() else player_identity()
         loaded = load_seat(args.store, person)  # checked before anything starts, read once
-        args.password = password_for(args)
-    except (BrokerError, StoreError, PasswordError) as exc:
+    except (BrokerError, StoreError) as exc:
         print(
             _("trutnet {command}: {problem}").format(command="join", problem=exc), file=sys.stderr
         )
@@ -184,13 +181,6 @@ def _resume_seat(args: argparse.Namespace, game: Game, emit: Any) -> int:
         game = state.game
     if args.bot is not None:
         bot_of(game, args.bot)
-    try:
-        args.password = let_in((endpoints or [loaded.endpoint])[0], args.password)
-    except (JoinError, PasswordError) as exc:
-        print(
-            _("trutnet {command}: {problem}").format(command="join", problem=exc), file=sys.stderr
-        )
-        return 1
     if args.bot is None:  # the person takes their seat back, on screen
         return _resume_with_ui(args, endpoints, loaded, game.name)
     return finish(
@@ -202,7 +192,6 @@ def _resume_seat(args: argparse.Namespace, game: Game, emit: Any) -> int:
                     name=args.name,
                     bot_kind=args.bot,
                     options=runtime_options(args),
-                    password=args.password,
                 ),
                 loaded=loaded,
                 on_event=emit,
@@ -248,7 +237,6 @@ def _join_with_ui(
                     options=options,
                     fallback=args.fallback or "",
                     identity=player_identity(),
-                    password=args.password,
                     lobby_timeout=args.lobby_timeout,
                     game=game,
                     table_key=getattr(args, "table_key", None),
@@ -271,8 +259,9 @@ def _join_rematch(args: argparse.Namespace, where: tuple[bytes, str], host: str)
     """Everyone asked for a rematch and the host named its table (9.7): join it, on
     the screen, if that table's host is the one this table had."""
     table_id, url = where
-    if getattr(args, "table_key", None) is not None:  # the next table has a key of its own
-        print(
+    password = getattr(args, "password", None)
+    if getattr(args, "table_key", None) is not None and password is None:
+        print(  # a sealed table's next one has a key, and a code, of its own
             _("trutnet join: no rematch here: the host's next table has a new code; ask for it"),
             file=sys.stderr,
         )
@@ -280,10 +269,12 @@ def _join_rematch(args: argparse.Namespace, where: tuple[bytes, str], host: str)
     print(_("trutnet join: rematch: joining the next table"), file=sys.stderr)
     try:
         endpoint = parse_broker_url(url)
+        if password is not None:  # a private table's next one: the same password (9.10)
+            args.table_key = let_in(endpoint, table_id, password, watch=False)
         announced = run_to_end(
-            lobby_announcement(table_id, endpoint, args.lobby_timeout, args.password)
+            lobby_announcement(table_id, endpoint, args.lobby_timeout, _seal(args))
         )
-    except (BrokerError, JoinError) as exc:
+    except (BrokerError, JoinError, PasswordRefused) as exc:
         print(_("trutnet join: no rematch: {why}").format(why=exc), file=sys.stderr)
         return 1
     if announced["host"] != host:
@@ -314,7 +305,6 @@ def _resume_with_ui(
                     name=args.name,
                     bot_kind=None,
                     options=runtime_options(args),
-                    password=args.password,
                 ),
                 loaded=loaded,
                 hooks=hooks,

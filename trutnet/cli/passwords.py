@@ -1,5 +1,6 @@
-"""A private table's password: typed twice by its host, asked again when a joiner
-types it wrong (at most :data:`PASSWORD_TRIES` times), read from
+"""A private table's password on the command line: typed twice by its host, traded by
+a joiner or a spectator for the table's key at the table's host (docs/protocol.md
+9.10), asked again when typed wrong (at most :data:`PASSWORD_TRIES` times), read from
 ``$TRUTNET_TABLE_PASSWORD`` when not on a terminal; never printed.
 """
 
@@ -9,11 +10,12 @@ import argparse
 import os
 import sys
 
+import aiomqtt
+
 from trutnet.cli.arguments import Refused
 from trutnet.cli.running import run_to_end
 from trutnet.i18n import _, ngettext
 from trutnet.net.broker import Endpoint
-from trutnet.runtime.lobby_watch import JoinError
 
 PASSWORD_TRIES = 3  # a password typed wrong (or two that differ) is asked again, this often
 
@@ -45,30 +47,6 @@ def password_for(
     )
 
 
-def password_to_enter(
-    args: argparse.Namespace, endpoint: Endpoint, private: bool, command: str
-) -> str | None:
-    """The password that lets ``command`` in at the table on ``endpoint`` (``private``:
-    found private on the LAN), asked as :func:`password_for` and checked by
-    :func:`let_in`; :class:`Refused` in one line when there is none to be had."""
-    from trutnet.net.private import PasswordError
-
-    try:
-        password = password_for(args, needed=private)
-    except PasswordError as exc:
-        raise Refused(
-            _("trutnet {command}: {problem}").format(command=command, problem=exc), 2
-        ) from None
-    try:
-        if password is not None:  # without one, the broker's probe says what to do
-            password = let_in(endpoint, password)
-    except (JoinError, PasswordError) as exc:
-        raise Refused(
-            _("trutnet {command}: {problem}").format(command=command, problem=exc)
-        ) from None
-    return password
-
-
 def password_typed() -> bool:
     """Whether a table password is asked on the terminal (rather than read from
     ``$TRUTNET_TABLE_PASSWORD``, or not to be had)."""
@@ -77,28 +55,85 @@ def password_typed() -> bool:
     return os.environ.get(PASSWORD_ENV) is None and sys.stdin.isatty()
 
 
-def let_in(endpoint: Endpoint, password: str | None) -> str | None:
-    """The password the table's broker takes: ``password`` if it does; when it does
-    not and the password is typed on a terminal, the person is told and asked again
-    (at most :data:`PASSWORD_TRIES` times), or asked for it when it was not given (a
-    seat resumed at a private table: the command printed for it has no --private).
-    :class:`JoinError` saying why otherwise; the password itself is never printed."""
-    from trutnet.net.private import check_access, table_password
+def enter_private(
+    args: argparse.Namespace,
+    endpoint: Endpoint,
+    table_id: bytes,
+    private: bool,
+    command: str,
+    watch: bool = False,
+) -> None:
+    """At a private table (``--private``, ``private``: found private on the LAN, or a
+    table whose place is claimed at ``endpoint``), the password traded for the table's
+    key (``watch``: as a spectator): ``args.table_key`` and ``args.password`` (kept for
+    a rematch) are set. Nothing for an open table. :class:`Refused` in one line when
+    there is no password, a wrong one (typed: asked again, :data:`PASSWORD_TRIES` times
+    at most), or no host answers."""
+    from trutnet.discovery.browse import place_claimed
+    from trutnet.net.private import PASSWORD_ENV, PasswordError
 
-    for tries in range(1, PASSWORD_TRIES + 1):
-        why = run_to_end(check_access(endpoint, password))
-        if why is None:
-            return password
-        if not password_typed():
-            break
-        if tries == PASSWORD_TRIES:
-            why += ngettext(" ({count} try)", " ({count} tries)", PASSWORD_TRIES).format(
-                count=PASSWORD_TRIES
+    def refused(problem: object, status: int = 1) -> Refused:
+        return Refused(
+            _("trutnet {command}: {problem}").format(command=command, problem=problem), status
+        )
+
+    args.password = None
+    if not (private or getattr(args, "private", False)):
+        if args.broker is None or not run_to_end(place_claimed(endpoint, table_id.hex())):
+            return  # an open table
+        if not password_typed() and os.environ.get(PASSWORD_ENV) is None:
+            raise refused(
+                _(
+                    "the table at {url} is private: it needs the table password"
+                    " ({command} --private, or set {variable})"
+                ).format(url=endpoint.url, command=command, variable=PASSWORD_ENV),
             )
-            break
-        if password is None:
-            print(_("This table is private: type its password."), file=sys.stderr)
-        else:
+        print(_("This table is private: type its password."), file=sys.stderr)
+    try:
+        args.password = password_for(args, needed=True)
+        args.table_key = let_in(endpoint, table_id, args.password, watch)
+    except PasswordError as exc:
+        raise refused(exc, 2) from None
+    except PasswordRefused as exc:
+        raise refused(exc) from None
+
+
+class PasswordRefused(Exception):
+    """A password the table's host did not take, or no host to ask, in one line."""
+
+
+def let_in(endpoint: Endpoint, table_id: bytes, password: str | None, watch: bool) -> bytes:
+    """The key of the private table ``table_id`` at ``endpoint``, for ``password``;
+    typed on a terminal and wrong, the person is told and asked again (at most
+    :data:`PASSWORD_TRIES` times). :class:`PasswordRefused` saying why otherwise; the password
+    itself is never printed. Every try is one guess the host counts (9.10)."""
+    from trutnet.net.private import table_password
+    from trutnet.protocol.invitation import InvitationError, TablePassword
+    from trutnet.runtime.invitations import Welcome, accept_invitation
+
+    assert password is not None
+    for tries in range(1, PASSWORD_TRIES + 1):
+        try:
+            secret = TablePassword(table_id, password)
+            welcome = Welcome.read(run_to_end(accept_invitation(endpoint, secret, watch=watch)))
+        except (OSError, aiomqtt.MqttError) as exc:
+            raise PasswordRefused(
+                _("cannot reach the broker at {url}: {why}").format(url=endpoint.url, why=exc)
+            ) from None
+        except InvitationError as exc:
+            if exc.reason != "wrong" or not password_typed():
+                raise PasswordRefused(str(exc)) from None
+            if tries == PASSWORD_TRIES:
+                raise PasswordRefused(
+                    str(exc)
+                    + ngettext(" ({count} try)", " ({count} tries)", PASSWORD_TRIES).format(
+                        count=PASSWORD_TRIES
+                    )
+                ) from None
             print(_("Wrong table password; type it again."), file=sys.stderr)
-        password = table_password()
-    raise JoinError(why)
+            password = table_password()
+            continue
+        if welcome.table != table_id:  # a host that knows the password: a broken one
+            raise PasswordRefused(_("the host's welcome names another table"))
+        return welcome.key
+    raise AssertionError("unreachable")

@@ -166,7 +166,7 @@ def _on_announce(
 
 
 def _their_broker(args: argparse.Namespace) -> tuple[ExternalBroker, Endpoint, str | None]:
-    """The broker ``--broker`` names, once it answers (with a private table's password);
+    """The broker ``--broker`` names, once it answers, and a private table's password;
     :class:`Refused` in one line when it does not."""
     from trutnet.net.private import PasswordError
     from trutnet.runtime.lobby_watch import JoinError, probe_broker
@@ -175,7 +175,7 @@ def _their_broker(args: argparse.Namespace) -> tuple[ExternalBroker, Endpoint, s
         password = password_for(args, confirm=True)
         broker = ExternalBroker(args.broker)
         endpoint = broker.start()
-        run_to_end(probe_broker(endpoint, password=password, command="play"))
+        run_to_end(probe_broker(endpoint))
         return broker, endpoint, password
     except (BrokerError, PasswordError, JoinError) as exc:
         raise Refused(
@@ -190,7 +190,7 @@ def _own_broker(args: argparse.Namespace, bind: str) -> tuple[EmbeddedBroker, En
 
     try:
         password = password_for(args, confirm=True)
-        broker = EmbeddedBroker(bind, args.port, password=password, bridge=args.rendezvous)
+        broker = EmbeddedBroker(bind, args.port, bridge=args.rendezvous)
         return broker, broker.start(), password
     except (BrokerError, PasswordError) as exc:
         raise Refused(

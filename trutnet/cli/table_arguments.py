@@ -203,7 +203,9 @@ def _table_options(p: argparse.ArgumentParser, players: int, name: str) -> None:
         help=_("seat K bots at once; the game starts when every seat is taken"),
     )
     p.add_argument("--port", type=port_arg, default=0, help=_("embedded broker port (0: any)"))
-    _private_option(p, N_("a private table: the broker lets in only those who give its password"))
+    _private_option(
+        p, N_("a private table: sealed, and opened only to those who give its password")
+    )
     p.add_argument(
         "--invite",
         action="store_true",

@@ -15,7 +15,7 @@ from trutnet.cli.games import ChoiceError
 from trutnet.cli.invitations import invitation_code, invited_table
 from trutnet.cli.lan_tables import table_asked
 from trutnet.cli.on_screen import game_over, need_terminal
-from trutnet.cli.passwords import password_to_enter
+from trutnet.cli.passwords import enter_private
 from trutnet.cli.running import finish, printer, run_to_end
 from trutnet.i18n import N_, _
 from trutnet.net.broker import Endpoint
@@ -35,22 +35,20 @@ def cmd_watch(args: argparse.Namespace) -> int:
     args.table_key = None
     if code is None:
         endpoint, table_id, private = table_asked(args, "watch")
+        enter_private(args, endpoint, table_id, private, "watch", watch=True)  # 9.10
     else:  # a sealed table: its code gives a spectator its id and key too (9.9)
         endpoint, welcome = invited_table(args, code, "watch", watch=True)
-        table_id, private, args.table_key = welcome.table, False, welcome.key
-    password = password_to_enter(args, endpoint, private, "watch")
+        table_id, args.table_key = welcome.table, welcome.key
     options = Options(stall_timeout=args.stall_timeout, give_up_after=args.give_up_after)
     seal = None if args.table_key is None else TableSeal(args.table_key, os.urandom)
     try:
-        run_to_end(probe_broker(endpoint, password=password, command="watch"))
-        run_to_end(
-            lobby_status(table_id, endpoint, args.lobby_timeout, password, seal)
-        )  # a host is there
+        run_to_end(probe_broker(endpoint))
+        run_to_end(lobby_status(table_id, endpoint, args.lobby_timeout, seal))  # a host is there
         if args.json:
             emit = printer(True, args.name)
-            start = watch(table_id, [endpoint], _setup(args, options, password), on_event=emit)
+            start = watch(table_id, [endpoint], _setup(args, options), on_event=emit)
             return finish(run_to_end(start), True)
-        return _watch_with_ui(args, table_id, endpoint, password, options)
+        return _watch_with_ui(args, table_id, endpoint, options)
     except JoinError as exc:
         print(
             _("trutnet {command}: {problem}").format(command="watch", problem=exc), file=sys.stderr
@@ -62,7 +60,6 @@ def _watch_with_ui(
     args: argparse.Namespace,
     table_id: bytes,
     endpoint: Endpoint,
-    password: str | None,
     options: Options,
 ) -> int:
     from trutnet.client.playing import play_with_ui
@@ -74,7 +71,7 @@ def _watch_with_ui(
     ui = WatchApp(_("table {id}").format(id=table_id.hex()[:8]))
     result = run_to_end(
         play_with_ui(
-            lambda hooks: watch(table_id, [endpoint], _setup(args, options, password), hooks=hooks),
+            lambda hooks: watch(table_id, [endpoint], _setup(args, options), hooks=hooks),
             ui,
             transcript,
         )
@@ -84,13 +81,12 @@ def _watch_with_ui(
     return 0
 
 
-def _setup(args: argparse.Namespace, options: Options, password: str | None) -> JoinSetup:
+def _setup(args: argparse.Namespace, options: Options) -> JoinSetup:
     """How this spectator sits at the table: its name, the person's key, the timers."""
     return JoinSetup(
         name=args.name,
         identity=player_identity(),
         options=options,
-        password=password,
         lobby_timeout=args.lobby_timeout,
         table_key=args.table_key,
     )

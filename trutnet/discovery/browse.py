@@ -8,9 +8,9 @@ retained lobby message, which the host's last will clears when it dies. That mes
 must be signed by the table's own host (the table id names its key,
 ``docs/protocol.md`` 7.10) and name the fingerprint the mDNS records give: a forged or
 mismatched announcement hides nothing and points nowhere.
-A private table's broker lets no one read that message without the password:
-it is shown (as private, from its TXT records) when its broker answers MQTT at all,
-refusing us included; its host's broker dies with the host.
+A private table's lobby message is sealed with a key only its password's exchange gives
+(docs/protocol.md 9.10): it is shown (as private, from its TXT records) while its broker
+holds the host's retained claim of the table's place, which the host's last will clears.
 
 :func:`live_tables` searches once; :class:`LanSearch` goes on searching
 (``tables --watch``), so that each look at the LAN sees every table announced since
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
 import time
 from dataclasses import dataclass
@@ -190,36 +191,43 @@ def browse(timeout: float = 2.0, interfaces: list[str] | None = None) -> list[Fo
         search.close()
 
 
+async def place_claimed(endpoint: Endpoint, place: str, timeout: float = 3.0) -> bool:
+    """Whether the broker at ``endpoint`` holds a host's claim of the invitation place
+    ``place`` (a code's nameplate, a private table's id in hex). A claim is retained,
+    so it comes right after the subscription: a marker published after it, on a topic
+    of our own, says that none came (no need to wait out ``timeout``)."""
+    from trutnet.net.mqtt_link import mqtt_client
+
+    claim = f"trutnet/v1/invite/{place}"
+    marker = f"trutnet/v1/invite/probe-{os.urandom(8).hex()}"
+    with contextlib.suppress(Exception):
+        async with (
+            asyncio.timeout(timeout),
+            mqtt_client(endpoint, timeout=timeout) as client,
+        ):
+            await client.subscribe(claim, qos=1)
+            await client.subscribe(marker, qos=1)
+            await client.publish(marker, b"?", qos=1)
+            async for message in client.messages:
+                if str(message.topic) == claim and message.payload:
+                    return True
+                if str(message.topic) == marker:
+                    return False
+    return False
+
+
 async def _liveness(table: FoundTable, timeout: float) -> None:
     from trutnet.net.mqtt_link import mqtt_client
-    from trutnet.net.private import refusal
 
     if table.invite is not None:  # sealed: its broker holds the invitation's claim
-        with contextlib.suppress(Exception):
-            claim = f"trutnet/v1/invite/{table.invite}"
-            async with (
-                asyncio.timeout(timeout),
-                mqtt_client(table.endpoint, timeout=timeout) as client,
-            ):
-                await client.subscribe(claim, qos=1)
-                async for message in client.messages:
-                    if str(message.topic) == claim and message.payload:
-                        table.live = {"status": "sealed"}
-                        break
+        if await place_claimed(table.endpoint, str(table.invite), timeout):
+            table.live = {"status": "sealed"}
         return
-    if table.private:
-        try:
-            async with (
-                asyncio.timeout(timeout),
-                mqtt_client(
-                    table.endpoint,
-                    timeout=timeout,
-                ),
-            ):
-                pass  # a private broker letting in anyone: not what was announced
-        except Exception as exc:  # the broker is there if it says no
-            if refusal(exc):
-                table.live = {"status": table.txt.get("status", "open"), "private": True}
+    if table.private:  # its broker holds the claim of the table's place (9.10)
+        if re.fullmatch(r"[0-9a-f]{32}", table.table) and await place_claimed(
+            table.endpoint, table.table, timeout
+        ):
+            table.live = {"status": table.txt.get("status", "open"), "private": True}
         return
     with contextlib.suppress(Exception):
         async with (

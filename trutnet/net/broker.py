@@ -6,10 +6,10 @@
   amqtt otherwise: under the replayed-table load of ``trutnet bench network`` amqtt
   saturates its one core at a few dozen tables while Mosquitto does not
   (``docs/broker.md``). ``TRUTNET_EMBEDDED_BROKER=amqtt|mosquitto`` forces one.
-* A private table (``password``) makes the embedded broker refuse any client without
-  the table password: user :data:`TABLE_USER`, the password hashed as each broker
-  expects (Mosquitto: PBKDF2-SHA512 ``$7$``; amqtt: Argon2), in a file of mode 0600
-  in a 0700 folder that is removed as soon as the broker has read it.
+* Every embedded broker lets anyone connect: a private table keeps its secret in its
+  traffic, sealed end to end with a key its password's exchange hands out
+  (``docs/protocol.md`` 9.10), not in the broker's door. Its config is written to a
+  file of mode 0600 in a 0700 folder that is removed as soon as the broker has read it.
 * :class:`ExternalBroker` is any MQTT 3.1.1/5 broker the group already runs
   (Mosquitto, EMQX...), given as ``mqtt://host:port``, or ``mqtts://host:port`` over
   TLS (:func:`tls_options`: the certificate and host name checked).
@@ -21,7 +21,6 @@
 
 from __future__ import annotations
 
-import base64
 import contextlib
 import functools
 import hashlib
@@ -41,7 +40,6 @@ from urllib.parse import urlsplit
 from trutnet.i18n import _
 
 DEFAULT_PORT = 1883
-TABLE_USER = "trutnet"  # the MQTT user name of a private table; the password is the secret
 KINDS = ("mosquitto", "amqtt")
 
 
@@ -216,21 +214,6 @@ def embedded_kind() -> str:
     return "mosquitto" if mosquitto_binary() is not None else "amqtt"
 
 
-def mosquitto_hash(password: str, salt: bytes | None = None) -> str:
-    """A Mosquitto 2 password-file hash: ``$7$`` PBKDF2-SHA512, 101 rounds (as
-    ``mosquitto_passwd`` writes it)."""
-    salt = salt if salt is not None else os.urandom(12)
-    digest = hashlib.pbkdf2_hmac("sha512", password.encode(), salt, 101, 64)
-    return f"$7$101${base64.b64encode(salt).decode()}${base64.b64encode(digest).decode()}"
-
-
-def amqtt_hash(password: str) -> str:
-    """An amqtt ``FileAuthPlugin`` hash (Argon2)."""
-    from pwdlib.hashers.argon2 import Argon2Hasher
-
-    return str(Argon2Hasher().hash(password))
-
-
 # What a bridge carries between the embedded broker and a rendezvous: a sealed table's
 # topics and the invitations' (docs/protocol.md 9.9), nothing of an open table
 BRIDGED = ("trutnet/v1/sealed/#", "trutnet/v1/invite/#")
@@ -272,11 +255,8 @@ def bridge_lines(bridge: Endpoint, name: str) -> list[str]:
     return lines
 
 
-def mosquitto_config(
-    host: str, port: int, folder: Path, private: bool, bridge: Endpoint | None = None
-) -> Path:
-    """Write the config of an embedded Mosquitto in ``folder`` (beside the password
-    file of a private table, which :class:`EmbeddedBroker` wrote there); ``bridge``: a
+def mosquitto_config(host: str, port: int, folder: Path, bridge: Endpoint | None = None) -> Path:
+    """Write the config of an embedded Mosquitto in ``folder``; ``bridge``: a
     rendezvous broker its sealed tables are bridged to (:func:`bridge_lines`)."""
     lines = [
         "per_listener_settings false",
@@ -292,10 +272,7 @@ def mosquitto_config(
         # parent-death signal (it would outlive a killed host) and cannot read our
         # 0600 files: it runs as this process does, as amqtt would.
         lines.append("user root")
-    if private:
-        lines += ["allow_anonymous false", f"password_file {folder / 'passwords'}"]
-    else:
-        lines.append("allow_anonymous true")
+    lines.append("allow_anonymous true")
     if bridge is not None:
         lines += bridge_lines(bridge, f"trutnet-{os.getpid()}-{port}")
     conf = folder / "mosquitto.conf"
@@ -334,19 +311,17 @@ def _listening(pid: int, port: int) -> bool:
 
 class EmbeddedBroker:
     """A broker in a child process, bound to ``host`` (LAN play: the LAN interface):
-    Mosquitto or amqtt (:func:`embedded_kind`); with ``password``, a private table."""
+    Mosquitto or amqtt (:func:`embedded_kind`)."""
 
     def __init__(
         self,
         host: str = "127.0.0.1",
         port: int = 0,
-        password: str | None = None,
         kind: str | None = None,
         bridge: Endpoint | None = None,
     ) -> None:
         self.host = host
         self.port = port
-        self.password = password
         self.kind = kind or embedded_kind()
         if self.kind not in KINDS:
             raise BrokerError(f"unknown broker {self.kind!r}")
@@ -376,9 +351,6 @@ class EmbeddedBroker:
             shutil.rmtree(folder, ignore_errors=True)  # the broker has read it, or is gone
 
     def _start(self, folder: Path, timeout: float) -> Endpoint:
-        if self.password is not None:
-            digest = (mosquitto_hash if self.kind == "mosquitto" else amqtt_hash)(self.password)
-            _private_file(folder / "passwords", f"{TABLE_USER}:{digest}\n")
         self.process = subprocess.Popen(
             [
                 sys.executable,
@@ -389,14 +361,13 @@ class EmbeddedBroker:
                 str(os.getpid()),
                 self.kind,
                 str(folder),
-                "private" if self.password is not None else "open",
                 *([self.bridge.address] if self.bridge is not None else []),
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             stdin=subprocess.DEVNULL,
             text=True,
-            # the broker reads its hashed password file, never the password itself
+            # a private table's password stays with the peer
             env={
                 **{k: v for k, v in os.environ.items() if k != "TRUTNET_TABLE_PASSWORD"},
                 "PYTHONUNBUFFERED": "1",

@@ -1,15 +1,13 @@
 """The embedded broker's own process:
-``python -m trutnet.net.broker_main HOST PORT [PARENT_PID [KIND FOLDER open|private
-[BRIDGE_URL]]]``.
+``python -m trutnet.net.broker_main HOST PORT [PARENT_PID [KIND FOLDER [BRIDGE_URL]]]``.
 
 The broker runs here, apart from the peer, so the peer's crypto (tens of ms per
 proof) never stalls message delivery. KIND ``amqtt`` (the default) runs amqtt in this
 process and prints ``ready PORT`` once it accepts connections. KIND ``mosquitto``
 writes Mosquitto's config in FOLDER, prints ``port PORT`` and becomes Mosquitto
-(``exec``): the parent waits until the port accepts. ``private``: only the user and
-password of FOLDER's ``passwords`` file may connect (written by ``broker.py``).
-BRIDGE_URL (Mosquitto only): a rendezvous broker the sealed tables' topics are bridged
-to, both ways.
+(``exec``): the parent waits until the port accepts. Anyone may connect. BRIDGE_URL
+(Mosquitto only): a rendezvous broker the sealed tables' topics are bridged to, both
+ways.
 
 It dies with its parent, at once: a broker that outlives a killed host keeps its
 port open and half-works, and the table's peers, trying that address first, would
@@ -79,19 +77,13 @@ def connection_limit() -> int:
     return max(1, soft - FILES_KEPT)
 
 
-def broker_config(
-    host: str, port: int, password_file: str | None = None, connections: int | None = None
-) -> dict[str, object]:
-    """amqtt's config: anonymous clients, or (``password_file``) only its users; at
-    most ``connections`` at once (by default :func:`connection_limit`)."""
+def broker_config(host: str, port: int, connections: int | None = None) -> dict[str, object]:
+    """amqtt's config: anonymous clients, at most ``connections`` at once (by default
+    :func:`connection_limit`)."""
     if connections is None:
         connections = connection_limit()
-    plugins: dict[str, object] = (
-        {"amqtt.plugins.authentication.FileAuthPlugin": {"password_file": password_file}}
-        if password_file is not None
-        # Supplying plugins replaces amqtt's defaults: anonymous auth must be listed.
-        else {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}}
-    )
+    # Supplying plugins replaces amqtt's defaults: anonymous auth must be listed.
+    plugins = {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}}
     return {
         "listeners": {
             "default": {"type": "tcp", "bind": f"{host}:{port}", "max_connections": connections}
@@ -100,13 +92,11 @@ def broker_config(
     }
 
 
-async def serve(
-    host: str, port: int, parent: int | None = None, password_file: str | None = None
-) -> None:
+async def serve(host: str, port: int, parent: int | None = None) -> None:
     from amqtt.broker import Broker
 
     watch = asyncio.create_task(_watch_parent(parent)) if parent is not None else None
-    broker = Broker(broker_config(host, port, password_file))
+    broker = Broker(broker_config(host, port))
     await broker.start()
     print(f"ready {port}", flush=True)
     stop = asyncio.Event()
@@ -129,8 +119,7 @@ def main() -> None:
     parent = int(sys.argv[3]) if len(sys.argv) > 3 else None
     kind = sys.argv[4] if len(sys.argv) > 4 else "amqtt"
     folder = Path(sys.argv[5]) if len(sys.argv) > 5 else None
-    private = len(sys.argv) > 6 and sys.argv[6] == "private"
-    bridge = sys.argv[7] if len(sys.argv) > 7 else None
+    bridge = sys.argv[6] if len(sys.argv) > 6 else None
     if parent is not None and os.getppid() != parent:
         return  # the parent died before we could ask to die with it
     if kind == "mosquitto" and folder is not None:
@@ -140,12 +129,11 @@ def main() -> None:
         if binary is None:
             sys.exit(1)
         rendezvous = bridge_endpoint(bridge) if bridge is not None else None
-        conf = mosquitto_config(host, port, folder, private, rendezvous)
+        conf = mosquitto_config(host, port, folder, rendezvous)
         print(f"port {port}", flush=True)
         # PR_SET_PDEATHSIG is kept across exec: Mosquitto dies with our parent too.
         os.execv(binary, [binary, "-c", str(conf)])
-    password_file = str(folder / "passwords") if private and folder is not None else None
-    asyncio.run(serve(host, port, parent, password_file))
+    asyncio.run(serve(host, port, parent))
 
 
 if __name__ == "__main__":

@@ -12,9 +12,9 @@
 * The MQTT client id is random (96 bits) on every connection: anyone on the LAN can
   open a connection to the broker, and one that guessed a peer's client id would cut
   that peer off (MQTT lets a new session with the same id take over the old one).
-* A private table's ``password`` goes with every connection (user ``trutnet``); a
-  broker that refuses it is remembered in :attr:`MqttLink.refused` (one clear line,
-  never the password) and tried again like any lost broker.
+* A broker that refuses the connection (one that wants a user and password) is
+  remembered in :attr:`MqttLink.refused` (one clear line) and tried again like any
+  lost broker.
 * A sealed table's link (``seal``, docs/protocol.md 9.9) seals every message it
   publishes (its last will too) on the topic derived from the table's key, subscribes
   to the derived filters, and hands its owner only what opens with that key, under
@@ -38,7 +38,7 @@ from typing import Any
 import aiomqtt
 
 from trutnet.net.broker import BrokerError, Endpoint, tls_options
-from trutnet.net.private import credentials, refusal, refused_message
+from trutnet.net.private import refusal, refused_message
 from trutnet.protocol.sealed_table import OVERHEAD, TableSeal
 
 log = logging.getLogger("trutnet.net")
@@ -116,11 +116,9 @@ class MqttLink:
         name: str,
         will: tuple[str, bytes] | None = None,
         on_connect: Callable[[], Awaitable[None]] | None = None,
-        password: str | None = None,
         seal: TableSeal | None = None,
     ) -> None:
         self._endpoints = endpoints
-        self.password = password
         # a sealed table's (9.9): every topic and payload goes through it, both ways
         self.seal = seal
         self.unopened = 0  # messages that did not open with the table's key: dropped
@@ -194,7 +192,7 @@ class MqttLink:
                         raise asyncio.CancelledError from exc
                     if isinstance(exc, PinError) or refusal(exc):
                         why = str(exc) if isinstance(exc, PinError) else ""
-                        why = why or refused_message(endpoint, self.password)
+                        why = why or refused_message(endpoint)
                         if self.refused != why:
                             log.warning("%s: %s", self.name, why)
                         self.refused = why
@@ -222,7 +220,6 @@ class MqttLink:
             timeout=5,
             clean_session=True,
             logger=client_log,
-            **credentials(self.password),
             **await tls_for(endpoint),
         )
         async with contextlib.AsyncExitStack() as stack:

@@ -20,7 +20,6 @@ from trutnet.i18n import N_, _, number
 from trutnet.net import topics
 from trutnet.net.broker import Endpoint
 from trutnet.net.mqtt_link import PinError, mqtt_client
-from trutnet.net.private import credentials
 from trutnet.protocol.clock import ClockRule
 from trutnet.protocol.lobby import (
     CLOCK,
@@ -80,13 +79,10 @@ def _reason(exc: BaseException, timeout: float) -> str:
 async def probe_broker(
     endpoint: Endpoint,
     timeout: float = PROBE_TIMEOUT,
-    password: str | None = None,
-    command: str = "join",
 ) -> None:
-    """Connect to the MQTT broker at ``endpoint`` (with a private table's ``password``)
-    and leave; :class:`JoinError` saying why when that does not work within
-    ``timeout`` seconds, or when the broker refuses our password (or our lack of one:
-    the message says what to give ``command``)."""
+    """Connect to the MQTT broker at ``endpoint`` and leave; :class:`JoinError` saying
+    why when that does not work within ``timeout`` seconds, or when the broker refuses
+    us."""
     import aiomqtt
 
     from trutnet.net.private import refusal, refused_message
@@ -106,16 +102,12 @@ async def probe_broker(
     try:
         async with (
             asyncio.timeout(timeout),
-            mqtt_client(
-                endpoint,
-                timeout=timeout,
-                **credentials(password),
-            ),
+            mqtt_client(endpoint, timeout=timeout),
         ):
             pass
     except (aiomqtt.MqttError, OSError, TimeoutError) as exc:
         if refusal(exc):
-            raise JoinError(refused_message(endpoint, password, command)) from None
+            raise JoinError(refused_message(endpoint)) from None
         if isinstance(exc, PinError):  # not the pinned certificate: nothing was sent
             raise JoinError(
                 _("cannot reach the broker at {url}: {why}").format(url=url, why=exc)
@@ -165,13 +157,12 @@ async def lobby_status(
     table_id: bytes,
     endpoint: Endpoint,
     timeout: float,
-    password: str | None = None,
     seal: TableSeal | None = None,
 ) -> str:
     """Wait up to ``timeout`` s for the host's lobby announcement of ``table_id`` at
     ``endpoint`` (read with ``seal`` on a sealed table); its status, or
     :class:`JoinError` when no host is there."""
-    announced = await lobby_announcement(table_id, endpoint, timeout, password, seal)
+    announced = await lobby_announcement(table_id, endpoint, timeout, seal)
     return str(announced["status"])
 
 
@@ -179,7 +170,6 @@ async def lobby_announcement(
     table_id: bytes,
     endpoint: Endpoint,
     timeout: float,
-    password: str | None = None,
     seal: TableSeal | None = None,
 ) -> dict[str, Any]:
     """Wait up to ``timeout`` s for the host's lobby announcement of ``table_id`` at
@@ -190,11 +180,7 @@ async def lobby_announcement(
     try:
         async with (
             asyncio.timeout(timeout),
-            mqtt_client(
-                endpoint,
-                timeout=min(timeout, 5),
-                **credentials(password),
-            ) as client,
+            mqtt_client(endpoint, timeout=min(timeout, 5)) as client,
         ):
             await client.subscribe(_lobby_topic(table_id, seal), qos=1)
             async for message in client.messages:
@@ -299,7 +285,6 @@ async def watch_lobby(
     endpoint: Endpoint,
     seat: LocalSeat,
     timeout: float = LOBBY_TIMEOUT,
-    password: str | None = None,
     follow: Follow | None = None,
     seal: TableSeal | None = None,
 ) -> None:
@@ -321,7 +306,7 @@ async def watch_lobby(
 
     while not opened():
         try:
-            async with mqtt_client(endpoint, timeout=5, **credentials(password)) as client:
+            async with mqtt_client(endpoint, timeout=5) as client:
                 await client.subscribe(_lobby_topic(table_id, seal), qos=1)
                 lost = None
                 messages = aiter(client.messages)

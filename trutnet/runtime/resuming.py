@@ -95,10 +95,10 @@ async def resume(
     """A seat back from a crash: identity, secrets and log from ``store`` (or
     ``loaded``, what :func:`load_seat` read), at ``endpoints`` (default: the broker it
     last used); of ``setup`` it takes the name, the bot (None: a person, through
-    ``hooks``), the options and the password. The table's clock is the one its folder
-    kept, unless ``setup`` gives one."""
+    ``hooks``) and the options; a sealed or private table's key is the one its folder
+    kept. The table's clock is the one its folder kept, unless ``setup`` gives one."""
     setup = setup or JoinSetup(name="resumed")
-    bot_kind, name, password = setup.bot_kind, setup.name, setup.password
+    bot_kind, name = setup.bot_kind, setup.name
     hooks = hooks or Hooks()
     peer_store = PeerStore(store)
     loaded = loaded or load_seat(store)
@@ -120,8 +120,8 @@ async def resume(
     if isinstance(bot, TableBot):
         bot.seat = seat
     peer.on_secrets = peer_store.save_secrets
-    link = MqttLink(endpoints, [], f"resume-{table_id.hex()[:8]}", password=password)
-    if (key := read_table_key(store)) is not None:  # a sealed table (9.9)
+    link = MqttLink(endpoints, [], f"resume-{table_id.hex()[:8]}")
+    if (key := read_table_key(store)) is not None:  # a sealed or private table (9.9, 9.10)
         link.seal = TableSeal(key, os.urandom)
     bots = host_bots(store, table_id, peer.replica.checked)  # each proof checked once
     runtime = TableRuntime(table_id, link, [seat, *bots], options, on_event)

@@ -20,7 +20,8 @@ the table's ``open`` entry has said which game it plays
 A host with ``invite`` seals its table (every message, with a key of its own) and
 serves an invitation code (docs/protocol.md 9.9: to seats until the table is full,
 to spectators until the game ends or the code expires;
-:mod:`~trutnet.runtime.invitations`); a joiner given the table's key seals its link
+:mod:`~trutnet.runtime.invitations`); a host with a ``password`` seals it too, and
+serves the password instead (9.10); a joiner given the table's key seals its link
 and reads the lobby with it.
 """
 
@@ -46,6 +47,7 @@ from trutnet.net.broker import Endpoint
 from trutnet.net.mqtt_link import MqttLink
 from trutnet.net.tasks import stop_tasks
 from trutnet.protocol.clock import ClockRule
+from trutnet.protocol.invitation import Code
 from trutnet.protocol.lobby import (
     ANNOUNCE_VERSION,
     CLOCK,
@@ -218,8 +220,9 @@ def announcement(
     clock: ClockRule | None = None,
 ) -> dict[str, Any]:
     """The retained lobby message (also the zeroconf TXT content). ``private``: the
-    broker wants the table password (never the password itself). ``bots``: the seats
-    the host gave its bots; with it, the message says who is seated (``seated``).
+    table's key goes to those who prove its password (never the password itself).
+    ``bots``: the seats the host gave its bots; with it, the message says who is seated
+    (``seated``).
     ``hints`` False: the host asks that nobody use hints (``hints: false``); ``clock``:
     the table's turn clock (7.11)."""
     roster = lobby.roster()
@@ -248,10 +251,11 @@ class HostSetup:
     """How a host sits at the table it opens. ``own_broker``: the table's broker is
     this process's embedded one, so a resumed host starts it again if it is gone (9.3).
     The table id is bound to the host's key by ``nonce`` (7.10; random unless given or
-    seeded). ``password``: a private table's password (for the broker, never
-    announced). ``bot_kind``: the bots seated in empty seats; ``host_bot``: the host
-    seat's bot (None: a person plays it); :data:`~trutnet.bots.BEST` is the game's
-    best. ``hints`` False: the host asks that nobody use hints."""
+    seeded). ``password``: a private table's password (its key goes to those who
+    prove it, 9.10; never announced). ``bot_kind``: the bots seated in empty seats;
+    ``host_bot``: the host seat's bot (None: a person plays it);
+    :data:`~trutnet.bots.BEST` is the game's best. ``hints`` False: the host asks that
+    nobody use hints."""
 
     name: str = "Host"
     table_name: str = ""  # empty: NAME-table
@@ -309,12 +313,11 @@ class _HostedTable:
             [topics.join(table_id), topics.lobby(table_id)],
             f"host-{table_id.hex()[:8]}",
             will=(topics.lobby(table_id), b""),
-            password=setup.password,
         )
         self.runtime = TableRuntime(table_id, self.link, self.local, setup.options, on_event)
         self.announced: bytes | None = None  # the retained announcement, as signed
         self.invitation: TableInvitation | None = None
-        if setup.invite:
+        if setup.invite or setup.password is not None:  # sealed (9.9) or private (9.10)
             rng = _rng(seed, "invite")
             self.invitation = TableInvitation(self.endpoint, table_id, rng, password=setup.password)
             self.link.seal = self.invitation.seal
@@ -453,7 +456,8 @@ async def host(
     try:
         if invitation is not None:
             code = await invitation.start()
-            table.runtime.emit(Invited(str(code), round(invitation.lifetime)))
+            if isinstance(code, Code):  # a private table's password is said by nobody
+                table.runtime.emit(Invited(str(code), round(invitation.lifetime)))
         await table.fill(hooks)
         await table.open()
         await table.runtime.run()  # the code still lets spectators in (9.9)
@@ -484,10 +488,9 @@ class JoinSetup:
     options: Options | None = None
     fallback: str = ""
     identity: Identity | None = None
-    password: str | None = None
     lobby_timeout: float = LOBBY_TIMEOUT
     game: str | None = None
-    table_key: bytes | None = None  # a sealed table's key (9.9), from its invitation
+    table_key: bytes | None = None  # a sealed or private table's key (9.9, 9.10)
 
 
 async def join(
@@ -524,7 +527,7 @@ async def join(
             write_table_key(store, setup.table_key)
         if setup.options is not None:
             write_clock_file(store, setup.options.clock, setup.options.bot_on_timeout)
-    link = MqttLink(endpoints, [], f"join-{table_id.hex()[:8]}", password=setup.password)
+    link = MqttLink(endpoints, [], f"join-{table_id.hex()[:8]}")
     if setup.table_key is not None:
         link.seal = TableSeal(setup.table_key, os.urandom)
     runtime = TableRuntime(table_id, link, [seat], setup.options, on_event)
@@ -536,7 +539,6 @@ async def join(
             endpoints[0],
             seat,
             setup.lobby_timeout,
-            setup.password,
             Follow(game=game, on_roster=hooks.lobby, on_clock=runtime.clock.follow),
             link.seal,
         )

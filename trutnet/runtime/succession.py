@@ -84,7 +84,7 @@ class Succession:
             return
 
     async def _start(self, seat: int, endpoint: Endpoint) -> None:
-        broker = EmbeddedBroker(endpoint.host, endpoint.port, password=self.table.link.password)
+        broker = EmbeddedBroker(endpoint.host, endpoint.port)
         await asyncio.get_running_loop().run_in_executor(None, broker.start)
         self.successor_broker = broker  # stopped once everyone is done (9.2)
         self.table.emit(Rehosted(seat, endpoint.url))

@@ -197,17 +197,16 @@ async def watch(
 ) -> SeatResult:
     """Follow ``table_id`` until its game is over; :class:`JoinError` when there is no
     table to follow (no host answers, or it left before the game started). Of
-    ``setup`` it takes the name, identity, options, password, lobby timeout and a sealed
-    table's key. The
-    result names no seat; its ``state_hash`` is the players' own."""
+    ``setup`` it takes the name, identity, options, lobby timeout and a sealed table's
+    key. The result names no seat; its ``state_hash`` is the players' own."""
     setup = setup or JoinSetup(name="Spectator")
-    name, identity, options, password = setup.name, setup.identity, setup.options, setup.password
+    name, identity, options = setup.name, setup.identity, setup.options
     lobby_timeout = setup.lobby_timeout
     hooks = hooks or Hooks()
     seat = LocalSeat(identity or Identity.generate(os.urandom), name, None)
     seat.peer = Spectator(table_id)  # type: ignore[assignment]  # a peer with no seat
-    link = MqttLink(endpoints, [], f"watch-{table_id.hex()[:8]}", password=password)
-    if setup.table_key is not None:  # a sealed table, watched by its invitation (9.9)
+    link = MqttLink(endpoints, [], f"watch-{table_id.hex()[:8]}")
+    if setup.table_key is not None:  # a sealed table, watched by its invitation (9.9, 9.10)
         link.seal = TableSeal(setup.table_key, os.urandom)
     runtime = WatchRuntime(table_id, link, seat, options, on_event)
     hooks.attach(runtime, seat)
@@ -218,7 +217,6 @@ async def watch(
             endpoints[0],
             seat,
             lobby_timeout,
-            password,
             Follow(spectator=True, on_status=runtime.lobby_status, on_clock=runtime.clock.follow),
             link.seal,
         )
