@@ -5,7 +5,12 @@ else, and both play on their screens."""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
+import contextlib
+import os
 import re
+import threading
 
 import pytest
 
@@ -46,38 +51,27 @@ def test_a_sealed_table_joined_by_its_code_from_another_machine(
 
 
 def test_a_sealed_tables_joiner_is_told_its_rematch_needs_the_new_code(capsys):
-    """The host's next table after a rematch is sealed with a key of its own: a joiner
-    of a sealed table does not wait for a lobby it cannot read; it says what to do."""
+    """A host that named its next table with no key (a sealed table's next one has a
+    key of its own): a joiner of a sealed table does not wait for a lobby it cannot
+    read; it says what to do."""
     import argparse
     import os
 
     from trutnet.cli.join_command import _join_rematch
 
     args = argparse.Namespace(table_key=os.urandom(32), lobby_timeout=1.0, password=None)
-    assert _join_rematch(args, (os.urandom(16), "mqtt://127.0.0.1:1"), "host") == 1
+    assert _join_rematch(args, (os.urandom(16), "mqtt://127.0.0.1:1", None), "host") == 1
     assert "has a new code; ask for it" in capsys.readouterr().err
 
 
-@pytest.mark.network
-def test_a_private_tables_joiner_comes_into_the_rematch_with_the_password_it_holds(
-    monkeypatch, capsys
-):
-    """The host's next table after a rematch is private with the same password (9.10):
-    a joiner runs the exchange again at the next table's id with the password it still
-    holds, reads the next table's sealed lobby with the key it got, and checks the host
-    is this table's; a password the next table does not take is said in one line."""
-    import argparse
-    import asyncio
-    import contextlib
-    import os
-    import threading
-
-    from trutnet.cli import join_command
+@contextlib.contextmanager
+def hosted(setup):
+    """A host of a two-seat Trut table, in a thread of its own on a broker of its own,
+    waiting for a joiner: its broker's endpoint and its first announcement."""
     from trutnet.games.trut.rules import TrutConfig, TrutGame
     from trutnet.net.broker import EmbeddedBroker
-    from trutnet.runtime.seat_process import HostSetup, host
+    from trutnet.runtime.seat_process import host
 
-    secret = "our table's password"
     broker = EmbeddedBroker()
     endpoint = broker.start()
     announced: list[dict] = []
@@ -90,9 +84,7 @@ def test_a_private_tables_joiner_comes_into_the_rematch_with_the_password_it_hol
 
     def serve() -> None:
         async def run() -> None:
-            hosting["loop"] = asyncio.get_running_loop()
-            hosting["task"] = asyncio.current_task()
-            setup = HostSetup(name="Ana", password=secret, host_bot=None)
+            hosting["loop"], hosting["task"] = asyncio.get_running_loop(), asyncio.current_task()
             await host(TrutGame(TrutConfig(2)), [endpoint], setup, on_announce=on_announce)
 
         with contextlib.suppress(asyncio.CancelledError):
@@ -100,27 +92,118 @@ def test_a_private_tables_joiner_comes_into_the_rematch_with_the_password_it_hol
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
-    got = []
-    monkeypatch.setattr(
-        join_command, "_join_with_ui", lambda args, *rest: got.append((args.table_key, rest)) or 0
-    )
     try:
         assert ready.wait(60)
-        table_id, fp = bytes.fromhex(announced[0]["table"]), announced[0]["host"]
-        args = argparse.Namespace(table_key=os.urandom(32), lobby_timeout=30.0, password=secret)
-        assert join_command._join_rematch(args, (table_id, endpoint.url), fp) == 0
-        ((key, (seen_id, _at, _store, lobby)),) = got
-        assert seen_id == table_id and lobby["host"] == fp and lobby["private"] is True
-        assert len(key) == 32 and args.password == secret
-        wrong = argparse.Namespace(table_key=key, lobby_timeout=30.0, password="not it")
-        assert join_command._join_rematch(wrong, (table_id, endpoint.url), fp) == 1
-        assert capsys.readouterr().err.splitlines()[-1] == (
-            "trutnet join: no rematch: wrong table password"
-        )
+        yield endpoint, announced[0]
     finally:
         hosting["loop"].call_soon_threadsafe(hosting["task"].cancel)
         thread.join(30)
         broker.stop()
+
+
+@pytest.mark.network
+def test_a_private_tables_joiner_comes_into_the_rematch_with_the_password_it_holds(
+    monkeypatch, capsys
+):
+    """A private table's host that names its next table with no key (9.10): a joiner
+    runs the exchange again at the next table's id with the password it still holds,
+    reads the next table's sealed lobby with the key it got, and checks the host is
+    this table's; a password the next table does not take is said in one line."""
+    from trutnet.cli import join_command
+    from trutnet.runtime.seat_process import HostSetup
+
+    secret = "our table's password"
+    got = []
+    monkeypatch.setattr(
+        join_command, "_join_with_ui", lambda args, *rest: got.append((args.table_key, rest)) or 0
+    )
+    with hosted(HostSetup(name="Ana", password=secret, host_bot=None)) as (endpoint, announced):
+        table_id, fp = bytes.fromhex(announced["table"]), announced["host"]
+        where = (table_id, endpoint.url, None)
+        args = argparse.Namespace(table_key=os.urandom(32), lobby_timeout=30.0, password=secret)
+        assert join_command._join_rematch(args, where, fp) == 0
+        ((key, (seen_id, _at, _store, lobby)),) = got
+        assert seen_id == table_id and lobby["host"] == fp and lobby["private"] is True
+        assert len(key) == 32 and args.password == secret
+        wrong = argparse.Namespace(table_key=key, lobby_timeout=30.0, password="not it")
+        assert join_command._join_rematch(wrong, where, fp) == 1
+        assert capsys.readouterr().err.splitlines()[-1] == (
+            "trutnet join: no rematch: wrong table password"
+        )
+
+
+@pytest.mark.network
+@pytest.mark.parametrize("door", ["invite", "private"])
+def test_a_sealed_rematch_is_sealed_with_the_key_its_host_named(monkeypatch, door):
+    """The host names its next table with the key it seals it with (in a notice that
+    travels sealed, 9.7): the joiner reads the next table's sealed lobby with that key,
+    no code or password typed; a key that is not the table's reads no lobby."""
+    from trutnet.cli import join_command
+    from trutnet.runtime.seat_process import HostSetup
+
+    key = os.urandom(32)
+    got = []
+    monkeypatch.setattr(
+        join_command, "_join_with_ui", lambda args, *rest: got.append((args.table_key, rest)) or 0
+    )
+    doors = {"invite": {"invite": True}, "private": {"password": "never typed again"}}
+    setup = HostSetup(name="Ana", host_bot=None, table_key=key, **doors[door])
+    with hosted(setup) as (endpoint, announced):
+        table_id, fp = bytes.fromhex(announced["table"]), announced["host"]
+        args = argparse.Namespace(table_key=os.urandom(32), lobby_timeout=30.0, password=None)
+        assert join_command._join_rematch(args, (table_id, endpoint.url, key), fp) == 0
+        ((seen_key, (seen_id, _at, _store, lobby)),) = got
+        assert seen_key == key and seen_id == table_id and lobby["host"] == fp
+        other = argparse.Namespace(table_key=key, lobby_timeout=2.0, password=None)
+        where = (table_id, endpoint.url, os.urandom(32))
+        assert join_command._join_rematch(other, where, fp) == 1  # no lobby opens with it
+
+
+def test_the_host_names_a_sealed_tables_next_key_and_no_event_shows_it():
+    """The rematch's host draws its sealed table's next key and names it in the notice
+    (an open table's, none); a seat that reads the notice keeps the key to join with,
+    and the ``notice`` event it shows (a screen, a --json line) has no key in it."""
+    from types import SimpleNamespace
+
+    from trutnet.client.rematch import Rematch
+    from trutnet.crypto import Identity
+    from trutnet.protocol.envelope import GENESIS, sign_entry
+    from trutnet.runtime.notice_board import NoticeBoard
+
+    named = []
+
+    async def announce_rematch(table_id, url, key=None):
+        named.append(key)
+
+    for seal in (object(), None):
+        notices = SimpleNamespace(announce_rematch=announce_rematch)
+        identity = SimpleNamespace(public=bytes(32))
+        runtime = SimpleNamespace(
+            notices=notices,
+            link=SimpleNamespace(seal=seal),
+            seats=[SimpleNamespace(identity=identity)],
+        )
+        end_screen = SimpleNamespace(runtime=runtime, _exit_soon=lambda: None)
+        rematch = Rematch(end_screen)
+        rematch.host_url = "mqtt://127.0.0.1:1"
+        asyncio.run(rematch._open())
+        assert isinstance(rematch.to, bytes) and named[-1] == rematch.next_key
+    assert len(named[0]) == 32 and named[1] is None
+
+    shown = []
+    ana = Identity.generate(os.urandom)
+    table = bytes(16)
+    replica = SimpleNamespace(seats=[ana.public], phase="done")
+    board = NoticeBoard(SimpleNamespace(table_id=table, replica=replica, emit=shown.append))
+    board.rematch.add(0)
+    body = {"kind": "rematch_table", "seat": 0, "table": bytes(16), "broker": "mqtt://h:1"}
+    key = bytes(range(32))
+    signed = sign_entry(
+        ana, table=table, seat=0, seq=0, prev=GENESIS, type="notice", body={**body, "key": key}
+    )
+    board.read(signed.wire)
+    assert board.rematch_at == (bytes(16), "mqtt://h:1", key)
+    assert shown[0].notice == body
 
 
 @pytest.mark.network

@@ -1,5 +1,6 @@
 """A rematch's notices, pure (docs/protocol.md 9.7): a seat wants one for itself only,
-and only seat 0 names the next table, with a table id and a broker URL."""
+and only seat 0 names the next table, with a table id and a broker URL (and, from a
+sealed table, the next table's key of 32 bytes)."""
 
 from __future__ import annotations
 
@@ -32,6 +33,8 @@ def test_a_seat_wants_a_rematch_and_seat_0_names_its_table():
         "broker": "mqtt://10.0.0.2:1883",
     }
     assert read_notice(notice(ANA, 0, where), TABLE, SEATS) == (0, where)
+    sealed = {**where, "key": bytes(range(32))}  # a sealed table's: the next table's key
+    assert read_notice(notice(ANA, 0, sealed), TABLE, SEATS) == (0, sealed)
 
 
 @pytest.mark.parametrize(
@@ -45,6 +48,28 @@ def test_a_seat_wants_a_rematch_and_seat_0_names_its_table():
         (ANA, 0, {"kind": "rematch_table", "seat": 0, "table": bytes(15), "broker": "mqtt://h:1"}),
         (ANA, 0, {"kind": "rematch_table", "seat": 0, "table": bytes(16), "broker": "http://h:1"}),
         (ANA, 0, {"kind": "rematch_table", "seat": 0, "table": bytes(16), "broker": "mqtt://\x1b"}),
+        (
+            ANA,
+            0,
+            {
+                "kind": "rematch_table",
+                "seat": 0,
+                "table": bytes(16),
+                "broker": "mqtt://h:1",
+                "key": bytes(31),
+            },
+        ),
+        (
+            ANA,
+            0,
+            {
+                "kind": "rematch_table",
+                "seat": 0,
+                "table": bytes(16),
+                "broker": "mqtt://h:1",
+                "key": "00" * 32,
+            },
+        ),
         (
             ANA,
             0,

@@ -255,12 +255,16 @@ def _join_with_ui(
     return 0
 
 
-def _join_rematch(args: argparse.Namespace, where: tuple[bytes, str], host: str) -> int:
+def _join_rematch(
+    args: argparse.Namespace, where: tuple[bytes, str, bytes | None], host: str
+) -> int:
     """Everyone asked for a rematch and the host named its table (9.7): join it, on
-    the screen, if that table's host is the one this table had."""
-    table_id, url = where
+    the screen, if that table's host is the one this table had. A sealed or private
+    table's next one is sealed with the key the host named with it (in a sealed
+    notice); a private table's host that named none is asked with the password held."""
+    table_id, url, key = where
     password = getattr(args, "password", None)
-    if getattr(args, "table_key", None) is not None and password is None:
+    if key is None and getattr(args, "table_key", None) is not None and password is None:
         print(  # a sealed table's next one has a key, and a code, of its own
             _("trutnet join: no rematch here: the host's next table has a new code; ask for it"),
             file=sys.stderr,
@@ -269,8 +273,9 @@ def _join_rematch(args: argparse.Namespace, where: tuple[bytes, str], host: str)
     print(_("trutnet join: rematch: joining the next table"), file=sys.stderr)
     try:
         endpoint = parse_broker_url(url)
-        if password is not None:  # a private table's next one: the same password (9.10)
-            args.table_key = let_in(endpoint, table_id, password, watch=False)
+        if key is None and password is not None:  # a private table's next one (9.10)
+            key = let_in(endpoint, table_id, password, watch=False)
+        args.table_key = key
         announced = run_to_end(
             lobby_announcement(table_id, endpoint, args.lobby_timeout, _seal(args))
         )

@@ -56,11 +56,11 @@ def cmd_play(args: argparse.Namespace) -> int:
         broker, endpoint, password = _their_broker(args)
     else:
         broker, endpoint, password = _own_broker(args, bind)
-    nonce: bytes | None = os.urandom(16)
+    table: tuple[bytes, bytes | None] | None = (os.urandom(16), None)
     try:
-        while nonce is not None:  # the table, then each rematch's (the same broker)
-            nonce = _play_table(args, game, bot_kind, bind, (endpoint, password), nonce)
-            if nonce is not None:
+        while table is not None:  # the table, then each rematch's (the same broker)
+            table = _play_table(args, game, bot_kind, bind, (endpoint, password), table)
+            if table is not None:
                 print(_("trutnet play: rematch: the next table opens"), file=sys.stderr)
                 args.store = None  # the next table's seat: a folder of its own
     finally:
@@ -74,18 +74,16 @@ def _play_table(
     bot_kind: str,
     bind: str,
     broker: tuple[Endpoint, str | None],
-    nonce: bytes,
-) -> bytes | None:
-    """One table of ``trutnet play``, of id given by ``nonce``; the next table's nonce
-    when everyone asked for a rematch, else None."""
+    table: tuple[bytes, bytes | None],
+) -> tuple[bytes, bytes | None] | None:
+    """One table of ``trutnet play``, of id given by ``table``'s nonce (and, a sealed
+    rematch's, sealed with its key); the next table's nonce and key when everyone asked
+    for a rematch, else None."""
     from trutnet.client.playing import play_with_ui
 
     endpoint, password = broker
+    nonce, next_key = table
     ui = seat_screen(game.name, table_name="", players=game.num_players(), about=_about(game))
-    # friends cannot reach it: the lobby says so first where it says how they join
-    alone = []  # friends cannot reach its own broker: the lobby says so first
-    if args.broker is None and not reachable(bind):
-        alone = [unreachable(bind, args.bind is not None, args.announce)]
     identity = player_identity()
     table_id = table_id_for(identity.public, nonce)
     store = args.store or data_dir() / "tables" / table_id.hex()
@@ -100,15 +98,8 @@ def _play_table(
 
         announcer = TableAnnouncer(bind)
     on_announce = _on_announce(announcer, endpoint, ui.info, args.invite)
-
-    ui.table_name = table_name
-    ui.info.private, ui.info.hints = password is not None, args.hints
-    ui.info.clock = clock_rule_said(args.clock)
     where = None if args.announce else (endpoint, table_id)
-    how = [] if args.invite else [_how_to_join(game, table_name, password is not None, where)]
-    ui.info.join_how = [*alone, *how]  # a sealed table's: its code, once served
-    ui.info.invitation_broker = args.broker  # the broker a code's friend must name
-    ui.info.invitation_bridge = args.bridge  # and the rendezvous, for friends elsewhere
+    _lobby_says(ui, args, game, table_name, where, password is not None, bind)
     try:
         result = run_to_end(
             play_with_ui(
@@ -130,6 +121,7 @@ def _play_table(
                         password=password,
                         hints=args.hints,
                         invite=args.invite,
+                        table_key=next_key,
                     ),
                     hooks=hooks,
                     on_announce=on_announce,
@@ -147,7 +139,31 @@ def _play_table(
     if result is not None:
         game_over(result, ui, store / "seat-0")
     following = ui.rematch.to
-    return following if isinstance(following, bytes) else None
+    return (following, ui.rematch.next_key) if isinstance(following, bytes) else None
+
+
+def _lobby_says(
+    ui: Any,
+    args: argparse.Namespace,
+    game: Game,
+    table_name: str,
+    where: tuple[Endpoint, bytes] | None,
+    private: bool,
+    bind: str,
+) -> None:
+    """What the host's lobby says of the table: its name, whether it is private, its
+    hints and clock, and how friends join (``where``: its broker and id, when it is not
+    announced); first, when friends cannot reach its own broker, that they cannot."""
+    alone = []
+    if args.broker is None and not reachable(bind):
+        alone = [unreachable(bind, args.bind is not None, args.announce)]
+    ui.table_name = table_name
+    ui.info.private, ui.info.hints = private, args.hints
+    ui.info.clock = clock_rule_said(args.clock)
+    how = [] if args.invite else [_how_to_join(game, table_name, private, where)]
+    ui.info.join_how = [*alone, *how]  # a sealed table's: its code, once served
+    ui.info.invitation_broker = args.broker  # the broker a code's friend must name
+    ui.info.invitation_bridge = args.bridge  # and the rendezvous, for friends elsewhere
 
 
 def _on_announce(

@@ -3,7 +3,9 @@ one (the bots its program seated follow it); the end screen says who wants one a
 who is awaited. Once every seat does, the host's screen opens the next table (a fresh
 id, the same game, options and seats) and names it to the others, whose screens then
 leave for it. :attr:`Rematch.to` is what the command does next: host the table of
-that nonce, or join that table at that broker.
+that nonce, or join that table at that broker; a sealed (or private) table's next one
+is sealed with the key the host names with it (:attr:`Rematch.next_key`), so that
+nobody types a code or a password again.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import asyncio
 import os
 from typing import TYPE_CHECKING, Any
 
+from trutnet.crypto.channel import KEY_BYTES
 from trutnet.i18n import _, ngettext
 from trutnet.protocol.lobby import table_id_for
 
@@ -26,7 +29,9 @@ class Rematch:
     def __init__(self, screen: TableApp) -> None:
         self.screen = screen
         self.host_url: str | None = None
-        self.to: bytes | tuple[bytes, str] | None = None  # a nonce (host), or (table, url)
+        # a nonce (host), or (table, url, a sealed table's key)
+        self.to: bytes | tuple[bytes, str, bytes | None] | None = None
+        self.next_key: bytes | None = None  # the host's: its next table's key, if sealed
         self._tasks: set[asyncio.Task[Any]] = set()
         self._opening = False
 
@@ -88,6 +93,8 @@ class Rematch:
         assert runtime is not None and self.host_url is not None
         nonce = os.urandom(16)
         table_id = table_id_for(runtime.seats[0].identity.public, nonce)
-        await runtime.notices.announce_rematch(table_id, self.host_url)
+        sealed = getattr(runtime.link, "seal", None) is not None
+        self.next_key = os.urandom(KEY_BYTES) if sealed else None
+        await runtime.notices.announce_rematch(table_id, self.host_url, self.next_key)
         self.to = nonce
         self.screen._exit_soon()

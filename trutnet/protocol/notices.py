@@ -1,8 +1,9 @@
 """A seat's notices to the table (docs/protocol.md 7.7, 9.7), on the ``notice`` topic:
 a stall report (the seat the table waits for, since which entry, for how long), that
 the seat's own player left, that it wants a rematch, or (the host's seat) where the
-rematch is. A notice is signed by its seat's key and changes nothing
-anyone accepts; a screen shows it. :func:`read_notice` checks one from the network.
+rematch is (and, from a sealed table, the next table's key: the notice travels
+sealed). A notice is signed by its seat's key and changes nothing anyone accepts; a
+screen shows it. :func:`read_notice` checks one from the network.
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ STALL_FIELDS = {"kind", "seat", "waiting_for", "since_entry", "seconds"}
 LEFT_FIELDS = {"kind", "seat", "since_entry"}
 REMATCH_FIELDS = {"kind", "seat", "since_entry"}  # the seat wants a rematch
 REMATCH_TABLE_FIELDS = {"kind", "seat", "table", "broker"}  # the rematch is at this table
+# and, on a sealed or private table (9.9, 9.10), the next table's key: 32 bytes
+NEXT_KEY, NEXT_KEY_BYTES = "key", 32
 MAX_URL = 200
 
 
@@ -61,9 +64,10 @@ def _rematch(body: dict[str, Any], seat: int) -> dict[str, Any]:
         if set(body) != REMATCH_FIELDS or type(since) is not int or not 0 <= since <= 10**6:
             raise UntrustedInput("a rematch notice names the entry it was made at")
         return dict(body)
-    table, broker = body.get("table"), body.get("broker")
+    table, broker, key = body.get("table"), body.get("broker"), body.get(NEXT_KEY)
     if (
-        set(body) != REMATCH_TABLE_FIELDS
+        set(body) - {NEXT_KEY} != REMATCH_TABLE_FIELDS
+        or (NEXT_KEY in body and not (isinstance(key, bytes) and len(key) == NEXT_KEY_BYTES))
         or seat != 0
         or not isinstance(table, bytes)
         or len(table) != 16
@@ -72,5 +76,7 @@ def _rematch(body: dict[str, Any], seat: int) -> dict[str, Any]:
         or len(broker) > MAX_URL
         or not broker.isprintable()
     ):
-        raise UntrustedInput("the rematch's table is named by seat 0: a table id and a broker")
+        raise UntrustedInput(
+            "the rematch's table is named by seat 0: a table id, a broker, and a key of 32 bytes"
+        )
     return dict(body)

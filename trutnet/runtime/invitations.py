@@ -331,7 +331,8 @@ class TableInvitation:
     link), and the code (or, with ``password``, the private table's password) served at
     its broker from :meth:`start`: to seats until the table is full (:meth:`full`), to
     spectators until the host stops (:meth:`stop`). A password is served for as long as
-    the host is (``lifetime`` is a code's)."""
+    the host is (``lifetime`` is a code's). ``key``: the table key, when it was drawn
+    before (a rematch's, named to the last table's seats, 9.7); else a fresh one."""
 
     def __init__(
         self,
@@ -340,8 +341,9 @@ class TableInvitation:
         rng: Callable[[int], bytes],
         lifetime: float = LIFETIME,
         password: str | None = None,
+        key: bytes | None = None,
     ) -> None:
-        self.key = rng(KEY_BYTES)
+        self.key = key if key is not None else rng(KEY_BYTES)
         self.seal = TableSeal(self.key, os.urandom)
         welcome = Welcome(table_id, self.key, endpoint.url).pack()
         secret = None if password is None else TablePassword(table_id, password)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from trutnet.net import topics
 from trutnet.protocol.envelope import sign_entry
-from trutnet.protocol.notices import read_notice
+from trutnet.protocol.notices import NEXT_KEY, read_notice
 from trutnet.protocol.table import TablePeer
 from trutnet.protocol.untrusted import UntrustedInput
 from trutnet.runtime.events import NoticeRead, StallReported
@@ -27,7 +27,8 @@ class NoticeBoard:
         self.table = table
         self.left: dict[int, int] = {}  # seat -> log length when it said it left the table
         self.rematch: set[int] = set()  # the seats that want a rematch (9.7)
-        self.rematch_at: tuple[bytes, str] | None = None  # the rematch's table and broker
+        # the rematch's table, broker, and (a sealed table's) key
+        self.rematch_at: tuple[bytes, str, bytes | None] | None = None
         self._reported: tuple[int, int] | None = None  # (seat, log length) reported stalled
 
     def moved(self) -> None:
@@ -64,12 +65,18 @@ class NoticeBoard:
         replica = self.table.replica
         return replica is not None and set(range(replica.n)) <= self.rematch
 
-    async def announce_rematch(self, table_id: bytes, broker: str) -> bool:
-        """The host's seat (0) names the rematch's table; False if it is not played here."""
+    async def announce_rematch(
+        self, table_id: bytes, broker: str, key: bytes | None = None
+    ) -> bool:
+        """The host's seat (0) names the rematch's table (and, ``key``, the key a sealed
+        table's next one is sealed with: the notice is sealed too, 9.7); False if it is
+        not played here."""
         host = next((p for p in self.table.peers if p.seated() and p.seat == 0), None)
         if host is None:
             return False
         body = {"kind": "rematch_table", "seat": 0, "table": table_id, "broker": broker}
+        if key is not None:
+            body[NEXT_KEY] = key
         await self.publish(host, body, wait=5)
         return True
 
@@ -121,5 +128,6 @@ class NoticeBoard:
         if body["kind"] == "rematch" and replica.phase == "done":
             self.rematch.add(seat)
         if body["kind"] == "rematch_table" and seat in self.rematch:
-            self.rematch_at = (body["table"], body["broker"])
-        self.table.emit(NoticeRead(seat, body))
+            self.rematch_at = (body["table"], body["broker"], body.get(NEXT_KEY))
+        # a key is never shown: the event goes to screens and --json lines
+        self.table.emit(NoticeRead(seat, {k: v for k, v in body.items() if k != NEXT_KEY}))

@@ -272,6 +272,7 @@ class HostSetup:
     hints: bool = True
     inprocess_broker: bool = False  # measurement only: the broker in this event loop
     invite: bool = False  # a sealed table, joined by invitation code (9.9)
+    table_key: bytes | None = None  # a sealed rematch's key, named in its notice (9.7)
 
 
 class _HostedTable:
@@ -319,7 +320,9 @@ class _HostedTable:
         self.invitation: TableInvitation | None = None
         if setup.invite or setup.password is not None:  # sealed (9.9) or private (9.10)
             rng = _rng(seed, "invite")
-            self.invitation = TableInvitation(self.endpoint, table_id, rng, password=setup.password)
+            self.invitation = TableInvitation(
+                self.endpoint, table_id, rng, password=setup.password, key=setup.table_key
+            )
             self.link.seal = self.invitation.seal
             if store is not None:
                 write_table_key(store / "seat-0", self.invitation.key)
