@@ -1,7 +1,9 @@
-"""Start a real Mosquitto on a free loopback port, for the network tests."""
+"""Start a real Mosquitto on a free loopback port, for the network tests (``users``: one
+that lets in only these users, each with its password)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -19,15 +21,26 @@ def free_port() -> int:
 
 
 @contextmanager
-def mosquitto() -> Iterator[str]:
+def mosquitto(users: dict[str, str] | None = None) -> Iterator[str]:
     binary = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
     if not Path(binary).exists():
         raise RuntimeError("mosquitto is not installed (.ci/run installs it with apt)")
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         conf = Path(tmp) / "mosquitto.conf"
+        access = "allow_anonymous true\n"
+        if users is not None:
+            passwords = Path(tmp) / "passwords"
+            for user, password in users.items():
+                subprocess.run(
+                    ["mosquitto_passwd", *(["-c"] if not passwords.exists() else []), "-b",
+                     str(passwords), user, password],
+                    check=True, capture_output=True,
+                )  # fmt: skip
+            access = f"allow_anonymous false\npassword_file {passwords}\n"
+            access += "user root\n" if os.geteuid() == 0 else ""  # it reads our 0600 file
         conf.write_text(
-            f"listener {port} 127.0.0.1\nallow_anonymous true\n"
+            f"listener {port} 127.0.0.1\n{access}"
             "set_tcp_nodelay true\npersistence false\nlog_type none\n"
         )
         proc = subprocess.Popen(

@@ -455,11 +455,13 @@ def _command(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             from trutnet.cli.host_command import cmd_host
             from trutnet.cli.join_command import cmd_join
             from trutnet.cli.lan_tables import cmd_tables
+            from trutnet.cli.passwords import ask_broker_password
             from trutnet.cli.play_command import cmd_play
             from trutnet.cli.running import install_signal_exit
             from trutnet.cli.watch_command import cmd_watch
 
             install_signal_exit()
+            ask_broker_password(args)  # a broker given with a user, on a terminal
             handler = {
                 "host": cmd_host,
                 "join": cmd_join,

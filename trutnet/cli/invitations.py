@@ -47,6 +47,16 @@ def _typo_said(exc: InvitationError) -> str:
     )
 
 
+def unreachable_said(broker: Endpoint, exc: BaseException) -> str:
+    """Why a connection to ``broker`` failed, in one line: what it wants, when it turned
+    us down (a user, a password), else that it cannot be reached."""
+    from trutnet.net.private import refusal, refused_message
+
+    if refusal(exc):
+        return refused_message(broker)
+    return _("cannot reach the broker at {url}: {why}").format(url=broker.url, why=exc)
+
+
 def invited_table(
     args: argparse.Namespace, code: Code, command: str, watch: bool = False
 ) -> tuple[Endpoint, Welcome]:
@@ -81,5 +91,5 @@ def invited_table(
         except InvitationError as exc:
             problem = exc
         except (OSError, aiomqtt.MqttError) as exc:
-            problem = _("cannot reach the broker at {url}: {why}").format(url=broker.url, why=exc)
+            problem = unreachable_said(broker, exc)
     raise refused(problem)

@@ -1,7 +1,9 @@
-"""A private table's password on the command line: typed twice by its host, traded by
-a joiner or a spectator for the table's key at the table's host (docs/protocol.md
-9.10), asked again when typed wrong (at most :data:`PASSWORD_TRIES` times), read from
-``$TRUTNET_TABLE_PASSWORD`` when not on a terminal; never printed.
+"""Passwords on the command line, never printed. A private table's: typed twice by its
+host, traded by a joiner or a spectator for the table's key at the table's host
+(docs/protocol.md 9.10), asked again when typed wrong (at most :data:`PASSWORD_TRIES`
+times), read from ``$TRUTNET_TABLE_PASSWORD`` when not on a terminal. A broker's, for
+a ``--broker`` or ``--bridge`` given with a user (``mqtt://USER@host:port``): read
+from ``$TRUTNET_BROKER_PASSWORD``, else asked once on the terminal.
 """
 
 from __future__ import annotations
@@ -107,6 +109,7 @@ def let_in(endpoint: Endpoint, table_id: bytes, password: str | None, watch: boo
     typed on a terminal and wrong, the person is told and asked again (at most
     :data:`PASSWORD_TRIES` times). :class:`PasswordRefused` saying why otherwise; the password
     itself is never printed. Every try is one guess the host counts (9.10)."""
+    from trutnet.cli.invitations import unreachable_said
     from trutnet.net.private import table_password
     from trutnet.protocol.invitation import InvitationError, TablePassword
     from trutnet.runtime.invitations import Welcome, accept_invitation
@@ -117,9 +120,7 @@ def let_in(endpoint: Endpoint, table_id: bytes, password: str | None, watch: boo
             secret = TablePassword(table_id, password)
             welcome = Welcome.read(run_to_end(accept_invitation(endpoint, secret, watch=watch)))
         except (OSError, aiomqtt.MqttError) as exc:
-            raise PasswordRefused(
-                _("cannot reach the broker at {url}: {why}").format(url=endpoint.url, why=exc)
-            ) from None
+            raise PasswordRefused(unreachable_said(endpoint, exc)) from None
         except InvitationError as exc:
             if exc.reason != "wrong" or not password_typed():
                 raise PasswordRefused(str(exc)) from None
@@ -137,3 +138,31 @@ def let_in(endpoint: Endpoint, table_id: bytes, password: str | None, watch: boo
             raise PasswordRefused(_("the host's welcome names another table"))
         return welcome.key
     raise AssertionError("unreachable")
+
+
+def ask_broker_password(args: argparse.Namespace) -> None:
+    """For a ``--broker`` or ``--bridge`` given with a user and no
+    ``$TRUTNET_BROKER_PASSWORD``: the password, asked once on the terminal (not
+    echoed) and kept in this process's environment, where every connection to that
+    broker reads it. Without a terminal, nothing: the broker's refusal says what to
+    set."""
+    import getpass
+
+    from trutnet.net.broker import BROKER_PASSWORD_ENV, BrokerError, parse_broker_url
+
+    if os.environ.get(BROKER_PASSWORD_ENV) is not None or not sys.stdin.isatty():
+        return
+    for url in (getattr(args, "broker", None), getattr(args, "bridge", None)):
+        try:
+            endpoint = parse_broker_url(url) if url else None
+        except BrokerError:
+            continue  # said by the command
+        if endpoint is not None and endpoint.user is not None:
+            prompt = _("Password of {user} at the broker {host}: ")
+            try:
+                typed = getpass.getpass(prompt.format(user=endpoint.user, host=endpoint.host))
+            except (EOFError, KeyboardInterrupt):
+                said = _("trutnet {command}: no broker password given")
+                raise Refused(said.format(command=args.command), 2) from None
+            os.environ[BROKER_PASSWORD_ENV] = typed
+            return

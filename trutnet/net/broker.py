@@ -35,7 +35,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 from trutnet.i18n import _
 
@@ -61,12 +61,18 @@ class Endpoint:
     pin: str | None = None
     # ``ws://host:port/path`` (``wss://``: over TLS): MQTT over WebSockets at that path
     path: str | None = None
+    # ``mqtt://USER@host:port``: the broker wants that user name, with the password of
+    # ``$TRUTNET_BROKER_PASSWORD`` (never in a URL: :func:`broker_credentials`)
+    user: str | None = None
 
     @property
     def url(self) -> str:
-        """The URL that reaches it as this process does, its pin included."""
+        """The URL that reaches it as this process does, its user and pin included."""
         pinned = f"#sha256={self.pin}" if self.pin else ""
-        return f"{self.address}{pinned}"
+        if self.user is None:
+            return f"{self.address}{pinned}"
+        scheme, rest = self.address.split("://", 1)
+        return f"{scheme}://{quote(self.user, safe='')}@{rest}{pinned}"
 
     @property
     def address(self) -> str:
@@ -78,13 +84,30 @@ class Endpoint:
 
 
 TLS_PORT = 8883  # MQTT over TLS, by default
+BROKER_PASSWORD_ENV = "TRUTNET_BROKER_PASSWORD"  # the password of a broker's user
+# the secrets a peer's environment may hold, which a broker process is not given
+SECRET_VARIABLES = ("TRUTNET_TABLE_PASSWORD", BROKER_PASSWORD_ENV)
+MAX_USER = 64
 
 
 def parse_broker_url(url: str) -> Endpoint:
     """A broker's URL: ``mqtt://host:port``, ``mqtts://`` over TLS (``#sha256=HEX``: its
     certificate pinned), ``ws://host:port/path`` or ``wss://`` for MQTT over WebSockets
-    (the path ``/mqtt`` when none is given)."""
+    (the path ``/mqtt`` when none is given); ``USER@`` before the host for a broker that
+    wants a user name (its password is never in the URL)."""
     parts = urlsplit(url)
+    if parts.password is not None:
+        raise BrokerError(
+            _(
+                "a broker's password does not go in its URL, which shell history and process"
+                " listings show: write mqtt://USER@host:port and set {variable}"
+            ).format(variable=BROKER_PASSWORD_ENV)
+        )
+    user = unquote(parts.username) if parts.username is not None else None
+    if user is not None and not (0 < len(user) <= MAX_USER and user.isprintable()):
+        raise BrokerError(
+            _("a broker's user name is 1 to {most} printable characters").format(most=MAX_USER)
+        )
     scheme = parts.scheme
     websockets = scheme in ("ws", "wss")
     if (
@@ -120,7 +143,15 @@ def parse_broker_url(url: str) -> Endpoint:
                     " certificate, 64 hex digits), not {url}"
                 ).format(url=repr(url[:120]))
             )
-    return Endpoint(parts.hostname, port, tls, pin, path)
+    return Endpoint(parts.hostname, port, tls, pin, path, user)
+
+
+def broker_credentials(endpoint: Endpoint) -> dict[str, str | None]:
+    """The MQTT client's user name and password for ``endpoint``: its user, with the
+    password of ``$TRUTNET_BROKER_PASSWORD``; none for a broker that wants none."""
+    if endpoint.user is None:
+        return {}
+    return {"username": endpoint.user, "password": os.environ.get(BROKER_PASSWORD_ENV)}
 
 
 def tls_options(endpoint: Endpoint) -> dict[str, Any]:
@@ -252,6 +283,12 @@ def bridge_lines(bridge: Endpoint, name: str) -> list[str]:
         extra = os.environ.get("SSL_CERT_FILE")
         capath = ssl.get_default_verify_paths().capath or "/etc/ssl/certs"
         lines.append(f"bridge_cafile {extra}" if extra else f"bridge_capath {capath}")
+    if bridge.user is not None:  # in a 0600 file of a 0700 folder, removed once read
+        password = broker_credentials(bridge)["password"] or ""
+        if not re.fullmatch(r"\S+", bridge.user) or not re.fullmatch(r"\S*", password):
+            raise BrokerError(_("a bridged rendezvous's user name and password cannot hold spaces"))
+        lines.append(f"remote_username {bridge.user}")
+        lines += [f"remote_password {password}"] if password else []
     return lines
 
 
@@ -326,6 +363,8 @@ class EmbeddedBroker:
         if self.kind not in KINDS:
             raise BrokerError(f"unknown broker {self.kind!r}")
         self.bridge = bridge  # a rendezvous its sealed tables are bridged to (Mosquitto)
+        if bridge is not None and self.kind == "mosquitto":
+            bridge_lines(bridge, "check")  # one it cannot take: said here, in one line
         if bridge is not None and self.kind != "mosquitto":
             raise BrokerError(
                 _(
@@ -361,15 +400,21 @@ class EmbeddedBroker:
                 str(os.getpid()),
                 self.kind,
                 str(folder),
-                *([self.bridge.address] if self.bridge is not None else []),
+                *([self.bridge.url] if self.bridge is not None else []),
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             stdin=subprocess.DEVNULL,
             text=True,
-            # a private table's password stays with the peer
+            # the peer's secrets stay with it; a rendezvous's password goes to the child
+            # for the bridge's config alone (Mosquitto is started without it)
             env={
-                **{k: v for k, v in os.environ.items() if k != "TRUTNET_TABLE_PASSWORD"},
+                **{k: v for k, v in os.environ.items() if k not in SECRET_VARIABLES},
+                **(
+                    {BROKER_PASSWORD_ENV: os.environ.get(BROKER_PASSWORD_ENV, "")}
+                    if self.bridge is not None and self.bridge.user is not None
+                    else {}
+                ),
                 "PYTHONUNBUFFERED": "1",
             },
         )

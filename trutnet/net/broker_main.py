@@ -123,7 +123,12 @@ def main() -> None:
     if parent is not None and os.getppid() != parent:
         return  # the parent died before we could ask to die with it
     if kind == "mosquitto" and folder is not None:
-        from trutnet.net.broker import bridge_endpoint, mosquitto_binary, mosquitto_config
+        from trutnet.net.broker import (
+            SECRET_VARIABLES,
+            bridge_endpoint,
+            mosquitto_binary,
+            mosquitto_config,
+        )
 
         binary = mosquitto_binary()
         if binary is None:
@@ -132,7 +137,9 @@ def main() -> None:
         conf = mosquitto_config(host, port, folder, rendezvous)
         print(f"port {port}", flush=True)
         # PR_SET_PDEATHSIG is kept across exec: Mosquitto dies with our parent too.
-        os.execv(binary, [binary, "-c", str(conf)])
+        # its config holds a rendezvous's password, if any: not its environment
+        env = {k: v for k, v in os.environ.items() if k not in SECRET_VARIABLES}
+        os.execve(binary, [binary, "-c", str(conf)], env)
     asyncio.run(serve(host, port, parent))
 
 

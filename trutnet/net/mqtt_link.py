@@ -12,9 +12,10 @@
 * The MQTT client id is random (96 bits) on every connection: anyone on the LAN can
   open a connection to the broker, and one that guessed a peer's client id would cut
   that peer off (MQTT lets a new session with the same id take over the old one).
-* A broker that refuses the connection (one that wants a user and password) is
-  remembered in :attr:`MqttLink.refused` (one clear line) and tried again like any
-  lost broker.
+* A broker given with a user (``mqtt://USER@host:port``) gets that user name and the
+  password of ``$TRUTNET_BROKER_PASSWORD`` on every connection; a broker that refuses
+  the connection is remembered in :attr:`MqttLink.refused` (one clear line, never the
+  password) and tried again like any lost broker.
 * A sealed table's link (``seal``, docs/protocol.md 9.9) seals every message it
   publishes (its last will too) on the topic derived from the table's key, subscribes
   to the derived filters, and hands its owner only what opens with that key, under
@@ -37,7 +38,7 @@ from typing import Any
 
 import aiomqtt
 
-from trutnet.net.broker import BrokerError, Endpoint, tls_options
+from trutnet.net.broker import BrokerError, Endpoint, broker_credentials, tls_options
 from trutnet.net.private import refusal, refused_message
 from trutnet.protocol.sealed_table import OVERHEAD, TableSeal
 
@@ -96,7 +97,9 @@ async def mqtt_client(endpoint: Endpoint, **options: Any) -> AsyncIterator[aiomq
     :func:`~trutnet.net.broker.tls_options`), then :func:`release`: the one way this
     project opens a short MQTT connection."""
     tls = await tls_for(endpoint)
-    client = aiomqtt.Client(endpoint.host, endpoint.port, **options, **tls)
+    client = aiomqtt.Client(
+        endpoint.host, endpoint.port, **options, **tls, **broker_credentials(endpoint)
+    )
     try:
         async with client:
             yield client
@@ -221,6 +224,7 @@ class MqttLink:
             clean_session=True,
             logger=client_log,
             **await tls_for(endpoint),
+            **broker_credentials(endpoint),
         )
         async with contextlib.AsyncExitStack() as stack:
             stack.callback(release, client)

@@ -19,7 +19,7 @@ import sys
 from aiomqtt.exceptions import MqttConnectError
 
 from trutnet.i18n import N_, _
-from trutnet.net.broker import Endpoint
+from trutnet.net.broker import BROKER_PASSWORD_ENV, Endpoint
 
 PASSWORD_ENV = "TRUTNET_TABLE_PASSWORD"
 # CONNACK codes that mean "not you": MQTT 3.1.1 (4, 5) and MQTT 5 (134, 135).
@@ -55,7 +55,7 @@ def table_password(prompt: str = N_("Table password: ")) -> str:
 
 def refusal(exc: BaseException) -> bool:
     """Whether ``exc`` is a broker turning down our connection (it wants a user name
-    and password, which trutnet does not send)."""
+    and password, or not the ones we gave)."""
     if not isinstance(exc, MqttConnectError):
         return False
     code = getattr(exc, "rc", None)
@@ -64,9 +64,12 @@ def refusal(exc: BaseException) -> bool:
 
 
 def refused_message(endpoint: Endpoint) -> str:
-    """A broker that turned us down, in one line."""
+    """A broker that turned us down, in one line: what to give it."""
+    if endpoint.user is not None:
+        return _(
+            "the broker at {url} refused user {user}: wrong or missing password (set {variable})"
+        ).format(url=endpoint.url, user=endpoint.user, variable=BROKER_PASSWORD_ENV)
     return _(
-        "the broker at {url} refused the connection: it asks for a user name and password,"
-        " which trutnet does not send (play on a broker that lets anyone in: tables keep"
-        " their secrets themselves)"
-    ).format(url=endpoint.url)
+        "the broker at {url} refused the connection: it asks for a user name, given as"
+        " mqtt://USER@host:port, and a password, set in {variable}"
+    ).format(url=endpoint.url, variable=BROKER_PASSWORD_ENV)
