@@ -49,6 +49,27 @@ def spawn(args: list[str]) -> subprocess.Popen[str]:
     )
 
 
+def spawn_person(
+    args: list[str], home: Path, variable: str, secret: str | None
+) -> subprocess.Popen[str]:
+    """``trutnet ARGS`` as a person at ``home`` (its own HOME, no terminal), with the
+    environment ``variable`` (a password's) set to ``secret``, or unset for None."""
+    env = {k: v for k, v in os.environ.items() if k != variable}
+    env["PYTHONUNBUFFERED"], env["HOME"] = "1", str(home)
+    if secret is not None:
+        env[variable] = secret
+    return track(
+        subprocess.Popen(
+            [*TRUTNET, *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            stdin=subprocess.DEVNULL,
+            text=True,
+            env=env,
+        )
+    )
+
+
 PIPE_BYTES = 1 << 20  # Linux's default ceiling for a pipe (/proc/sys/fs/pipe-max-size)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.mosquitto import mosquitto
-from tests.network_helpers import TRUTNET, result_of, track, wait_for_event
+from tests.network_helpers import result_of, spawn_person, wait_for_event
 from trutnet.net.broker import (
     BROKER_PASSWORD_ENV,
     BrokerError,
@@ -45,20 +45,7 @@ def test_a_user_goes_in_the_url_and_its_password_never_does(monkeypatch):
 
 
 def _person(args: list[str], home: Path, password: str | None) -> subprocess.Popen[str]:
-    env = {k: v for k, v in os.environ.items() if k != BROKER_PASSWORD_ENV}
-    env["HOME"], env["PYTHONUNBUFFERED"] = str(home), "1"
-    if password is not None:
-        env[BROKER_PASSWORD_ENV] = password
-    return track(
-        subprocess.Popen(
-            [*TRUTNET, *args],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL,
-            text=True,
-            env=env,
-        )
-    )
+    return spawn_person(args, home, BROKER_PASSWORD_ENV, password)
 
 
 @pytest.mark.network

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.mosquitto import free_port
-from tests.network_helpers import TRUTNET, result_of, track, wait_for_event
+from tests.network_helpers import TRUTNET, result_of, spawn_person, wait_for_event
 from trutnet.bench.delay_proxy import DelayProxy
 from trutnet.discovery.announce import txt_records
 from trutnet.discovery.browse import FoundTable, _liveness, place_claimed
@@ -52,20 +52,7 @@ class TappedProxy(DelayProxy):
 
 
 def _peer(args: list[str], password: str | None, home: Path) -> subprocess.Popen[str]:
-    env = {k: v for k, v in os.environ.items() if k != PASSWORD_ENV}
-    env["PYTHONUNBUFFERED"], env["HOME"] = "1", str(home)
-    if password is not None:
-        env[PASSWORD_ENV] = password
-    return track(
-        subprocess.Popen(
-            [*TRUTNET, *args],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL,
-            text=True,
-            env=env,
-        )
-    )
+    return spawn_person(args, home, PASSWORD_ENV, password)
 
 
 def test_a_private_game_never_sends_its_password_and_shows_the_broker_nothing(
