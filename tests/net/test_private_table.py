@@ -55,6 +55,8 @@ def _peer(args: list[str], password: str | None, home: Path) -> subprocess.Popen
     return spawn_person(args, home, PASSWORD_ENV, password)
 
 
+# the exchange on each broker is the lock test's below; a whole game on the default one
+@pytest.mark.parametrize("broker_kind", ["mosquitto"], indirect=True)
 def test_a_private_game_never_sends_its_password_and_shows_the_broker_nothing(
     broker_kind, tmp_path
 ):
