@@ -85,6 +85,43 @@ def test_an_entry_s_signature_is_verified_once_per_process_and_a_forgery_every_t
     assert (checked.signatures, checked.signatures_skipped) == (1, 2)
 
 
+def test_an_entry_read_by_a_sibling_is_not_encoded_again_and_another_encoding_still_fails(
+    monkeypatch,
+):
+    """The canonical-encoding check of an entry runs once per process, like its
+    signature's: a sibling replica that reads the very same bytes skips it; the same
+    entry in another (non-canonical) encoding is refused every time, and never marks
+    the canonical one known."""
+    import msgpack
+
+    from trutnet.crypto import Identity, SeededRandom
+    from trutnet.protocol import envelope
+    from trutnet.protocol.envelope import GENESIS, MessageError, parse_entry, sign_entry
+
+    ana = Identity.generate(SeededRandom("checked/ana"))
+    wire = sign_entry(
+        ana, table=bytes(16), seat=0, seq=0, prev=GENESIS, type="act", body={"action": "x"}
+    ).wire
+    loose = msgpack.packb(msgpack.unpackb(wire), use_bin_type=True, use_single_float=False)
+    loose = loose.replace(b"\xa6action", b"\xd9\x06action")  # a str8 where fixstr is canonical
+    assert loose != wire and msgpack.unpackb(loose) == msgpack.unpackb(wire)
+    encoded = []
+    real = envelope._payload
+    monkeypatch.setattr(envelope, "_payload", lambda value: encoded.append(1) or real(value))
+    checked = CheckedProofs()
+    for _ in range(2):
+        with pytest.raises(MessageError, match="not canonically encoded"):
+            parse_entry(loose, bytes(16), checked)
+    assert not checked.signed_before(wire)
+    parse_entry(wire, bytes(16), checked)
+    first = len(encoded)
+    assert checked.signed_before(wire)
+    parse_entry(wire, bytes(16), checked)  # a sibling replica: neither check again
+    assert len(encoded) == first and checked.signatures_skipped == 1
+    with pytest.raises(MessageError, match="entry of another table"):
+        parse_entry(wire, bytes(range(16)), checked)  # the caller's table still counts
+
+
 def test_a_shuffle_is_decoded_once_and_a_malformed_one_fails_every_time():
     calls = []
 

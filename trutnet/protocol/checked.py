@@ -94,6 +94,11 @@ class CheckedProofs:
         self.signatures += 1
         self._remember(digest)
 
+    def signed_before(self, wire: bytes) -> bool:
+        """Whether the very same signed bytes verified here before (and were read as a
+        canonical entry then: a parse checks that first)."""
+        return hashlib.sha256(statement("signature", wire)).digest() in self._digests
+
     def decoded(self, data: bytes, count: int, decode: Callable[[bytes, int], Any]) -> Any:
         """``decode(data, count)``, once for the same bytes (the last :data:`DECODED`
         kept): a shuffle's deck is read into points once for all local replicas. What
