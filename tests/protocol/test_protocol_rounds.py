@@ -464,3 +464,22 @@ def test_a_seat_does_not_check_its_own_shuffle_again_every_other_replica_does(mo
     checked.clear()
     follower(table)
     assert checked == [0, 1, 2, 3]
+
+
+def test_an_entry_the_replica_holds_is_not_read_again(monkeypatch):
+    """A duplicate of an entry in the log (a message delivered twice, a sync answer
+    that overlaps) is dropped before it is parsed or its signature looked at."""
+    from trutnet.protocol import replica as replica_module
+
+    table = new_memory_table(TrutGame(TrutConfig(2)), "held", ["heuristic"] * 2)
+    run_to_round(table, "shares", 1)
+    replica = table.peers[0].replica
+    held = [e.wire for e in replica.log.entries[-3:]]
+    parsed = []
+    real = replica_module.parse_entry
+    monkeypatch.setattr(
+        replica_module, "parse_entry", lambda *args: parsed.append(args[0]) or real(*args)
+    )
+    length = len(replica.log)
+    assert all(replica.receive(wire) is None for wire in held)
+    assert parsed == [] and len(replica.log) == length

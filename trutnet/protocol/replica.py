@@ -230,9 +230,9 @@ class TableReplica(StalledSeats, UnorderedRounds, JointRounds, SeatDecisions):
         if self.halted is not None:
             self._equivocation_after_stop(wire)
             raise Rejected("halted", f"the table stopped: {self.halted}")
+        if any(e.wire == wire for e in self.log.entries[-64:]):
+            return None  # one it holds (a duplicate, a sync's overlap): not read again
         entry = self._admit(wire)
-        if any(e.wire == entry.wire for e in self.log.entries[-64:]):
-            return None
         round_ = self.round
         mine = round_.entries.get(entry.seat) if round_ is not None else None
         if mine is not None and mine.wire == entry.wire:
