@@ -34,7 +34,8 @@ def test_a_bridge_carries_only_sealed_topics_to_a_rendezvous_a_mosquitto_bridge_
         EmbeddedBroker(kind="amqtt", bridge=bridge_endpoint("mqtt://rv:1883"))
     monkeypatch.setenv("HOME", str(tmp_path))
     refusals = {
-        ("host", "--bridge", "mqtt://rv:1883"): "add --invite",
+        ("host", "--bridge", "mqtt://rv:1883"): "add --invite or --private",
+        ("host", "--private", "--invite"): "do not go together",
         ("host", "--invite", "--bridge", "ws://rv:80"): "no WebSockets",
         ("play", "--invite", "--bridge", "mqtt://rv", "--broker", "mqtt://rv"): "there already",
         # nobody answers there: friends elsewhere would get a command that cannot work
@@ -44,3 +45,28 @@ def test_a_bridge_carries_only_sealed_topics_to_a_rendezvous_a_mosquitto_bridge_
         assert main(list(args)) == 2, args
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and said in err[0] and err[0].startswith(f"trutnet {args[0]}:"), err
+
+
+def test_a_bridged_private_tables_lobby_says_how_friends_elsewhere_join():
+    """``play --private --bridge URL``: beside the LAN's command, the lobby gives the
+    command that joins through the rendezvous, by its URL and the table's id."""
+    import argparse
+    from types import SimpleNamespace
+
+    from trutnet.cli.play_command import _lobby_says
+    from trutnet.client.view import TableInfo
+    from trutnet.games.trut.rules import TrutConfig, TrutGame
+    from trutnet.net.broker import parse_broker_url
+
+    ui = SimpleNamespace(info=TableInfo(names=[], fingerprints=[], me=None), table_name="")
+    rendezvous = parse_broker_url("mqtt://rv.example:1883")
+    args = argparse.Namespace(broker=None, bridge=rendezvous.url, rendezvous=rendezvous,
+                              invite=False, hints=True, clock=None, bind="127.0.0.1",
+                              announce=True)  # fmt: skip
+    table = bytes(range(16))
+    _lobby_says(ui, args, TrutGame(TrutConfig(2)), ("Ana's table", table), None, True, "127.0.0.1")
+    assert ui.info.join_how[-2:] == [
+        'Friends join with: trutnet join "Ana\'s table" --private',
+        f"Beyond this LAN: trutnet join --broker mqtt://rv.example:1883 --table {table.hex()}"
+        " --private",
+    ]

@@ -11,6 +11,7 @@ import asyncio
 import json
 import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ from tests.network_helpers import TRUTNET, result_of, spawn_person, wait_for_eve
 from trutnet.bench.delay_proxy import DelayProxy
 from trutnet.discovery.announce import txt_records
 from trutnet.discovery.browse import FoundTable, _liveness, place_claimed
-from trutnet.net.broker import EmbeddedBroker, Endpoint
+from trutnet.net.broker import EmbeddedBroker, Endpoint, parse_broker_url
 from trutnet.net.mqtt_link import mqtt_client
 from trutnet.net.private import PASSWORD_ENV
 from trutnet.protocol.invitation import (
@@ -324,3 +325,32 @@ def test_a_password_typed_wrong_is_asked_again_and_every_try_is_one_exchange(mon
     with pytest.raises(passwords.PasswordRefused, match=r"^wrong table password$"):
         passwords.let_in(endpoint, table, "guess", watch=False)
     assert tried == ["guess", SECRET, "guess"]
+
+
+@pytest.mark.parametrize("broker_kind", ["mosquitto"], indirect=True)  # a Mosquitto bridge
+def test_a_bridged_private_table_lets_a_friend_in_through_the_rendezvous(broker_kind, tmp_path):
+    """``host --private --bridge URL``: the table's own Mosquitto carries the sealed
+    table and the password's exchange to a rendezvous; a friend who reaches only the
+    rendezvous comes in with ``--broker URL --table ID --private`` and the password,
+    and both seats end on one state."""
+    from tests.mosquitto import mosquitto
+
+    with mosquitto() as rendezvous:
+        host = _peer(
+            ["host", "--players", "2", *SHORT, "--private", "--bridge", rendezvous,
+             "--bind", "127.0.0.1", "--no-announce", "--json"],
+            SECRET, tmp_path / "ana",
+        )  # fmt: skip
+        table = wait_for_event(host, lambda e: e.get("event") == "table")["table"]
+        far = parse_broker_url(rendezvous)
+        deadline = time.monotonic() + DEADLINE  # until the bridge carried the claim across
+        while not asyncio.run(place_claimed(far, table)):
+            assert time.monotonic() < deadline, "the rendezvous never held the table's claim"
+        friend = _peer(
+            ["join", "--broker", rendezvous, "--table", table, "--private", "--bot",
+             "heuristic", "--json"],
+            SECRET, tmp_path / "bea",
+        )  # fmt: skip
+        results = [result_of(p) for p in (friend, host)]
+    assert len({r["state_hash"] for r in results}) == 1, results
+    assert all(r["halted"] is None for r in results)

@@ -49,11 +49,11 @@ def bridge_of(args: argparse.Namespace) -> Endpoint | None:
         )
     if args.bridge is None:
         return None
-    if not args.invite:
+    if not (args.invite or args.private):
         raise BrokerError(
             _(
-                "--bridge carries only a sealed table, which the rendezvous cannot read:"
-                " add --invite"
+                "--bridge carries only a sealed or private table, which the rendezvous"
+                " cannot read: add --invite or --private"
             )
         )
     if args.broker:

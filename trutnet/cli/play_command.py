@@ -99,7 +99,7 @@ def _play_table(
         announcer = TableAnnouncer(bind)
     on_announce = _on_announce(announcer, endpoint, ui.info, args.invite)
     where = None if args.announce else (endpoint, table_id)
-    _lobby_says(ui, args, game, table_name, where, password is not None, bind)
+    _lobby_says(ui, args, game, (table_name, table_id), where, password is not None, bind)
     try:
         result = run_to_end(
             play_with_ui(
@@ -146,14 +146,16 @@ def _lobby_says(
     ui: Any,
     args: argparse.Namespace,
     game: Game,
-    table_name: str,
+    table: tuple[str, bytes],
     where: tuple[Endpoint, bytes] | None,
     private: bool,
     bind: str,
 ) -> None:
-    """What the host's lobby says of the table: its name, whether it is private, its
-    hints and clock, and how friends join (``where``: its broker and id, when it is not
-    announced); first, when friends cannot reach its own broker, that they cannot."""
+    """What the host's lobby says of the ``table`` (its name and id): whether it is
+    private, its hints and clock, and how friends join (``where``: its broker and id,
+    when it is not announced; through the rendezvous too, when it is bridged); first,
+    when friends cannot reach its own broker, that they cannot."""
+    table_name, table_id = table
     alone = []
     if args.broker is None and not reachable(bind):
         alone = [unreachable(bind, args.bind is not None, args.announce)]
@@ -161,6 +163,9 @@ def _lobby_says(
     ui.info.private, ui.info.hints = private, args.hints
     ui.info.clock = clock_rule_said(args.clock)
     how = [] if args.invite else [_how_to_join(game, table_name, private, where)]
+    if args.rendezvous is not None and not args.invite:  # a private table, bridged (9.10)
+        far = _join_words(game, "", private, (args.rendezvous, table_id))
+        how.append(_("Beyond this LAN: {command}").format(command=far))
     ui.info.join_how = [*alone, *how]  # a sealed table's: its code, once served
     ui.info.invitation_broker = args.broker  # the broker a code's friend must name
     ui.info.invitation_bridge = args.bridge  # and the rendezvous, for friends elsewhere
@@ -220,15 +225,23 @@ def _how_to_join(
     """The host's lobby line that tells friends how to join: the command, by the
     table's name when it is announced on the LAN, else (``where``) by its broker and
     table id."""
+    how = _join_words(game, table_name, private, where)
+    if where is None:
+        return _("Friends join with: {command}").format(command=how)
+    return _("Not announced on the LAN; friends join with: {command}").format(command=how)
+
+
+def _join_words(
+    game: Game, table_name: str, private: bool, where: tuple[Endpoint, bytes] | None
+) -> str:
+    """The command that joins the table: by its name, or (``where``) by its broker and
+    id."""
     words = ["trutnet", "join", shell_word(table_name) if where is None else ""]
     words += ["--game", game.name] if game.name != DEFAULT_GAME else []
     if where is not None:
         words += ["--broker", where[0].url, "--table", where[1].hex()]
     words += ["--private"] if private else []
-    how = " ".join(w for w in words if w)
-    if where is None:
-        return _("Friends join with: {command}").format(command=how)
-    return _("Not announced on the LAN; friends join with: {command}").format(command=how)
+    return " ".join(w for w in words if w)
 
 
 def _about(game: Game) -> str:
