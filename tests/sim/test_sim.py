@@ -629,9 +629,11 @@ def test_the_command_says_which_runs_a_dead_worker_lost_after_the_summary(monkey
 
 def test_ctrl_c_stops_every_worker_of_a_parallel_run_at_once():
     """A person's Ctrl-C reaches the command and its workers (one process group): the
-    command says it was interrupted, and no worker goes on running seeds."""
+    command sums up the runs that ended (not lost), says it was interrupted after how
+    many, and no worker goes on running seeds."""
+    argv = ["sim", "--game", "trut", "--seeds", "500", "--jobs", "2", "--json"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "trutnet", "sim", "--game", "trut", "--seeds", "500", "--jobs", "2"],
+        [sys.executable, "-m", "trutnet", *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -649,9 +651,11 @@ def test_ctrl_c_stops_every_worker_of_a_parallel_run_at_once():
             time.sleep(0.02)  # polling for the event, with a deadline
         assert len(workers) == 2, "the two workers never started"
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C does
-        _out, err = proc.communicate(timeout=60)
-        assert proc.returncode == 130 and "trutnet sim: interrupted" in err, err
-        assert "Traceback" not in err
+        out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130 and "Traceback" not in err, err
+        summary = json.loads(out)
+        said = f"trutnet sim: interrupted after {summary['runs']} of 500 runs"
+        assert err.strip().splitlines()[-1].startswith(said), err
         assert not [w for w in workers if Path(f"/proc/{w}").exists()], "a worker runs on"
     finally:  # whatever happened, nothing of it runs on past the test
         with contextlib.suppress(ProcessLookupError):

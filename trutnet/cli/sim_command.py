@@ -344,10 +344,17 @@ def cmd_sim(args: argparse.Namespace) -> int:
     seeds = range(args.seed, args.seed + args.seeds)
     runs = run_seeds(game, seeds, faults, bots, args.jobs, without=args.without)
     died: WorkerDied | None = None
+    interrupted = False
     try:
         _follow(args, game, bots, faults, runs, results, replays, started)
     except WorkerDied as exc:  # said after the summary of the runs that ended
         died = exc
+    except KeyboardInterrupt:  # Ctrl-C: the runs that ended are summed up, not lost
+        interrupted = True
+    finally:
+        close = getattr(runs, "close", None)
+        if close is not None:
+            close()  # the workers are told to stop, and leave
     if progress:
         print("\r\033[K", end="", file=sys.stderr)
     results.sort(key=lambda r: r.seed)  # the summary's digest: in seed order
@@ -364,6 +371,10 @@ def cmd_sim(args: argparse.Namespace) -> int:
         said = _("trutnet sim: a worker process died (killed?) before these runs ended: {seeds}")
         print(said.format(seeds=died.shown), file=sys.stderr)
         return 1
+    if interrupted:
+        said = _("trutnet sim: interrupted after {ended} of {runs} runs (the summary counts those)")
+        print(said.format(ended=len(results), runs=len(seeds)), file=sys.stderr)
+        return 130
     return 1 if summary["failed"] else 0
 
 
