@@ -354,3 +354,39 @@ def test_a_bridged_private_table_lets_a_friend_in_through_the_rendezvous(broker_
         results = [result_of(p) for p in (friend, host)]
     assert len({r["state_hash"] for r in results}) == 1, results
     assert all(r["halted"] is None for r in results)
+
+
+def test_a_table_found_private_by_its_claim_asks_only_where_a_person_types(monkeypatch, capsys):
+    """``join --broker URL --table ID`` without ``--private`` at a private table: with
+    the password in the environment it goes in without a word; on a terminal it says
+    the table is private before asking; with neither, one line says what to give."""
+    import argparse
+    import sys
+
+    import trutnet.discovery.browse as browse
+    from trutnet.cli import passwords
+    from trutnet.cli.arguments import Refused
+
+    async def claimed(endpoint, place, timeout=3.0):
+        return True
+
+    key = os.urandom(32)
+    monkeypatch.setattr(browse, "place_claimed", claimed)
+    monkeypatch.setattr(passwords, "let_in", lambda *args: key)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: False)
+    endpoint, table = Endpoint("127.0.0.1", 1883), os.urandom(16)
+
+    def enter() -> argparse.Namespace:
+        args = argparse.Namespace(broker=endpoint.url, private=False, table_key=None)
+        passwords.enter_private(args, endpoint, table, False, "join")
+        return args
+
+    monkeypatch.setenv(PASSWORD_ENV, SECRET)
+    assert enter().table_key == key and capsys.readouterr().err == ""
+    monkeypatch.delenv(PASSWORD_ENV)
+    with pytest.raises(Refused, match="is private: it needs the table password"):
+        enter()
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True)
+    monkeypatch.setattr("trutnet.net.private.getpass.getpass", lambda prompt: SECRET)
+    assert enter().table_key == key
+    assert capsys.readouterr().err == "This table is private: type its password.\n"

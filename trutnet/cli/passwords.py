@@ -83,14 +83,15 @@ def enter_private(
     if not (private or getattr(args, "private", False)):
         if args.broker is None or not run_to_end(place_claimed(endpoint, table_id.hex())):
             return  # an open table
-        if not password_typed() and os.environ.get(PASSWORD_ENV) is None:
+        if password_typed():
+            print(_("This table is private: type its password."), file=sys.stderr)
+        elif os.environ.get(PASSWORD_ENV) is None:  # no terminal to ask on
             raise refused(
                 _(
                     "the table at {url} is private: it needs the table password"
                     " ({command} --private, or set {variable})"
                 ).format(url=endpoint.url, command=command, variable=PASSWORD_ENV),
             )
-        print(_("This table is private: type its password."), file=sys.stderr)
     try:
         args.password = password_for(args, needed=True)
         args.table_key = let_in(endpoint, table_id, args.password, watch)
