@@ -50,7 +50,7 @@ def _typo_said(exc: InvitationError) -> str:
 def unreachable_said(broker: Endpoint, exc: BaseException) -> str:
     """Why a connection to ``broker`` failed, in one line: what it wants, when it turned
     us down (a user, a password), else that it cannot be reached."""
-    from trutnet.net.private import refusal, refused_message
+    from trutnet.net.mqtt_link import refusal, refused_message
 
     if refusal(exc):
         return refused_message(broker)

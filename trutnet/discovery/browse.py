@@ -198,8 +198,8 @@ async def place_claimed(endpoint: Endpoint, place: str, timeout: float = 3.0) ->
     of our own, says that none came (no need to wait out ``timeout``)."""
     from trutnet.net.mqtt_link import mqtt_client
 
-    claim = f"trutnet/v1/invite/{place}"
-    marker = f"trutnet/v1/invite/probe-{os.urandom(8).hex()}"
+    claim = topics.invite_claim(place)
+    marker = topics.invite_claim(f"probe-{os.urandom(8).hex()}")
     with contextlib.suppress(Exception):
         async with (
             asyncio.timeout(timeout),

@@ -37,9 +37,16 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 import aiomqtt
+from aiomqtt.exceptions import MqttConnectError
 
-from trutnet.net.broker import BrokerError, Endpoint, broker_credentials, tls_options
-from trutnet.net.private import refusal, refused_message
+from trutnet.i18n import _
+from trutnet.net.broker import (
+    BROKER_PASSWORD_ENV,
+    BrokerError,
+    Endpoint,
+    broker_credentials,
+    tls_options,
+)
 from trutnet.protocol.sealed_table import OVERHEAD, TableSeal
 
 log = logging.getLogger("trutnet.net")
@@ -167,7 +174,7 @@ class MqttLink:
         if self._task is not None:
             for grace in (3.0, 2.0):
                 self._task.cancel()
-                done, _ = await asyncio.wait({self._task}, timeout=grace)
+                done, _pending = await asyncio.wait({self._task}, timeout=grace)
                 if done:
                     break
             if self._task.done() and not self._task.cancelled():
@@ -313,3 +320,29 @@ class MqttLink:
             except aiomqtt.MqttError:
                 await asyncio.sleep(0.05)
         return False
+
+
+# CONNACK codes that mean "not you": MQTT 3.1.1 (4, 5) and MQTT 5 (134, 135).
+_REFUSED = {4, 5, 134, 135}
+
+
+def refusal(exc: BaseException) -> bool:
+    """Whether ``exc`` is a broker turning down our connection (it wants a user name
+    and password, or not the ones we gave)."""
+    if not isinstance(exc, MqttConnectError):
+        return False
+    code = getattr(exc, "rc", None)
+    value = getattr(code, "value", code)
+    return isinstance(value, int) and value in _REFUSED
+
+
+def refused_message(endpoint: Endpoint) -> str:
+    """A broker that turned us down, in one line: what to give it."""
+    if endpoint.user is not None:
+        return _(
+            "the broker at {url} refused user {user}: wrong or missing password (set {variable})"
+        ).format(url=endpoint.url, user=endpoint.user, variable=BROKER_PASSWORD_ENV)
+    return _(
+        "the broker at {url} refused the connection: it asks for a user name, given as"
+        " mqtt://USER@host:port, and a password, set in {variable}"
+    ).format(url=endpoint.url, variable=BROKER_PASSWORD_ENV)

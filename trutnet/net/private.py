@@ -16,14 +16,9 @@ import getpass
 import os
 import sys
 
-from aiomqtt.exceptions import MqttConnectError
-
 from trutnet.i18n import N_, _
-from trutnet.net.broker import BROKER_PASSWORD_ENV, Endpoint
 
 PASSWORD_ENV = "TRUTNET_TABLE_PASSWORD"
-# CONNACK codes that mean "not you": MQTT 3.1.1 (4, 5) and MQTT 5 (134, 135).
-_REFUSED = {4, 5, 134, 135}
 MAX_PASSWORD = 1024  # bytes: a password is typed, not pasted from a file
 
 
@@ -51,25 +46,3 @@ def table_password(prompt: str = N_("Table password: ")) -> str:
     if len(password.encode()) > MAX_PASSWORD:
         raise PasswordError(_("the table password is too long"))
     return password
-
-
-def refusal(exc: BaseException) -> bool:
-    """Whether ``exc`` is a broker turning down our connection (it wants a user name
-    and password, or not the ones we gave)."""
-    if not isinstance(exc, MqttConnectError):
-        return False
-    code = getattr(exc, "rc", None)
-    value = getattr(code, "value", code)
-    return isinstance(value, int) and value in _REFUSED
-
-
-def refused_message(endpoint: Endpoint) -> str:
-    """A broker that turned us down, in one line: what to give it."""
-    if endpoint.user is not None:
-        return _(
-            "the broker at {url} refused user {user}: wrong or missing password (set {variable})"
-        ).format(url=endpoint.url, user=endpoint.user, variable=BROKER_PASSWORD_ENV)
-    return _(
-        "the broker at {url} refused the connection: it asks for a user name, given as"
-        " mqtt://USER@host:port, and a password, set in {variable}"
-    ).format(url=endpoint.url, variable=BROKER_PASSWORD_ENV)

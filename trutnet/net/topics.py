@@ -13,6 +13,8 @@
 ``trutnet/v1/table/<table>/signs``      signed signs, draws on them and cards shown, QoS 1
 ``trutnet/v1/table/<table>/watchers/<fp>``  retained signed presence of a spectator (key
                                         fingerprint), cleared by its last will
+``trutnet/v1/invite/<place>[/ask|/confirm|/answer/<id>]``  an invitation's exchange
+                                        (9.9, 9.10: ``runtime/invitations.py``)
 """
 
 from __future__ import annotations
@@ -80,3 +82,23 @@ def table_of(topic: str) -> bytes | None:
             return None
         return value if len(value) == 16 else None
     return None
+
+
+INVITE = f"{ROOT}/invite"
+
+
+def invite_claim(place: int | str) -> str:
+    """A code's nameplate, or a private table's id in hex: its host's retained claim."""
+    return f"{INVITE}/{place}"
+
+
+def invite_ask(place: int | str) -> str:
+    return f"{INVITE}/{place}/ask"
+
+
+def invite_confirm(place: int | str) -> str:
+    return f"{INVITE}/{place}/confirm"
+
+
+def invite_answer(place: int | str, ask_id: bytes) -> str:
+    return f"{INVITE}/{place}/answer/{ask_id.hex()}"

@@ -36,6 +36,7 @@ import msgpack
 
 from trutnet.crypto.channel import KEY_BYTES
 from trutnet.i18n import N_, _
+from trutnet.net import topics
 from trutnet.net.broker import Endpoint
 from trutnet.net.mqtt_link import mqtt_client
 from trutnet.protocol.invitation import (
@@ -53,7 +54,6 @@ from trutnet.protocol.invitation import (
 from trutnet.protocol.sealed_table import TableSeal
 from trutnet.protocol.untrusted import UntrustedInput, unpack
 
-ROOT = "trutnet/v1/invite"
 LIFETIME = 600.0  # seconds a code is good for, by default
 ANSWER_TIMEOUT = 15.0  # seconds a guest waits for each of the host's two replies
 CLAIM_BYTES = 16
@@ -61,20 +61,8 @@ DRAWS = 20  # nameplates tried before giving up
 RECONNECT = 1.0  # seconds between tries to reach a lost broker again, once a code is served
 
 
-def claim_topic(place: int | str) -> str:
-    return f"{ROOT}/{place}"
-
-
-def ask_topic(place: int | str) -> str:
-    return f"{ROOT}/{place}/ask"
-
-
-def confirm_topic(place: int | str) -> str:
-    return f"{ROOT}/{place}/confirm"
-
-
-def answer_topic(place: int | str, ask_id: bytes) -> str:
-    return f"{ROOT}/{place}/answer/{ask_id.hex()}"
+claim_topic, ask_topic = topics.invite_claim, topics.invite_ask
+confirm_topic, answer_topic = topics.invite_confirm, topics.invite_answer
 
 
 # why a code did not work, as a person reads it (``InvitationError.reason``)

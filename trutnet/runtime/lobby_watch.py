@@ -85,7 +85,7 @@ async def probe_broker(
     us."""
     import aiomqtt
 
-    from trutnet.net.private import refusal, refused_message
+    from trutnet.net.mqtt_link import refusal, refused_message
 
     url = endpoint.url
     try:
